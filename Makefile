@@ -1,0 +1,200 @@
+# baretrace: build, run and test.  'make help' lists the targets.
+#
+#   make [BOARD=qemu-virt] [APP=examples/demo]   build the image
+#   make run | run-direct | debug                boot it under QEMU
+#   make test                                    every test; last line "N passed, N failed"
+
+BOARD ?= qemu-virt
+APP ?= examples/demo
+BOOTARGS ?=
+QEMU_FLAGS ?=
+V ?= 0
+
+BOARDS := $(sort $(patsubst board/%/board.mk,%,$(wildcard board/*/board.mk)))
+ifeq ($(filter $(BOARD),$(BOARDS)),)
+$(error unknown BOARD '$(BOARD)'; valid boards: $(BOARDS))
+endif
+ifeq ($(wildcard $(APP)/*.c $(APP)/*.S),)
+$(error APP '$(APP)' is not a directory with .c or .S files; examples: $(sort $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))) test/target)
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+include board/$(BOARD)/board.mk
+
+# Toolchain: the Arm GNU Toolchain (ships newlib) when on PATH, otherwise
+# Debian's Linux cross compiler with newlib built into build/newlib.
+CROSS_COMPILE ?= $(if $(shell command -v aarch64-none-elf-gcc 2>/dev/null),aarch64-none-elf-,aarch64-linux-gnu-)
+CC      := $(CROSS_COMPILE)gcc
+OBJCOPY := $(CROSS_COMPILE)objcopy
+OBJDUMP := $(CROSS_COMPILE)objdump
+HOSTCC  ?= gcc
+
+BUILD   := build
+OBJ     := $(BUILD)/$(BOARD)/obj
+APPNAME := $(subst /,-,$(patsubst %/,%,$(APP)))
+ifeq ($(APP),examples/demo)
+OUT     := $(BUILD)/$(BOARD)
+else
+OUT     := $(BUILD)/$(BOARD)/app-$(APPNAME)
+endif
+HOST    := $(BUILD)/host
+
+ifeq ($(CROSS_COMPILE),aarch64-none-elf-)
+LIBC_CFLAGS :=
+LIBC_LIBS   := -lc -lm -lgcc
+NEWLIB_DONE :=
+else
+NEWLIB      := $(BUILD)/newlib
+NEWLIB_DONE := $(NEWLIB)/.done
+LIBC_CFLAGS := -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/dev/null) \
+               -isystem $(NEWLIB)/aarch64-none-elf/include
+LIBC_LIBS   := $(NEWLIB)/aarch64-none-elf/lib/libc.a $(NEWLIB)/aarch64-none-elf/lib/libm.a -lgcc
+endif
+
+# Flags. Every function gets a patchable entry (4 NOPs, 2 before the
+# symbol) unless its file is listed in NOTRACE; kernel code never touches
+# FP/SIMD registers; code that runs with the MMU off is strict-align.
+CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-common \
+  -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-stack-protector -fpie \
+  -march=armv8-a -mno-outline-atomics -falign-functions=8 \
+  -ffunction-sections -fdata-sections -MD -MP \
+  $(BOARD_CFLAGS) $(LIBC_CFLAGS) -Iinclude -Ikernel -Iboard/$(BOARD) -Iboard
+PATCHABLE   := -fpatchable-function-entry=4,2
+KERNEL_ONLY := -mgeneral-regs-only
+
+# Files on the path from exception entry, the console and early boot:
+# never traced (the trace core joins this list when it lands).
+NOTRACE := boot/% kernel/entry.S kernel/exception.c kernel/crash.c kernel/esr.c \
+  kernel/console.c kernel/kfmt.c kernel/symbols.c kernel/string.c kernel/mmu.c \
+  kernel/fdt.c kernel/fault.c kernel/fault_probe.S kernel/irq.c drivers/pl011.c \
+  drivers/gicv2.c
+STRICT_ALIGN := boot/% kernel/mmu.c kernel/fdt.c
+NOBUILTIN := kernel/string.c
+
+KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c) \
+  $(foreach d,$(BOARD_DRIVERS),$(wildcard drivers/$(d).c drivers/$(d).S)) \
+  $(BOARD_SRCS)
+APP_SRCS := $(wildcard $(APP)/*.c $(APP)/*.S)
+
+KERNEL_OBJS := $(patsubst %,$(OBJ)/%.o,$(KERNEL_SRCS))
+APP_OBJS    := $(patsubst %,$(OBJ)/app/%.o,$(APP_SRCS))
+
+flags_for = $(CFLAGS_BASE) $(if $(filter $(NOTRACE),$(1)),,$(PATCHABLE)) \
+  $(if $(filter $(STRICT_ALIGN),$(1)),-mstrict-align) \
+  $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
+
+.PHONY: all clean help run run-direct debug test test-host test-target test-boot bench setup newlib host-tools
+all: $(OUT)/Image $(OUT)/baretrace.lst
+
+$(NEWLIB_DONE):
+	$(Q)tools/build-newlib $(NEWLIB) $(CROSS_COMPILE)
+
+$(OBJ)/%.c.o: %.c $(NEWLIB_DONE) | setup-check
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(call flags_for,$<) $(KERNEL_ONLY) -c $< -o $@
+
+$(OBJ)/%.S.o: %.S | setup-check
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS      $<")
+	$(Q)$(CC) $(CFLAGS_BASE) -D__ASSEMBLER__ -c $< -o $@
+
+$(OBJ)/app/%.c.o: %.c $(NEWLIB_DONE) | setup-check
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $< (app)")
+	$(Q)$(CC) $(call flags_for,$<) -c $< -o $@
+
+$(OBJ)/app/%.S.o: %.S | setup-check
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AS      $< (app)")
+	$(Q)$(CC) $(CFLAGS_BASE) -D__ASSEMBLER__ -c $< -o $@
+
+$(OBJ)/baretrace.ld: linker/baretrace.ld.S kernel/config.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) -E -P -x c -D__ASSEMBLER__ -Ikernel -Iboard/$(BOARD) $< -o $@
+
+$(HOST)/mktables: tools/mktables.c kernel/tables.h | setup-check
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $<")
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ $< -lelf
+
+# Two links: the first with empty tables, from which mktables writes the
+# symbol table; the second with it. No function may move in between.
+LDFLAGS := -nostdlib -static-pie -Wl,--no-dynamic-linker -Wl,--gc-sections \
+  -Wl,-z,max-page-size=4096 -Wl,-z,norelro -Wl,--hash-style=sysv -Wl,--build-id=none
+link = $(CC) $(LDFLAGS) -T $(OBJ)/baretrace.ld -Wl,-Map=$(2).map -o $(2) \
+  $(KERNEL_OBJS) $(APP_OBJS) $(1) -Wl,--start-group $(LIBC_LIBS) -Wl,--end-group
+
+$(OUT)/tables.empty.S: $(HOST)/mktables
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST)/mktables --empty -o $@
+
+$(OUT)/%.o: $(OUT)/%.S
+	$(Q)$(CC) $(CFLAGS_BASE) -D__ASSEMBLER__ -c $< -o $@
+
+$(OUT)/baretrace.1.elf: $(KERNEL_OBJS) $(APP_OBJS) $(OUT)/tables.empty.o $(OBJ)/baretrace.ld
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(call link,$(OUT)/tables.empty.o,$@)
+
+$(OUT)/tables.S: $(OUT)/baretrace.1.elf $(HOST)/mktables
+	@$(if $(Q),echo "  TABLES  $@")
+	$(Q)$(HOST)/mktables -o $@ $<
+
+$(OUT)/baretrace.elf: $(OUT)/baretrace.1.elf $(OUT)/tables.o
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(call link,$(OUT)/tables.o,$@)
+	$(Q)$(HOST)/mktables --same-text $(OUT)/baretrace.1.elf $@
+	$(Q)cp $@.map $(OUT)/baretrace.map
+
+$(OUT)/Image: $(OUT)/baretrace.elf
+	@$(if $(Q),echo "  IMAGE   $@")
+	$(Q)$(OBJCOPY) -O binary $< $@
+
+$(OUT)/baretrace.lst: $(OUT)/baretrace.elf
+	$(Q)$(OBJDUMP) -d $< > $@
+
+setup-check:
+	@command -v $(CC) >/dev/null && command -v qemu-system-aarch64 >/dev/null \
+	  && [ -f /usr/include/libelf.h ] || tools/setup
+
+setup:
+	tools/setup
+
+newlib: $(NEWLIB_DONE)
+
+host-tools: $(HOST)/mktables
+
+# ---- running --------------------------------------------------------------
+RUN := tools/qemu-run --board $(BOARD) --image $(OUT)/Image --smp $(QEMU_SMP) \
+  --mem $(QEMU_MEM) --cpu $(QEMU_CPU) --machine $(QEMU_MACHINE)
+
+run: all
+	$(RUN) --uboot $(UBOOT_BIN) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
+
+run-direct: all
+	$(RUN) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
+
+debug: all
+	$(RUN) --debug $(OUT)/baretrace.elf --bootargs "$(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
+
+# ---- tests ----------------------------------------------------------------
+test: setup-check
+	$(Q)tools/setup
+	$(Q)python3 test/run.py --board $(BOARD)
+
+clean:
+	rm -rf $(BUILD)/$(BOARD) $(HOST)
+
+help:
+	@echo "make [BOARD=$(BOARDS)] [APP=dir]  build build/<board>/Image"
+	@echo "make run          boot the app on QEMU through U-Boot (BOOTARGS=, QEMU_FLAGS=)"
+	@echo "make run-direct   boot with -kernel, no U-Boot"
+	@echo "make debug        QEMU halted with a gdb stub, gdb-multiarch attached"
+	@echo "make test         every test; the last line is 'N passed, N failed'"
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

@@ -1,0 +1,71 @@
+/*
+ * drivers/pl011.c: Arm PrimeCell PL011 UART (DDI 0183), polled transmit,
+ * interrupt-driven receive. Base, clock and baud come from board.h.
+ */
+#include <stdint.h>
+
+#include "uart.h"
+
+#include "board.h"
+
+#define UART_DR		0x00
+#define UART_FR		0x18
+#define UART_IBRD	0x24
+#define UART_FBRD	0x28
+#define UART_LCR_H	0x2c
+#define UART_CR		0x30
+#define UART_IMSC	0x38
+#define UART_ICR	0x44
+
+#define FR_BUSY		(1 << 3)
+#define FR_RXFE		(1 << 4)
+#define FR_TXFF		(1 << 5)
+#define LCR_H_FEN	(1 << 4)
+#define LCR_H_WLEN8	(3 << 5)
+#define CR_UARTEN	(1 << 0)
+#define CR_TXE		(1 << 8)
+#define CR_RXE		(1 << 9)
+#define IMSC_RXIM	(1 << 4)
+#define IMSC_RTIM	(1 << 6)
+
+static inline volatile uint32_t *reg(unsigned int off)
+{
+	return (volatile uint32_t *)(BOARD_UART_BASE + off);
+}
+
+void uart_init(void)
+{
+	/* 64ths of the divisor: IBRD.FBRD = clk / (16 * baud). */
+	uint32_t div64 = (uint32_t)((4ULL * BOARD_UART_CLK_HZ + BOARD_UART_BAUD / 2) /
+				    BOARD_UART_BAUD);
+
+	*reg(UART_CR) = 0;
+	while (*reg(UART_FR) & FR_BUSY)
+		;
+	*reg(UART_IBRD) = div64 >> 6;
+	*reg(UART_FBRD) = div64 & 63;
+	/* PL011 TRM 3.3.7: LCR_H must be written after IBRD/FBRD to latch them. */
+	*reg(UART_LCR_H) = LCR_H_WLEN8 | LCR_H_FEN;
+	*reg(UART_IMSC) = 0;
+	*reg(UART_ICR) = 0x7ff;
+	*reg(UART_CR) = CR_UARTEN | CR_TXE | CR_RXE;
+}
+
+void uart_putc(char c)
+{
+	while (*reg(UART_FR) & FR_TXFF)
+		;
+	*reg(UART_DR) = (uint8_t)c;
+}
+
+int uart_getc(void)
+{
+	if (*reg(UART_FR) & FR_RXFE)
+		return -1;
+	return (int)(*reg(UART_DR) & 0xff);
+}
+
+void uart_rx_irq_enable(void)
+{
+	*reg(UART_IMSC) = IMSC_RXIM | IMSC_RTIM;
+}

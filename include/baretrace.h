@@ -1,0 +1,64 @@
+/*
+ * include/baretrace.h: what an application may call.
+ *
+ * An application is a directory of C and assembly files built into the
+ * image with 'make APP=dir'. Its main(argc, argv) runs on CPU 0 after the
+ * kernel has brought up every CPU; argv holds the boot arguments after
+ * '--'. The other CPUs idle in WFI until handed work with smp_start().
+ * Returning from main powers the machine off with that status.
+ *
+ * newlib is the C library: printf, malloc and friends work on any CPU, in
+ * thread context (not inside interrupt or tick callbacks, which must stay
+ * short and use only the functions marked "any context" here).
+ */
+#ifndef BARETRACE_H
+#define BARETRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef void (*smp_fn)(void *arg);
+
+/* CPUs. "any context" */
+unsigned int smp_cpu_id(void);
+unsigned int smp_num_cpus(void);
+
+/* Run fn(arg) on 'cpu' in interrupt context and wait until it returned.
+ * For short work (a flag, a counter, a cache operation). Calling it for
+ * the current CPU runs fn directly. Returns 0, or -1 for a CPU that is
+ * not online. Thread context only. */
+int smp_call(unsigned int cpu, smp_fn fn, void *arg);
+/* The same on every online CPU except the caller, in parallel. */
+void smp_call_others(smp_fn fn, void *arg);
+
+/* Hand fn(arg) to an idle CPU to run in thread context (it may print,
+ * allocate, take long). Returns -1 if that CPU is offline, busy or the
+ * caller itself. smp_wait() blocks until it has returned. */
+int smp_start(unsigned int cpu, smp_fn fn, void *arg);
+void smp_wait(unsigned int cpu);
+
+/* Time from the generic counter (CNTVCT). "any context" */
+uint64_t time_counter(void);
+uint64_t time_counter_hz(void);
+uint64_t time_ns(void);
+void time_delay_us(uint64_t us);
+/* Timer tick rate (kernel parameter tick_hz=, default 100). */
+unsigned int time_tick_hz(void);
+
+/* Called from the timer interrupt on every tick, on every CPU. At most
+ * TICK_HOOKS_MAX hooks; returns -1 when full. */
+#define TICK_HOOKS_MAX 8
+typedef void (*tick_fn)(unsigned int cpu, uint64_t tick);
+int time_tick_hook(tick_fn fn);
+
+/* Interrupts: register a handler for an interrupt ID and unmask it. */
+typedef void (*irq_fn)(unsigned int irq, void *arg);
+int irq_register(unsigned int irq, irq_fn fn, void *arg);
+
+/* Power. power_exit() never returns: it prints the final status line,
+ * tells QEMU the status through semihosting when it listens, and powers
+ * off with PSCI. */
+void power_exit(int status) __attribute__((noreturn));
+void power_reset(void) __attribute__((noreturn));
+
+#endif /* BARETRACE_H */

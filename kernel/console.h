@@ -1,0 +1,23 @@
+/*
+ * kernel/console.h: the serial console shared by every CPU.
+ *
+ * console_write() emits a buffer as one unit under console_lock with
+ * interrupts masked, turning '\n' into "\r\n"; lines from different CPUs
+ * never mix. Input arrives by the UART receive interrupt into a small
+ * ring; console_getc() waits for it.
+ */
+#ifndef KERNEL_CONSOLE_H
+#define KERNEL_CONSOLE_H
+
+#include <stddef.h>
+
+void console_init(void);
+void console_init_irq(void);		/* once the interrupt layer is up */
+void console_write(const char *s, size_t n);
+int console_getc(void);			/* waits; thread context */
+int console_trygetc(void);		/* -1 when nothing is waiting */
+/* From now on write without taking the lock: the crash path, where the
+ * holder may be the CPU that crashed. */
+void console_panic_mode(void);
+
+#endif /* KERNEL_CONSOLE_H */

@@ -1,0 +1,157 @@
+/*
+ * kernel/crash.c: the crash report and panic.
+ *
+ * One CPU reports (crash_lock); a second CPU crashing meanwhile stops
+ * where it is. The console switches to lock-free writes first, since the
+ * crashing CPU may hold the console lock. Built without patch sites.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "barrier.h"
+#include "bootargs.h"
+#include "console.h"
+#include "esr.h"
+#include "exception.h"
+#include "kprintf.h"
+#include "percpu.h"
+#include "power.h"
+#include "smp.h"
+#include "symbols.h"
+
+#define BACKTRACE_MAX	32
+
+enum panic_action { PANIC_HALT, PANIC_POWEROFF, PANIC_RESET };
+static enum panic_action panic_action = PANIC_HALT;
+static int crash_owner;	/* CPU id + 1 of the reporting CPU, 0 = none */
+
+static int param_panic(const char *v)
+{
+	const char *names[] = { "halt", "poweroff", "reset" };
+
+	for (int i = 0; i < 3; i++) {
+		const char *a = names[i], *b = v;
+
+		while (*a && *a == *b) {
+			a++;
+			b++;
+		}
+		if (!*a && !*b) {
+			panic_action = (enum panic_action)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+KERNEL_PARAM("panic", param_panic,
+	     "after a crash: halt (default, for a debugger), poweroff (status 3), reset");
+
+static void print_sym(const char *label, uintptr_t addr)
+{
+	uintptr_t off, size;
+	const char *name = sym_lookup(addr, &off, &size);
+
+	if (name)
+		kprintf("%s%016lx  %s+0x%lx/0x%lx\n", label, (unsigned long)addr,
+			name, (unsigned long)off, (unsigned long)size);
+	else
+		kprintf("%s%016lx  ?\n", label, (unsigned long)addr);
+}
+
+static bool fp_plausible(uintptr_t fp, uintptr_t prev)
+{
+	/* Frame records live on a stack, 16-byte aligned, and move up. */
+	return fp && !(fp & 15) && fp > prev && fp - prev < (1 << 20);
+}
+
+static void backtrace(uintptr_t pc, uintptr_t fp)
+{
+	int n = 0;
+	char label[16];
+
+	ksnprintf(label, sizeof(label), "  #%-2d ", n++);
+	print_sym(label, pc);
+	for (uintptr_t prev = fp - 1; n < BACKTRACE_MAX && fp_plausible(fp, prev);) {
+		const uint64_t *rec = (const uint64_t *)fp;
+		uintptr_t ret = rec[1];
+
+		if (!ret)
+			break;
+		ksnprintf(label, sizeof(label), "  #%-2d ", n++);
+		print_sym(label, ret - 4);	/* the call, not the return point */
+		prev = fp;
+		fp = rec[0];
+	}
+}
+
+static void report(struct exc_frame *f, const char *why)
+{
+	uint64_t esr = f->esr;
+
+	kprintf("\n==== baretrace crash on CPU %u: %s ====\n", cpu_id(), why);
+	if (esr)	/* panic() passes 0: there was no exception */
+		kprintf("exception: %s (EC 0x%02lx)", esr_class_name(esr),
+			(unsigned long)ESR_EC(esr));
+	if (esr_is_abort(esr))
+		kprintf(", %s at level %lu on %s", esr_fault_name(esr),
+			(unsigned long)(esr & 3),
+			ESR_EC(esr) == ESR_EC_IABT ? "instruction fetch" :
+			(esr & ESR_WNR) ? "write" : "read");
+	kprintf("\nESR %016lx  FAR %016lx  SPSR %016lx\n", (unsigned long)esr,
+		(unsigned long)f->far, (unsigned long)f->spsr);
+	print_sym("ELR ", f->elr);
+	print_sym("LR  ", f->x[30]);
+	for (int i = 0; i < 30; i += 3)
+		kprintf("x%-2d %016lx  x%-2d %016lx  x%-2d %016lx\n", i,
+			(unsigned long)f->x[i], i + 1, (unsigned long)f->x[i + 1],
+			i + 2, (unsigned long)f->x[i + 2]);
+	kprintf("x30 %016lx  sp  %016lx\n", (unsigned long)f->x[30],
+		(unsigned long)f->sp);
+	kprintf("backtrace:\n");
+	backtrace(f->elr, f->x[29]);
+	kprintf("==== end of crash report ====\n");
+}
+
+void crash(struct exc_frame *f, const char *why)
+{
+	int me = (int)cpu_id() + 1, none = 0;
+
+	irq_disable();
+	if (!__atomic_compare_exchange_n(&crash_owner, &none, me, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		for (;;)	/* another CPU is reporting */
+			wfi();
+	console_panic_mode();
+	report(f, why);
+	smp_stop_others();
+	switch (panic_action) {
+	case PANIC_POWEROFF:
+		power_exit(EXIT_STATUS_CRASH);
+	case PANIC_RESET:
+		power_reset();
+	case PANIC_HALT:
+		break;
+	}
+	kprintf("baretrace: halted (boot with panic=poweroff to exit instead)\n");
+	for (;;)
+		wfi();
+}
+
+void panic(const char *fmt, ...)
+{
+	struct exc_frame f = { 0 };
+	char msg[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	kvsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	/* A frame for the report: the caller's registers as far as C can
+	 * see them; ESR 0 reads as "unknown reason". */
+	f.elr = (uintptr_t)__builtin_return_address(0);
+	f.x[29] = *(const uint64_t *)__builtin_frame_address(0); /* caller's fp */
+	f.x[30] = f.elr;
+	f.sp = (uintptr_t)__builtin_frame_address(0);
+	crash(&f, msg);
+}

@@ -1,0 +1,101 @@
+/*
+ * kernel/entry.S: the EL1 vector table and the common save/restore path.
+ *
+ * Contract (every vector):
+ *   state: EL1, SP_EL1 is a valid kernel stack with FRAME_SIZE bytes free,
+ *          MMU on (or off during early boot, when only faults can happen)
+ *   does:  saves x0-x30, the interrupted SP, ELR, SPSR, ESR and FAR in a
+ *          struct exc_frame on the stack, links a frame record
+ *          {interrupted x29, ELR} into x29 so a backtrace walks from the
+ *          handler into the interrupted code, calls
+ *          exception_dispatch(frame, kind), then restores everything from
+ *          the frame (a handler may change ELR and registers, e.g. for a
+ *          fault fixup) and returns with ERET.
+ *   FP/SIMD registers are not saved: everything that runs from here is
+ *   built -mgeneral-regs-only.
+ *   Exceptions from EL0 or while on SP_EL0 are never expected; they take
+ *   the same path and crash with their kind named.
+ */
+#include "exception.h"
+
+	.macro	vector kind
+	.balign	0x80
+	sub	sp, sp, #FRAME_SIZE
+	stp	x0, x1, [sp, #FRAME_X(0)]
+	mov	x1, #\kind
+	b	exc_common
+	.endm
+
+	.text
+	.balign	2048
+	.globl	exception_vectors
+exception_vectors:
+	vector	0		// current EL, SP_EL0: sync, irq, fiq, serror
+	vector	1
+	vector	2
+	vector	3
+	vector	VEC_SPX_SYNC	// current EL, SP_ELx
+	vector	VEC_SPX_IRQ
+	vector	VEC_SPX_FIQ
+	vector	VEC_SPX_SERROR
+	vector	8		// lower EL, AArch64
+	vector	9
+	vector	10
+	vector	11
+	vector	12		// lower EL, AArch32
+	vector	13
+	vector	14
+	vector	15
+
+/* in: sp = frame with x0/x1 saved, x1 = kind.  Never returns (ERETs). */
+	.type	exc_common, %function
+exc_common:
+	stp	x2, x3, [sp, #FRAME_X(2)]
+	stp	x4, x5, [sp, #FRAME_X(4)]
+	stp	x6, x7, [sp, #FRAME_X(6)]
+	stp	x8, x9, [sp, #FRAME_X(8)]
+	stp	x10, x11, [sp, #FRAME_X(10)]
+	stp	x12, x13, [sp, #FRAME_X(12)]
+	stp	x14, x15, [sp, #FRAME_X(14)]
+	stp	x16, x17, [sp, #FRAME_X(16)]
+	stp	x18, x19, [sp, #FRAME_X(18)]
+	stp	x20, x21, [sp, #FRAME_X(20)]
+	stp	x22, x23, [sp, #FRAME_X(22)]
+	stp	x24, x25, [sp, #FRAME_X(24)]
+	stp	x26, x27, [sp, #FRAME_X(26)]
+	stp	x28, x29, [sp, #FRAME_X(28)]
+	add	x2, sp, #FRAME_SIZE	// interrupted SP
+	stp	x30, x2, [sp, #FRAME_X(30)]
+	mrs	x2, elr_el1
+	mrs	x3, spsr_el1
+	stp	x2, x3, [sp, #FRAME_ELR]
+	mrs	x4, esr_el1
+	mrs	x5, far_el1
+	stp	x4, x5, [sp, #FRAME_ESR]
+	stp	x29, x2, [sp, #FRAME_RECORD]	// record = {x29, elr}
+	add	x29, sp, #FRAME_RECORD
+	mov	x0, sp
+	bl	exception_dispatch
+
+	ldp	x2, x3, [sp, #FRAME_ELR]
+	msr	elr_el1, x2
+	msr	spsr_el1, x3
+	ldp	x2, x3, [sp, #FRAME_X(2)]
+	ldp	x4, x5, [sp, #FRAME_X(4)]
+	ldp	x6, x7, [sp, #FRAME_X(6)]
+	ldp	x8, x9, [sp, #FRAME_X(8)]
+	ldp	x10, x11, [sp, #FRAME_X(10)]
+	ldp	x12, x13, [sp, #FRAME_X(12)]
+	ldp	x14, x15, [sp, #FRAME_X(14)]
+	ldp	x16, x17, [sp, #FRAME_X(16)]
+	ldp	x18, x19, [sp, #FRAME_X(18)]
+	ldp	x20, x21, [sp, #FRAME_X(20)]
+	ldp	x22, x23, [sp, #FRAME_X(22)]
+	ldp	x24, x25, [sp, #FRAME_X(24)]
+	ldp	x26, x27, [sp, #FRAME_X(26)]
+	ldp	x28, x29, [sp, #FRAME_X(28)]
+	ldr	x30, [sp, #FRAME_X(30)]
+	ldp	x0, x1, [sp, #FRAME_X(0)]
+	add	sp, sp, #FRAME_SIZE
+	eret
+	.size	exc_common, . - exc_common

@@ -1,0 +1,21 @@
+/*
+ * kernel/ktime.h: the timer tick and the timer driver interface.
+ * The application-facing calls are in <baretrace.h>.
+ */
+#ifndef KERNEL_TIME_H
+#define KERNEL_TIME_H
+
+#include <stdint.h>
+
+#include <baretrace.h>
+
+void time_init(void);		/* boot CPU, after irq_init */
+void time_init_cpu(void);	/* every CPU: start its tick */
+
+/* Timer driver (drivers/gtimer.c or a board's own). */
+uint64_t timer_read_hz(void);
+void timer_start(uint64_t interval_counts);	/* periodic, this CPU */
+void timer_rearm(uint64_t interval_counts);	/* from the tick handler */
+unsigned int timer_irq(void);
+
+#endif /* KERNEL_TIME_H */

@@ -1,0 +1,85 @@
+/*
+ * kernel/main.c: the boot CPU's path from boot/head.S to the
+ * application's main(), in the order each step depends on.
+ */
+#include <stdint.h>
+
+#include "barrier.h"
+#include "bootargs.h"
+#include "console.h"
+#include "exception.h"
+#include "fdt.h"
+#include "heap.h"
+#include "irq.h"
+#include "kprintf.h"
+#include "mmu.h"
+#include "percpu.h"
+#include "power.h"
+#include "smp.h"
+#include "ktime.h"
+
+#include "board.h"
+
+extern char boot_stack_top[];
+int main(int argc, char **argv);
+
+/* RAM from the DTB's /memory node (first range), or the board default. */
+static struct mem_region find_ram(const void *fdt)
+{
+	struct mem_region ram = { BOARD_RAM_BASE, BOARD_RAM_SIZE };
+	int root = fdt_path(fdt, "/"), mem = fdt_path(fdt, "/memory");
+	int len, ac = 2, sc = 1;
+	const void *p;
+
+	if (root < 0 || mem < 0)
+		return ram;
+	if ((p = fdt_prop(fdt, root, "#address-cells", &len)) && len == 4)
+		ac = (int)fdt_be32(p);
+	if ((p = fdt_prop(fdt, root, "#size-cells", &len)) && len == 4)
+		sc = (int)fdt_be32(p);
+	p = fdt_prop(fdt, mem, "reg", &len);
+	if (p && (ac == 1 || ac == 2) && (sc == 1 || sc == 2) && len >= 4 * (ac + sc)) {
+		ram.base = fdt_cells(p, ac);
+		ram.size = fdt_cells((const uint8_t *)p + 4 * ac, sc);
+	}
+	return ram;
+}
+
+void boot_primary(void *dtb, unsigned long entry_el)
+{
+	uint64_t t0 = read_sysreg(cntvct_el0);
+	const void *fdt = fdt_check(dtb, 1 << 21) == 0 ? dtb : NULL;
+	struct mem_region ram = fdt ? find_ram(fdt) : (struct mem_region){
+		BOARD_RAM_BASE, BOARD_RAM_SIZE };
+
+	mmu_init(&ram);
+	percpu_data[0].stack_top = (uintptr_t)boot_stack_top;
+	write_sysreg(tpidr_el1, &percpu_data[0]);
+	exception_init_cpu();
+	console_init();
+
+	kprintf("\nbaretrace: %s, entered at EL%lu, image at %p (%lu KiB), "
+		"RAM %lx+%lx\n", BOARD_NAME, entry_el, _text,
+		(unsigned long)(_end - _text) / 1024, (unsigned long)ram.base,
+		(unsigned long)ram.size);
+	if (!fdt)
+		kprintf("baretrace: no valid DTB at %p; using board defaults\n", dtb);
+	bootargs_init(fdt);
+	heap_init(&ram, fdt, fdt ? fdt_totalsize(fdt) : 0);
+	cpu_boot_init(fdt);
+
+	irq_init();
+	irq_init_cpu();
+	time_init();
+	time_init_cpu();
+	console_init_irq();
+	percpu_data[0].online = true;
+	irq_enable();
+	smp_init(fdt);
+
+	uint64_t t1 = time_counter();
+	kprintf("baretrace: main() after %lu us (%lu us since reset)\n",
+		(unsigned long)((t1 - t0) * 1000000 / time_counter_hz()),
+		(unsigned long)(t1 * 1000000 / time_counter_hz()));
+	power_exit(main(bootargs_app_argc(), bootargs_app_argv()));
+}

@@ -1,0 +1,183 @@
+/*
+ * kernel/mmu.c: page tables, MMU enable, cache maintenance.
+ *
+ * Runs before the MMU is on (boot CPU) and while it is being turned on
+ * (every CPU), so it is built -mstrict-align and without patch sites.
+ *
+ * Map (identity unless noted):
+ *   board MMIO windows          Device-nGnRE, RW, XN
+ *   RAM outside the image       Normal WB, RW, XN
+ *   [_text, _etext)             Normal WB, RO, executable
+ *   [_etext, _erodata)          Normal WB, RO, XN
+ *   [_erodata, _end)            Normal WB, RW, XN
+ *   TEXT_ALIAS_BASE + text      Normal WB, RW, XN (the patcher's window)
+ * Nothing else is mapped, so a NULL dereference faults on boards whose
+ * RAM does not start at 0.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "barrier.h"
+#include "config.h"
+#include "mmu.h"
+
+#include "board.h"
+
+#define PT_ENTRIES	512
+#define PT_POOL		24		/* L1 + L2s + L3s for image and alias */
+#define BLOCK_SIZE	(1UL << 21)	/* level-2 block */
+
+#define PTE_VALID	(1UL << 0)
+#define PTE_TABLE	(1UL << 1)	/* table (L1/L2) or page (L3) */
+#define PTE_ATTR(i)	((uint64_t)(i) << 2)
+#define PTE_RO		(1UL << 7)	/* AP[2]: read-only at EL1 */
+#define PTE_ISH		(3UL << 8)
+#define PTE_AF		(1UL << 10)
+#define PTE_PXN		(1UL << 53)
+#define PTE_UXN		(1UL << 54)
+#define PTE_ADDR_MASK	0x0000fffffffff000UL
+
+/* MAIR_EL1 slots. */
+#define ATTR_DEVICE	0		/* Device-nGnRE */
+#define ATTR_NORMAL	1		/* Normal, inner/outer WB RA WA */
+#define MAIR_VALUE	((0x04UL << (8 * ATTR_DEVICE)) | (0xffUL << (8 * ATTR_NORMAL)))
+
+#define PROT_DEVICE	(PTE_ATTR(ATTR_DEVICE) | PTE_AF | PTE_PXN | PTE_UXN)
+#define PROT_RW		(PTE_ATTR(ATTR_NORMAL) | PTE_ISH | PTE_AF | PTE_PXN | PTE_UXN)
+#define PROT_RO		(PROT_RW | PTE_RO)
+#define PROT_RX		(PTE_ATTR(ATTR_NORMAL) | PTE_ISH | PTE_AF | PTE_RO | PTE_UXN)
+
+/* TCR_EL1: 39-bit VA in TTBR0, 4 KiB granule, walks cacheable inner
+ * shareable, TTBR1 walks disabled. IPS is filled from PARange. */
+#define TCR_T0SZ	(64 - 39)
+#define TCR_WALK	((1UL << 8) | (1UL << 10) | (3UL << 12))
+#define TCR_EPD1	(1UL << 23)
+
+#define SCTLR_M		(1UL << 0)
+#define SCTLR_C		(1UL << 2)
+#define SCTLR_SA	(1UL << 3)
+#define SCTLR_I		(1UL << 12)
+
+/* Written by the boot CPU before any other CPU starts; read-only after. */
+static uint64_t pt_pool[PT_POOL][PT_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
+static unsigned int pt_used;
+
+static uint64_t *pt_alloc(void)
+{
+	if (pt_used == PT_POOL)
+		for (;;)	/* no console yet: a bigger PT_POOL is the fix */
+			wfe();
+	return pt_pool[pt_used++];
+}
+
+static uint64_t *pt_next(uint64_t *entry)
+{
+	if (!(*entry & PTE_VALID))
+		*entry = (uintptr_t)pt_alloc() | PTE_TABLE | PTE_VALID;
+	return (uint64_t *)(*entry & PTE_ADDR_MASK);
+}
+
+/* Maps [va, va+size) to pa with 2 MiB blocks where both are aligned and
+ * 4 KiB pages elsewhere. Ranges must not overlap earlier ones at block
+ * granularity with different attributes (the callers below ensure it). */
+static void map_range(uint64_t va, uint64_t pa, uint64_t size, uint64_t prot)
+{
+	uint64_t *root = pt_pool[0];
+	uint64_t end = va + size;
+
+	while (va < end) {
+		uint64_t *l2 = pt_next(&root[(va >> 30) & 511]);
+		uint64_t *l2e = &l2[(va >> 21) & 511];
+
+		if (!(va & (BLOCK_SIZE - 1)) && !(pa & (BLOCK_SIZE - 1)) &&
+		    end - va >= BLOCK_SIZE && !(*l2e & PTE_VALID)) {
+			*l2e = pa | prot | PTE_VALID;
+			va += BLOCK_SIZE;
+			pa += BLOCK_SIZE;
+			continue;
+		}
+		uint64_t *l3 = pt_next(l2e);
+		l3[(va >> 12) & 511] = pa | prot | PTE_TABLE | PTE_VALID;
+		va += PAGE_SIZE;
+		pa += PAGE_SIZE;
+	}
+}
+
+static uint64_t page_down(uint64_t x) { return x & ~(uint64_t)(PAGE_SIZE - 1); }
+static uint64_t page_up(uint64_t x) { return page_down(x + PAGE_SIZE - 1); }
+
+static void map_ram_around_image(const struct mem_region *ram)
+{
+	uint64_t lo = ram->base, hi = ram->base + ram->size;
+	uint64_t img_lo = (uintptr_t)_text, img_hi = page_up((uintptr_t)_end);
+
+	/* Image pages first, so RAM blocks never swallow them. */
+	map_range(img_lo, img_lo, (uintptr_t)_etext - img_lo, PROT_RX);
+	map_range((uintptr_t)_etext, (uintptr_t)_etext,
+		  (uintptr_t)_erodata - (uintptr_t)_etext, PROT_RO);
+	map_range((uintptr_t)_erodata, (uintptr_t)_erodata,
+		  img_hi - (uintptr_t)_erodata, PROT_RW);
+
+	/* RAM below and above the image; the 2 MiB blocks that hold image
+	 * pages are already tables, so map_range falls back to pages. */
+	if (img_lo > lo)
+		map_range(lo, lo, img_lo - lo, PROT_RW);
+	if (hi > img_hi)
+		map_range(img_hi, img_hi, hi - img_hi, PROT_RW);
+}
+
+void mmu_init(const struct mem_region *ram)
+{
+	static const struct mem_region mmio[] = BOARD_MMIO_WINDOWS;
+
+	pt_alloc();	/* root */
+	for (unsigned int i = 0; i < sizeof(mmio) / sizeof(mmio[0]); i++)
+		map_range(mmio[i].base, mmio[i].base, mmio[i].size, PROT_DEVICE);
+	map_ram_around_image(ram);
+	map_range(TEXT_ALIAS_BASE, (uintptr_t)_text,
+		  (uintptr_t)_etext - (uintptr_t)_text, PROT_RW);
+
+	/* The tables were written with the MMU off (straight to memory);
+	 * drop any stale cache lines before walks may allocate them. */
+	dsb_sy();
+	dcache_clean_inval_poc((uintptr_t)pt_pool, (uintptr_t)pt_pool[PT_POOL]);
+	mmu_enable();
+}
+
+void mmu_enable(void)
+{
+	uint64_t parange = read_sysreg(id_aa64mmfr0_el1) & 0xf;
+
+	if (parange > 5)
+		parange = 5;	/* 48-bit is plenty for any board here */
+	write_sysreg(mair_el1, MAIR_VALUE);
+	write_sysreg(tcr_el1, TCR_T0SZ | TCR_WALK | TCR_EPD1 | (parange << 32));
+	write_sysreg(ttbr0_el1, (uintptr_t)pt_pool[0]);
+	isb();
+	__asm__ volatile("tlbi vmalle1\n\tic iallu" ::: "memory");
+	dsb_ish();
+	isb();
+	write_sysreg(sctlr_el1, read_sysreg(sctlr_el1) |
+		     SCTLR_M | SCTLR_C | SCTLR_I | SCTLR_SA);
+	isb();
+}
+
+static uint64_t cache_line(bool icache)
+{
+	uint64_t ctr = read_sysreg(ctr_el0);
+
+	return 4UL << (icache ? (ctr & 0xf) : ((ctr >> 16) & 0xf));
+}
+
+#define CACHE_OP_RANGE(name, insn, icache)				\
+void name(uintptr_t start, uintptr_t end)				\
+{									\
+	uint64_t line = cache_line(icache);				\
+	for (uintptr_t a = start & ~(line - 1); a < end; a += line)	\
+		__asm__ volatile(insn " %0" ::"r"(a) : "memory");	\
+	dsb_ish();							\
+}
+
+CACHE_OP_RANGE(dcache_clean_pou, "dc cvau,", false)
+CACHE_OP_RANGE(dcache_clean_inval_poc, "dc civac,", false)
+CACHE_OP_RANGE(icache_inval_pou, "ic ivau,", true)

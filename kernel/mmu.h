@@ -1,0 +1,37 @@
+/*
+ * kernel/mmu.h: page tables and the writable alias of kernel text.
+ *
+ * One set of tables (39-bit VA, 4 KiB granule) is shared by all CPUs.
+ * RAM and MMIO are identity-mapped; the image is mapped page by page with
+ * W^X permissions; kernel text is mapped a second time, writable and
+ * never executable, at TEXT_ALIAS_BASE. Only kernel/text_alias.c turns a
+ * text address into an alias address.
+ */
+#ifndef KERNEL_MMU_H
+#define KERNEL_MMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Alias of [_text, _etext): VA = TEXT_ALIAS_BASE + (addr - _text). */
+#define TEXT_ALIAS_BASE		0x4000000000UL	/* 256 GiB */
+
+struct mem_region {
+	uint64_t base;
+	uint64_t size;
+};
+
+/* Builds the tables and turns the MMU on for the boot CPU. Runs with the
+ * MMU off; 'ram' is what the DTB's /memory says. */
+void mmu_init(const struct mem_region *ram);
+/* Turns the MMU on with the shared tables (secondary CPUs). */
+void mmu_enable(void);
+
+/* Cache maintenance by VA, to the point of unification / coherency. */
+void dcache_clean_pou(uintptr_t start, uintptr_t end);
+void dcache_clean_inval_poc(uintptr_t start, uintptr_t end);
+void icache_inval_pou(uintptr_t start, uintptr_t end);
+
+extern char _text[], _etext[], _erodata[], _edata[], _end[];
+
+#endif /* KERNEL_MMU_H */

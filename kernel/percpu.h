@@ -1,0 +1,66 @@
+/*
+ * kernel/percpu.h: per-CPU data, reached through TPIDR_EL1.
+ *
+ * Each CPU's TPIDR_EL1 holds the address of its own struct percpu from
+ * the moment it enters C until power-off. Fields are written only by the
+ * owning CPU unless a comment says otherwise.
+ */
+#ifndef KERNEL_PERCPU_H
+#define KERNEL_PERCPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <baretrace.h>
+
+#include "barrier.h"
+#include "config.h"
+
+struct percpu {
+	unsigned int cpu;		/* logical id, 0 = boot CPU */
+	unsigned int gic_mask;		/* this CPU's GIC target bit */
+	uintptr_t stack_top;		/* initial SP */
+	/* Expected-fault recovery (kernel/fault.h): resume PC, 0 when none,
+	 * and the ESR of the last recovered fault. */
+	uintptr_t fault_recover;
+	uint64_t fault_esr;
+	uint64_t mpidr;			/* affinity from the DTB */
+	volatile bool online;		/* set once by the CPU itself */
+	unsigned int irq_depth;		/* nesting of IRQ handlers */
+	uint64_t irqs;			/* interrupts taken */
+	uint64_t ticks;			/* timer ticks taken */
+
+	/* Cross-CPU call slot: a caller holds smp_call_lock while it fills
+	 * fn/arg and waits for 'call_done'; only this CPU clears 'call_fn'. */
+	smp_fn call_fn;
+	void *call_arg;
+	volatile uint32_t call_seq;	/* bumped by this CPU when a call ran */
+
+	/* Thread-context work handed over by smp_start(); written by the
+	 * starter while work_fn is NULL, cleared by this CPU when done. */
+	smp_fn work_fn;
+	void *work_arg;
+} __attribute__((aligned(64)));
+
+_Static_assert(__builtin_offsetof(struct percpu, stack_top) == PERCPU_STACK_TOP, "asm offset");
+_Static_assert(__builtin_offsetof(struct percpu, fault_recover) == PERCPU_FAULT_RECOVER, "asm offset");
+
+extern struct percpu percpu_data[NR_CPUS];
+extern unsigned int nr_cpus_online;
+
+static inline struct percpu *this_cpu(void)
+{
+	return (struct percpu *)read_sysreg(tpidr_el1);
+}
+
+static inline unsigned int cpu_id(void)
+{
+	return this_cpu()->cpu;
+}
+
+static inline struct percpu *cpu_data(unsigned int cpu)
+{
+	return &percpu_data[cpu];
+}
+
+#endif /* KERNEL_PERCPU_H */

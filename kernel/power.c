@@ -1,0 +1,31 @@
+/* kernel/power.c: power-off with a status that reaches the host. */
+#include <stdint.h>
+
+#include "barrier.h"
+#include "kprintf.h"
+#include "power.h"
+
+#define SYS_EXIT			0x18
+#define ADP_STOPPED_APPLICATION_EXIT	0x20026
+
+void power_exit(int status)
+{
+	/* The last line in every case: runners without semihosting read
+	 * the status from here. */
+	kprintf("baretrace: exit status %d\n", status);
+	uint64_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint64_t)(int64_t)status };
+
+	semihost_call(SYS_EXIT, block);
+	hw_power_off();
+	kprintf("baretrace: power-off failed; halting\n");
+	irq_disable();
+	for (;;)
+		wfi();
+}
+
+void power_reset(void)
+{
+	kprintf("baretrace: reset\n");
+	hw_reset();
+	power_exit(EXIT_STATUS_CRASH);
+}

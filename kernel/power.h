@@ -1,0 +1,20 @@
+/*
+ * kernel/power.h: leaving the machine. power_exit() and power_reset()
+ * are in <baretrace.h>; the hardware side is the board's.
+ */
+#ifndef KERNEL_POWER_H
+#define KERNEL_POWER_H
+
+#include <baretrace.h>
+
+#define EXIT_STATUS_CRASH	3	/* status reported after a crash */
+
+/* Semihosting call (fault_probe.S): returns -1 if no debugger or QEMU
+ * answers (the HLT traps as undefined and is recovered). */
+long semihost_call(unsigned long op, void *arg);
+
+/* Board side (drivers/psci.c or a board's own). Return only on failure. */
+void hw_power_off(void);
+void hw_reset(void);
+
+#endif /* KERNEL_POWER_H */

@@ -1,0 +1,261 @@
+/*
+ * kernel/smp.c: secondary CPU bring-up, cross-CPU calls, handed-over
+ * work and the idle loop.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "barrier.h"
+#include "bootargs.h"
+#include "exception.h"
+#include "fdt.h"
+#include "irq.h"
+#include "kprintf.h"
+#include "mmu.h"
+#include "percpu.h"
+#include "smp.h"
+#include "spinlock.h"
+#include "ktime.h"
+
+#define MPIDR_AFF_MASK	0xff00ffffffUL
+
+struct percpu percpu_data[NR_CPUS];
+unsigned int nr_cpus_online = 1;
+static unsigned int max_cpus = NR_CPUS;
+
+static uint8_t cpu_stacks[NR_CPUS][STACK_SIZE] __attribute__((aligned(16)));
+
+/* Serialises callers of smp_call/smp_call_others: one call in flight. */
+static struct spinlock smp_call_lock = SPINLOCK_INIT;
+
+extern char secondary_entry[];
+
+static int param_maxcpus(const char *val)
+{
+	unsigned long v;
+
+	if (bootargs_parse_ulong(val, &v) || v < 1 || v > NR_CPUS)
+		return -1;
+	max_cpus = (unsigned int)v;
+	return 0;
+}
+KERNEL_PARAM("maxcpus", param_maxcpus, "bring up at most N CPUs");
+
+unsigned int smp_cpu_id(void)
+{
+	return this_cpu()->cpu;
+}
+
+unsigned int smp_num_cpus(void)
+{
+	return READ_ONCE(nr_cpus_online);
+}
+
+static void sgi_call(unsigned int irq, void *arg)
+{
+	struct percpu *pc = this_cpu();
+	smp_fn fn = pc->call_fn;
+
+	(void)irq;
+	(void)arg;
+	if (!fn)
+		return;
+	pc->call_fn = NULL;
+	fn(pc->call_arg);
+	smp_store_release(&pc->call_seq, pc->call_seq + 1);
+}
+
+static void sgi_wake(unsigned int irq, void *arg)
+{
+	(void)irq;
+	(void)arg;	/* the idle loop rechecks its work slot */
+}
+
+static void sgi_stop(unsigned int irq, void *arg)
+{
+	(void)irq;
+	(void)arg;
+	WRITE_ONCE(this_cpu()->online, false);
+	irq_disable();
+	for (;;)
+		wfi();
+}
+
+static bool cpu_valid(unsigned int cpu)
+{
+	return cpu < NR_CPUS && READ_ONCE(percpu_data[cpu].online);
+}
+
+int smp_call(unsigned int cpu, smp_fn fn, void *arg)
+{
+	if (!cpu_valid(cpu))
+		return -1;
+	if (cpu == smp_cpu_id()) {
+		unsigned long flags = irq_save();
+
+		fn(arg);
+		irq_restore(flags);
+		return 0;
+	}
+	struct percpu *t = cpu_data(cpu);
+
+	spin_lock(&smp_call_lock);
+	uint32_t seq = t->call_seq;
+
+	t->call_arg = arg;
+	WRITE_ONCE(t->call_fn, fn);
+	irqchip_send_sgi(SGI_CALL, cpu);
+	while (smp_load_acquire(&t->call_seq) == seq)
+		cpu_relax();
+	spin_unlock(&smp_call_lock);
+	return 0;
+}
+
+void smp_call_others(smp_fn fn, void *arg)
+{
+	uint32_t seq[NR_CPUS];
+	unsigned int self = smp_cpu_id();
+
+	spin_lock(&smp_call_lock);
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		if (c == self || !cpu_valid(c))
+			continue;
+		seq[c] = percpu_data[c].call_seq;
+		percpu_data[c].call_arg = arg;
+		WRITE_ONCE(percpu_data[c].call_fn, fn);
+	}
+	irqchip_send_sgi_others(SGI_CALL);
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		if (c == self || !cpu_valid(c))
+			continue;
+		while (smp_load_acquire(&percpu_data[c].call_seq) == seq[c])
+			cpu_relax();
+	}
+	spin_unlock(&smp_call_lock);
+}
+
+int smp_start(unsigned int cpu, smp_fn fn, void *arg)
+{
+	if (!cpu_valid(cpu) || cpu == smp_cpu_id() || !fn)
+		return -1;
+	struct percpu *t = cpu_data(cpu);
+	smp_fn none = NULL;
+
+	t->work_arg = arg;
+	/* Claim the slot: only one starter wins; the idle CPU reads
+	 * work_arg after seeing work_fn (acquire), so it sees the arg. */
+	if (!__atomic_compare_exchange_n(&t->work_fn, &none, fn, false,
+					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+		return -1;
+	irqchip_send_sgi(SGI_WAKE, cpu);
+	return 0;
+}
+
+void smp_wait(unsigned int cpu)
+{
+	if (cpu >= NR_CPUS)
+		return;
+	while (smp_load_acquire(&percpu_data[cpu].work_fn))
+		wfe();
+}
+
+static void __attribute__((noreturn)) idle_loop(void)
+{
+	struct percpu *pc = this_cpu();
+
+	for (;;) {
+		smp_fn fn = smp_load_acquire(&pc->work_fn);
+
+		if (fn) {
+			fn(pc->work_arg);
+			smp_store_release(&pc->work_fn, NULL);
+			dsb_ish();
+			sev();		/* wake smp_wait() */
+			continue;
+		}
+		/* Masked WFI: a wake-up SGI that arrives between the check
+		 * and the WFI stays pending and ends the WFI. */
+		irq_disable();
+		if (!READ_ONCE(pc->work_fn))
+			wfi();
+		irq_enable();
+	}
+}
+
+void boot_secondary(void)
+{
+	struct percpu *pc = this_cpu();
+
+	mmu_enable();
+	exception_init_cpu();
+	irq_init_cpu();
+	time_init_cpu();
+	smp_store_release(&pc->online, true);
+	irq_enable();
+	idle_loop();
+}
+
+static void smp_sgi_init(void)
+{
+	irq_register(SGI_CALL, sgi_call, NULL);
+	irq_register(SGI_WAKE, sgi_wake, NULL);
+	irq_register(SGI_STOP, sgi_stop, NULL);
+}
+
+void smp_stop_others(void)
+{
+	irqchip_send_sgi_others(SGI_STOP);
+	time_delay_us(10000);
+}
+
+static void start_cpu(unsigned int cpu, uint64_t mpidr)
+{
+	struct percpu *pc = cpu_data(cpu);
+
+	pc->cpu = cpu;
+	pc->mpidr = mpidr;
+	pc->stack_top = (uintptr_t)cpu_stacks[cpu] + STACK_SIZE;
+	/* The new CPU starts with its MMU off and reads *pc from memory. */
+	dcache_clean_inval_poc((uintptr_t)pc, (uintptr_t)(pc + 1));
+	if (cpu_boot(mpidr, (uintptr_t)secondary_entry, (uintptr_t)pc))
+		return;
+	uint64_t deadline = time_counter() + time_counter_hz();	/* 1 s */
+
+	while (!smp_load_acquire(&pc->online)) {
+		if (time_counter() > deadline) {
+			kprintf("smp: CPU %u (mpidr %lx) did not come up\n",
+				cpu, (unsigned long)mpidr);
+			return;
+		}
+		cpu_relax();
+	}
+	nr_cpus_online++;
+}
+
+void smp_init(const void *fdt)
+{
+	uint64_t self = read_sysreg(mpidr_el1) & MPIDR_AFF_MASK;
+	int cpus = fdt ? fdt_path(fdt, "/cpus") : -1;
+	int len, acells = 1;
+	const void *p = cpus >= 0 ? fdt_prop(fdt, cpus, "#address-cells", &len) : NULL;
+	unsigned int next = 1;
+
+	percpu_data[0].mpidr = self;
+	smp_sgi_init();
+	if (p && len == 4)
+		acells = (int)fdt_be32(p);
+	for (int n = cpus >= 0 ? fdt_first_child(fdt, cpus) : -1; n >= 0;
+	     n = fdt_next_sibling(fdt, n)) {
+		const void *reg = fdt_prop(fdt, n, "reg", &len);
+
+		if (!fdt_prop_has_string(fdt, n, "device_type", "cpu") || !reg ||
+		    len < 4 * acells)
+			continue;
+		uint64_t mpidr = fdt_cells(reg, acells) & MPIDR_AFF_MASK;
+
+		if (mpidr == self || next >= max_cpus)
+			continue;
+		start_cpu(next++, mpidr);
+	}
+	kprintf("smp: %u CPUs online\n", nr_cpus_online);
+}

@@ -1,0 +1,27 @@
+/*
+ * kernel/smp.h: bringing CPUs up and calling across them. The calls for
+ * applications (smp_call, smp_start, ...) are in <baretrace.h>.
+ */
+#ifndef KERNEL_SMP_H
+#define KERNEL_SMP_H
+
+#include <stdint.h>
+
+#include <baretrace.h>
+
+/* Reads /cpus, starts every secondary CPU and prints
+ * "smp: N CPUs online". Boot CPU, after irq and time init. */
+void smp_init(const void *fdt);
+/* Sends SGI_STOP to every other CPU (crash path; does not wait long). */
+void smp_stop_others(void);
+/* Entered from boot/head.S on each secondary CPU. */
+void boot_secondary(void) __attribute__((noreturn));
+
+/* Board's way of starting a CPU (drivers/psci.c, or a spin-table):
+ * start the CPU with affinity 'mpidr' at physical 'entry' with x0 = ctx.
+ * Returns 0 when the request was accepted. */
+int cpu_boot(uint64_t mpidr, uintptr_t entry, uintptr_t ctx);
+/* Called once before the first cpu_boot, with the DTB. */
+void cpu_boot_init(const void *fdt);
+
+#endif /* KERNEL_SMP_H */

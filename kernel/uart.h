@@ -1,0 +1,13 @@
+/*
+ * kernel/uart.h: what the console needs from a UART driver. Exactly one
+ * driver providing these is built per board (board.mk BOARD_DRIVERS).
+ */
+#ifndef KERNEL_UART_H
+#define KERNEL_UART_H
+
+void uart_init(void);
+void uart_putc(char c);			/* waits for FIFO room */
+int uart_getc(void);			/* -1 when the FIFO is empty */
+void uart_rx_irq_enable(void);
+
+#endif /* KERNEL_UART_H */

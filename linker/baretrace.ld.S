@@ -1,0 +1,92 @@
+/*
+ * linker/baretrace.ld.S: layout of the baretrace image (preprocessed).
+ *
+ * The image is a static PIE linked at address 0; boot/head.S applies the
+ * R_AARCH64_RELATIVE relocations for wherever it was loaded. Text,
+ * read-only data and read-write data each start on a page so the MMU can
+ * give them different permissions (kernel/mmu.c):
+ *
+ *   _text .. _etext       RX   header, code, patch sites
+ *   _etext .. _erodata    R    rodata, generated tables, relocations
+ *   _erodata .. _end      RW   data, GOT, BSS, page tables      (XN)
+ */
+#include "config.h"
+
+OUTPUT_ARCH(aarch64)
+ENTRY(_text)
+
+SECTIONS
+{
+	. = 0;
+	.head.text : { KEEP(*(.head.text)) }
+	.text : {
+		*(.text.hot .text.hot.*)
+		*(.text .text.*)
+	}
+	. = ALIGN(PAGE_SIZE);
+	_etext = .;
+
+	.rodata : {
+		*(.rodata .rodata.*)
+		. = ALIGN(8);
+		__kparams_start = .;
+		KEEP(*(.kparams))
+		__kparams_end = .;
+		. = ALIGN(8);
+		__ktests_start = .;
+		KEEP(*(.ktests))
+		__ktests_end = .;
+		. = ALIGN(8);
+		__fault_fixups_start = .;
+		KEEP(*(.fault_fixups))
+		__fault_fixups_end = .;
+	}
+	.data.rel.ro : { *(.data.rel.ro .data.rel.ro.*) }
+	/* Written by tools/mktables between link 1 and link 2. */
+	.bt_tables : ALIGN(8) { KEEP(*(.bt_tables)) }
+	/* The bounds come from the output section: relocations the linker
+	 * makes itself (GOT entries) are added after symbols inside it are
+	 * evaluated, so __rela_end must not be a '.' inside the section. */
+	.rela.dyn : ALIGN(8) { *(.rela .rela.*) }
+	__rela_start = ADDR(.rela.dyn);
+	__rela_end = ADDR(.rela.dyn) + SIZEOF(.rela.dyn);
+	.dynsym : { *(.dynsym) }
+	.dynstr : { *(.dynstr) }
+	.hash : { *(.hash) }
+	.gnu.hash : { *(.gnu.hash) }
+	. = ALIGN(PAGE_SIZE);
+	_erodata = .;
+
+	.data : {
+		*(.data .data.*)
+	}
+	.dynamic : { *(.dynamic) }
+	.got : { *(.got) *(.got.plt) }
+	. = ALIGN(16);
+	_edata = .;
+
+	.bss (NOLOAD) : ALIGN(16) {
+		__bss_start = .;
+		*(.bss .bss.*)
+		*(COMMON)
+		. = ALIGN(16);
+		__bss_end = .;
+	}
+	. = ALIGN(PAGE_SIZE);
+	_end = .;
+	/* For the Image header: 32-bit halves, which a PIE link resolves
+	 * statically (a 64-bit word would become a dynamic relocation). */
+	_image_size_lo = (_end - _text) & 0xffffffff;
+	_image_size_hi = (_end - _text) >> 32;
+
+	/DISCARD/ : {
+		*(.interp) *(.note .note.*) *(.comment) *(.eh_frame*)
+		*(.gnu.version*) *(.gnu.attributes)
+	}
+}
+
+ASSERT(_text == 0, "the image is linked at 0; head.S relies on it")
+ASSERT((_etext % PAGE_SIZE) == 0, "text must end on a page")
+ASSERT((_erodata % PAGE_SIZE) == 0, "rodata must end on a page")
+ASSERT((__bss_start % 16) == 0 && (__bss_end % 16) == 0, "BSS alignment")
+ASSERT(_end < 0x10000000, "image larger than 256 MiB")
