@@ -60,7 +60,8 @@ endif
 # symbol) unless its file is listed in NOTRACE; kernel code never touches
 # FP/SIMD registers; code that runs with the MMU off is strict-align.
 CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-common \
-  -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-stack-protector -fpie \
+  -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
+  -fno-stack-protector -fpie \
   -march=armv8-a -mno-outline-atomics -falign-functions=8 \
   -ffunction-sections -fdata-sections -MD -MP \
   $(BOARD_CFLAGS) $(LIBC_CFLAGS) -Iinclude -Ikernel -Iboard/$(BOARD) -Iboard
@@ -94,22 +95,25 @@ all: $(OUT)/Image $(OUT)/baretrace.lst
 $(NEWLIB_DONE):
 	$(Q)tools/build-newlib $(NEWLIB) $(CROSS_COMPILE)
 
-$(OBJ)/%.c.o: %.c $(NEWLIB_DONE) | setup-check
+# Objects are rebuilt when the flags may have changed.
+FLAGS_DEPS := Makefile board/$(BOARD)/board.mk
+
+$(OBJ)/%.c.o: %.c $(NEWLIB_DONE) $(FLAGS_DEPS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(call flags_for,$<) $(KERNEL_ONLY) -c $< -o $@
 
-$(OBJ)/%.S.o: %.S | setup-check
+$(OBJ)/%.S.o: %.S $(FLAGS_DEPS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(CFLAGS_BASE) -D__ASSEMBLER__ -c $< -o $@
 
-$(OBJ)/app/%.c.o: %.c $(NEWLIB_DONE) | setup-check
+$(OBJ)/app/%.c.o: %.c $(NEWLIB_DONE) $(FLAGS_DEPS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $< (app)")
 	$(Q)$(CC) $(call flags_for,$<) -c $< -o $@
 
-$(OBJ)/app/%.S.o: %.S | setup-check
+$(OBJ)/app/%.S.o: %.S $(FLAGS_DEPS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AS      $< (app)")
 	$(Q)$(CC) $(CFLAGS_BASE) -D__ASSEMBLER__ -c $< -o $@
@@ -196,5 +200,9 @@ help:
 	@echo "make run-direct   boot with -kernel, no U-Boot"
 	@echo "make debug        QEMU halted with a gdb stub, gdb-multiarch attached"
 	@echo "make test         every test; the last line is 'N passed, N failed'"
+
+# 'make print-VAR' prints a variable (used by test/run.py).
+print-%:
+	@echo '$($*)'
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

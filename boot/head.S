@@ -47,6 +47,7 @@ _text:
 
 	.text
 	.globl	primary_entry
+	.type	primary_entry, %function
 primary_entry:
 	mov	x19, x0
 	bl	drop_to_el1
@@ -94,8 +95,10 @@ primary_entry:
 	bl	boot_primary
 6:	wfe
 	b	6b
+	.size	primary_entry, . - primary_entry
 
 	.globl	secondary_entry
+	.type	secondary_entry, %function
 secondary_entry:
 	mov	x19, x0
 	bl	drop_to_el1
@@ -111,6 +114,7 @@ secondary_entry:
 	bl	boot_secondary
 7:	wfe
 	b	7b
+	.size	secondary_entry, . - secondary_entry
 
 /*
  * drop_to_el1: if running at EL2, configure EL2 so EL1 runs AArch64 with
@@ -118,6 +122,7 @@ secondary_entry:
  * address. At EL1 it only records the level.
  *   in: x30 = return address;  out: x21 = entry EL;  clobbers x9
  */
+	.type	drop_to_el1, %function
 drop_to_el1:
 	mrs	x9, CurrentEL
 	lsr	x21, x9, #2
@@ -144,6 +149,7 @@ drop_to_el1:
 	msr	elr_el2, x30
 	isb
 	eret
+	.size	drop_to_el1, . - drop_to_el1
 
 	.bss
 	.balign	16

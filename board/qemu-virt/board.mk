@@ -9,3 +9,5 @@ QEMU_MEM       ?= 512M
 # how the image is booted by 'make run': uboot (disk + boot.scr) or direct
 BOARD_RUN      := uboot
 UBOOT_BIN      := /usr/lib/u-boot/qemu_arm64/u-boot.bin
+# boot modes test/run.py runs the KTAP suites in, and extra scenarios
+TEST_BOOTS     := direct uboot el2 smp1 cpumax

@@ -4,7 +4,8 @@
  * Modules and their prefixes, which trace filters glob on:
  *   sensor_   tick-driven sampling; the synthetic sensor itself
  *                                          (sensor.c, sensor_model.c)
- *   ring_     lock-free single-producer/single-consumer ring (ring.c)
+ *   spsc_     lock-free single-producer/single-consumer ring (spsc.c)
+ *             (not ring_, a name the trace buffer may well want)
  *   filter_   median, moving average and IIR filters         (filter.c)
  *   fsm_      idle/warming/measuring/alarm/cooldown machine  (fsm.c)
  *   csum_     CRC-16, CRC-32 and Fletcher-32                 (csum.c)
@@ -47,21 +48,21 @@
 typedef int32_t milli_c;
 
 struct sample {
-	uint32_t seq;		/* 0, 1, 2...: the data depends only on this */
+	uint32_t seq;		/* 0, 1, 2...; the reading depends on it */
 	milli_c raw;
 };
 
-/* ---- ring.c ---- */
-#define RING_SLOTS 16		/* power of two: indices wrap by masking */
-struct ring {
+/* ---- spsc.c ---- */
+#define SPSC_SLOTS 16		/* power of two: indices wrap by masking */
+struct spsc_ring {
 	uint32_t head;		/* written only by the producer */
 	uint32_t tail;		/* written only by the consumer */
-	struct sample slot[RING_SLOTS];
+	struct sample slot[SPSC_SLOTS];
 };
-void ring_init(struct ring *r);
-int ring_push(struct ring *r, const struct sample *s);
-int ring_pop(struct ring *r, struct sample *out);
-uint32_t ring_count(const struct ring *r);
+void spsc_init(struct spsc_ring *r);
+int spsc_push(struct spsc_ring *r, const struct sample *s);
+int spsc_pop(struct spsc_ring *r, struct sample *out);
+uint32_t spsc_count(const struct spsc_ring *r);
 
 /* ---- sensor.c ---- */
 #define SENSOR_MAX_CPUS 8
@@ -71,7 +72,7 @@ struct sensor_stats {
 	uint32_t overruns;	/* ticks that found the ring full */
 	uint64_t ticks[SENSOR_MAX_CPUS];	/* tick hook calls per CPU */
 };
-void sensor_init(struct ring *r, uint32_t seed, uint32_t limit);
+void sensor_init(struct spsc_ring *r, uint32_t seed, uint32_t limit);
 int sensor_start(void);
 void sensor_take_over(void);
 void sensor_stop(void);
@@ -125,7 +126,7 @@ int fmt_record(char *buf, size_t size, const struct sample *s,
 
 /* ---- stage.c and pipeline.c ---- */
 struct pipeline {
-	struct ring ring;
+	struct spsc_ring ring;
 	struct filter filter;
 	struct fsm fsm;
 	uint32_t want;		/* samples to process */
@@ -160,7 +161,7 @@ size_t block_rle_decode(const uint8_t *in, size_t len, uint8_t *out,
 /* ---- worker.c ---- */
 #define WORKER_BATCHES 8	/* fixed, so totals do not depend on CPUs */
 struct worker_result {
-	uint32_t done;		/* set last, with release, by the worker */
+	uint32_t done;		/* set last, with release */
 	unsigned int cpu;	/* who ran it (timing-independent plan) */
 	uint32_t raw_len, rle_len;
 	uint32_t crc32;		/* of the RLE stream */

@@ -12,7 +12,7 @@
 /* "-12.345" from -12345 milli-degrees. Returns what snprintf returns. */
 DEMO_FN int fmt_fixed(char *buf, size_t size, milli_c v)
 {
-	int64_t m = v;			/* int64: -INT32_MIN must not overflow */
+	int64_t m = v;		/* -INT32_MIN must not overflow */
 	const char *sign = "";
 
 	if (m < 0) {

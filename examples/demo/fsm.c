@@ -99,7 +99,7 @@ DEMO_FN enum fsm_state fsm_step(struct fsm *m, milli_c value)
 	case FSM_MEASURING: next = fsm_on_measuring(m, value); break;
 	case FSM_ALARM:     next = fsm_on_alarm(m, value); break;
 	case FSM_COOLDOWN:  next = fsm_on_cooldown(m, value); break;
-	default:            next = FSM_ALARM; break;	/* corrupted: fail safe */
+	default:	    next = FSM_ALARM; break;	/* corrupt: be safe */
 	}
 	fsm_enter(m, next);
 	return m->state;

@@ -8,12 +8,12 @@
  * prints every record.
  *
  * Function prefixes, for trace filters (e.g. filter=pipeline_*):
- *   demo_ sensor_ ring_ filter_ fsm_ csum_ fmt_ stage_ pipeline_
+ *   demo_ sensor_ spsc_ filter_ fsm_ csum_ fmt_ stage_ pipeline_
  *   block_ worker_ summary_
  * Deepest chain: main -> pipeline_run -> pipeline_step -> stage_filter
  *   -> filter_apply -> filter_median -> filter_sort_window.
  * Interrupt context: sensor_tick (every CPU, every tick) -> sensor_produce
- *   -> sensor_make_sample / ring_push.
+ *   -> sensor_make_sample / spsc_push.
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,12 +25,13 @@
 #define DEMO_SAMPLES 48
 
 /* Returns 1 for "verbose"; unknown words are reported and ignored, so a
- * typo never stops the demo from running. */
+ * typo never stops the demo from running. argv[0] is the first word
+ * after '--', not a program name (include/baretrace.h). */
 DEMO_FN static int demo_parse_args(int argc, char **argv)
 {
 	int i, verbose = 0;
 
-	for (i = 1; i < argc; i++) {
+	for (i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "verbose") == 0)
 			verbose = 1;
 		else
@@ -47,11 +48,11 @@ DEMO_FN static void demo_banner(void)
 
 int main(int argc, char **argv)
 {
-	static struct pipeline pipe;	/* static: keep it off the 16 KiB stack */
-	int verbose = demo_parse_args(argc, argv);
-	int bad = 0;
+	static struct pipeline pipe;	/* off the 16 KiB stack */
+	int verbose, bad = 0;
 
 	demo_banner();
+	verbose = demo_parse_args(argc, argv);
 	csum_init();
 	if (csum_selftest() < 0) {
 		printf("demo: error: checksum self-test failed\n");

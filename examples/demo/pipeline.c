@@ -15,7 +15,7 @@
 DEMO_FN void pipeline_init(struct pipeline *p, uint32_t samples, int verbose)
 {
 	memset(p, 0, sizeof(*p));
-	ring_init(&p->ring);
+	spsc_init(&p->ring);
 	filter_init(&p->filter);
 	fsm_init(&p->fsm);
 	p->want = samples;
@@ -36,11 +36,11 @@ DEMO_FN static uint32_t pipeline_wait_us(void)
  * every record or when tracing slows it down. */
 DEMO_FN int pipeline_poll(struct pipeline *p, struct sample *out)
 {
-	uint32_t waiting = ring_count(&p->ring);
+	uint32_t waiting = spsc_count(&p->ring);
 
 	if (waiting > p->ring_peak)
 		p->ring_peak = waiting;
-	return ring_pop(&p->ring, out);
+	return spsc_pop(&p->ring, out);
 }
 
 DEMO_FN static int pipeline_step(struct pipeline *p)
@@ -52,7 +52,7 @@ DEMO_FN static int pipeline_step(struct pipeline *p)
 	if (stage_acquire(p, &s) < 0)
 		return -1;
 	if (s.seq != p->done)
-		return -1;		/* lost or reordered: the ring is broken */
+		return -1;	/* lost or reordered: the ring is broken */
 	v = stage_filter(p, &s);
 	state = stage_classify(p, v);
 	if (stage_record(p, &s, v, state) < 0)

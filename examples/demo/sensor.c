@@ -15,7 +15,7 @@ enum sensor_mode { SENSOR_OFF, SENSOR_IRQ, SENSOR_THREAD };
  * run at once on one CPU); 'mode' is the hand-over between the two.
  * ticks[] slots are each written only by their own CPU. */
 static struct {
-	struct ring *ring;
+	struct spsc_ring *ring;
 	uint32_t seed;
 	uint32_t next_seq;
 	uint32_t limit;
@@ -33,7 +33,7 @@ DEMO_FN static int sensor_produce(void)
 	if (sensor.next_seq >= sensor.limit)
 		return -1;
 	sensor_make_sample(sensor.seed, sensor.next_seq, &s);
-	if (ring_push(sensor.ring, &s) < 0) {
+	if (spsc_push(sensor.ring, &s) < 0) {
 		sensor.stats.overruns++;
 		return -1;
 	}
@@ -55,7 +55,8 @@ DEMO_FN static void sensor_tick(unsigned int cpu, uint64_t tick)
 		sensor.stats.from_irq++;
 }
 
-DEMO_FN void sensor_init(struct ring *r, uint32_t seed, uint32_t limit)
+DEMO_FN void sensor_init(struct spsc_ring *r, uint32_t seed,
+			 uint32_t limit)
 {
 	sensor.ring = r;
 	sensor.seed = seed;

@@ -24,7 +24,7 @@ static const struct sensor_segment sensor_profile[] = {
 	{ UINT32_MAX, 21000, 21000 },	/* back to idle */
 };
 
-#define SENSOR_GLITCH_EVERY 9		/* one-sample spike, for the median */
+#define SENSOR_GLITCH_EVERY 9	/* one-sample spike, for the median */
 #define SENSOR_GLITCH	    30000
 #define SENSOR_NOISE	    300		/* +/- milli-degrees */
 

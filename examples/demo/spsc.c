@@ -1,5 +1,5 @@
 /*
- * examples/demo/ring.c: lock-free single-producer/single-consumer ring.
+ * examples/demo/spsc.c: lock-free single-producer/single-consumer ring.
  *
  * The producer is the timer-tick hook (interrupt context), the consumer
  * the pipeline (thread context). Neither may block the other, so there is
@@ -10,30 +10,30 @@
  */
 #include "demo.h"
 
-DEMO_FN void ring_init(struct ring *r)
+DEMO_FN void spsc_init(struct spsc_ring *r)
 {
 	r->head = 0;
 	r->tail = 0;
 }
 
 /* Producer side. Returns 0, or -1 when full (the sample is dropped). */
-DEMO_FN int ring_push(struct ring *r, const struct sample *s)
+DEMO_FN int spsc_push(struct spsc_ring *r, const struct sample *s)
 {
 	uint32_t head = r->head;		/* our own index */
 	uint32_t tail = demo_load_acquire(&r->tail);
 
 	/* Acquire on tail: the consumer's reads of the slot we are about
 	 * to overwrite happened before it advanced tail past it. */
-	if (head - tail >= RING_SLOTS)
+	if (head - tail >= SPSC_SLOTS)
 		return -1;
-	r->slot[head & (RING_SLOTS - 1)] = *s;
+	r->slot[head & (SPSC_SLOTS - 1)] = *s;
 	/* Release: the slot contents are visible before the new head. */
 	demo_store_release(&r->head, head + 1);
 	return 0;
 }
 
 /* Consumer side. Returns 0 with *out filled, or -1 when empty. */
-DEMO_FN int ring_pop(struct ring *r, struct sample *out)
+DEMO_FN int spsc_pop(struct spsc_ring *r, struct sample *out)
 {
 	uint32_t tail = r->tail;		/* our own index */
 	uint32_t head = demo_load_acquire(&r->head);
@@ -42,7 +42,7 @@ DEMO_FN int ring_pop(struct ring *r, struct sample *out)
 	 * read below is complete. */
 	if (head == tail)
 		return -1;
-	*out = r->slot[tail & (RING_SLOTS - 1)];
+	*out = r->slot[tail & (SPSC_SLOTS - 1)];
 	/* Release: we are done reading the slot before the producer may
 	 * reuse it. */
 	demo_store_release(&r->tail, tail + 1);
@@ -50,7 +50,7 @@ DEMO_FN int ring_pop(struct ring *r, struct sample *out)
 }
 
 /* Fill level; a snapshot only, either side may move it right after. */
-DEMO_FN uint32_t ring_count(const struct ring *r)
+DEMO_FN uint32_t spsc_count(const struct spsc_ring *r)
 {
 	return demo_load_acquire(&r->head) - demo_load_acquire(&r->tail);
 }

@@ -1,0 +1,150 @@
+/* sources: kernel/bootargs_parse.c */
+/*
+ * test/fuzz/fuzz_bootargs.c: a bootargs line as arbitrary bytes, through
+ * bootargs_split and then bootargs_apply_word for every kernel word, the
+ * way bootargs_init uses them.
+ *
+ * Besides sanitizer findings it checks the promises bootargs.h makes:
+ * words stay inside buf and the counts inside their arrays, a failure
+ * leaves no words, unknown names never reach a setter, and
+ * bootargs_parse_ulong agrees with the C library's strtoull on the
+ * grammar it documents.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bootargs.h"
+
+/* See fuzz_fdt.c: UBSan findings must stop the run. */
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void)
+{
+	return "halt_on_error=1:print_stacktrace=1";
+}
+
+static void must(int ok)
+{
+	if (!ok)
+		abort();
+}
+
+static int is_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	       (c >= 'A' && c <= 'F');
+}
+
+/*
+ * The reference: digits (hex after "0x"), one optional K/M/G, nothing
+ * else, value must fit 64 bits. The conversion itself is strtoull's.
+ */
+static void check_ulong(const char *s)
+{
+	unsigned long v = 0x5a5a5a5a, want = 0;
+	int rc = bootargs_parse_ulong(s, &v);
+	int hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	const char *d = s + (hex ? 2 : 0), *e = d;
+	int ok = 1;
+
+	while (hex ? is_hex(*e) : (*e >= '0' && *e <= '9'))
+		e++;
+	unsigned shift = 0;
+
+	if (*e == 'K' || *e == 'k')
+		shift = 10;
+	else if (*e == 'M' || *e == 'm')
+		shift = 20;
+	else if (*e == 'G' || *e == 'g')
+		shift = 30;
+	if (e == d || e[shift ? 1 : 0] != '\0') {
+		ok = 0;
+	} else {
+		errno = 0;
+		want = strtoull(d, NULL, hex ? 16 : 10);
+		if (errno == ERANGE || (shift && want > (UINT64_MAX >> shift)))
+			ok = 0;
+		want <<= shift;
+	}
+	if (ok)
+		must(rc == 0 && v == want);
+	else
+		must(rc == -1 && v == 0x5a5a5a5a);
+}
+
+static int calls;
+
+static int set_size(const char *v)
+{
+	unsigned long n;
+
+	calls++;
+	check_ulong(v);
+	return bootargs_parse_ulong(v, &n);
+}
+
+static int set_level(const char *v)
+{
+	unsigned long n;
+
+	calls++;
+	return bootargs_parse_ulong(v, &n) || n > 7 ? -1 : 0;
+}
+
+static int set_flag(const char *v)
+{
+	calls++;
+	return v[0] && strcmp(v, "0") && strcmp(v, "1") ? -1 : 0;
+}
+
+static const struct kernel_param table[] = {
+	{ "mem", set_size, "" },
+	{ "loglevel", set_level, "" },
+	{ "quiet", set_flag, "" },
+	{ "q", set_flag, "" },	/* a prefix of another name */
+};
+
+/* A word must start inside buf and end with a NUL inside buf. */
+static void check_word(const struct bootargs *a, const char *w)
+{
+	must(w >= a->buf && w < a->buf + sizeof(a->buf));
+	must(memchr(w, '\0', (size_t)(a->buf + sizeof(a->buf) - w)) != NULL);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *line = malloc(size + 1);
+	struct bootargs *a = malloc(sizeof(*a));
+	const char *err = NULL;
+
+	memcpy(line, data, size);
+	line[size] = '\0';
+	memset(a, 0xa5, sizeof(*a));
+	int rc = bootargs_split(line, a, &err);
+
+	must(rc == 0 || rc == -1);
+	if (rc) {
+		must(err != NULL && a->nkernel == 0 && a->napp == 0 &&
+		     a->app[0] == NULL);
+	} else {
+		must(a->nkernel >= 0 && a->napp >= 0 &&
+		     a->nkernel + a->napp <= BOOTARGS_MAX_WORDS);
+		must(a->app[a->napp] == NULL);
+		for (int i = 0; i < a->napp; i++)
+			check_word(a, a->app[i]);
+		for (int i = 0; i < a->nkernel; i++) {
+			check_word(a, a->kernel[i]);
+			calls = 0;
+			int r = bootargs_apply_word(table, 4, a->kernel[i]);
+
+			must((r == -1 && calls == 0) ||
+			     ((r == 0 || r == -2) && calls == 1));
+		}
+	}
+	check_ulong(line);
+	free(a);
+	free(line);
+	return 0;
+}

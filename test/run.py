@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""test/run.py: every baretrace test, ending with "N passed, N failed".
+
+Stages (each test prints one "ok"/"not ok" line as it finishes):
+  host     C unit tests of pure kernel code under ASan/UBSan (TAP), and
+           fuzz targets run over their seed corpus for a bounded count
+  build    bad BOARD / APP values fail with the valid choices
+  target   the KTAP suites of APP=test/target, booted in each of the
+           board's TEST_BOOTS modes; a hang is killed and reported
+  boot     scenarios read from the console: crash reports, W^X, boot
+           arguments, line interleaving, the demo itself
+
+Usage: test/run.py [--board B] [--only STAGE[,STAGE]] [-v]
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HOST = os.path.join(ROOT, "build", "host")
+QEMU_TIMEOUT = 90
+
+
+class Results:
+    def __init__(self, verbose):
+        self.passed = 0
+        self.failed = 0
+        self.failures = []
+        self.verbose = verbose
+
+    def record(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"ok - {name}", flush=True)
+        else:
+            self.failed += 1
+            self.failures.append(name)
+            print(f"not ok - {name}", flush=True)
+            for line in detail.strip().splitlines()[-25:]:
+                print(f"#   {line}")
+
+
+def run(cmd, timeout=None, cwd=ROOT, env=None):
+    """Runs cmd; returns (status, output). Status None means timed out."""
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                            env=env, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, out.decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        out, _ = proc.communicate()
+        return None, out.decode(errors="replace")
+
+
+def make_var(board, var):
+    _, out = run(["make", "-s", f"BOARD={board}", f"print-{var}"])
+    return out.strip().splitlines()[-1] if out.strip() else ""
+
+
+# ---- host ------------------------------------------------------------------
+
+def sources_of(path):
+    with open(path) as f:
+        first = f.readline()
+    m = re.match(r"/\*\s*sources:(.*)\*/", first)
+    return m.group(1).split() if m else []
+
+
+def parse_tap(name, out, res, status):
+    seen = 0
+    for line in out.splitlines():
+        m = re.match(r"(not ok|ok)\s+(\d+)\s*-?\s*(.*)", line)
+        if m:
+            seen += 1
+            res.record(f"{name}: {m.group(3)}", m.group(1) == "ok",
+                       "" if m.group(1) == "ok" else out)
+    if status != 0 and not any(l.startswith("not ok") for l in out.splitlines()):
+        res.record(f"{name}: exits 0", False, out)
+    elif seen == 0:
+        res.record(f"{name}: produced TAP", False, out)
+
+
+def host_dtb():
+    path = os.path.join(HOST, "virt.dtb")
+    if not os.path.exists(path):
+        run(["qemu-system-aarch64", "-M", f"virt,dumpdtb={path}", "-smp", "4",
+             "-m", "512M", "-nographic", "-net", "none"], timeout=30)
+    return path
+
+
+def stage_host(res, board):
+    os.makedirs(HOST, exist_ok=True)
+    dtb = host_dtb()
+    cflags = ["-std=gnu11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
+              "-Ikernel", "-Iinclude", "-Itest/host"]
+    tests = sorted(f for f in os.listdir(os.path.join(ROOT, "test/host"))
+                   if f.startswith("test_") and f.endswith(".c"))
+    for t in tests:
+        name = t[:-2]
+        exe = os.path.join(HOST, name)
+        src = os.path.join("test/host", t)
+        st, out = run(["clang"] + cflags + ["-fsanitize=address,undefined",
+                       "-fno-sanitize-recover=all", src] + sources_of(src) + ["-o", exe])
+        if st != 0:
+            res.record(f"host {name}: builds", False, out)
+            continue
+        st, out = run([exe, dtb], timeout=120)
+        parse_tap(f"host {name}", out, res, st)
+    fuzz_dir = os.path.join(ROOT, "test/fuzz")
+    for t in sorted(os.listdir(fuzz_dir)) if os.path.isdir(fuzz_dir) else []:
+        if not (t.startswith("fuzz_") and t.endswith(".c")):
+            continue
+        name = t[:-2]
+        exe = os.path.join(HOST, name)
+        src = os.path.join("test/fuzz", t)
+        st, out = run(["clang", "-g", "-O1", "-fsanitize=fuzzer,address,undefined",
+                       "-Ikernel", "-Iinclude", src] + sources_of(src) + ["-o", exe])
+        if st != 0:
+            res.record(f"fuzz {name}: builds", False, out)
+            continue
+        corpus = os.path.join(fuzz_dir, "corpus", name[len("fuzz_"):])
+        st, out = run([exe, "-runs=20000", "-max_len=4096", corpus], timeout=300)
+        res.record(f"fuzz {name}: 20000 runs without a crash", st == 0, out)
+
+
+# ---- build -----------------------------------------------------------------
+
+def stage_build(res, board):
+    st, out = run(["make", "BOARD=no-such-board"])
+    res.record("make BOARD=no-such-board fails listing the boards",
+               st != 0 and "unknown BOARD" in out and "qemu-virt" in out, out)
+    st, out = run(["make", "APP=no/such/app"])
+    res.record("make APP=no/such/app fails naming valid apps",
+               st != 0 and "no/such/app" in out and "examples/demo" in out, out)
+
+
+# ---- target ----------------------------------------------------------------
+
+def boot(board, image_dir, mode, bootargs, timeout=QEMU_TIMEOUT):
+    """Boots an image; returns (status or None on timeout, console text)."""
+    cpu = make_var(board, "QEMU_CPU")
+    machine = make_var(board, "QEMU_MACHINE")
+    smp = make_var(board, "QEMU_SMP")
+    cmd = ["tools/qemu-run", "--image", os.path.join(image_dir, "Image"),
+           "--machine", machine, "--cpu", cpu, "--smp", smp,
+           "--mem", make_var(board, "QEMU_MEM"), "--bootargs", bootargs]
+    if mode == "uboot":
+        cmd += ["--uboot", make_var(board, "UBOOT_BIN")]
+    elif mode == "el2":
+        cmd[cmd.index("--machine") + 1] = machine + ",virtualization=on"
+    elif mode == "smp1":
+        cmd[cmd.index("--smp") + 1] = "1"
+    elif mode == "cpumax":
+        cmd[cmd.index("--cpu") + 1] = "max"
+    st, out = run(cmd, timeout=timeout)
+    return st, out.replace("\r", "")
+
+
+def parse_ktap(prefix, out, res):
+    """Records one result per KTAP test line, checking the plan."""
+    plan = re.search(r"^KTAP version 1\n1\.\.(\d+)$", out, re.M)
+    if not plan:
+        res.record(f"{prefix}: prints a KTAP header and plan", False, out)
+        return
+    lines = re.findall(r"^(not ok|ok) (\d+) (\S+)(.*)$", out, re.M)
+    for i, (verdict, num, name, rest) in enumerate(lines):
+        detail = "\n".join(re.findall(rf"^    # .*$", out, re.M)) if verdict != "ok" else ""
+        res.record(f"{prefix}: {name}{rest}", verdict == "ok" and int(num) == i + 1, detail)
+    if len(lines) != int(plan.group(1)):
+        res.record(f"{prefix}: ran all {plan.group(1)} planned tests (got {len(lines)})",
+                   False, out)
+
+
+def stage_target(res, board):
+    st, out = run(["make", f"BOARD={board}", "APP=test/target"])
+    if st != 0:
+        res.record("build APP=test/target", False, out)
+        return
+    image_dir = make_dir(board, "test/target")
+    for mode in make_var(board, "TEST_BOOTS").split():
+        st, out = boot(board, image_dir, mode, "panic=poweroff -- ktest")
+        prefix = f"ktap[{mode}]"
+        if st is None:
+            res.record(f"{prefix}: finished within {QEMU_TIMEOUT}s (hang: QEMU killed)",
+                       False, out)
+            continue
+        parse_ktap(prefix, out, res)
+        res.record(f"{prefix}: exit status 0 reaches the host", st == 0, out)
+
+
+def make_dir(board, app):
+    return os.path.join(ROOT, "build", board,
+                        "" if app == "examples/demo" else "app-" + app.replace("/", "-"))
+
+
+# ---- boot scenarios ----------------------------------------------------------
+
+def expect(res, name, st, out, status=0, present=(), absent=()):
+    missing = [p for p in present if not re.search(p, out, re.M)]
+    found = [p for p in absent if re.search(p, out, re.M)]
+    ok = st == status and not missing and not found
+    why = (f"exit status {st}, wanted {status}; missing {missing}; unwanted {found}\n"
+           + out)
+    res.record(name, ok, why)
+
+
+def stage_boot(res, board):
+    st, out = run(["make", f"BOARD={board}"])
+    if st != 0:
+        res.record("build the demo", False, out)
+        return
+    demo = make_dir(board, "examples/demo")
+    tgt = make_dir(board, "test/target")
+    modes = make_var(board, "TEST_BOOTS").split()
+    smp = make_var(board, "QEMU_SMP")
+
+    for mode in modes:
+        st, out = boot(board, demo, mode, "panic=poweroff")
+        cpus = "1" if mode == "smp1" else smp
+        present = [rf"^smp: {cpus} CPUs online$", r"^demo: PASS$",
+                   r"^baretrace: exit status 0$"]
+        if mode == "el2":
+            present.append(r"entered at EL2")
+        if mode == "uboot":
+            present += [r"U-Boot", r"Starting kernel"]
+        expect(res, f"demo boots [{mode}] with {cpus} CPUs and exits 0", st, out,
+               present=present)
+
+    st, out = boot(board, tgt, "direct", "panic=poweroff -- crash null")
+    expect(res, "a load from an unmapped address prints a crash report naming the function",
+           st, out, status=3, present=[
+               r"^==== baretrace crash on CPU 0", r"^exception: Data abort .*translation fault",
+               r"^ELR .* crash_null_deref\+0x", r"^  #1 .* crash_caller\+",
+               r"^  #\d+ .* main\+", r" x29 ", r"^ESR .*FAR 0000000000001000",
+               r"^baretrace: exit status 3$"])
+
+    st, out = boot(board, tgt, "direct", "panic=poweroff -- crash textwrite")
+    expect(res, "a store into kernel text faults (W^X) and the report names the function",
+           st, out, status=3, present=[
+               r"permission fault at level \d on write", r"^ELR .* crash_text_write\+0x"],
+           absent=[r"crash: survived"])
+
+    st, out = boot(board, tgt, "direct", "panic=poweroff nosuchparam=1 tick_hz=abc -- args")
+    expect(res, "an unknown kernel parameter and a bad value are reported, boot goes on",
+           st, out, present=[r"unknown kernel parameter 'nosuchparam=1'",
+                             r"invalid value in 'tick_hz=abc'", r"tick 100 Hz",
+                             r"^args: argc=1 \[args\]$"])
+
+    st, out = boot(board, tgt, "direct",
+                   'panic=poweroff tick_hz=250 -- args alpha "beta gamma" -- x')
+    expect(res, "bootargs: kernel parameters before --, quoted application words after",
+           st, out, present=[r"tick 250 Hz",
+                             r"^args: argc=5 \[args\] \[alpha\] \[beta gamma\] \[--\] \[x\]$"])
+
+    st, out = boot(board, tgt, "direct", "panic=poweroff -- ktest smp_call_runs")
+    expect(res, "ktest runs only the tests named by prefix", st, out,
+           present=[r"^1\.\.1$", r"^ok 1 smp_call_runs_on_the_target_cpu$"])
+
+    st, out = boot(board, tgt, "direct", "panic=poweroff -- printlines")
+    lines = [l for l in out.splitlines() if l.startswith("pl ")]
+    good = [l for l in lines if re.fullmatch(
+        r"pl cpu\d n\d{3} abcdefghijklmnopqrstuvwxyz0123456789", l)]
+    want = int(smp) * 200
+    res.record(f"printf from {smp} CPUs at once: {want} whole lines, none mixed",
+               st == 0 and len(lines) == want and len(good) == want,
+               f"{len(lines)} lines, {len(good)} intact\n" + out[-2000:])
+
+    st, out = boot(board, tgt, "direct", "panic=poweroff -- hang", timeout=8)
+    res.record("the runner kills a hung guest and reports the hang",
+               st is None and "baretrace: exit status" not in out, out)
+
+
+STAGES = {"host": stage_host, "build": stage_build, "target": stage_target,
+          "boot": stage_boot}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--board", default="qemu-virt")
+    ap.add_argument("--only", default=",".join(STAGES))
+    ap.add_argument("-v", action="store_true")
+    args = ap.parse_args()
+    res = Results(args.v)
+    t0 = time.time()
+    for stage in args.only.split(","):
+        if stage not in STAGES:
+            print(f"run.py: unknown stage '{stage}' (valid: {', '.join(STAGES)})")
+            return 2
+        print(f"# stage {stage} ({args.board})", flush=True)
+        STAGES[stage](res, args.board)
+    print(f"# {time.time() - t0:.0f} s")
+    for name in res.failures:
+        print(f"# FAILED: {name}")
+    print(f"{res.passed} passed, {res.failed} failed")
+    return 0 if res.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

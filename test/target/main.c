@@ -1,0 +1,42 @@
+/*
+ * test/target/main.c: the target test image (make APP=test/target).
+ *
+ * With no arguments, or "ktest [prefix...]", runs the KTAP suites and
+ * returns the number of failed tests. The other first arguments are boot
+ * scenarios that test/run.py checks from the outside:
+ *   crash null       a load from an unmapped address in crash_null_deref
+ *   crash textwrite  a store into kernel text in crash_text_write
+ *   printlines       every CPU prints numbered lines at once
+ *   hang             never returns (the runner must time out and say so)
+ *   args ...         prints argc and each argv word in brackets
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <baretrace.h>
+
+#include "ktest.h"
+#include "target.h"
+
+int main(int argc, char **argv)
+{
+	if (argc == 0 || !strcmp(argv[0], "ktest"))
+		return ktest_run(argc > 1 ? argc - 1 : 0, argv + 1);
+	if (!strcmp(argv[0], "crash") && argc == 2)
+		return scenario_crash(argv[1]);
+	if (!strcmp(argv[0], "printlines"))
+		return scenario_printlines();
+	if (!strcmp(argv[0], "hang"))
+		for (;;)
+			time_delay_us(1000);
+	if (!strcmp(argv[0], "args")) {
+		printf("args: argc=%d", argc);
+		for (int i = 0; i < argc; i++)
+			printf(" [%s]", argv[i]);
+		printf("\n");
+		return 0;
+	}
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, hang, args)\n",
+	       argv[0]);
+	return 2;
+}

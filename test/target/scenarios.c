@@ -1,0 +1,69 @@
+/*
+ * test/target/scenarios.c: boot scenarios whose result is read from the
+ * console by test/run.py (a crash report, interleaving of lines).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <baretrace.h>
+
+#include "target.h"
+
+/* Unmapped on qemu-virt: below the first MMIO window. */
+#define UNMAPPED_ADDR	0x1000UL
+
+void __attribute__((noinline)) crash_null_deref(volatile uint32_t *p)
+{
+	printf("crash: loading from %p\n", (void *)p);
+	*p;
+}
+
+void __attribute__((noinline)) crash_text_write(volatile uint32_t *p)
+{
+	printf("crash: storing into text at %p\n", (void *)p);
+	*p = 0xd503201f;	/* NOP over whatever is there */
+}
+
+static void __attribute__((noinline)) crash_caller(const char *kind)
+{
+	if (!strcmp(kind, "null"))
+		crash_null_deref((volatile uint32_t *)UNMAPPED_ADDR);
+	else
+		crash_text_write((volatile uint32_t *)(uintptr_t)&crash_caller);
+}
+
+int scenario_crash(const char *kind)
+{
+	if (strcmp(kind, "null") && strcmp(kind, "textwrite")) {
+		printf("crash: unknown kind '%s' (null, textwrite)\n", kind);
+		return 2;
+	}
+	crash_caller(kind);
+	printf("crash: survived\n");
+	return 1;
+}
+
+#define LINES_PER_CPU 200
+
+static void print_lines(void *arg)
+{
+	unsigned int cpu = smp_cpu_id();
+
+	(void)arg;
+	for (int i = 0; i < LINES_PER_CPU; i++)
+		printf("pl cpu%u n%03d abcdefghijklmnopqrstuvwxyz0123456789\n", cpu, i);
+}
+
+int scenario_printlines(void)
+{
+	unsigned int n = smp_num_cpus();
+
+	for (unsigned int c = 1; c < n; c++)
+		smp_start(c, print_lines, NULL);
+	print_lines(NULL);
+	for (unsigned int c = 1; c < n; c++)
+		smp_wait(c);
+	printf("printlines: %u cpus x %d lines\n", n, LINES_PER_CPU);
+	return 0;
+}
