@@ -134,6 +134,9 @@ void smp_call_others(smp_fn fn, void *arg)
 	spin_unlock(&smp_call_lock);
 }
 
+/* work_fn while a starter fills in work_arg: busy, but not runnable. */
+#define WORK_CLAIMED ((smp_fn)1)
+
 int smp_start(unsigned int cpu, smp_fn fn, void *arg)
 {
 	if (!cpu_valid(cpu) || cpu == smp_cpu_id() || !fn)
@@ -141,12 +144,14 @@ int smp_start(unsigned int cpu, smp_fn fn, void *arg)
 	struct percpu *t = cpu_data(cpu);
 	smp_fn none = NULL;
 
-	t->work_arg = arg;
-	/* Claim the slot: only one starter wins; the idle CPU reads
-	 * work_arg after seeing work_fn (acquire), so it sees the arg. */
-	if (!__atomic_compare_exchange_n(&t->work_fn, &none, fn, false,
-					 __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	/* Claim the idle slot (only one starter wins), fill in the argument,
+	 * then publish the function: the idle CPU's acquire load of work_fn
+	 * sees work_arg. A busy CPU's running work keeps its argument. */
+	if (!__atomic_compare_exchange_n(&t->work_fn, &none, WORK_CLAIMED, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return -1;
+	t->work_arg = arg;
+	smp_store_release(&t->work_fn, fn);
 	irqchip_send_sgi(SGI_WAKE, cpu);
 	return 0;
 }
@@ -166,6 +171,8 @@ static void __attribute__((noreturn)) idle_loop(void)
 	for (;;) {
 		smp_fn fn = smp_load_acquire(&pc->work_fn);
 
+		if (fn == WORK_CLAIMED)
+			continue;	/* the starter is between claim and publish */
 		if (fn) {
 			fn(pc->work_arg);
 			smp_store_release(&pc->work_fn, NULL);
