@@ -99,8 +99,11 @@ def stage_host(res, board):
     dtb = host_dtb()
     cflags = ["-std=gnu11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
               "-Ikernel", "-Iinclude", "-Itest/host"]
-    tests = sorted(f for f in os.listdir(os.path.join(ROOT, "test/host"))
+    host_dir = os.path.join(ROOT, "test/host")
+    tests = sorted(f for f in os.listdir(host_dir)
                    if f.startswith("test_") and f.endswith(".c"))
+    if not tests:
+        res.record("host unit tests exist", False, f"nothing in {host_dir}")
     for t in tests:
         name = t[:-2]
         exe = os.path.join(HOST, name)
