@@ -26,11 +26,14 @@ int bootargs_split(const char *line, struct bootargs *out, const char **err)
 		if (!*p)
 			break;
 		char *word = out->buf + w;
-		int quoted = 0;
+		int quoted = 0, had_quote = 0;
 
+		/* Room for each byte and for the word's NUL is checked before
+		 * storing: an empty quoted word stores only the NUL. */
 		while (*p && (quoted || !is_space(*p))) {
 			if (*p == '"') {
 				quoted = !quoted;
+				had_quote = 1;
 				p++;
 				continue;
 			}
@@ -42,8 +45,12 @@ int bootargs_split(const char *line, struct bootargs *out, const char **err)
 			*err = "unterminated quote";
 			goto fail;
 		}
+		if (w + 1 > sizeof(out->buf))
+			goto too_long;
 		out->buf[w++] = '\0';
-		if (!after_dashes && word[0] == '-' && word[1] == '-' && !word[2]) {
+		/* Only a bare -- separates; "--" in quotes is an argument. */
+		if (!after_dashes && !had_quote && word[0] == '-' && word[1] == '-' &&
+		    !word[2]) {
 			after_dashes = 1;
 			continue;
 		}

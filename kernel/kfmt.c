@@ -10,6 +10,8 @@
 
 #include "kprintf.h"
 
+#define KFMT_MAX_WIDTH	1024	/* wider fields are clamped */
+
 struct out {
 	char *buf;
 	size_t size;
@@ -23,16 +25,16 @@ static void put(struct out *o, char c)
 	o->len++;
 }
 
+/* 'prefix' leading bytes of s (a sign or "0x") go before zero padding
+ * and after space padding. */
 static void put_padded(struct out *o, const char *s, size_t n, int width,
-		       bool left, char pad)
+		       bool left, char pad, size_t prefix)
 {
 	size_t fill = width > 0 && (size_t)width > n ? (size_t)width - n : 0;
 
-	/* Zero padding goes after a sign, space padding before it. */
-	if (pad == '0' && n && *s == '-') {
-		put(o, *s++);
-		n--;
-	}
+	if (pad == '0')
+		for (; prefix; prefix--, n--)
+			put(o, *s++);
 	if (!left)
 		while (fill--)
 			put(o, pad);
@@ -77,7 +79,10 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 				pad = '0';
 		}
 		for (; *fmt >= '0' && *fmt <= '9'; fmt++)
-			width = width * 10 + (*fmt - '0');
+			if (width < KFMT_MAX_WIDTH)	/* clamp, never overflow */
+				width = width * 10 + (*fmt - '0');
+		if (width > KFMT_MAX_WIDTH)
+			width = KFMT_MAX_WIDTH;
 		for (; *fmt == 'l' || *fmt == 'z'; fmt++)
 			lng++;
 		if (left)
@@ -96,7 +101,7 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			n = utoa(end, u, 10, false);
 			if (v < 0)
 				num[sizeof(num) - ++n] = '-';
-			put_padded(&o, end - n, n, width, left, pad);
+			put_padded(&o, end - n, n, width, left, pad, v < 0);
 			break;
 		}
 		case 'u':
@@ -104,14 +109,14 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		case 'X':
 			u = lng ? va_arg(ap, unsigned long long) : va_arg(ap, unsigned int);
 			n = utoa(end, u, *fmt == 'u' ? 10 : 16, *fmt == 'X');
-			put_padded(&o, end - n, n, width, left, pad);
+			put_padded(&o, end - n, n, width, left, pad, 0);
 			break;
 		case 'p':
 			u = (uintptr_t)va_arg(ap, void *);
 			n = utoa(end, u, 16, false);
 			num[sizeof(num) - ++n] = 'x';
 			num[sizeof(num) - ++n] = '0';
-			put_padded(&o, end - n, n, width, left, pad);
+			put_padded(&o, end - n, n, width, left, pad, 2);
 			break;
 		case 's': {
 			const char *s = va_arg(ap, const char *);
@@ -120,12 +125,12 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 				s = "(null)";
 			for (n = 0; s[n]; n++)
 				;
-			put_padded(&o, s, n, width, left, ' ');
+			put_padded(&o, s, n, width, left, ' ', 0);
 			break;
 		}
 		case 'c':
 			num[0] = (char)va_arg(ap, int);
-			put_padded(&o, num, 1, width, left, ' ');
+			put_padded(&o, num, 1, width, left, ' ', 0);
 			break;
 		case '%':
 			put(&o, '%');

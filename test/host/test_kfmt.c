@@ -91,6 +91,8 @@ static void pointers(void)
 	check("0x0", "%p", (void *)NULL);
 	check("    0x1234", "%10p", (void *)(uintptr_t)0x1234);
 	check("0x1234    |", "%-10p|", (void *)(uintptr_t)0x1234);
+	/* Zero padding goes between "0x" and the digits. */
+	check("0x00001234", "%010p", (void *)(uintptr_t)0x1234);
 }
 
 static void odd_formats(void)
@@ -102,6 +104,11 @@ static void odd_formats(void)
 	check("50", "50%");
 	check("50", "50%-0");
 	check("", "");
+	/* Absurd widths are clamped (1024), never overflow the int. */
+	char big[2048];
+	int n = ksnprintf(big, sizeof(big), "%2147483648d|", 5);
+	tap_ok(n == 1025 && big[1023] == '5' && big[1024] == '|',
+	       "a width beyond INT_MAX is clamped to 1024");
 }
 
 static void truncation(void)
