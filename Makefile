@@ -145,8 +145,11 @@ $(OUT)/baretrace.1.elf: $(KERNEL_OBJS) $(APP_OBJS) $(OUT)/tables.empty.o $(OBJ)/
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(call link,$(OUT)/tables.empty.o,$@)
 
+NOTRACE_OBJS := $(patsubst %,$(OBJ)/%.o,$(filter $(NOTRACE),$(KERNEL_SRCS)))
+
 $(OUT)/tables.S: $(OUT)/baretrace.1.elf $(HOST)/mktables
 	@$(if $(Q),echo "  TABLES  $@")
+	$(Q)$(HOST)/mktables --notrace $(NOTRACE_OBJS)
 	$(Q)$(HOST)/mktables -o $@ $<
 
 $(OUT)/baretrace.elf: $(OUT)/baretrace.1.elf $(OUT)/tables.o

@@ -16,10 +16,27 @@ struct bt_sym {
 	uint32_t name;		/* offset of its name in bt_sym_names */
 };
 
+/*
+ * Callsites: every function compiled with a patchable entry, as an index
+ * into bt_syms, sorted by address. A site's index is its identity on the
+ * wire (docs/wire.md). Its patch site spans [func - 8, func + 8):
+ *
+ *   func-8  literal, 8 bytes: the ops for this site
+ *   func+0  NOP  -> MOV X9, LR (at boot)
+ *   func+4  NOP <-> BL trace_caller
+ *
+ * bt_site_state is a zeroed array of bt_site_count entries of
+ * BT_SITE_STATE_SIZE bytes that the trace core owns (trace/site.h).
+ */
+#define BT_SITE_STATE_SIZE	16
+
 #ifndef BT_TABLES_HOST
 extern const struct bt_sym bt_syms[];
 extern const uint32_t bt_sym_count;
 extern const char bt_sym_names[];
+extern const uint32_t bt_sites[];
+extern const uint32_t bt_site_count;
+extern char bt_tables_start[], bt_tables_end[];
 #endif
 
 #endif /* KERNEL_TABLES_H */

@@ -6,9 +6,17 @@
  *       table (every sized function in executable sections, sorted by
  *       address, one name per address) in the kernel/tables.h format.
  *       --empty writes the same symbols with no entries (the first link).
+ *       Also writes the callsite table: every entry of
+ *       __patchable_function_entries whose function (entry + 8) is a named
+ *       function, sorted; entries of discarded or weak-overridden
+ *       functions name no function and are dropped. Fails, naming the
+ *       function, if a site is not 8-byte aligned or is not four NOPs.
  *   mktables --same-text FIRST.elf SECOND.elf
  *       Fails unless every function has the same address and size in
  *       both links: adding the tables must not move any text.
+ *   mktables --notrace OBJ...
+ *       Fails, naming the function, if any of these objects (the trace
+ *       core, exception entry, console path, early boot) has a patch site.
  *
  * Reads the ELF with libelf. Exit status 0 on success, 1 with a message
  * on stderr otherwise.
@@ -22,6 +30,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#define BT_TABLES_HOST
+#include "../kernel/tables.h"
+
 struct sym {
 	unsigned long addr;
 	unsigned long size;
@@ -33,7 +44,13 @@ struct symtab {
 	struct sym *v;
 	size_t n;
 	unsigned long text_base;	/* address of _text */
+	unsigned long *entries;		/* __patchable_function_entries */
+	size_t nentries;
+	unsigned char *text;		/* contents of .text, for NOP checks */
+	unsigned long text_addr, text_size;
 };
+
+#define INSN_NOP	0xd503201fU
 
 static void die(const char *fmt, const char *arg)
 {
@@ -70,10 +87,39 @@ static void load(const char *path, struct symtab *t)
 		die("%s is not an ELF file", path);
 	t->v = NULL;
 	t->n = 0;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(e, &shstrndx))
+		die("%s has no section names", path);
+	t->entries = NULL;
+	t->nentries = 0;
+	t->text = NULL;
 	while ((scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		const char *sname = elf_strptr(e, shstrndx, sh.sh_name);
+
+		if (sname && !strcmp(sname, "__patchable_function_entries") &&
+		    sh.sh_type == SHT_PROGBITS) {
+			Elf_Data *d = elf_getdata(scn, NULL);
+
+			t->nentries = d ? d->d_size / 8 : 0;
+			t->entries = malloc(t->nentries * sizeof(*t->entries) + 1);
+			if (t->nentries)
+				memcpy(t->entries, d->d_buf, t->nentries * 8);
+		}
+		if (sname && !strcmp(sname, ".text") && sh.sh_type == SHT_PROGBITS) {
+			Elf_Data *d = elf_getdata(scn, NULL);
+
+			t->text_addr = sh.sh_addr;
+			t->text_size = d ? d->d_size : 0;
+			t->text = malloc(t->text_size + 1);
+			if (t->text_size)
+				memcpy(t->text, d->d_buf, t->text_size);
+		}
+		if (sh.sh_type != SHT_SYMTAB)
 			continue;
 		Elf_Data *d = elf_getdata(scn, NULL);
 		size_t count = sh.sh_size / sh.sh_entsize;
@@ -120,12 +166,78 @@ static void load(const char *path, struct symtab *t)
 	close(fd);
 }
 
+static unsigned int insn_at(const struct symtab *t, unsigned long addr)
+{
+	unsigned long off = addr - t->text_addr;
+	const unsigned char *p = t->text + off;
+
+	if (!t->text || addr < t->text_addr || off + 4 > t->text_size)
+		return 0;
+	return p[0] | p[1] << 8 | p[2] << 16 | (unsigned int)p[3] << 24;
+}
+
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Symbol index of the function starting at addr, or -1. */
+static long sym_at(const struct symtab *t, unsigned long addr)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n && t->v[lo].addr == addr ? (long)lo : -1;
+}
+
+/* Checks every patch site and returns the sorted symbol indexes of the
+ * sites to keep (count in *n). */
+static long *collect_sites(const struct symtab *t, size_t *n)
+{
+	long *sites = malloc((t->nentries + 1) * sizeof(*sites));
+	size_t k = 0, dropped = 0;
+
+	qsort(t->entries, t->nentries, sizeof(*t->entries), cmp_ulong);
+	for (size_t i = 0; i < t->nentries; i++) {
+		unsigned long e = t->entries[i];
+		long s = e ? sym_at(t, e + 8) : -1;
+
+		if (s < 0 || (i && e == t->entries[i - 1])) {
+			dropped++;
+			continue;
+		}
+		if (e % 8)
+			die("function %s: patch site not 8-byte aligned (GCC left it "
+			    "unaligned; build with -falign-functions=8)", t->v[s].name);
+		for (int w = 0; w < 4; w++)
+			if (insn_at(t, e + 4 * w) != INSN_NOP)
+				die("function %s: patch site is not four NOPs", t->v[s].name);
+		sites[k++] = s;
+	}
+	*n = k;
+	if (dropped && getenv("MKTABLES_VERBOSE"))
+		fprintf(stderr, "mktables: dropped %zu entries of discarded functions\n", dropped);
+	return sites;
+}
+
 static void emit(FILE *f, const struct symtab *t)
 {
 	unsigned long name = 0;
+	size_t nsites = 0;
+	long *sites = collect_sites(t, &nsites);
 
 	fprintf(f, "/* Generated by tools/mktables: do not edit. */\n"
 		   "\t.section .bt_tables, \"a\"\n\t.balign 4\n"
+		   "\t.globl bt_tables_start\nbt_tables_start:\n"
 		   "\t.globl bt_syms\nbt_syms:\n");
 	for (size_t i = 0; i < t->n; i++) {
 		fprintf(f, "\t.long 0x%lx, 0x%lx, %lu\t// %s\n",
@@ -136,7 +248,55 @@ static void emit(FILE *f, const struct symtab *t)
 	fprintf(f, "\t.globl bt_sym_names\nbt_sym_names:\n");
 	for (size_t i = 0; i < t->n; i++)
 		fprintf(f, "\t.asciz \"%s\"\n", t->v[i].name);
-	fprintf(f, "\t.byte 0\n");
+	fprintf(f, "\t.byte 0\n\t.balign 4\n\t.globl bt_sites\nbt_sites:\n");
+	for (size_t i = 0; i < nsites; i++)
+		fprintf(f, "\t.long %ld\t// %s\n", sites[i], t->v[sites[i]].name);
+	fprintf(f, "\t.globl bt_site_count\nbt_site_count:\n\t.long %zu\n", nsites);
+	fprintf(f, "\t.globl bt_tables_end\nbt_tables_end:\n");
+	fprintf(f, "\t.section .bss.bt_site_state, \"aw\", %%nobits\n\t.balign 16\n"
+		   "\t.globl bt_site_state\nbt_site_state:\n\t.space %zu\n",
+		nsites * BT_SITE_STATE_SIZE + 16);
+	free(sites);
+}
+
+/* --notrace: an object built without patch sites has no entries. */
+static int check_notrace(int n, char **objs)
+{
+	int bad = 0;
+
+	elf_version(EV_CURRENT);
+	for (int i = 0; i < n; i++) {
+		int fd = open(objs[i], O_RDONLY);
+		Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+		Elf_Scn *scn = NULL;
+		size_t shstrndx;
+
+		if (!e || elf_getshdrstrndx(e, &shstrndx))
+			die("cannot read object %s", objs[i]);
+		while ((scn = elf_nextscn(e, scn))) {
+			GElf_Shdr sh;
+			const char *sname;
+
+			if (!gelf_getshdr(scn, &sh) ||
+			    !(sname = elf_strptr(e, shstrndx, sh.sh_name)))
+				continue;
+			if (!strcmp(sname, "__patchable_function_entries") && sh.sh_size) {
+				/* Name the functions: the link-order section it
+				 * belongs to is .text.<function>. */
+				Elf_Scn *lnk = elf_getscn(e, sh.sh_link);
+				GElf_Shdr lsh;
+				const char *fn = lnk && gelf_getshdr(lnk, &lsh) ?
+					elf_strptr(e, shstrndx, lsh.sh_name) : "?";
+
+				fprintf(stderr, "mktables: %s must have no patch sites (it is on "
+					"the trace path), but has one in %s\n", objs[i], fn);
+				bad = 1;
+			}
+		}
+		elf_end(e);
+		close(fd);
+	}
+	return bad;
 }
 
 static int same_text(const char *a, const char *b)
@@ -168,6 +328,8 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "--same-text"))
 		return same_text(argv[2], argv[3]);
+	if (argc >= 2 && !strcmp(argv[1], "--notrace"))
+		return check_notrace(argc - 2, argv + 2);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
@@ -182,7 +344,7 @@ int main(int argc, char **argv)
 	}
 	if (!out || (!elf && !empty))
 		die("%s", "usage: mktables -o OUT.S [--empty] IMAGE.elf | --same-text A.elf B.elf");
-	struct symtab t = { NULL, 0, 0 };
+	struct symtab t = { 0 };
 
 	if (!empty)
 		load(elf, &t);
