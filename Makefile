@@ -64,20 +64,20 @@ CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-commo
   -fno-stack-protector -fpie \
   -march=armv8-a -mno-outline-atomics -falign-functions=8 \
   -ffunction-sections -fdata-sections -MD -MP \
-  $(BOARD_CFLAGS) $(LIBC_CFLAGS) -Iinclude -Ikernel -Iboard/$(BOARD) -Iboard
+  $(BOARD_CFLAGS) $(LIBC_CFLAGS) -Iinclude -Ikernel -Itrace -Iboard/$(BOARD) -Iboard
 PATCHABLE   := -fpatchable-function-entry=4,2
 KERNEL_ONLY := -mgeneral-regs-only
 
 # Files on the path from exception entry, the console and early boot:
 # never traced (the trace core joins this list when it lands).
-NOTRACE := boot/% kernel/entry.S kernel/exception.c kernel/crash.c kernel/esr.c \
+NOTRACE := boot/% trace/% kernel/text_alias.c kernel/entry.S kernel/exception.c kernel/crash.c kernel/esr.c \
   kernel/console.c kernel/kfmt.c kernel/symbols.c kernel/string.c kernel/mmu.c \
   kernel/fdt.c kernel/fault.c kernel/fault_probe.S kernel/irq.c drivers/pl011.c \
   drivers/gicv2.c
 STRICT_ALIGN := boot/% kernel/mmu.c kernel/fdt.c
 NOBUILTIN := kernel/string.c
 
-KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c) \
+KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c trace/*.S trace/*.c) \
   $(foreach d,$(BOARD_DRIVERS),$(wildcard drivers/$(d).c drivers/$(d).S)) \
   $(BOARD_SRCS)
 APP_SRCS := $(wildcard $(APP)/*.c $(APP)/*.S)

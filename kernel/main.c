@@ -14,6 +14,7 @@
 #include "kprintf.h"
 #include "mmu.h"
 #include "percpu.h"
+#include "pmu.h"
 #include "power.h"
 #include "smp.h"
 #include "ktime.h"
@@ -21,6 +22,7 @@
 #include "board.h"
 
 extern char boot_stack_top[];
+void trace_init(void);	/* trace/ops.c: prepares every patch site */
 int main(int argc, char **argv);
 
 /* RAM from the DTB's /memory node (first range), or the board default. */
@@ -67,6 +69,8 @@ void boot_primary(void *dtb, unsigned long entry_el)
 	bootargs_init(fdt);
 	heap_init(&ram, fdt, fdt ? fdt_totalsize(fdt) : 0);
 	cpu_boot_init(fdt);
+	pmu_init();
+	trace_init();
 
 	irq_init();
 	irq_init_cpu();

@@ -13,6 +13,7 @@
 #include "kprintf.h"
 #include "mmu.h"
 #include "percpu.h"
+#include "pmu.h"
 #include "smp.h"
 #include "spinlock.h"
 #include "ktime.h"
@@ -195,6 +196,7 @@ void boot_secondary(void)
 
 	mmu_enable();
 	exception_init_cpu();
+	pmu_init();
 	irq_init_cpu();
 	time_init_cpu();
 	smp_store_release(&pc->online, true);

@@ -28,7 +28,7 @@ struct bt_sym {
  * bt_site_state is a zeroed array of bt_site_count entries of
  * BT_SITE_STATE_SIZE bytes that the trace core owns (trace/site.h).
  */
-#define BT_SITE_STATE_SIZE	16
+#define BT_SITE_STATE_SIZE	32
 
 #ifndef BT_TABLES_HOST
 extern const struct bt_sym bt_syms[];

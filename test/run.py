@@ -165,6 +165,8 @@ def boot(board, image_dir, mode, bootargs, timeout=QEMU_TIMEOUT):
         cmd[cmd.index("--smp") + 1] = "1"
     elif mode == "cpumax":
         cmd[cmd.index("--cpu") + 1] = "max"
+    elif mode == "mttcg":
+        cmd += ["--qemu-flags", "-accel tcg,thread=multi"]
     st, out = run(cmd, timeout=timeout)
     return st, out.replace("\r", "")
 
@@ -268,6 +270,10 @@ def stage_boot(res, board):
     st, out = boot(board, tgt, "direct", "panic=poweroff -- ktest smp_call_runs")
     expect(res, "ktest runs only the tests named by prefix", st, out,
            present=[r"^1\.\.1$", r"^ok 1 smp_call_runs_on_the_target_cpu$"])
+
+    st, out = boot(board, tgt, "mttcg", "panic=poweroff -- ktest trace_stress")
+    expect(res, "trace stress with truly parallel CPUs (multi-threaded TCG): hits exact",
+           st, out, present=[r"^ok 1 trace_stress_register_while_other_cpus_call$"])
 
     st, out = boot(board, tgt, "direct", "panic=poweroff -- printlines")
     lines = [l for l in out.splitlines() if l.startswith("pl ")]

@@ -5,4 +5,14 @@
 int scenario_crash(const char *kind);
 int scenario_printlines(void);
 
+
+
+/* trace_targets.c */
+int tt_alpha(int x);
+int tt_alpine(int x);
+int tt_beta(int x);
+int tt_gamma(int x);
+long tt_args(long a, long b, long c);
+int tt_inner(int x);
+int tt_outer(int x);
 #endif /* TEST_TARGET_H */

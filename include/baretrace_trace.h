@@ -1,0 +1,101 @@
+/*
+ * include/baretrace_trace.h: attaching callbacks to functions.
+ *
+ * Every function of the kernel, drivers and application is compiled with
+ * a patchable entry. A tracer fills in a struct trace_ops, chooses the
+ * functions it wants with glob filters, and registers it; from then on
+ * each call of a wanted function calls ops->func before the function
+ * body runs:
+ *
+ *   static void count(uintptr_t ip, uintptr_t parent_ip,
+ *                     struct trace_ops *ops, struct trace_regs *regs)
+ *   { hits++; }
+ *   static struct trace_ops my_ops = { .func = count };
+ *   trace_ops_set_filter(&my_ops, "sensor_* !sensor_hash");
+ *   trace_ops_register(&my_ops);
+ *
+ * Callbacks run with interrupts masked, must be short, and must not
+ * register or unregister ops. A callback that calls traced functions does
+ * not recurse: calls made from inside a callback are not traced.
+ * Callbacks may read and change the traced function's arguments (x0-x7)
+ * and its return address (lr) through regs.
+ *
+ * Filters use ftrace's glob syntax, several patterns separated by spaces
+ * or commas: "foo*", "*foo", "*foo*", "f?o", "[a-c]*", and "!pattern" to
+ * exclude. An empty filter (the default) means every function. The
+ * notrace list removes functions whatever the filter says.
+ *
+ * All calls here are thread context, not from callbacks or interrupts;
+ * they return 0 or a negative TRACE_E* code and change nothing on error.
+ */
+#ifndef BARETRACE_TRACE_H
+#define BARETRACE_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Compile a function without a patch site: it can never be traced. */
+#define notrace __attribute__((patchable_function_entry(0, 0)))
+
+/* What the trampoline saved; layout fixed by trace/entry.S. fp and lr
+ * form the traced function's frame record, record_fp and pc the
+ * trampoline's, so backtraces pass through both. */
+struct trace_regs {
+	uint64_t x[9];		/* x0-x7 arguments, x8 indirect result */
+	uint64_t fp;		/* caller's frame pointer */
+	uint64_t lr;		/* return address of the traced function */
+	uint64_t record_fp;	/* (frame record link; do not change) */
+	uint64_t pc;		/* where the function body starts (ip + 8) */
+	uint64_t sp;		/* stack pointer at the call */
+	uint64_t daif;		/* (interrupt mask to restore; do not change) */
+	uint64_t pad;
+};
+
+struct trace_ops;
+typedef void (*trace_func)(uintptr_t ip, uintptr_t parent_ip,
+			   struct trace_ops *ops, struct trace_regs *regs);
+
+struct trace_ops {
+	trace_func func;		/* offset 0: the trampoline calls this */
+	uintptr_t direct_call;		/* offset 8: reserved for direct calls */
+	void *data;			/* the tracer's own */
+	/* Owned by the trace core (trace/ops.c); zero-initialise. Bitmaps
+	 * over sites; NULL filter = every site, NULL notrace = none. */
+	uint64_t *want;			/* filter minus notrace: read by dispatch */
+	uint64_t *filter_bits;
+	uint64_t *notrace_bits;
+	bool registered;
+};
+
+#define TRACE_EINVAL	(-1)	/* bad pattern or argument */
+#define TRACE_EBUSY	(-2)	/* already (un)registered, or too many ops */
+#define TRACE_ENOMEM	(-3)
+#define TRACE_EPATCH	(-4)	/* a site's text was not what the core expected */
+
+int trace_ops_register(struct trace_ops *ops);
+/* Returns only when no CPU can still be running ops->func: the caller
+ * may then free or reuse ops. */
+int trace_ops_unregister(struct trace_ops *ops);
+int trace_ops_set_filter(struct trace_ops *ops, const char *patterns);
+int trace_ops_set_notrace(struct trace_ops *ops, const char *patterns);
+
+/* Sites (every traceable function), by index in address order. */
+unsigned int trace_site_count(void);
+const char *trace_site_name(unsigned int site);
+uintptr_t trace_site_addr(unsigned int site);
+int trace_site_of(uintptr_t func);	/* index, or -1 */
+
+/* Counters of the patcher. */
+struct trace_patch_stats {
+	uint64_t batches;	/* updates applied */
+	uint64_t sites;		/* sites whose literal or instruction changed */
+	uint64_t rounds;	/* cross-CPU synchronisation rounds */
+	uint64_t refused;	/* batches refused on a text mismatch */
+};
+void trace_patch_stats(struct trace_patch_stats *out);
+
+/* Benchmarks: dispatch every wanted site through the list ops, as
+ * before per-callsite ops, instead of calling a single ops directly. */
+int trace_force_list(bool on);
+
+#endif /* BARETRACE_TRACE_H */

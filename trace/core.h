@@ -1,0 +1,82 @@
+/*
+ * trace/core.h: what the files of the trace core share.
+ *
+ * Locking: trace_lock serialises every change (register, unregister,
+ * filters, forced list mode) and is held across the patch batch and its
+ * synchronisation round. It is taken in thread context only. Dispatch
+ * (trace/entry.S, trace_list_func) takes no lock: it reads the literal in
+ * text and the published ops list, both replaced before a sync round and
+ * reused only after one.
+ */
+#ifndef TRACE_CORE_H
+#define TRACE_CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <baretrace_trace.h>
+
+#include "spinlock.h"
+#include "tables.h"
+
+#define TRACE_OPS_MAX	128
+
+#define INSN_NOP	0xd503201fU
+#define INSN_MOV_X9_LR	0xaa1e03e9U
+#define LITERAL_BOOT	0xd503201fd503201fULL	/* two NOPs before init */
+
+/* Per-site state, in the bt_site_state array the link reserves. The
+ * first two fields make each site's state usable as an ops: in list mode
+ * the site's literal points at its own state, so the list function knows
+ * the site without a search. Written under trace_lock; 'list_func' and
+ * 'direct_call' never change after init. */
+struct site_state {
+	trace_func list_func;		/* 0: trace_list_func */
+	uintptr_t direct_call;		/* 8: always 0 */
+	struct trace_ops *installed;	/* literal now in text */
+	uint32_t wanting;		/* ops whose 'want' has this site */
+	uint8_t flags;			/* SITE_* */
+	uint8_t pad[3];
+};
+
+#define SITE_WANTED	(1 << 0)	/* wanting > 0 */
+#define SITE_ENABLED	(1 << 1)	/* BL in text */
+
+_Static_assert(sizeof(struct site_state) == BT_SITE_STATE_SIZE, "tables.h");
+
+extern struct site_state bt_site_state[];
+extern struct trace_ops trace_nop_ops;
+extern struct spinlock trace_lock;
+
+/* trace/site.c */
+static inline uintptr_t site_func(unsigned int i)
+{
+	extern char _text[];
+
+	return (uintptr_t)_text + bt_syms[bt_sites[i]].start;
+}
+void trace_sites_init(void);
+uint64_t trace_sites_init_insns(void);
+
+/* trace/patch.c: one change of one site. */
+struct patch_req {
+	uint32_t site;
+	struct trace_ops *literal;	/* new literal */
+	bool enable;			/* BL (true) or NOP */
+};
+int patch_apply(const struct patch_req *reqs, unsigned int n);
+void patch_sync_round(void);
+uint32_t patch_insn_bl(uintptr_t from, uintptr_t to);
+
+/* trace/list.c */
+void trace_list_func(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *op,
+		     struct trace_regs *regs);
+struct ops_list {
+	unsigned int n;
+	struct trace_ops *ops[TRACE_OPS_MAX];
+};
+extern struct ops_list *trace_live_ops;
+
+void trace_init(void);
+
+#endif /* TRACE_CORE_H */

@@ -1,0 +1,104 @@
+/*
+ * trace/entry.S: the trampoline every enabled patch site calls.
+ *
+ * A traced function looks like this (trace/patch.c draws the states):
+ *
+ *   func-8:  .quad ops          literal: the ops for this site
+ *   func+0:  mov   x9, x30      written once at boot
+ *   func+4:  bl    trace_caller NOP when disabled
+ *   func+8:  body...
+ *
+ * Contract (trace_caller):
+ *   in:    x30 = func + 8 (8-byte aligned: functions are), x9 = the
+ *          traced function's own return address, x0-x8 its arguments,
+ *          x29 its caller's frame pointer, sp as at the call
+ *   state: EL1, MMU on, TPIDR_EL1 = this CPU's struct percpu, any DAIF
+ *   does:  saves x0-x8, fp, lr, sp and pc in a struct trace_regs on the
+ *          stack; links two frame records (the traced function's
+ *          {fp, lr} and the trampoline's {that record, func + 8}) so a
+ *          backtrace from the callback shows the traced function and its
+ *          caller; masks IRQ and FIQ; unless this CPU is already inside a
+ *          callback, calls ops->func(func, lr, ops, regs) with
+ *          ops = *(x30 - 16), loaded once; restores DAIF and the
+ *          registers (a callback may have changed x0-x8 and lr), and
+ *          continues at regs->pc with x30 = regs->lr.
+ *   clobbers: x9-x18 (not live at a function's entry under AAPCS64)
+ *   The direct-call slot (ops->direct_call, offset 8) is reserved for
+ *   direct trampolines and not read here yet.
+ *
+ * Why callbacks run with IRQ/FIQ masked:
+ *  - recursion guard: percpu->trace_busy is set around the callback. With
+ *    interrupts masked no other context (IRQ, FIQ) can start on this CPU
+ *    while it is set, so one word per CPU guards every context: a
+ *    callback in thread context and one in IRQ context can never overlap,
+ *    and a callback that calls traced code is not re-entered. An SError
+ *    arriving here crashes (the handler is not traced).
+ *  - grace period: a CPU that takes the patcher's IPI is not between
+ *    loading a literal and returning from the callback it named, so one
+ *    IPI round after swapping literals proves no CPU holds the old ops.
+ */
+#include "config.h"
+
+#define REGS_X8		64
+#define REGS_FP		72	/* record A: {fp, lr} */
+#define REGS_RECORD_FP	88	/* record B: {&A, pc} */
+#define REGS_PC		96
+#define REGS_SP		104
+#define REGS_DAIF	112
+#define REGS_SIZE	128
+
+	.text
+	.balign	16
+	.globl	trace_caller
+	.type	trace_caller, %function
+trace_caller:
+	sub	sp, sp, #REGS_SIZE
+	stp	x0, x1, [sp, #0]
+	stp	x2, x3, [sp, #16]
+	stp	x4, x5, [sp, #32]
+	stp	x6, x7, [sp, #48]
+	str	x8, [sp, #REGS_X8]
+	stp	x29, x9, [sp, #REGS_FP]		// regs->fp, regs->lr = record A
+	add	x29, sp, #REGS_FP
+	stp	x29, x30, [sp, #REGS_RECORD_FP]	// record B, regs->pc = func + 8
+	add	x29, sp, #REGS_RECORD_FP
+	add	x10, sp, #REGS_SIZE
+	str	x10, [sp, #REGS_SP]		// regs->sp = sp at the call
+
+	mrs	x12, daif
+	msr	daifset, #3			// mask IRQ and FIQ
+	str	x12, [sp, #REGS_DAIF]
+	mrs	x11, tpidr_el1
+	ldr	x13, [x11, #PERCPU_TRACE_BUSY]
+	cbnz	x13, 1f				// inside a callback already
+	str	x10, [x11, #PERCPU_TRACE_BUSY]	// busy = sp (never 0)
+
+	ldr	x2, [x30, #-16]			// ops = *(func - 8)
+	sub	x0, x30, #8			// ip = func
+	mov	x1, x9				// parent_ip
+	ldr	x4, [x2]			// ops->func
+	mov	x3, sp				// regs
+	blr	x4
+
+	mrs	x11, tpidr_el1
+	str	xzr, [x11, #PERCPU_TRACE_BUSY]
+1:	ldr	x12, [sp, #REGS_DAIF]
+	msr	daif, x12
+	ldp	x0, x1, [sp, #0]
+	ldp	x2, x3, [sp, #16]
+	ldp	x4, x5, [sp, #32]
+	ldp	x6, x7, [sp, #48]
+	ldr	x8, [sp, #REGS_X8]
+	ldp	x29, x30, [sp, #REGS_FP]	// fp, lr (a tracer may change lr)
+	ldr	x9, [sp, #REGS_PC]
+	add	sp, sp, #REGS_SIZE
+	ret	x9
+	.size	trace_caller, . - trace_caller
+
+/* The callback of sites with no ops: a CPU that still executes a BL the
+ * patcher is removing lands here. */
+	.globl	trace_nop_func
+	.type	trace_nop_func, %function
+trace_nop_func:
+	ret
+	.size	trace_nop_func, . - trace_nop_func

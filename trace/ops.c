@@ -1,0 +1,292 @@
+/*
+ * trace/ops.c: registering ops, their filters, and deciding each site's
+ * dispatch.
+ *
+ * For every site the core counts the registered ops that want it:
+ *   0   literal = nop ops, instruction NOP
+ *   1   literal = that ops (called straight from the trampoline,
+ *       whatever else is registered), instruction BL
+ *   2+  literal = the site's own list ops, instruction BL
+ * Every change recomputes the counts and patches only the sites whose
+ * literal or instruction differs, in one batch with one sync round.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "barrier.h"
+#include "core.h"
+#include "glob.h"
+#include "kprintf.h"
+
+struct spinlock trace_lock = SPINLOCK_INIT;
+
+/* Two ops lists: trace_live_ops points at one, the other is spare. Every
+ * update ends with a sync round, so when the next update starts no CPU
+ * can still be reading the spare one. Under trace_lock. */
+static struct ops_list lists[2];
+static bool force_list;
+static struct patch_req *reqs;		/* bt_site_count entries */
+
+static unsigned int bitmap_words(void)
+{
+	return (bt_site_count + 63) / 64;
+}
+
+static bool test_bit(const uint64_t *bits, unsigned int i)
+{
+	return bits[i / 64] & (1ULL << (i % 64));
+}
+
+static bool is_sep(char c)
+{
+	return c == ' ' || c == ',' || c == '\t' || c == '\n';
+}
+
+/* Compiles a pattern list into a site bitmap. *out = NULL for an empty
+ * list. Returns 0, TRACE_EINVAL (nothing allocated) or TRACE_ENOMEM. */
+static int compile_patterns(const char *s, uint64_t **out)
+{
+	const char *p;
+	bool any = false, positive = false;
+
+	for (p = s; *p;) {	/* validate every pattern first */
+		while (is_sep(*p))
+			p++;
+		if (!*p)
+			break;
+		const char *start = p;
+
+		while (*p && !is_sep(*p))
+			p++;
+		bool neg = *start == '!';
+		size_t len = (size_t)(p - start) - neg;
+
+		if (!len || !glob_valid(start + neg, len))
+			return TRACE_EINVAL;
+		any = true;
+		positive |= !neg;
+	}
+	*out = NULL;
+	if (!any)
+		return 0;
+	uint64_t *bits = calloc(bitmap_words() + 1, sizeof(uint64_t));
+
+	if (!bits)
+		return TRACE_ENOMEM;
+	for (unsigned int i = 0; i < bt_site_count; i++) {
+		const char *name = trace_site_name(i);
+		bool in = !positive, out_ = false;
+
+		for (p = s; *p;) {
+			while (is_sep(*p))
+				p++;
+			const char *start = p;
+
+			while (*p && !is_sep(*p))
+				p++;
+			if (p == start)
+				continue;
+			bool neg = *start == '!';
+
+			if (glob_match(start + neg, (size_t)(p - start) - neg, name)) {
+				if (neg)
+					out_ = true;
+				else
+					in = true;
+			}
+		}
+		if (in && !out_)
+			bits[i / 64] |= 1ULL << (i % 64);
+	}
+	*out = bits;
+	return 0;
+}
+
+static uint64_t *compute_want(const struct trace_ops *ops)
+{
+	uint64_t *want = calloc(bitmap_words() + 1, sizeof(uint64_t));
+
+	if (!want)
+		return NULL;
+	for (unsigned int i = 0; i < bt_site_count; i++)
+		if ((!ops->filter_bits || test_bit(ops->filter_bits, i)) &&
+		    !(ops->notrace_bits && test_bit(ops->notrace_bits, i)))
+			want[i / 64] |= 1ULL << (i % 64);
+	return want;
+}
+
+/* Recomputes every site and patches those that change. trace_lock. */
+static int update_sites(void)
+{
+	const struct ops_list *l = trace_live_ops;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < bt_site_count; i++) {
+		struct site_state *s = &bt_site_state[i];
+		struct trace_ops *single = NULL;
+		uint32_t count = 0;
+
+		for (unsigned int k = 0; k < l->n; k++) {
+			if (l->ops[k]->want && test_bit(l->ops[k]->want, i)) {
+				count++;
+				single = l->ops[k];
+			}
+		}
+		struct trace_ops *lit = !count ? &trace_nop_ops :
+			count == 1 && !force_list ? single : (struct trace_ops *)s;
+
+		s->wanting = count;
+		s->flags = (uint8_t)(count ? s->flags | SITE_WANTED : s->flags & ~SITE_WANTED);
+		if (lit != s->installed || !!count != !!(s->flags & SITE_ENABLED))
+			reqs[n++] = (struct patch_req){ i, lit, count > 0 };
+	}
+	return patch_apply(reqs, n);
+}
+
+/* Publishes a copy of the live list with 'add' appended or 'remove'
+ * taken out. trace_lock. */
+static void publish_list(struct trace_ops *add, struct trace_ops *remove)
+{
+	const struct ops_list *live = trace_live_ops;
+	struct ops_list *next = live == &lists[0] ? &lists[1] : &lists[0];
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; k < live->n; k++)
+		if (live->ops[k] != remove)
+			next->ops[n++] = live->ops[k];
+	if (add)
+		next->ops[n++] = add;
+	next->n = n;
+	smp_store_release(&trace_live_ops, next);
+}
+
+int trace_ops_register(struct trace_ops *ops)
+{
+	if (!ops || !ops->func)
+		return TRACE_EINVAL;
+	if (!trace_live_ops)
+		return TRACE_ENOMEM;	/* trace_init failed */
+	uint64_t *want = compute_want(ops);
+
+	if (!want)
+		return TRACE_ENOMEM;
+	spin_lock(&trace_lock);
+	if (ops->registered || trace_live_ops->n == TRACE_OPS_MAX) {
+		spin_unlock(&trace_lock);
+		free(want);
+		return TRACE_EBUSY;
+	}
+	ops->want = want;
+	publish_list(ops, NULL);
+	int err = update_sites();
+
+	if (err) {	/* nothing was patched: take it back out */
+		publish_list(NULL, ops);
+		update_sites();		/* a no-op batch: its round is the grace period */
+		ops->want = NULL;
+		free(want);
+	} else {
+		ops->registered = true;
+	}
+	spin_unlock(&trace_lock);
+	return err;
+}
+
+int trace_ops_unregister(struct trace_ops *ops)
+{
+	if (!ops)
+		return TRACE_EINVAL;
+	spin_lock(&trace_lock);
+	if (!ops->registered) {
+		spin_unlock(&trace_lock);
+		return TRACE_EBUSY;
+	}
+	publish_list(NULL, ops);
+	int err = update_sites();	/* ends with the grace-period round */
+
+	if (err) {
+		publish_list(ops, NULL);
+		update_sites();
+		spin_unlock(&trace_lock);
+		return err;
+	}
+	uint64_t *want = ops->want;
+
+	ops->want = NULL;
+	ops->registered = false;
+	spin_unlock(&trace_lock);
+	free(want);
+	return 0;
+}
+
+/* Replaces *slot (filter or notrace bits) and, if registered, re-patches. */
+static int set_bits(struct trace_ops *ops, uint64_t **slot, const char *patterns)
+{
+	uint64_t *bits;
+	int err = patterns ? compile_patterns(patterns, &bits) : TRACE_EINVAL;
+
+	if (err)
+		return err;
+	spin_lock(&trace_lock);
+	uint64_t *old_bits = *slot, *old_want = ops->want;
+
+	*slot = bits;
+	if (ops->registered) {
+		uint64_t *want = compute_want(ops);
+
+		if (!want) {
+			*slot = old_bits;
+			spin_unlock(&trace_lock);
+			free(bits);
+			return TRACE_ENOMEM;
+		}
+		WRITE_ONCE(ops->want, want);
+		err = update_sites();
+		if (err) {
+			*slot = old_bits;
+			WRITE_ONCE(ops->want, old_want);
+			update_sites();
+			old_bits = bits;
+			old_want = want;
+		}
+	} else {
+		old_want = NULL;
+	}
+	spin_unlock(&trace_lock);
+	free(old_bits);		/* past the round: no CPU reads them */
+	free(old_want);
+	return err;
+}
+
+int trace_ops_set_filter(struct trace_ops *ops, const char *patterns)
+{
+	return ops ? set_bits(ops, &ops->filter_bits, patterns) : TRACE_EINVAL;
+}
+
+int trace_ops_set_notrace(struct trace_ops *ops, const char *patterns)
+{
+	return ops ? set_bits(ops, &ops->notrace_bits, patterns) : TRACE_EINVAL;
+}
+
+int trace_force_list(bool on)
+{
+	if (!trace_live_ops)
+		return TRACE_ENOMEM;
+	spin_lock(&trace_lock);
+	force_list = on;
+	int err = update_sites();
+
+	spin_unlock(&trace_lock);
+	return err;
+}
+
+void trace_init(void)
+{
+	reqs = malloc((bt_site_count + 1) * sizeof(*reqs));
+	if (!reqs) {
+		kprintf("trace: no memory for the patch queue; tracing off\n");
+		return;
+	}
+	trace_live_ops = &lists[0];
+	trace_sites_init();
+}

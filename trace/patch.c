@@ -1,0 +1,125 @@
+/*
+ * trace/patch.c: applying a batch of site changes to text.
+ *
+ * A site's three words, by state (func = the function's address):
+ *
+ *   state         func-8 (literal)   func+0        func+4
+ *   built         NOP NOP            NOP           NOP
+ *   no ops        &trace_nop_ops     MOV X9, LR    NOP
+ *   one ops       &ops               MOV X9, LR    BL trace_caller
+ *   two or more   &bt_site_state[i]  MOV X9, LR    BL trace_caller
+ *
+ * Order, so that any CPU executing the site at any moment finds a valid
+ * literal: all literal writes first, then all instruction writes. When a
+ * site turns on, its literal is right before its BL appears; when it
+ * turns off, its literal already names the nop ops while a CPU may still
+ * run the old BL. Then one cache maintenance pass over the touched range
+ * and one synchronisation round: an IPI after which every other CPU has
+ * executed an ISB. The round is also the grace period for literals and
+ * ops lists replaced in the batch (see trace/entry.S).
+ *
+ * Before anything is written every site is checked against the state the
+ * core believes it is in; on any mismatch the whole batch is refused.
+ * Called with trace_lock held.
+ */
+#include <stdint.h>
+
+#include "barrier.h"
+#include "core.h"
+#include "kprintf.h"
+#include "percpu.h"
+#include "text_alias.h"
+
+extern char trace_caller[];
+
+static struct trace_patch_stats stats;	/* under trace_lock */
+
+uint32_t patch_insn_bl(uintptr_t from, uintptr_t to)
+{
+	int64_t off = (int64_t)(to - from) >> 2;
+
+	return 0x94000000U | ((uint32_t)off & 0x03ffffffU);
+}
+
+static uint32_t site_insn(unsigned int i, bool enabled)
+{
+	return enabled ? patch_insn_bl(site_func(i) + 4, (uintptr_t)trace_caller)
+		       : INSN_NOP;
+}
+
+static bool site_as_expected(const struct patch_req *r)
+{
+	const struct site_state *s = &bt_site_state[r->site];
+	const volatile uint64_t *lit = (const volatile uint64_t *)(site_func(r->site) - 8);
+	const volatile uint32_t *insn = (const volatile uint32_t *)site_func(r->site);
+
+	if (*lit == (uintptr_t)s->installed && insn[0] == INSN_MOV_X9_LR &&
+	    insn[1] == site_insn(r->site, s->flags & SITE_ENABLED))
+		return true;
+	kprintf("trace: site %s at %p is not as expected (literal %lx, insns %08x %08x); "
+		"batch refused, nothing written\n", trace_site_name(r->site),
+		(void *)site_func(r->site), (unsigned long)*lit, insn[0], insn[1]);
+	return false;
+}
+
+static void isb_here(void *arg)
+{
+	(void)arg;
+	isb();	/* the ERET from the IPI also synchronises; be explicit */
+}
+
+void patch_sync_round(void)
+{
+	if (nr_cpus_online > 1)
+		smp_call_others(isb_here, NULL);
+	stats.rounds++;
+}
+
+int patch_apply(const struct patch_req *reqs, unsigned int n)
+{
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+
+	for (unsigned int k = 0; k < n; k++) {
+		if (!site_as_expected(&reqs[k])) {
+			stats.refused++;
+			return TRACE_EPATCH;
+		}
+	}
+	for (unsigned int k = 0; k < n; k++) {
+		struct site_state *s = &bt_site_state[reqs[k].site];
+		uintptr_t f = site_func(reqs[k].site);
+
+		if (reqs[k].literal != s->installed)
+			text_write64((void *)(f - 8), (uintptr_t)s->installed,
+				     (uintptr_t)reqs[k].literal);
+		s->installed = reqs[k].literal;
+		lo = f - 8 < lo ? f - 8 : lo;
+		hi = f + 8 > hi ? f + 8 : hi;
+	}
+	dsb_ish();	/* literals are visible before any new BL can be */
+	for (unsigned int k = 0; k < n; k++) {
+		struct site_state *s = &bt_site_state[reqs[k].site];
+		bool was = s->flags & SITE_ENABLED;
+
+		if (reqs[k].enable != was)
+			text_write32((void *)(site_func(reqs[k].site) + 4),
+				     site_insn(reqs[k].site, was),
+				     site_insn(reqs[k].site, reqs[k].enable));
+		s->flags = (uint8_t)((s->flags & ~SITE_ENABLED) |
+				     (reqs[k].enable ? SITE_ENABLED : 0));
+	}
+	if (n)
+		text_sync(lo, hi);
+	patch_sync_round();
+	stats.batches++;
+	stats.sites += n;
+	return 0;
+}
+
+void trace_patch_stats(struct trace_patch_stats *out)
+{
+	unsigned long flags = spin_lock_irqsave(&trace_lock);
+
+	*out = stats;
+	spin_unlock_irqrestore(&trace_lock, flags);
+}

@@ -1,0 +1,290 @@
+/*
+ * trace/wire.h: the baretrace wire format, version 1 (docs/wire.md).
+ *
+ * Pure, freestanding code shared by the kernel (exporter) and the host
+ * tool (tools/baretrace): integers, CRC-32, record and frame encoding,
+ * escaping onto the UART, and the two decoders (bytes to frames, a data
+ * block body to records). Nothing here allocates, does I/O or uses
+ * floating point; every decoder is bounds checked against its input.
+ */
+#ifndef TRACE_WIRE_H
+#define TRACE_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WIRE_VERSION		1
+
+/* Framing bytes (section 1). Console text never contains them. */
+#define WIRE_STX		0x02
+#define WIRE_ETX		0x03
+#define WIRE_DLE		0x10
+#define WIRE_ESCAPE_XOR		0x20
+
+/* Largest unescaped payload, header and CRC included. */
+#define WIRE_MAX_PAYLOAD	65535
+#define WIRE_VARINT_MAX		10
+/* type, cpu, seq and length: what precedes the body. */
+#define WIRE_FRAME_HEAD_MAX	(2 + 2 * WIRE_VARINT_MAX)
+#define WIRE_CRC_SIZE		4
+/* Bytes on the UART for an n-byte payload at worst: all escaped. */
+#define WIRE_ESCAPED_MAX(n)	(2 * (size_t)(n) + 2)
+
+/* A record header's 5-bit delta; this value means "varint follows". */
+#define WIRE_DELTA_ESCAPE	31
+
+enum wire_frame_type {
+	WIRE_FRAME_DATA = 1,
+	WIRE_FRAME_META = 2,
+	WIRE_FRAME_SYMS = 3,
+	WIRE_FRAME_END = 4,
+};
+
+enum wire_rec_kind {
+	WIRE_REC_FUNC = 0,		/* entry, caller as last time */
+	WIRE_REC_FUNC_CALLER = 1,	/* entry with its caller */
+	WIRE_REC_EXIT = 2,		/* graph exit with duration */
+	WIRE_REC_GRAPH_ENTRY = 3,
+	WIRE_REC_EVENT = 4,		/* tracepoint */
+	WIRE_REC_PRINTF = 5,
+	WIRE_REC_LOST = 6,
+	WIRE_REC_EXT = 7,
+};
+
+#define WIRE_EXIT_HAS_RETVAL	0x01
+
+enum wire_meta_key {
+	WIRE_META_VERSION = 1,
+	WIRE_META_FREQ = 2,
+	WIRE_META_NCPUS = 3,
+	WIRE_META_IMAGE_HASH = 4,	/* u32 LE, not a varint */
+	WIRE_META_NSITES = 5,
+	WIRE_META_TEXT_BASE = 6,
+	WIRE_META_EVENT_SCHEMA = 7,
+	WIRE_META_FORMAT = 8,
+};
+
+/* Tracepoint field types (metadata key 7). */
+enum wire_field_type {
+	WIRE_FIELD_U8 = 1, WIRE_FIELD_U16, WIRE_FIELD_U32, WIRE_FIELD_U64,
+	WIRE_FIELD_S8, WIRE_FIELD_S16, WIRE_FIELD_S32, WIRE_FIELD_S64,
+	WIRE_FIELD_PTR, WIRE_FIELD_STRING,
+};
+
+/* ---- integers and CRC ------------------------------------------------- */
+
+unsigned wire_varint_len(uint64_t v);
+/* Writes v as LEB128 into out (room for WIRE_VARINT_MAX); returns bytes. */
+unsigned wire_varint_put(uint8_t *out, uint64_t v);
+/*
+ * Reads a varint from the n bytes at p. Returns the bytes consumed, or -1
+ * if it is cut short, longer than 10 bytes or does not fit 64 bits.
+ */
+int wire_varint_get(const uint8_t *p, size_t n, uint64_t *v);
+
+static inline uint64_t wire_zigzag(int64_t v)
+{
+	uint64_t u = (uint64_t)v;
+
+	return (u << 1) ^ (0 - (u >> 63));
+}
+
+static inline int64_t wire_unzigzag(uint64_t u)
+{
+	return (int64_t)((u >> 1) ^ (0 - (u & 1)));
+}
+
+/*
+ * CRC-32 (IEEE 802.3, reflected). Chains like zlib's crc32(): start with
+ * crc = 0 and pass the result of one call to the next.
+ */
+uint32_t wire_crc32(uint32_t crc, const void *p, size_t n);
+
+/* ---- bounded output ---------------------------------------------------- */
+
+/*
+ * A caller buffer filled front to back. A write that does not fit sets
+ * 'overflow' and writes nothing; later writes are then ignored too, so a
+ * sequence of writes is checked once at the end.
+ */
+struct wire_out {
+	uint8_t *buf;
+	size_t cap;
+	size_t len;
+	int overflow;
+};
+
+void wire_out_init(struct wire_out *o, uint8_t *buf, size_t cap);
+void wire_out_u8(struct wire_out *o, uint8_t v);
+void wire_out_u32le(struct wire_out *o, uint32_t v);
+void wire_out_varint(struct wire_out *o, uint64_t v);
+void wire_out_bytes(struct wire_out *o, const void *p, size_t n);
+/* A string: varint length, then the bytes. */
+void wire_out_str(struct wire_out *o, const void *p, size_t n);
+
+/* ---- records (section 2.1) -------------------------------------------- */
+
+/*
+ * One record, decoded or to encode. Which fields mean something depends
+ * on the kind; the rest are zero after decoding.
+ */
+struct wire_record {
+	unsigned kind;
+	uint64_t delta;		/* ticks since the previous record */
+	uint64_t ts;		/* absolute counter value (decoder only) */
+	uint64_t site;		/* kinds 0-3 */
+	uint64_t caller;	/* kinds 0, 1: (return address - _text) / 4 */
+	int has_caller;		/* 0 for a kind 0 with no kind 1 before it */
+	uint64_t duration;	/* kind 2 */
+	uint8_t flags;		/* kind 2 */
+	int64_t retval;		/* kind 2, if flags has WIRE_EXIT_HAS_RETVAL */
+	uint64_t depth;		/* kind 3 */
+	uint64_t id;		/* kind 4 event id, kind 5 format id */
+	uint64_t count;		/* kind 6 events lost, kind 5 argument count */
+	uint8_t subtype;	/* kind 7 */
+	/*
+	 * Encoded tail: kind 4 the fields, kind 5 the zigzag arguments,
+	 * kind 7 the extension bytes. Points into the block when decoded.
+	 */
+	const uint8_t *data;
+	size_t data_len;
+};
+
+/* Writes the header byte (and the varint delta if it needs one). */
+void wire_rec_header(struct wire_out *o, unsigned kind, uint64_t delta);
+/*
+ * Encodes r (kind, delta and the kind's fields; kinds 4 and 5 take their
+ * pre-encoded tail from data). Returns 0, or -1 with o->len unchanged if
+ * it does not fit or the kind is not 0-7.
+ */
+int wire_rec_encode(struct wire_out *o, const struct wire_record *r);
+
+/*
+ * Field types of tracepoint 'id' as the metadata declared them: stores
+ * a pointer to the type bytes and returns their count, or -1 if the
+ * schema is unknown.
+ */
+typedef int (*wire_event_types_fn)(void *ctx, uint64_t id, const uint8_t **types);
+
+#define WIRE_CALLER_CACHE	256	/* sites remembered for kind 0; a power of 2 */
+
+/*
+ * Walks a data-block body. Kind-0 callers come from a small cache of the
+ * last kind-1 caller per site; on a cache miss the block is rescanned
+ * from its start, so any block decodes in bounded memory.
+ */
+struct wire_rec_iter {
+	const uint8_t *first, *p, *end;
+	uint64_t ts;
+	int error;
+	wire_event_types_fn event_types;
+	void *ctx;
+	struct {
+		uint64_t site_plus1;	/* 0: empty */
+		uint64_t caller;
+	} callers[WIRE_CALLER_CACHE];
+};
+
+enum {
+	WIRE_REC_DONE = 0,
+	WIRE_REC_OK = 1,
+	WIRE_REC_EBAD = -1,	/* truncated or malformed record */
+	WIRE_REC_EEVENT = -2,	/* tracepoint with no known schema */
+};
+
+/* Returns 0, or WIRE_REC_EBAD if the body has no base timestamp. */
+int wire_rec_begin(struct wire_rec_iter *it, const uint8_t *body, size_t len,
+		   wire_event_types_fn event_types, void *ctx);
+/* WIRE_REC_OK with *r filled, WIRE_REC_DONE at the end, or an error
+ * (after which the rest of the block cannot be decoded). */
+int wire_rec_next(struct wire_rec_iter *it, struct wire_record *r);
+
+/* Reads the next zigzag argument of a kind-5 tail; 0, or -1 at its end. */
+int wire_arg_next(const uint8_t **p, const uint8_t *end, int64_t *v);
+
+/* ---- frames (section 2) ------------------------------------------------ */
+
+struct wire_frame {
+	unsigned type;
+	unsigned cpu;
+	uint64_t seq;
+	const uint8_t *body;
+	size_t body_len;
+};
+
+/* Writes type, cpu, seq and length; returns the bytes written. */
+unsigned wire_frame_head(uint8_t out[WIRE_FRAME_HEAD_MAX], unsigned type,
+			 unsigned cpu, uint64_t seq, uint64_t body_len);
+/*
+ * Builds a whole payload (head, body, CRC) into out. Returns its length,
+ * or 0 if it does not fit cap or would exceed WIRE_MAX_PAYLOAD.
+ */
+size_t wire_frame_build(uint8_t *out, size_t cap, unsigned type, unsigned cpu,
+			uint64_t seq, const uint8_t *body, size_t body_len);
+
+enum wire_damage {
+	WIRE_DMG_NONE = 0,
+	WIRE_DMG_CUT,		/* STX or end of input inside a frame */
+	WIRE_DMG_OVERSIZE,	/* payload over the buffer or 65535 bytes */
+	WIRE_DMG_ESCAPE,	/* DLE not followed by an escaped 02/03/10 */
+	WIRE_DMG_SHORT,		/* too short for a header and CRC */
+	WIRE_DMG_LENGTH,	/* length field disagrees with the payload */
+	WIRE_DMG_CRC,
+	WIRE_DMG_COUNT
+};
+
+/* Checks and splits an unescaped payload; 0 or a wire_damage reason. */
+int wire_frame_parse(const uint8_t *payload, size_t len, struct wire_frame *f);
+
+/* Escapes n payload bytes without delimiters; out needs 2 * n bytes. */
+size_t wire_escape_bytes(uint8_t *out, const uint8_t *p, size_t n);
+/* STX, escaped payload, ETX into out; returns bytes, or 0 if cap is short. */
+size_t wire_escape(uint8_t *out, size_t cap, const uint8_t *payload, size_t len);
+
+/* ---- the stream decoder (section 1) ------------------------------------ */
+
+/*
+ * Splits a UART byte stream into text and frames. Memory is the caller's
+ * buffer only (up to WIRE_MAX_PAYLOAD bytes are used). Bytes may arrive
+ * one at a time or in chunks of any size.
+ */
+struct wire_dec {
+	uint8_t *buf;
+	size_t cap;
+	size_t len;
+	uint8_t in_frame;
+	uint8_t escaped;	/* last byte was DLE */
+	uint8_t damage;		/* reason already known for the open frame */
+	uint64_t frames;	/* good frames */
+	uint64_t damaged;	/* dropped frames */
+	uint64_t by_reason[WIRE_DMG_COUNT];
+	uint64_t text_bytes;
+};
+
+enum wire_ev_type {
+	WIRE_EV_NONE,		/* input used up, nothing to report */
+	WIRE_EV_TEXT,		/* text, text_len: a run of console text */
+	WIRE_EV_FRAME,		/* payload, frame: a checked frame */
+	WIRE_EV_DAMAGED,	/* damage: a frame was dropped */
+};
+
+struct wire_ev {
+	enum wire_ev_type type;
+	const uint8_t *text;	/* into the input */
+	size_t text_len;
+	const uint8_t *payload;	/* into the decoder buffer, valid until */
+	size_t payload_len;	/* the next call */
+	struct wire_frame frame;
+	enum wire_damage damage;
+};
+
+void wire_dec_init(struct wire_dec *d, uint8_t *buf, size_t cap);
+/*
+ * Consumes input up to and including the first event; returns the bytes
+ * consumed (at least one when n > 0). Call again with the rest.
+ */
+size_t wire_dec_feed(struct wire_dec *d, const uint8_t *in, size_t n, struct wire_ev *ev);
+/* End of input: a frame still open is damaged. Returns 1 if *ev is set. */
+int wire_dec_finish(struct wire_dec *d, struct wire_ev *ev);
+
+#endif /* TRACE_WIRE_H */
