@@ -70,11 +70,13 @@ KERNEL_ONLY := -mgeneral-regs-only
 
 # Files on the path from exception entry, the console and early boot:
 # never traced (the trace core joins this list when it lands).
-NOTRACE := boot/% trace/% kernel/text_alias.c kernel/entry.S kernel/exception.c kernel/crash.c kernel/esr.c \
+NOTRACE := boot/% trace/% test/bench/instrumented.c kernel/text_alias.c kernel/entry.S kernel/exception.c kernel/crash.c kernel/esr.c \
   kernel/console.c kernel/kfmt.c kernel/symbols.c kernel/string.c kernel/mmu.c \
   kernel/fdt.c kernel/fault.c kernel/fault_probe.S kernel/irq.c drivers/pl011.c \
   drivers/gicv2.c
 STRICT_ALIGN := boot/% kernel/mmu.c kernel/fdt.c
+# Built with -finstrument-functions (and no patch site) for comparison.
+INSTRUMENT := test/bench/instrumented.c
 NOBUILTIN := kernel/string.c
 
 KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c trace/*.S trace/*.c) \
@@ -87,6 +89,7 @@ APP_OBJS    := $(patsubst %,$(OBJ)/app/%.o,$(APP_SRCS))
 
 flags_for = $(CFLAGS_BASE) $(if $(filter $(NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter $(STRICT_ALIGN),$(1)),-mstrict-align) \
+  $(if $(filter $(INSTRUMENT),$(1)),-finstrument-functions) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
 .PHONY: all clean help run run-direct debug test test-host test-target test-boot bench setup newlib host-tools
@@ -193,6 +196,11 @@ debug: all
 test: setup-check
 	$(Q)tools/setup
 	$(Q)python3 test/run.py --board $(BOARD)
+
+# ---- benchmarks -------------------------------------------------------------
+bench:
+	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) APP=test/bench
+	$(Q)tools/bench $(BUILD)/$(BOARD)/app-test-bench/Image $(BUILD)/bench
 
 clean:
 	rm -rf $(BUILD)/$(BOARD) $(HOST)

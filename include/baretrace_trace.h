@@ -93,6 +93,9 @@ struct trace_patch_stats {
 	uint64_t refused;	/* batches refused on a text mismatch */
 };
 void trace_patch_stats(struct trace_patch_stats *out);
+/* Instructions the boot-time preparation of every site took (PMU event
+ * 0x08; 0 where the counter does not count, e.g. QEMU without -icount). */
+uint64_t trace_sites_init_insns(void);
 
 /* Benchmarks: dispatch every wanted site through the list ops, as
  * before per-callsite ops, instead of calling a single ops directly. */

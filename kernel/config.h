@@ -13,6 +13,5 @@
 #define PERCPU_CPU		0
 #define PERCPU_STACK_TOP	8
 #define PERCPU_FAULT_RECOVER	16
-#define PERCPU_TRACE_BUSY	32
 
 #endif /* KERNEL_CONFIG_H */

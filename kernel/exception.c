@@ -17,6 +17,7 @@ extern char exception_vectors[];
 void exception_init_cpu(void)
 {
 	write_sysreg(vbar_el1, (uintptr_t)exception_vectors);
+	write_sysreg(tpidr_el0, 0);	/* trace/entry.S: not in a callback */
 	isb();
 }
 

@@ -24,9 +24,6 @@ struct percpu {
 	 * and the ESR of the last recovered fault. */
 	uintptr_t fault_recover;
 	uint64_t fault_esr;
-	/* Nonzero while this CPU runs a trace callback (trace/entry.S);
-	 * written only by this CPU, with interrupts masked. */
-	uint64_t trace_busy;
 	uint64_t mpidr;			/* affinity from the DTB */
 	volatile bool online;		/* set once by the CPU itself */
 	unsigned int irq_depth;		/* nesting of IRQ handlers */
@@ -47,7 +44,6 @@ struct percpu {
 
 _Static_assert(__builtin_offsetof(struct percpu, stack_top) == PERCPU_STACK_TOP, "asm offset");
 _Static_assert(__builtin_offsetof(struct percpu, fault_recover) == PERCPU_FAULT_RECOVER, "asm offset");
-_Static_assert(__builtin_offsetof(struct percpu, trace_busy) == PERCPU_TRACE_BUSY, "asm offset");
 
 extern struct percpu percpu_data[NR_CPUS];
 extern unsigned int nr_cpus_online;

@@ -56,7 +56,6 @@ static inline uintptr_t site_func(unsigned int i)
 	return (uintptr_t)_text + bt_syms[bt_sites[i]].start;
 }
 void trace_sites_init(void);
-uint64_t trace_sites_init_insns(void);
 
 /* trace/patch.c: one change of one site. */
 struct patch_req {

@@ -27,7 +27,9 @@
  *   direct trampolines and not read here yet.
  *
  * Why callbacks run with IRQ/FIQ masked:
- *  - recursion guard: percpu->trace_busy is set around the callback. With
+ *  - recursion guard: TPIDR_EL0 is nonzero while this CPU runs a callback
+ *    (a per-CPU register with no other use: there is no EL0 and no TLS;
+ *    kernel/main.c and kernel/smp.c zero it at boot). With
  *    interrupts masked no other context (IRQ, FIQ) can start on this CPU
  *    while it is set, so one word per CPU guards every context: a
  *    callback in thread context and one in IRQ context can never overlap,
@@ -68,10 +70,9 @@ trace_caller:
 	mrs	x12, daif
 	msr	daifset, #3			// mask IRQ and FIQ
 	str	x12, [sp, #REGS_DAIF]
-	mrs	x11, tpidr_el1
-	ldr	x13, [x11, #PERCPU_TRACE_BUSY]
-	cbnz	x13, 1f				// inside a callback already
-	str	x10, [x11, #PERCPU_TRACE_BUSY]	// busy = sp (never 0)
+	mrs	x13, tpidr_el0			// busy = this CPU in a callback
+	cbnz	x13, 1f
+	msr	tpidr_el0, x10			// busy = sp at the call (never 0)
 
 	ldr	x2, [x30, #-16]			// ops = *(func - 8)
 	sub	x0, x30, #8			// ip = func
@@ -80,8 +81,7 @@ trace_caller:
 	mov	x3, sp				// regs
 	blr	x4
 
-	mrs	x11, tpidr_el1
-	str	xzr, [x11, #PERCPU_TRACE_BUSY]
+	msr	tpidr_el0, xzr
 1:	ldr	x12, [sp, #REGS_DAIF]
 	msr	daif, x12
 	ldp	x0, x1, [sp, #0]

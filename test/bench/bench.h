@@ -1,0 +1,20 @@
+/* test/bench/bench.h: the benchmark image (make bench). */
+#ifndef TEST_BENCH_H
+#define TEST_BENCH_H
+
+#include <stdint.h>
+
+#define BENCH_CALLS 100000
+
+/* The same trivial function, three ways: with a patch site
+ * (targets.c), without one (notrace), and built with
+ * -finstrument-functions (instrumented.c). */
+int bench_fn(int x);
+int bench_other(int x);
+int bench_fn_notrace(int x);
+int bench_fn_instrumented(int x);
+extern volatile int bench_instrument_on;
+
+void bench_callops(void);
+
+#endif /* TEST_BENCH_H */

@@ -1,0 +1,23 @@
+/*
+ * test/bench/main.c: benchmarks, run by 'make bench' under
+ * qemu-system-aarch64 -icount shift=0, where the PMU's instruction
+ * counter is exact. Prints markdown tables and one "BENCH-JSON name {...}"
+ * line per result file, which tools/bench writes to build/bench/.
+ */
+#include <stdio.h>
+
+#include "bench.h"
+#include "pmu.h"
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!pmu_insns()) {
+		printf("bench: the PMU instruction counter reads 0; run under "
+		       "-icount shift=0 (make bench does)\n");
+		return 1;
+	}
+	bench_callops();
+	return 0;
+}
