@@ -82,9 +82,12 @@ KTEST(unmapped_low_memory_faults)
 
 KTEST(text_alias_writes_what_the_text_shows)
 {
-	/* The first instruction at the symbol is the third patch-site NOP. */
-	volatile uint32_t *site = (volatile uint32_t *)(uintptr_t)&alias_target;
+	/* func+4 of a patch site is a NOP while no ops wants the function
+	 * (func+0 became MOV X9, LR at boot). Nothing attaches to
+	 * alias_target, so the test may borrow that word. */
+	volatile uint32_t *site = (volatile uint32_t *)((uintptr_t)&alias_target + 4);
 
+	KT_EQ(t, site[-1], INSN_MOV_X9_LR);
 	KT_EQ(t, site[0], INSN_NOP);
 	KT_EQ(t, text_write32((void *)site, INSN_NOP, INSN_MOV_X9_LR), 0);
 	text_sync((uintptr_t)site, (uintptr_t)(site + 1));
