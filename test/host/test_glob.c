@@ -1,0 +1,67 @@
+/* sources: trace/glob.c */
+/*
+ * test/host/test_glob.c: the filter glob matcher against cases worked
+ * out by hand from ftrace's documented syntax.
+ */
+#include <string.h>
+
+#include "../../trace/glob.h"
+#include "tap.h"
+
+static void match(const char *pat, const char *s, int want)
+{
+	tap_ok(glob_match(pat, strlen(pat), s) == want, "\"%s\" %s \"%s\"", pat,
+	       want ? "matches" : "does not match", s);
+}
+
+static void valid(const char *pat, int want)
+{
+	tap_ok(glob_valid(pat, strlen(pat)) == want, "\"%s\" is %s", pat,
+	       want ? "valid" : "invalid");
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	match("foo", "foo", 1);
+	match("foo", "foobar", 0);
+	match("foo*", "foobar", 1);
+	match("foo*", "foo", 1);
+	match("*bar", "foobar", 1);
+	match("*bar", "foobarx", 0);
+	match("*oba*", "foobar", 1);
+	match("*oba*", "foxbar", 0);
+	match("f?o", "foo", 1);
+	match("f?o", "fo", 0);
+	match("[a-c]at", "bat", 1);
+	match("[a-c]at", "dat", 0);
+	match("[!a-c]at", "dat", 1);
+	match("[^a-c]at", "cat", 0);
+	match("[]]x", "]x", 1);
+	match("a\\*b", "a*b", 1);
+	match("a\\*b", "axb", 0);
+	match("*a*b*c*", "xxaxxbxxcxx", 1);
+	match("*a*b*c*", "xxaxxcxxbxx", 0);
+	match("**", "", 1);
+	match("?", "", 0);
+	match("", "", 1);
+	match("", "x", 0);
+	match("pipeline_*", "pipeline_run", 1);
+	match("*_[0-9]", "irq_7", 1);
+	valid("foo*", 1);
+	valid("[a-c", 0);
+	valid("[!", 0);
+	valid("x\\", 0);
+	valid("[]]", 1);
+	valid("", 1);
+	/* The length bounds the pattern: bytes after it are ignored. */
+	tap_ok(glob_match("abcdef", 3, "abc"), "length bounds the pattern");
+	/* Pathological backtracking stays linear-ish and terminates. */
+	char s[4001];
+
+	memset(s, 'a', 4000);
+	s[4000] = '\0';
+	match("*a*a*a*a*a*a*a*b", s, 0);
+	return tap_done();
+}
