@@ -57,10 +57,29 @@ void console_write(const char *s, size_t n)
 	if (locked)
 		spin_lock(&console_lock);
 	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '\n')
+		char c = s[i];
+
+		if (c == '\n')
 			uart_putc('\r');
-		uart_putc(s[i]);
+		if (c == 0x02 || c == 0x03 || c == 0x10)
+			c = '?';	/* frame delimiters never appear in text */
+		uart_putc(c);
 	}
+	if (locked)
+		spin_unlock(&console_lock);
+	irq_restore(flags);
+}
+
+void console_write_raw(const void *p, size_t n)
+{
+	const char *b = p;
+	unsigned long flags = irq_save();
+	bool locked = !panic_mode;
+
+	if (locked)
+		spin_lock(&console_lock);
+	for (size_t i = 0; i < n; i++)
+		uart_putc(b[i]);
 	if (locked)
 		spin_unlock(&console_lock);
 	irq_restore(flags);

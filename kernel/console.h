@@ -14,6 +14,10 @@
 void console_init(void);
 void console_init_irq(void);		/* once the interrupt layer is up */
 void console_write(const char *s, size_t n);
+/* Bytes as they are, in one piece (binary trace frames). Text written
+ * with console_write never contains 0x02, 0x03 or 0x10, the frame
+ * delimiters (docs/wire.md): they become '?'. */
+void console_write_raw(const void *p, size_t n);
 int console_getc(void);			/* waits; thread context */
 int console_trygetc(void);		/* -1 when nothing is waiting */
 /* From now on write without taking the lock: the crash path, where the

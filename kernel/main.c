@@ -22,7 +22,8 @@
 #include "board.h"
 
 extern char boot_stack_top[];
-void trace_init(void);	/* trace/ops.c: prepares every patch site */
+void trace_init(void);		/* trace/ops.c: prepares every patch site */
+void trace_boot_start(void);	/* trace/control.c: trace= parameters */
 int main(int argc, char **argv);
 
 /* RAM from the DTB's /memory node (first range), or the board default. */
@@ -80,6 +81,7 @@ void boot_primary(void *dtb, unsigned long entry_el)
 	percpu_data[0].online = true;
 	irq_enable();
 	smp_init(fdt);
+	trace_boot_start();
 
 	uint64_t t1 = time_counter();
 	kprintf("baretrace: main() after %lu us (%lu us since reset)\n",

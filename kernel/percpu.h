@@ -36,6 +36,10 @@ struct percpu {
 	void *call_arg;
 	volatile uint32_t call_seq;	/* bumped by this CPU when a call ran */
 
+	/* This CPU's trace ring buffer (trace/ring.h), set while tracing is
+	 * stopped; the owner writes through it. */
+	void *ring;
+
 	/* Thread-context work handed over by smp_start(); written by the
 	 * starter while work_fn is NULL, cleared by this CPU when done. */
 	smp_fn work_fn;

@@ -8,8 +8,11 @@
 #define SYS_EXIT			0x18
 #define ADP_STOPPED_APPLICATION_EXIT	0x20026
 
+void trace_stop_and_drain(void);	/* trace/control.c */
+
 void power_exit(int status)
 {
+	trace_stop_and_drain();
 	/* The last line in every case: runners without semihosting read
 	 * the status from here. */
 	kprintf("baretrace: exit status %d\n", status);

@@ -56,6 +56,8 @@ static inline uintptr_t site_func(unsigned int i)
 	return (uintptr_t)_text + bt_syms[bt_sites[i]].start;
 }
 void trace_sites_init(void);
+/* Site of a traced function's address (the ip a callback gets), O(1). */
+int trace_site_fast(uintptr_t ip);
 
 /* trace/patch.c: one change of one site. */
 struct patch_req {
@@ -77,5 +79,6 @@ struct ops_list {
 extern struct ops_list *trace_live_ops;
 
 void trace_init(void);
+unsigned int trace_wanted_sites(const struct trace_ops *ops);
 
 #endif /* TRACE_CORE_H */

@@ -268,6 +268,15 @@ int trace_ops_set_notrace(struct trace_ops *ops, const char *patterns)
 	return ops ? set_bits(ops, &ops->notrace_bits, patterns) : TRACE_EINVAL;
 }
 
+unsigned int trace_wanted_sites(const struct trace_ops *ops)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; ops->want && i < bt_site_count; i++)
+		n += test_bit(ops->want, i);
+	return n;
+}
+
 int trace_force_list(bool on)
 {
 	if (!trace_live_ops)
