@@ -67,8 +67,11 @@ void irqchip_init(void)
 
 void irqchip_init_cpu(void)
 {
-	/* ITARGETSR0..7 are banked and read back this CPU's own mask. */
-	this_cpu()->gic_mask = *gicd(GICD_ITARGETSR(0)) & 0xff;
+	/* ITARGETSR0..7 are banked and read back this CPU's own mask; a
+	 * uniprocessor GIC makes them RAZ (IHI 0048B 4.3.12): interface 0. */
+	unsigned int mask = *gicd(GICD_ITARGETSR(0)) & 0xff;
+
+	this_cpu()->gic_mask = mask ? mask : 1;
 	*gicd(GICD_ICENABLER(0)) = ~0U;
 	for (unsigned int i = 0; i < 32; i += 4)
 		*gicd(GICD_IPRIORITYR(i / 4)) = PRIORITY * 0x01010101U;

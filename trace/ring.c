@@ -96,7 +96,7 @@ static uint8_t *put_header(uint8_t *p, unsigned int kind, uint64_t delta)
  */
 static bool next_block(struct ring_cpu *r, uint64_t now)
 {
-	uint64_t next = r->cur ? r->wr_seq + 1 : 0;
+	uint64_t next = r->started ? r->wr_seq + 1 : 0;
 	struct ring_block *b = block_at(r, next);
 
 	if (next >= r->nblocks) {
@@ -125,6 +125,7 @@ static bool next_block(struct ring_cpu *r, uint64_t now)
 	b->events = 0;
 	r->cur = b;
 	r->wr_seq = next;
+	r->started = true;
 	r->last_ts = now;
 	if (r->lost_pending) {
 		uint8_t *p = put_header(b->data, WIRE_REC_LOST, 0);
@@ -221,14 +222,30 @@ void ring_commit(void)
 	irq_restore(flags);
 }
 
+/* Finishes the current block without opening the next one (so an
+ * overwriting ring does not lose a block to a close). Losses still
+ * pending (stop mode) get a block of their own. Interrupts masked. */
+static void finish_block(struct ring_cpu *r)
+{
+	if (r->nest)
+		return;
+	if (r->cur && r->cur->used) {
+		r->cur = NULL;
+		smp_store_release(&r->closed_seq, r->wr_seq + 1);
+	}
+	if (r->lost_pending && !r->cur && next_block(r, time_counter())) {
+		r->cur = NULL;
+		smp_store_release(&r->closed_seq, r->wr_seq + 1);
+	}
+}
+
 void ring_close_block(void)
 {
 	unsigned long flags = irq_save();
 	struct ring_cpu *r = my_ring();
 
-	/* A block with data, or losses still to report, ends here. */
-	if (r && !r->nest && ((r->cur && r->cur->used) || r->lost_pending))
-		next_block(r, time_counter());
+	if (r)
+		finish_block(r);
 	irq_restore(flags);
 }
 
@@ -238,9 +255,8 @@ void ring_close_if_older(uint64_t ticks)
 	struct ring_cpu *r = my_ring();
 	uint64_t now = time_counter();
 
-	if (r && !r->nest && r->cur && (r->cur->used || r->lost_pending) &&
-	    now - r->cur->base_ts > ticks)
-		next_block(r, now);
+	if (r && r->cur && now - r->cur->base_ts > ticks)
+		finish_block(r);
 	irq_restore(flags);
 }
 

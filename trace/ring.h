@@ -55,7 +55,8 @@ struct ring_cpu {
 
 	/* Writer: the owning CPU only. */
 	struct ring_block *cur;	/* block being filled, NULL when none */
-	uint64_t wr_seq;	/* its sequence number */
+	uint64_t wr_seq;	/* its (or the last finished one's) number */
+	bool started;		/* a block has been opened */
 	uint64_t last_ts;	/* timestamp of the last record written */
 	uint32_t nest;		/* open reservations */
 	uint64_t lost_pending;	/* lost, not yet written as a kind-6 record */

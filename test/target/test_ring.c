@@ -1,0 +1,239 @@
+/* test/target/test_ring.c: ring buffer modes, nesting and accounting. */
+#include <stdint.h>
+#include <string.h>
+
+#include <baretrace.h>
+
+#include "barrier.h"
+#include "irq.h"
+#include "kprintf.h"
+#include "ktest.h"
+#include "mmu.h"
+#include "percpu.h"
+#include "ring.h"
+#include "wire.h"
+
+#define CALLER ((uintptr_t)_text + 0x400)
+
+static uint8_t blk[RING_BLOCK_SIZE];
+static struct wire_rec_iter it;
+
+struct tally {
+	uint64_t events;	/* function entries decoded */
+	uint64_t lost;		/* sum of kind-6 counts */
+	uint64_t first_site, last_site;
+	uint64_t ext;		/* kind-7 records */
+	int order_ok;		/* sites strictly increasing */
+	int bad;		/* undecodable blocks */
+};
+
+static void write_func(unsigned int site)
+{
+	unsigned long f = irq_save();	/* the fast path's contract */
+
+	ring_write_func(site, CALLER);
+	irq_restore(f);
+}
+
+/* Reads every complete block of this CPU's ring and decodes it. */
+static void drain(struct tally *t, unsigned int cpu)
+{
+	uint64_t seq, base;
+	long len;
+
+	while ((len = ring_read_block(cpu, blk, sizeof(blk), &seq, &base)) >= 0) {
+		uint8_t body[RING_BLOCK_SIZE + 16];
+		unsigned int vl = wire_varint_put(body, base);
+		struct wire_record r;
+		int rc;
+
+		memcpy(body + vl, blk, (size_t)len);
+		if (wire_rec_begin(&it, body, (size_t)len + vl, NULL, NULL)) {
+			t->bad++;
+			continue;
+		}
+		while ((rc = wire_rec_next(&it, &r)) == WIRE_REC_OK) {
+			if (r.kind == WIRE_REC_LOST) {
+				t->lost += r.count;
+			} else if (r.kind == WIRE_REC_EXT) {
+				t->ext++;
+			} else if (r.kind <= WIRE_REC_FUNC_CALLER) {
+				if (t->events && r.site <= t->last_site)
+					t->order_ok = 0;
+				if (!t->events)
+					t->first_site = r.site;
+				t->last_site = r.site;
+				t->events++;
+			}
+		}
+		if (rc != WIRE_REC_DONE)
+			t->bad++;
+	}
+}
+
+static void fresh(struct tally *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->order_ok = 1;
+}
+
+#define SMALL (4 * RING_BLOCK_SIZE)
+
+KTEST(ring_overwrite_keeps_the_newest_and_counts_the_rest)
+{
+	struct tally tl;
+	struct ring_cpu *r;
+	const unsigned int n = 3000;	/* about 12 blocks' worth */
+
+	fresh(&tl);
+	KT_EQ(t, ring_setup(SMALL, RING_OVERWRITE), 0);
+	r = ring_of(smp_cpu_id());
+	for (unsigned int i = 0; i < n; i++)
+		write_func(i);
+	ring_close_block();
+	drain(&tl, smp_cpu_id());
+	KT_EQ(t, tl.bad, 0);
+	KT_EQ(t, r->produced, n);
+	KT_EQ(t, tl.events + tl.lost, n);		/* exact, nothing twice */
+	KT_EQ(t, tl.last_site, n - 1);		/* the newest survived */
+	KT_EXPECT(t, tl.order_ok);
+	KT_EQ(t, tl.first_site, n - tl.events);	/* a contiguous tail */
+	KT_EXPECT(t, tl.lost > 0);
+}
+
+KTEST(ring_stop_keeps_the_oldest_and_reports_the_drop)
+{
+	struct tally tl;
+	const unsigned int n = 3000;
+
+	fresh(&tl);
+	KT_EQ(t, ring_setup(SMALL, RING_STOP), 0);
+	for (unsigned int i = 0; i < n; i++)
+		write_func(i);
+	drain(&tl, smp_cpu_id());	/* frees the blocks */
+	ring_close_block();		/* now the pending loss gets its record */
+	drain(&tl, smp_cpu_id());
+	KT_EQ(t, tl.bad, 0);
+	KT_EQ(t, tl.first_site, 0);		/* the oldest survived */
+	KT_EQ(t, tl.last_site, tl.events - 1);	/* a contiguous head */
+	KT_EXPECT(t, tl.order_ok);
+	KT_EQ(t, tl.events + tl.lost, n);
+	KT_EXPECT(t, tl.lost > 0);
+}
+
+#define SGI_TEST 3
+static volatile int irq_wrote;
+
+static void sgi_writes(unsigned int irq, void *arg)
+{
+	(void)irq;
+	(void)arg;
+	ring_write_func(7, CALLER);	/* interrupt context: masked */
+	ring_write_func(8, CALLER);
+	irq_wrote = 1;
+}
+
+KTEST(ring_nested_writer_in_an_irq_leaves_no_torn_record)
+{
+	struct tally tl;
+	uint8_t pattern[40];
+
+	fresh(&tl);
+	KT_EQ(t, ring_setup(SMALL, RING_OVERWRITE), 0);
+	irq_register(SGI_TEST, sgi_writes, NULL);
+	for (unsigned int i = 0; i < sizeof(pattern); i++)
+		pattern[i] = (uint8_t)(0xa0 + i);
+	write_func(1);
+	/* Hold a reservation for an extension record, let an interrupt
+	 * write two records, then fill the reservation in. */
+	uint8_t *p = ring_reserve(WIRE_REC_EXT, 1 + 1 + sizeof(pattern));
+
+	KT_EXPECT(t, p != NULL);
+	irq_wrote = 0;
+	irqchip_send_sgi(SGI_TEST, smp_cpu_id());
+	for (int i = 0; i < 1000000 && !irq_wrote; i++)
+		cpu_relax();
+	KT_EQ(t, irq_wrote, 1);
+	/* Not readable while the reservation is open. */
+	ring_close_block();
+	uint64_t seq, base;
+
+	KT_EQ(t, ring_read_block(smp_cpu_id(), blk, sizeof(blk), &seq, &base), -1);
+	p[0] = 9;			/* subtype */
+	p[1] = sizeof(pattern);		/* length */
+	memcpy(p + 2, pattern, sizeof(pattern));
+	ring_commit();
+	ring_close_block();
+	/* Decode and check the extension record's bytes and the order. */
+	long len = ring_read_block(smp_cpu_id(), blk, sizeof(blk), &seq, &base);
+	uint8_t body[RING_BLOCK_SIZE + 16];
+	unsigned int vl = wire_varint_put(body, base);
+	struct wire_record r;
+	unsigned int kinds[8], k = 0;
+
+	KT_EXPECT(t, len > 0);
+	memcpy(body + vl, blk, (size_t)(len > 0 ? len : 0));
+	KT_EQ(t, wire_rec_begin(&it, body, (size_t)(len > 0 ? len : 0) + vl, NULL, NULL), 0);
+	while (k < 8 && wire_rec_next(&it, &r) == WIRE_REC_OK) {
+		kinds[k++] = r.kind;
+		if (r.kind == WIRE_REC_EXT) {
+			KT_EQ(t, r.subtype, 9);
+			KT_EQ(t, r.data_len, sizeof(pattern));
+			KT_EXPECT(t, r.data && !memcmp(r.data, pattern, sizeof(pattern)));
+		}
+	}
+	KT_EQ(t, k, 4);			/* func, ext, func, func */
+	KT_EQ(t, kinds[1], WIRE_REC_EXT);
+	KT_EQ(t, kinds[2], WIRE_REC_FUNC_CALLER);
+	KT_EQ(t, kinds[3], WIRE_REC_FUNC_CALLER);
+}
+
+/* Overflow with a slow reader on another CPU: every event is either
+ * decoded or counted in a lost record, exactly. */
+static volatile int writer_done;
+
+static void overflow_writer(void *arg)
+{
+	unsigned int n = *(unsigned int *)arg;
+
+	for (unsigned int i = 0; i < n; i++)
+		write_func(i % 1000);
+	ring_close_block();
+	smp_store_release(&writer_done, 1);
+}
+
+static void run_overflow(struct ktest_ctx *t, enum ring_mode mode)
+{
+	struct tally tl;
+	unsigned int n = 20000, cpu = 1;
+
+	if (smp_num_cpus() < 2)
+		return ktest_skip(t, "needs 2 CPUs");
+	fresh(&tl);
+	KT_EQ(t, ring_setup(SMALL, mode), 0);
+	writer_done = 0;
+	smp_start(cpu, overflow_writer, &n);
+	while (!smp_load_acquire(&writer_done)) {
+		drain(&tl, cpu);	/* a reader slower than the writer */
+		time_delay_us(50);
+	}
+	smp_wait(cpu);
+	drain(&tl, cpu);
+	smp_call(cpu, (smp_fn)ring_close_block, NULL);	/* pending losses */
+	drain(&tl, cpu);
+	KT_EQ(t, tl.bad, 0);
+	KT_EQ(t, ring_of(cpu)->produced, n);
+	KT_EQ(t, tl.events + tl.lost, n);
+	kprintf("    # %s: %lu decoded, %lu lost\n", mode == RING_STOP ? "stop" : "overwrite",
+		(unsigned long)tl.events, (unsigned long)tl.lost);
+}
+
+KTEST(ring_overflow_with_a_slow_reader_accounts_exactly_overwrite)
+{
+	run_overflow(t, RING_OVERWRITE);
+}
+
+KTEST(ring_overflow_with_a_slow_reader_accounts_exactly_stop)
+{
+	run_overflow(t, RING_STOP);
+}
