@@ -73,7 +73,7 @@ KERNEL_ONLY := -mgeneral-regs-only
 NOTRACE := boot/% trace/% test/bench/instrumented.c kernel/text_alias.c kernel/entry.S kernel/exception.c kernel/crash.c kernel/esr.c \
   kernel/console.c kernel/kfmt.c kernel/symbols.c kernel/string.c kernel/mmu.c \
   kernel/fdt.c kernel/fault.c kernel/fault_probe.S kernel/irq.c drivers/pl011.c \
-  drivers/gicv2.c
+  drivers/gicv2.c $(BOARD_NOTRACE)
 STRICT_ALIGN := boot/% kernel/mmu.c kernel/fdt.c
 # Built with -finstrument-functions (and no patch site) for comparison.
 INSTRUMENT := test/bench/instrumented.c
@@ -184,7 +184,7 @@ RUN := tools/qemu-run --board $(BOARD) --image $(OUT)/Image --smp $(QEMU_SMP) \
   --mem $(QEMU_MEM) --cpu $(QEMU_CPU) --machine $(QEMU_MACHINE)
 
 run: all
-	$(RUN) --uboot $(UBOOT_BIN) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
+	$(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
 
 run-direct: all
 	$(RUN) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"

@@ -33,6 +33,11 @@ static inline volatile uint32_t *reg(unsigned int off)
 	return (volatile uint32_t *)(BOARD_UART_BASE + off);
 }
 
+/* Default board hook: the UART is wired to its pins for good. */
+void __attribute__((weak)) board_uart_pins(void)
+{
+}
+
 void uart_init(void)
 {
 	/* 64ths of the divisor: IBRD.FBRD = clk / (16 * baud). */
@@ -42,6 +47,7 @@ void uart_init(void)
 	*reg(UART_CR) = 0;
 	while (*reg(UART_FR) & FR_BUSY)
 		;
+	board_uart_pins();
 	*reg(UART_IBRD) = div64 >> 6;
 	*reg(UART_FBRD) = div64 & 63;
 	/* PL011 TRM 3.3.7: LCR_H must be written after IBRD/FBRD to latch them. */

@@ -4,10 +4,31 @@
 #include "bootargs.h"
 #include "fdt.h"
 #include "kprintf.h"
+#include "power.h"
 
 extern const struct kernel_param __kparams_start[], __kparams_end[];
 
 static struct bootargs args;
+
+#define SYS_GET_CMDLINE	0x15	/* Arm semihosting */
+
+/* Without a DTB (QEMU raspi3b passes none) the arguments come from the
+ * semihosting host, if there is one: QEMU answers SYS_GET_CMDLINE with
+ * the -kernel file name, a space and the -append text. NULL if no host
+ * answers. */
+static const char *semihost_bootargs(void)
+{
+	static char line[BOOTARGS_MAX_LEN + 256];	/* + the file name */
+	struct { char *buf; unsigned long len; } block = { line, sizeof(line) - 1 };
+	const char *s = line;
+
+	if (semihost_call(SYS_GET_CMDLINE, &block) != 0)
+		return NULL;
+	line[sizeof(line) - 1] = '\0';
+	while (*s && *s != ' ')
+		s++;
+	return *s ? s + 1 : s;
+}
 
 void bootargs_init(const void *fdt)
 {
@@ -18,6 +39,8 @@ void bootargs_init(const void *fdt)
 	if (chosen >= 0)
 		line = fdt_prop(fdt, chosen, "bootargs", &len);
 	if (!line || len <= 0 || line[len - 1] != '\0')
+		line = "";
+	if (!fdt && (line = semihost_bootargs()) == NULL)
 		line = "";
 	kprintf("bootargs: \"%s\"\n", line);
 	if (bootargs_split(line, &args, &err)) {

@@ -11,8 +11,8 @@
  *   [_etext, _erodata)          Normal WB, RO, XN
  *   [_erodata, _end)            Normal WB, RW, XN
  *   TEXT_ALIAS_BASE + text      Normal WB, RW, XN (the patcher's window)
- * Nothing else is mapped, so a NULL dereference faults on boards whose
- * RAM does not start at 0.
+ * Nothing else is mapped, and RAM below NULL_GUARD never is (the Pi's RAM
+ * starts at 0), so a NULL dereference faults on every board.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -26,6 +26,7 @@
 #define PT_ENTRIES	512
 #define PT_POOL		24		/* L1 + L2s + L3s for image and alias */
 #define BLOCK_SIZE	(1UL << 21)	/* level-2 block */
+#define NULL_GUARD	0x10000UL	/* RAM below 64 KiB stays unmapped */
 
 #define PTE_VALID	(1UL << 0)
 #define PTE_TABLE	(1UL << 1)	/* table (L1/L2) or page (L3) */
@@ -108,7 +109,8 @@ static uint64_t page_up(uint64_t x) { return page_down(x + PAGE_SIZE - 1); }
 
 static void map_ram_around_image(const struct mem_region *ram)
 {
-	uint64_t lo = ram->base, hi = ram->base + ram->size;
+	uint64_t lo = ram->base < NULL_GUARD ? NULL_GUARD : ram->base;
+	uint64_t hi = ram->base + ram->size;
 	uint64_t img_lo = (uintptr_t)_text, img_hi = page_up((uintptr_t)_end);
 
 	/* Image pages first, so RAM blocks never swallow them. */

@@ -18,6 +18,8 @@
 #include "spinlock.h"
 #include "ktime.h"
 
+#include "board.h"
+
 #define MPIDR_AFF_MASK	0xff00ffffffUL
 
 struct percpu percpu_data[NR_CPUS];
@@ -30,6 +32,14 @@ static uint8_t cpu_stacks[NR_CPUS][STACK_SIZE] __attribute__((aligned(16)));
 static struct spinlock smp_call_lock = SPINLOCK_INIT;
 
 extern char secondary_entry[];
+
+/* CPUs to start when there is no DTB /cpus (board.h; e.g. QEMU raspi3b
+ * passes no DTB). Without the list only the boot CPU runs. */
+#ifdef BOARD_CPU_MPIDRS
+static const uint64_t board_cpus[] = BOARD_CPU_MPIDRS;
+#else
+static const uint64_t board_cpus[] = { 0 };
+#endif
 
 static int param_maxcpus(const char *val)
 {
@@ -266,5 +276,8 @@ void smp_init(const void *fdt)
 			continue;
 		start_cpu(next++, mpidr);
 	}
+	for (unsigned int i = 0; cpus < 0 && i < sizeof(board_cpus) / sizeof(board_cpus[0]); i++)
+		if (board_cpus[i] != self && next < max_cpus)
+			start_cpu(next++, board_cpus[i]);
 	kprintf("smp: %u CPUs online\n", nr_cpus_online);
 }

@@ -9,5 +9,8 @@ void uart_init(void);
 void uart_putc(char c);			/* waits for FIFO room */
 int uart_getc(void);			/* -1 when the FIFO is empty */
 void uart_rx_irq_enable(void);
+/* Board hook, called by uart_init before the UART is enabled: route its
+ * pins (board/rpi-common). The driver's weak default does nothing. */
+void board_uart_pins(void);
 
 #endif /* KERNEL_UART_H */
