@@ -195,7 +195,7 @@ debug: all
 # ---- tests ----------------------------------------------------------------
 test: setup-check
 	$(Q)tools/setup
-	$(Q)python3 test/run.py --board $(BOARD)
+	$(Q)python3 test/run.py --board $(BOARD) $(if $(TEST_STAGES),--only $(TEST_STAGES))
 
 # ---- benchmarks -------------------------------------------------------------
 bench:
@@ -211,6 +211,62 @@ help:
 	@echo "make run-direct   boot with -kernel, no U-Boot"
 	@echo "make debug        QEMU halted with a gdb stub, gdb-multiarch attached"
 	@echo "make test         every test; the last line is 'N passed, N failed'"
+	@echo "make BOARD=rpi4 sdcard FIRMWARE_DIR=dir   Raspberry Pi boot partition (README)"
+
+# ---- Raspberry Pi flows ------------------------------------------------------
+# Boards whose board.mk includes board/rpi-common/rpi.mk (BOARD_FLOW := rpi)
+# also get, next to the Image, what the Pi firmware boots:
+#   kernel8.img   the Image under the name the firmware loads (BOARD_IMAGE_NAME)
+#   config.txt    the firmware's settings (BOARD_CONFIG_TXT)
+#   cmdline.txt   BOOTARGS; the firmware hands it over in /chosen/bootargs
+#   boot.scr      the U-Boot flow's script (board/rpi-common/boot.cmd)
+# 'make sdcard FIRMWARE_DIR=dir [SDCARD_FLOW=uboot]' adds the firmware
+# files (RPI_FIRMWARE) and writes sdcard/ and sdcard.img (tools/mksdcard).
+ifeq ($(BOARD_FLOW),rpi)
+RPI_BOOT_FILES := $(OUT)/$(BOARD_IMAGE_NAME) $(OUT)/config.txt $(OUT)/cmdline.txt \
+  $(OUT)/boot.scr
+RPI_BOOTARGS = $(subst ','\'',$(BOOTARGS))
+SDCARD_FLOW ?= direct
+FIRMWARE_DIR ?=
+.PHONY: sdcard rpi-bootargs
+all: $(RPI_BOOT_FILES)
+
+$(OUT)/$(BOARD_IMAGE_NAME): $(OUT)/Image
+	$(Q)cp $< $@
+
+$(OUT)/config.txt: $(BOARD_CONFIG_TXT)
+	$(Q)cp $< $@
+
+# Rewritten only when BOOTARGS changes, so boot.scr is remade only then.
+$(OUT)/cmdline.txt: rpi-bootargs
+	@mkdir -p $(dir $@)
+	$(Q)printf '%s\n' '$(RPI_BOOTARGS)' > $@.new
+	$(Q)if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+$(OUT)/boot.cmd: board/rpi-common/boot.cmd $(OUT)/cmdline.txt
+	$(Q)case '$(RPI_BOOTARGS)' in *'"'*|*'$$'*|*';'*) \
+	  echo "make: BOOTARGS may not hold '\"', '\$$' or ';' (they would change boot.scr)" >&2; \
+	  exit 1 ;; esac
+	$(Q)sed "s|@BOOTARGS@|$$(sed 's/[\\|&]/\\&/g' $(OUT)/cmdline.txt)|" $< > $@
+
+$(OUT)/boot.scr: $(OUT)/boot.cmd
+	@$(if $(Q),echo "  MKIMAGE $@")
+	$(Q)mkimage -A arm64 -O linux -T script -C none -n baretrace -d $< $@ >/dev/null
+
+sdcard: all
+	$(Q)tools/mksdcard --out $(OUT)/sdcard.img --flow '$(SDCARD_FLOW)' \
+	  --firmware-dir '$(FIRMWARE_DIR)' --firmware '$(RPI_FIRMWARE)' \
+	  --uboot '$(UBOOT_BIN)' $(RPI_BOOT_FILES)
+else
+sdcard:
+	@echo "make sdcard: for the Raspberry Pi boards (BOARD=rpi4 or rpi3), not $(BOARD)" >&2; exit 1
+endif
+
+# A board without a QEMU model (QEMU 7.2 has no Pi 4) builds but does not run.
+ifeq ($(QEMU_MACHINE),)
+RUN = @echo "make: BOARD=$(BOARD) has no QEMU model; put build/$(BOARD) on its SD card \
+(README), or run the same Pi code with BOARD=rpi3" >&2; false
+endif
 
 # 'make print-VAR' prints a variable (used by test/run.py).
 print-%:
