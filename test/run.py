@@ -325,6 +325,15 @@ def stage_rpi3(res, board):
                              r"^smp: 4 CPUs online$", r"^demo: PASS$",
                              r"^baretrace: exit status 0$"])
 
+    # The VideoCore interrupt controller behind the local one: bytes sent
+    # once the guest is ready raise UART0's receive interrupt (ID 153).
+    st, out = run(["make", "BOARD=rpi3", "APP=test/uartirq"])
+    if st == 0:
+        st, out = uart_input_boot(os.path.join(make_dir("rpi3", "test/uartirq"), "Image"),
+                                  "uartirq: ready", b"abc")
+    expect(res, "rpi3: a byte on the console raises UART0's interrupt through both "
+           "controllers", st, out, present=[r"^uartirq: [1-9]\d* interrupts, 3 bytes$"])
+
     # The watchdog: reset (QEMU -no-reboot turns it into an exit) ...
     st, out = run(["tools/qemu-run", "--image", os.path.join(tgt, "Image"),
                    "--machine", "raspi3b", "--cpu", "cortex-a53", "--smp", "4", "--mem", "1G",
@@ -342,6 +351,33 @@ def stage_rpi3(res, board):
     res.record("rpi3: without semihosting, power-off through the watchdog stops QEMU",
                st == 0 and "baretrace: exit status 0" in out and "power-off failed" not in out,
                f"status {st}\n" + out)
+
+
+def uart_input_boot(image, ready, data):
+    """Boots an rpi3 image, sends 'data' on its console once the line
+    'ready' appears; returns (status or None on timeout, console text)."""
+    cmd = ["qemu-system-aarch64", "-M", "raspi3b", "-nographic", "-net", "none",
+           "-accel", "tcg,thread=single", "-semihosting-config", "enable=on,target=native",
+           "-kernel", image]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    deadline, text = time.time() + QEMU_TIMEOUT, b""
+    try:
+        while time.time() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            text += line
+            if ready.encode() in line:
+                proc.stdin.write(data)
+                proc.stdin.flush()
+                break
+        rest, _ = proc.communicate(timeout=max(1, deadline - time.time()))
+        return proc.returncode, (text + rest).decode(errors="replace").replace("\r", "")
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        rest, _ = proc.communicate()
+        return None, (text + rest).decode(errors="replace")
 
 
 # Documented Pi 4 values (board/rpi4/board.h cites the sources), asserted
