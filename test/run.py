@@ -325,6 +325,22 @@ def stage_rpi3(res, board):
                              r"^smp: 4 CPUs online$", r"^demo: PASS$",
                              r"^baretrace: exit status 0$"])
 
+    # With a device tree, as the Pi firmware always passes one: CPUs from
+    # /cpus and their cpu-release-addr, arguments from /chosen, RAM from
+    # /memory (which QEMU sets to the 1 GiB less its 64 MiB of video RAM).
+    dtb = os.path.join(ROOT, "build", "rpi3", "raspi3b-test.dtb")
+    with open(dtb, "wb") as f:
+        f.write(pi3_dtb())
+    st, out = run(["tools/qemu-run", "--image", os.path.join(demo, "Image"),
+                   "--machine", "raspi3b", "--cpu", "cortex-a53", "--smp", "4", "--mem", "1G",
+                   "--bootargs", "panic=poweroff tick_hz=250", "--qemu-flags", f"-dtb {dtb}"],
+                  timeout=QEMU_TIMEOUT)
+    expect(res, "rpi3: with a DTB, RAM, boot arguments and the 4 CPUs come from it",
+           st, out.replace("\r", ""),
+           present=[r"RAM 0\+3c000000$", r'^bootargs: "panic=poweroff tick_hz=250"$',
+                    r"tick 250 Hz", r"^smp: 4 CPUs online$", r"^demo: PASS$"],
+           absent=[r"no valid DTB", r"spin-table:"])
+
     # The VideoCore interrupt controller behind the local one: bytes sent
     # once the guest is ready raise UART0's receive interrupt (ID 153).
     st, out = run(["make", "BOARD=rpi3", "APP=test/uartirq"])
@@ -351,6 +367,67 @@ def stage_rpi3(res, board):
     res.record("rpi3: without semihosting, power-off through the watchdog stops QEMU",
                st == 0 and "baretrace: exit status 0" in out and "power-off failed" not in out,
                f"status {st}\n" + out)
+
+
+def pi3_dtb():
+    """A device tree shaped like the Pi 3 firmware's (bcm2837.dtsi /cpus,
+    one memory bank), in the devicetree specification v0.4 chapter 5
+    format; QEMU adds /chosen/bootargs and rewrites /memory."""
+    import struct
+
+    strings, st = b"", b""
+
+    def prop(name, value):
+        nonlocal strings, st
+        key = name.encode() + b"\0"
+        if key not in strings:
+            strings += key
+        st += struct.pack(">III", 3, len(value), strings.index(key))
+        st += value + b"\0" * (-len(value) % 4)
+
+    def begin(name):
+        nonlocal st
+        n = name.encode() + b"\0"
+        st += struct.pack(">I", 1) + n + b"\0" * (-len(n) % 4)
+
+    def end():
+        nonlocal st
+        st += struct.pack(">I", 2)
+
+    def cells(*v):
+        return struct.pack(f">{len(v)}I", *v)
+
+    begin("")
+    prop("#address-cells", cells(1))
+    prop("#size-cells", cells(1))
+    prop("compatible", b"raspberrypi,3-model-b\0brcm,bcm2837\0")
+    begin("memory@0")
+    prop("device_type", b"memory\0")
+    prop("reg", cells(0, 0x3b400000))
+    end()
+    begin("chosen")
+    end()
+    begin("cpus")
+    prop("#address-cells", cells(1))
+    prop("#size-cells", cells(0))
+    for n in range(4):
+        begin(f"cpu@{n}")
+        prop("device_type", b"cpu\0")
+        prop("compatible", b"arm,cortex-a53\0")
+        prop("reg", cells(n))
+        prop("enable-method", b"spin-table\0")
+        prop("cpu-release-addr", cells(0, 0xd8 + 8 * n))
+        end()
+    end()
+    end()
+    st += struct.pack(">I", 9)
+    off_rsv = 40
+    off_st = off_rsv + 16
+    off_str = off_st + len(st)
+    total = off_str + len(strings)
+    hdr = struct.pack(">10I", 0xd00dfeed, total, off_st, off_str, off_rsv, 17, 16, 0,
+                      len(strings), len(st))
+    return hdr + b"\0" * 16 + st + strings
 
 
 def uart_input_boot(image, ready, data):
