@@ -64,7 +64,8 @@ CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-commo
   -fno-stack-protector -fpie \
   -march=armv8-a -mno-outline-atomics -falign-functions=8 \
   -ffunction-sections -fdata-sections -MD -MP \
-  $(BOARD_CFLAGS) $(LIBC_CFLAGS) -Iinclude -Ikernel -Itrace -Iboard/$(BOARD) -Iboard
+  $(BOARD_CFLAGS) $(LIBC_CFLAGS) -Iinclude -Ikernel -Itrace -Iboard/$(BOARD) -Iboard \
+  -include kernel/visibility.h
 PATCHABLE   := -fpatchable-function-entry=4,2
 KERNEL_ONLY := -mgeneral-regs-only
 
@@ -87,7 +88,10 @@ APP_SRCS := $(wildcard $(APP)/*.c $(APP)/*.S)
 KERNEL_OBJS := $(patsubst %,$(OBJ)/%.o,$(KERNEL_SRCS))
 APP_OBJS    := $(patsubst %,$(OBJ)/app/%.o,$(APP_SRCS))
 
+# The trace core's leaf functions (callbacks) skip the frame record:
+# nothing unwinds through them, and they run on every traced call.
 flags_for = $(CFLAGS_BASE) $(if $(filter $(NOTRACE),$(1)),,$(PATCHABLE)) \
+  $(if $(filter trace/%,$(1)),-momit-leaf-frame-pointer -foptimize-sibling-calls) \
   $(if $(filter $(STRICT_ALIGN),$(1)),-mstrict-align) \
   $(if $(filter $(INSTRUMENT),$(1)),-finstrument-functions) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
@@ -177,14 +181,44 @@ setup:
 
 newlib: $(NEWLIB_DONE)
 
-host-tools: $(HOST)/mktables
+BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c)) trace/wire.c
+BARETRACE_HDRS := $(wildcard tools/baretrace/*.h) trace/wire.h kernel/tables.h
+
+$(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Itrace -Ikernel -o $@ $(BARETRACE_SRCS) -lelf
+
+host-tools: $(HOST)/mktables $(HOST)/baretrace
 
 # ---- running --------------------------------------------------------------
 RUN := tools/qemu-run --board $(BOARD) --image $(OUT)/Image --smp $(QEMU_SMP) \
   --mem $(QEMU_MEM) --cpu $(QEMU_CPU) --machine $(QEMU_MACHINE)
 
-run: all
-	$(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
+# make run traces the app: TRACE= turns it off, TRACE_FILTER= picks the
+# functions (default: the app's trace_filter file, else everything).
+TRACE ?= function
+TRACE_FILTER ?= $(shell cat $(APP)/trace_filter 2>/dev/null)
+TRACE_ARGS := $(if $(TRACE),trace=$(TRACE) $(if $(TRACE_FILTER),trace_filter=$(TRACE_FILTER)))
+RUN_DIR := $(BUILD)/run
+BT := $(HOST)/baretrace
+
+run: all host-tools
+	@rm -f $(RUN_DIR)/trace.bt
+	@status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
+	  --bootargs "panic=poweroff $(TRACE_ARGS) $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)" \
+	  $(if $(TRACE),--capture $(RUN_DIR)/trace.bt) || status=$$?; \
+	if [ -s $(RUN_DIR)/trace.bt ]; then \
+	  $(BT) report $(RUN_DIR)/trace.bt --elf $(OUT)/baretrace.elf > $(RUN_DIR)/trace.txt && \
+	  echo && echo "---- trace (first 40 of $$(wc -l < $(RUN_DIR)/trace.txt) lines; all in $(RUN_DIR)/trace.txt) ----" && \
+	  head -n 40 $(RUN_DIR)/trace.txt && echo "..." && tail -n 1 $(RUN_DIR)/trace.txt && \
+	  echo && $(BT) stats $(RUN_DIR)/trace.bt --elf $(OUT)/baretrace.elf | head -n 15 && \
+	  $(BT) export --format=chrome-json -o $(RUN_DIR)/trace.json $(RUN_DIR)/trace.bt --elf $(OUT)/baretrace.elf && \
+	  $(BT) export --format=folded -o $(RUN_DIR)/trace.folded $(RUN_DIR)/trace.bt --elf $(OUT)/baretrace.elf && \
+	  echo && echo "trace:  $(RUN_DIR)/trace.bt" && echo "text:   $(RUN_DIR)/trace.txt" && \
+	  echo "chrome: $(RUN_DIR)/trace.json (open in https://ui.perfetto.dev)" && \
+	  echo "folded: $(RUN_DIR)/trace.folded (flamegraph.pl or speedscope)"; \
+	fi; exit $$status
 
 run-direct: all
 	$(RUN) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
@@ -200,7 +234,8 @@ test: setup-check
 # ---- benchmarks -------------------------------------------------------------
 bench:
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) APP=test/bench
-	$(Q)tools/bench $(BUILD)/$(BOARD)/app-test-bench/Image $(BUILD)/bench
+	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD)
+	$(Q)tools/bench $(BUILD)/$(BOARD)/app-test-bench/Image $(BUILD)/$(BOARD)/Image $(BUILD)/bench
 
 clean:
 	rm -rf $(BUILD)/$(BOARD) $(HOST)

@@ -42,13 +42,12 @@
  * trampoline's, so backtraces pass through both. */
 struct trace_regs {
 	uint64_t x[9];		/* x0-x7 arguments, x8 indirect result */
+	uint64_t sp;		/* stack pointer at the call */
 	uint64_t fp;		/* caller's frame pointer */
 	uint64_t lr;		/* return address of the traced function */
 	uint64_t record_fp;	/* (frame record link; do not change) */
 	uint64_t pc;		/* where the function body starts (ip + 8) */
-	uint64_t sp;		/* stack pointer at the call */
-	uint64_t daif;		/* (interrupt mask to restore; do not change) */
-	uint64_t pad;
+	uint64_t pad[2];
 };
 
 struct trace_ops;

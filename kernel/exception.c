@@ -18,6 +18,9 @@ void exception_init_cpu(void)
 {
 	write_sysreg(vbar_el1, (uintptr_t)exception_vectors);
 	write_sysreg(tpidr_el0, 0);	/* trace/entry.S: not in a callback */
+	/* Debug exceptions stay masked for good (none are used); so DAIF is
+	 * never zero, which trace/entry.S relies on. */
+	__asm__ volatile("msr daifset, #8" ::: "memory");
 	isb();
 }
 

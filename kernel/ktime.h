@@ -9,6 +9,16 @@
 
 #include <baretrace.h>
 
+#include "barrier.h"
+
+/* CNTVCT for code that must not call out (the trace path): the ISB keeps
+ * the read from moving before earlier instructions. */
+static inline uint64_t counter_read(void)
+{
+	isb();
+	return read_sysreg(cntvct_el0);
+}
+
 void time_init(void);		/* boot CPU, after irq_init */
 void time_init_cpu(void);	/* every CPU: start its tick */
 

@@ -32,6 +32,9 @@ void dcache_clean_pou(uintptr_t start, uintptr_t end);
 void dcache_clean_inval_poc(uintptr_t start, uintptr_t end);
 void icache_inval_pou(uintptr_t start, uintptr_t end);
 
-extern char _text[], _etext[], _erodata[], _edata[], _end[];
+/* Hidden: the image is a static PIE, so these are addressed PC-relative
+ * (ADRP/ADD) instead of through the GOT. */
+extern char _text[], _etext[], _erodata[], _edata[], _end[]
+	__attribute__((visibility("hidden")));
 
 #endif /* KERNEL_MMU_H */

@@ -8,7 +8,10 @@
 #define SYS_EXIT			0x18
 #define ADP_STOPPED_APPLICATION_EXIT	0x20026
 
-void trace_stop_and_drain(void);	/* trace/control.c */
+/* trace/control.c: the trace data goes out before the final line, the
+ * end-of-stream frame (which ends a host capture) after it. */
+void trace_stop_and_drain(void);
+void trace_end_stream(void);
 
 void power_exit(int status)
 {
@@ -16,6 +19,7 @@ void power_exit(int status)
 	/* The last line in every case: runners without semihosting read
 	 * the status from here. */
 	kprintf("baretrace: exit status %d\n", status);
+	trace_end_stream();
 	uint64_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint64_t)(int64_t)status };
 
 	semihost_call(SYS_EXIT, block);

@@ -96,6 +96,18 @@ def host_dtb():
 
 def stage_host(res, board):
     os.makedirs(HOST, exist_ok=True)
+    stage_host_units(res)
+    # The host tool end to end: capture, report, stats, export (TAP).
+    st, out = run(["make", "-s", f"BOARD={board}", "build/host/baretrace"])
+    if st != 0:
+        res.record("host baretrace: builds", False, out)
+    else:
+        st, out = run(["python3", "test/host/e2e_baretrace.py",
+                       os.path.join(HOST, "baretrace")], timeout=300)
+        parse_tap("host e2e_baretrace", out, res, st)
+
+
+def stage_host_units(res):
     dtb = host_dtb()
     cflags = ["-std=gnu11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
               "-Ikernel", "-Iinclude", "-Itest/host"]

@@ -121,6 +121,12 @@ void trace_boot_start(void)
 		boot_mode == RING_STOP ? "stop" : "overwrite", err ? " (FAILED)" : "");
 }
 
+void trace_end_stream(void)
+{
+	if (ring_of(0))
+		export_end();
+}
+
 void trace_stop_and_drain(void)
 {
 	if (!active)
@@ -130,4 +136,21 @@ void trace_stop_and_drain(void)
 		trace_ops_unregister(active);
 	active = NULL;
 	export_drain();
+
+	/* The totals a benchmark or a CI log can read. */
+	uint64_t events = 0, lost = 0;
+	struct export_stats es;
+
+	for (unsigned int c = 0; c < smp_num_cpus(); c++) {
+		struct ring_cpu *r = ring_of(c);
+
+		if (r) {
+			events += ring_produced(r);
+			lost += r->lost;
+		}
+	}
+	export_get_stats(&es);
+	kprintf("trace: %lu events, %lu lost, %lu frames, %lu wire bytes, "
+		"%lu data blocks\n", (unsigned long)events, (unsigned long)lost,
+		(unsigned long)es.frames, (unsigned long)es.bytes, (unsigned long)es.blocks);
 }

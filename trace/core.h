@@ -16,6 +16,7 @@
 
 #include <baretrace_trace.h>
 
+#include "mmu.h"
 #include "spinlock.h"
 #include "tables.h"
 
@@ -51,13 +52,18 @@ extern struct spinlock trace_lock;
 /* trace/site.c */
 static inline uintptr_t site_func(unsigned int i)
 {
-	extern char _text[];
-
 	return (uintptr_t)_text + bt_syms[bt_sites[i]].start;
 }
 void trace_sites_init(void);
-/* Site of a traced function's address (the ip a callback gets), O(1). */
-int trace_site_fast(uintptr_t ip);
+/* The site index for each 8-byte slot of text where a site starts (other
+ * slots are 0: only look up real sites' ips), an O(1) map from a
+ * callback's ip to its site. Written once at boot. */
+extern uint16_t *trace_site_slot;
+
+static inline unsigned int trace_site_fast(uintptr_t ip)
+{
+	return trace_site_slot[(ip - (uintptr_t)_text) >> 3];
+}
 
 /* trace/patch.c: one change of one site. */
 struct patch_req {

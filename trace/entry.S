@@ -29,7 +29,8 @@
  * Why callbacks run with IRQ/FIQ masked:
  *  - recursion guard: TPIDR_EL0 is nonzero while this CPU runs a callback
  *    (a per-CPU register with no other use: there is no EL0 and no TLS;
- *    kernel/main.c and kernel/smp.c zero it at boot). With
+ *    kernel/exception.c zeroes it at boot). It holds the DAIF value to
+ *    restore, never zero because PSTATE.D stays set in the kernel. With
  *    interrupts masked no other context (IRQ, FIQ) can start on this CPU
  *    while it is set, so one word per CPU guards every context: a
  *    callback in thread context and one in IRQ context can never overlap,
@@ -41,12 +42,10 @@
  */
 #include "config.h"
 
-#define REGS_X8		64
-#define REGS_FP		72	/* record A: {fp, lr} */
-#define REGS_RECORD_FP	88	/* record B: {&A, pc} */
-#define REGS_PC		96
-#define REGS_SP		104
-#define REGS_DAIF	112
+#define REGS_X8		64	/* x8, then sp: one STP */
+#define REGS_FP		80	/* record A: {fp, lr} */
+#define REGS_RECORD_FP	96	/* record B: {&A, pc} */
+#define REGS_PC		104
 #define REGS_SIZE	128
 
 	.text
@@ -59,20 +58,18 @@ trace_caller:
 	stp	x2, x3, [sp, #16]
 	stp	x4, x5, [sp, #32]
 	stp	x6, x7, [sp, #48]
-	str	x8, [sp, #REGS_X8]
+	add	x10, sp, #REGS_SIZE
+	stp	x8, x10, [sp, #REGS_X8]		// regs->x[8], regs->sp = sp at the call
 	stp	x29, x9, [sp, #REGS_FP]		// regs->fp, regs->lr = record A
 	add	x29, sp, #REGS_FP
 	stp	x29, x30, [sp, #REGS_RECORD_FP]	// record B, regs->pc = func + 8
 	add	x29, sp, #REGS_RECORD_FP
-	add	x10, sp, #REGS_SIZE
-	str	x10, [sp, #REGS_SP]		// regs->sp = sp at the call
 
-	mrs	x12, daif
+	mrs	x12, daif			// never 0: D stays masked (exception.c)
 	msr	daifset, #3			// mask IRQ and FIQ
-	str	x12, [sp, #REGS_DAIF]
-	mrs	x13, tpidr_el0			// busy = this CPU in a callback
+	mrs	x13, tpidr_el0			// busy: this CPU is in a callback
 	cbnz	x13, 1f
-	msr	tpidr_el0, x10			// busy = sp at the call (never 0)
+	msr	tpidr_el0, x12			// busy = the DAIF to restore
 
 	ldr	x2, [x30, #-16]			// ops = *(func - 8)
 	sub	x0, x30, #8			// ip = func
@@ -81,9 +78,9 @@ trace_caller:
 	mov	x3, sp				// regs
 	blr	x4
 
+	mrs	x12, tpidr_el0
 	msr	tpidr_el0, xzr
-1:	ldr	x12, [sp, #REGS_DAIF]
-	msr	daif, x12
+1:	msr	daif, x12
 	ldp	x0, x1, [sp, #0]
 	ldp	x2, x3, [sp, #16]
 	ldp	x4, x5, [sp, #32]

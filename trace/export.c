@@ -189,6 +189,19 @@ void export_drain(void)
 	ring_close_block();
 	while (send_one_block())
 		;
+	spin_unlock(&export_lock);
+	irq_restore(flags);
+}
+
+void export_end(void)
+{
+	unsigned long flags = irq_save();
+
+	for (int i = 0; !spin_trylock(&export_lock); i++)
+		if (i == 1000000) {
+			irq_restore(flags);
+			return;
+		}
 	send(WIRE_FRAME_END, 0, 0, body, 0);
 	spin_unlock(&export_lock);
 	irq_restore(flags);

@@ -16,7 +16,8 @@
 
 void export_start(void);		/* metadata and symbol frames */
 void export_poll(void);			/* tick: send what the budget allows */
-void export_drain(void);		/* close and send everything, then END */
+void export_drain(void);		/* close and send every block */
+void export_end(void);			/* the end-of-stream frame: last */
 void export_set_pace(uint32_t baud);	/* 0 = unlimited */
 
 struct export_stats {

@@ -68,16 +68,6 @@ int ring_setup(size_t bytes, enum ring_mode mode)
 	return 0;
 }
 
-static uint8_t *put_varint(uint8_t *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	*p++ = (uint8_t)v;
-	return p;
-}
-
 static uint8_t *put_header(uint8_t *p, unsigned int kind, uint64_t delta)
 {
 	if (delta < WIRE_DELTA_ESCAPE) {
@@ -85,7 +75,7 @@ static uint8_t *put_header(uint8_t *p, unsigned int kind, uint64_t delta)
 		return p;
 	}
 	*p++ = (uint8_t)(kind << 5 | WIRE_DELTA_ESCAPE);
-	return put_varint(p, delta);
+	return ring_put_varint(p, delta);
 }
 
 /*
@@ -94,7 +84,17 @@ static uint8_t *put_header(uint8_t *p, unsigned int kind, uint64_t delta)
  * oldest unread block as lost. Events lost so far are written first, as
  * a kind-6 record: the point of loss.
  */
-static bool next_block(struct ring_cpu *r, uint64_t now)
+/* Records the current block's length and events as final. */
+static void leave_block(struct ring_cpu *r)
+{
+	if (!r->cur)
+		return;
+	r->cur->used = (uint32_t)(r->wr - r->cur->data);
+	r->cur->events = r->cur_events;
+	r->stored_done += r->cur_events;
+}
+
+bool ring_next_block(struct ring_cpu *r, uint64_t now)
 {
 	uint64_t next = r->started ? r->wr_seq + 1 : 0;
 	struct ring_block *b = block_at(r, next);
@@ -104,7 +104,7 @@ static bool next_block(struct ring_cpu *r, uint64_t now)
 
 		if (r->mode == RING_STOP) {
 			if (smp_load_acquire(&r->rd_seq) <= old)
-				return false;
+				return false;	/* the caller counts the drop */
 		} else if (__atomic_compare_exchange_n(&r->rd_seq, &old, old + 1, false,
 						       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
 			/* Unread: its events, and the losses it was
@@ -119,19 +119,23 @@ static bool next_block(struct ring_cpu *r, uint64_t now)
 			}
 		}
 	}
+	leave_block(r);
 	smp_store_release(&b->seq, next);
 	b->base_ts = now;
 	b->used = 0;
 	b->events = 0;
+	r->cur_events = 0;
 	r->cur = b;
+	r->wr = b->data;
+	r->wr_fast_end = b->data + r->cap - RING_FUNC_RECORD_MAX;
 	r->wr_seq = next;
+	r->key_block = (next & 0xffff) << 16;
 	r->started = true;
 	r->last_ts = now;
 	if (r->lost_pending) {
 		uint8_t *p = put_header(b->data, WIRE_REC_LOST, 0);
 
-		p = put_varint(p, r->lost_pending);
-		b->used = (uint32_t)(p - b->data);
+		r->wr = ring_put_varint(p, r->lost_pending);
 		r->lost_pending = 0;
 	}
 	if (!r->nest)
@@ -144,42 +148,29 @@ static struct ring_cpu *my_ring(void)
 	return this_cpu()->ring;
 }
 
+/* An event that found no room (stop mode): lost, to be reported. */
+static void count_drop(struct ring_cpu *r)
+{
+	r->dropped++;
+	r->lost++;
+	r->lost_pending++;
+}
+
+void ring_put_func_slow(struct ring_cpu *r, unsigned int site,
+			uintptr_t caller_off4, uint64_t now)
+{
+	if (ring_next_block(r, now))
+		ring_put_func(r, site, caller_off4, now);
+	else
+		count_drop(r);
+}
+
 void ring_write_func(unsigned int site, uintptr_t caller)
 {
 	struct ring_cpu *r = my_ring();
 
-	if (!r)
-		return;
-	uint64_t now = time_counter();
-	struct ring_block *b = r->cur;
-
-	r->produced++;
-	if (!b || b->used + FUNC_RECORD_MAX > r->cap) {
-		if (!next_block(r, now)) {
-			r->lost_pending++;
-			r->lost++;
-			return;
-		}
-		b = r->cur;
-	}
-	uint64_t delta = now - r->last_ts;
-	uint32_t coff = (uint32_t)((caller - (uintptr_t)_text) >> 2);
-	unsigned int slot = site & (RING_CALLER_CACHE - 1);
-	bool same = r->cache[slot].site_plus1 == site + 1 &&
-		    r->cache[slot].caller == coff && r->cache[slot].seq == r->wr_seq;
-	uint8_t *p = put_header(b->data + b->used, same ? WIRE_REC_FUNC : WIRE_REC_FUNC_CALLER,
-				delta);
-
-	r->last_ts = now;
-	p = put_varint(p, site);
-	if (!same) {
-		p = put_varint(p, coff);
-		r->cache[slot].site_plus1 = site + 1;
-		r->cache[slot].caller = coff;
-		r->cache[slot].seq = r->wr_seq;
-	}
-	b->used = (uint32_t)(p - b->data);
-	b->events++;
+	if (r)
+		ring_put_func(r, site, (caller - (uintptr_t)_text) >> 2, counter_read());
 }
 
 uint8_t *ring_reserve(unsigned int kind, unsigned int len)
@@ -190,22 +181,18 @@ uint8_t *ring_reserve(unsigned int kind, unsigned int len)
 
 	if (!r || len + 11 > r->cap)
 		goto out;
-	uint64_t now = time_counter();
-	struct ring_block *b = r->cur;
+	uint64_t now = counter_read();
 
-	r->produced++;
-	if (!b || b->used + 11 + len > r->cap) {
-		if (!next_block(r, now)) {
-			r->lost_pending++;
-			r->lost++;
+	if (!r->cur || r->wr + 11 + len > r->cur->data + r->cap) {
+		if (!ring_next_block(r, now)) {
+			count_drop(r);
 			goto out;
 		}
-		b = r->cur;
 	}
-	p = put_header(b->data + b->used, kind, now - r->last_ts);
+	p = put_header(r->wr, kind, now - r->last_ts);
 	r->last_ts = now;
-	b->used = (uint32_t)(p - b->data) + len;
-	b->events++;
+	r->wr = p + len;
+	r->cur_events++;
 	r->nest++;
 out:
 	irq_restore(flags);
@@ -222,6 +209,14 @@ void ring_commit(void)
 	irq_restore(flags);
 }
 
+static void close_current(struct ring_cpu *r)
+{
+	leave_block(r);
+	r->cur = NULL;
+	r->wr = r->wr_fast_end = NULL;
+	smp_store_release(&r->closed_seq, r->wr_seq + 1);
+}
+
 /* Finishes the current block without opening the next one (so an
  * overwriting ring does not lose a block to a close). Losses still
  * pending (stop mode) get a block of their own. Interrupts masked. */
@@ -229,14 +224,10 @@ static void finish_block(struct ring_cpu *r)
 {
 	if (r->nest)
 		return;
-	if (r->cur && r->cur->used) {
-		r->cur = NULL;
-		smp_store_release(&r->closed_seq, r->wr_seq + 1);
-	}
-	if (r->lost_pending && !r->cur && next_block(r, time_counter())) {
-		r->cur = NULL;
-		smp_store_release(&r->closed_seq, r->wr_seq + 1);
-	}
+	if (r->cur && r->wr != r->cur->data)
+		close_current(r);
+	if (r->lost_pending && !r->cur && ring_next_block(r, counter_read()))
+		close_current(r);
 }
 
 void ring_close_block(void)
@@ -253,7 +244,7 @@ void ring_close_if_older(uint64_t ticks)
 {
 	unsigned long flags = irq_save();
 	struct ring_cpu *r = my_ring();
-	uint64_t now = time_counter();
+	uint64_t now = counter_read();
 
 	if (r && r->cur && now - r->cur->base_ts > ticks)
 		finish_block(r);

@@ -33,6 +33,7 @@
 #define RING_DEFAULT_BYTES	(64 * 1024)	/* per CPU */
 #define RING_MIN_BLOCKS		2
 #define RING_CALLER_CACHE	256
+#define RING_FUNC_RECORD_MAX	21	/* header, delta, site, caller */
 
 enum ring_mode {
 	RING_OVERWRITE,		/* keep the newest (flight recorder) */
@@ -42,7 +43,8 @@ enum ring_mode {
 struct ring_block {
 	volatile uint64_t seq;	/* sequence number of what it holds now */
 	uint64_t base_ts;	/* counter value the first delta is from */
-	uint32_t used;		/* bytes of records in data[] */
+	uint32_t used;		/* bytes of records in data[], set when the
+				   block is left (the writer uses wr) */
 	uint32_t events;	/* records in it (for lost accounting) */
 	uint8_t data[];
 };
@@ -55,22 +57,32 @@ struct ring_cpu {
 
 	/* Writer: the owning CPU only. */
 	struct ring_block *cur;	/* block being filled, NULL when none */
+	uint8_t *wr;		/* next free byte in cur (NULL with it) */
+	uint8_t *wr_fast_end;	/* ring_put_func fits while wr < this */
+	uint32_t cur_events;	/* events in cur so far */
+	uint64_t key_block;	/* (wr_seq & 0xffff) << 16: cache keys' block part */
 	uint64_t wr_seq;	/* its (or the last finished one's) number */
 	bool started;		/* a block has been opened */
 	uint64_t last_ts;	/* timestamp of the last record written */
 	uint32_t nest;		/* open reservations */
 	uint64_t lost_pending;	/* lost, not yet written as a kind-6 record */
-	struct {
-		uint32_t site_plus1, caller;
-		uint64_t seq;
-	} cache[RING_CALLER_CACHE];	/* last caller per site, this block */
+	uint64_t stored_done;	/* events in blocks already left */
+	uint64_t dropped;	/* events never stored (stop mode, full) */
+	/* Last caller per site slot in the current block: one key of
+	 * caller offset (32 bits), block number (low 16) and site (16). */
+	uint64_t cache[RING_CALLER_CACHE];
 
 	/* Shared. */
 	volatile uint64_t closed_seq;	/* blocks below it are complete */
 	volatile uint64_t rd_seq;	/* next block to read */
-	volatile uint64_t produced;	/* records written (by the owner) */
-	volatile uint64_t lost;		/* events dropped or overwritten */
+	uint64_t lost;			/* events dropped or overwritten (owner) */
 };
+
+/* Events this CPU tried to record: stored ones plus dropped ones. */
+static inline uint64_t ring_produced(const struct ring_cpu *r)
+{
+	return r->stored_done + (r->cur ? r->cur_events : 0) + r->dropped;
+}
 
 /* Allocates every online CPU's ring (thread context, tracing off).
  * 'bytes' per CPU, rounded to whole blocks. Returns 0 or -1. */
@@ -81,6 +93,61 @@ enum ring_mode ring_get_mode(void);
 
 /* Function entry, IRQ/FIQ already masked (trace callbacks). */
 void ring_write_func(unsigned int site, uintptr_t caller);
+/* The slow part of a write: opens the next block. false: the event is
+ * dropped (stop mode, ring full) and counted. */
+bool ring_next_block(struct ring_cpu *r, uint64_t now);
+/* ring_put_func when the current block is full or there is none. */
+void ring_put_func_slow(struct ring_cpu *r, unsigned int site,
+			uintptr_t caller_off4, uint64_t now);
+
+static inline uint8_t *ring_put_varint(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/*
+ * The function tracer's record, inline in its callback: one header
+ * byte (kind 0 or 1, delta), the site, and the caller unless this site
+ * had the same caller earlier in the block. Interrupts masked; r is
+ * this CPU's ring. 'now' is CNTVCT.
+ */
+static inline void ring_put_func(struct ring_cpu *r, unsigned int site,
+				 uintptr_t caller_off4, uint64_t now)
+{
+	uint8_t *p = r->wr;
+
+	/* A tail call, so the fast path stays a leaf with no spills. With
+	 * no current block wr and wr_fast_end are both NULL. */
+	if (__builtin_expect(!(p < r->wr_fast_end), 0))
+		return ring_put_func_slow(r, site, caller_off4, now);
+	uint64_t delta = now - r->last_ts;
+	uint64_t key = (caller_off4 << 32) | r->key_block | site;
+	uint64_t *slot = &r->cache[site & (RING_CALLER_CACHE - 1)];
+	unsigned int kind = *slot == key ? 0 : 1;	/* WIRE_REC_FUNC(_CALLER) */
+
+	r->last_ts = now;
+	if (__builtin_expect(delta < 31, 1)) {
+		*p++ = (uint8_t)(kind << 5 | delta);
+	} else {
+		*p++ = (uint8_t)(kind << 5 | 31);
+		p = ring_put_varint(p, delta);
+	}
+	if (__builtin_expect(site < 0x80, 1))
+		*p++ = (uint8_t)site;
+	else
+		p = ring_put_varint(p, site);
+	if (kind) {
+		p = ring_put_varint(p, caller_off4);
+		*slot = key;
+	}
+	r->wr = p;
+	r->cur_events++;
+}
 
 /* Two-step write of a record of known length: the header (kind and
  * timestamp) is written by ring_reserve, which returns where the 'len'

@@ -17,15 +17,7 @@ extern void trace_nop_func(uintptr_t, uintptr_t, struct trace_ops *,
 struct trace_ops trace_nop_ops = { .func = trace_nop_func };
 static uint64_t init_insns;
 
-/* Site index + 1 for each 8-byte slot of text, 0 if no site starts
- * there: an O(1) ip-to-site map for tracers (functions are 8-aligned).
- * Written once at boot. */
-static uint16_t *site_slot;
-
-int trace_site_fast(uintptr_t ip)
-{
-	return site_slot ? (int)site_slot[(ip - (uintptr_t)_text) >> 3] - 1 : -1;
-}
+uint16_t *trace_site_slot;	/* see core.h */
 
 unsigned int trace_site_count(void)
 {
@@ -71,7 +63,8 @@ void trace_sites_init(void)
 	uint64_t t0 = pmu_insns();
 	unsigned int bad = 0;
 
-	site_slot = calloc(((uintptr_t)_etext - (uintptr_t)_text) / 8 + 1, sizeof(*site_slot));
+	trace_site_slot = calloc(((uintptr_t)_etext - (uintptr_t)_text) / 8 + 1,
+				 sizeof(*trace_site_slot));
 
 	for (unsigned int i = 0; i < bt_site_count; i++) {
 		uintptr_t f = site_func(i);
@@ -85,8 +78,8 @@ void trace_sites_init(void)
 			continue;
 		}
 		s->installed = &trace_nop_ops;
-		if (site_slot)
-			site_slot[(f - (uintptr_t)_text) >> 3] = (uint16_t)(i + 1);
+		if (trace_site_slot)
+			trace_site_slot[(f - (uintptr_t)_text) >> 3] = (uint16_t)i;
 	}
 	if (bt_site_count)
 		text_sync(site_func(0) - 8, site_func(bt_site_count - 1) + 8);

@@ -16,5 +16,6 @@ int bench_fn_instrumented(int x);
 extern volatile int bench_instrument_on;
 
 void bench_callops(void);
+void bench_record(void);
 
 #endif /* TEST_BENCH_H */

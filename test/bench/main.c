@@ -6,6 +6,8 @@
  */
 #include <stdio.h>
 
+#include <baretrace.h>
+
 #include "bench.h"
 #include "pmu.h"
 
@@ -19,5 +21,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	bench_callops();
+	bench_record();
 	return 0;
 }

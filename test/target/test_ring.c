@@ -93,7 +93,7 @@ KTEST(ring_overwrite_keeps_the_newest_and_counts_the_rest)
 	ring_close_block();
 	drain(&tl, smp_cpu_id());
 	KT_EQ(t, tl.bad, 0);
-	KT_EQ(t, r->produced, n);
+	KT_EQ(t, ring_produced(r), n);
 	KT_EQ(t, tl.events + tl.lost, n);		/* exact, nothing twice */
 	KT_EQ(t, tl.last_site, n - 1);		/* the newest survived */
 	KT_EXPECT(t, tl.order_ok);
@@ -222,7 +222,7 @@ static void run_overflow(struct ktest_ctx *t, enum ring_mode mode)
 	smp_call(cpu, (smp_fn)ring_close_block, NULL);	/* pending losses */
 	drain(&tl, cpu);
 	KT_EQ(t, tl.bad, 0);
-	KT_EQ(t, ring_of(cpu)->produced, n);
+	KT_EQ(t, ring_produced(ring_of(cpu)), n);
 	KT_EQ(t, tl.events + tl.lost, n);
 	kprintf("    # %s: %lu decoded, %lu lost\n", mode == RING_STOP ? "stop" : "overwrite",
 		(unsigned long)tl.events, (unsigned long)tl.lost);

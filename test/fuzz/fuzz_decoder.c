@@ -1,0 +1,161 @@
+/* sources: trace/wire.c tools/baretrace/decode.c tools/baretrace/meta.c tools/baretrace/symtab.c tools/baretrace/render.c tools/baretrace/tracefile.c tools/baretrace/util.c */
+/*
+ * test/fuzz/fuzz_decoder.c: arbitrary bytes as a UART stream, through the
+ * stream decoder (in chunks whose sizes the input picks), every frame it
+ * accepts through the host tool's frame decoder with each record
+ * rendered, and the whole input as a data-block body through the record
+ * decoder.
+ *
+ * Besides sanitizer findings it checks what trace/wire.h promises: the
+ * decoder always makes progress, text never holds a framing byte, an
+ * accepted frame passes its CRC and survives escaping and decoding
+ * again unchanged, and every record re-encodes to the same values.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../tools/baretrace/bt.h"
+
+/* See fuzz_fdt.c: UBSan findings must stop the run. */
+const char *__ubsan_default_options(void);
+const char *__ubsan_default_options(void)
+{
+	return "halt_on_error=1:print_stacktrace=1";
+}
+
+static void must(int ok)
+{
+	if (!ok)
+		abort();
+}
+
+static void render(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
+{
+	char buf[256];
+	const char *name;
+
+	(void)cpu;
+	if (r->kind == WIRE_REC_EVENT)
+		must(bt_fmt_event(d, r, buf, sizeof(buf), &name) == 0);
+	else if (r->kind == WIRE_REC_PRINTF)
+		bt_fmt_printf(d, r, buf, sizeof(buf));
+	else if (r->kind <= WIRE_REC_GRAPH_ENTRY)
+		bt_func_name(d, r->site, buf, sizeof(buf));
+	if (r->has_caller)
+		bt_caller_name(&d->syms, r->caller, buf, sizeof(buf));
+}
+
+static const struct bt_visitor visitor = { .record = render };
+
+/* Tracepoint 1 is (u32, string); everything else unknown. */
+static int types_of(void *ctx, uint64_t id, const uint8_t **types)
+{
+	static const uint8_t t1[] = { WIRE_FIELD_U32, WIRE_FIELD_STRING };
+
+	(void)ctx;
+	if (id != 1)
+		return -1;
+	*types = t1;
+	return 2;
+}
+
+static int same(const struct wire_record *a, const struct wire_record *b)
+{
+	return a->kind == b->kind && a->delta == b->delta && a->site == b->site &&
+	       (a->kind != WIRE_REC_FUNC_CALLER || a->caller == b->caller) &&
+	       a->duration == b->duration && a->flags == b->flags && a->retval == b->retval &&
+	       a->depth == b->depth && a->id == b->id && a->count == b->count &&
+	       a->subtype == b->subtype && a->data_len == b->data_len &&
+	       (!a->data_len || !memcmp(a->data, b->data, a->data_len));
+}
+
+static void records(const uint8_t *body, size_t len)
+{
+	static struct wire_rec_iter it, again;
+	struct wire_record r, r2;
+	uint8_t buf[64 + 2 * WIRE_VARINT_MAX];
+	struct wire_out o;
+	size_t n = 0;
+	int rc;
+
+	if (wire_rec_begin(&it, body, len, types_of, NULL))
+		return;
+	while ((rc = wire_rec_next(&it, &r)) == WIRE_REC_OK) {
+		must(++n <= len && it.p <= body + len);
+		if (r.data_len > 48)
+			continue;	/* re-encode what fits the buffer */
+		wire_out_init(&o, buf, sizeof(buf));
+		wire_out_varint(&o, 0);
+		must(wire_rec_encode(&o, &r) == 0);
+		must(wire_rec_begin(&again, buf, o.len, types_of, NULL) == 0);
+		must(wire_rec_next(&again, &r2) == WIRE_REC_OK && same(&r, &r2));
+		must(wire_rec_next(&again, &r2) == WIRE_REC_DONE);
+	}
+	must(rc == WIRE_REC_DONE || rc == WIRE_REC_EBAD || rc == WIRE_REC_EEVENT);
+}
+
+/* An accepted frame, escaped again and decoded again, is the same. */
+static void roundtrip(const uint8_t *payload, size_t len)
+{
+	static uint8_t esc[WIRE_ESCAPED_MAX(WIRE_MAX_PAYLOAD)], buf[WIRE_MAX_PAYLOAD];
+	struct wire_dec d;
+	struct wire_ev ev;
+	size_t n = wire_escape(esc, sizeof(esc), payload, len);
+
+	must(n >= len + 2);
+	wire_dec_init(&d, buf, sizeof(buf));
+	must(wire_dec_feed(&d, esc, n, &ev) == n && ev.type == WIRE_EV_FRAME);
+	must(ev.payload_len == len && !memcmp(ev.payload, payload, len));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static uint8_t buf[WIRE_MAX_PAYLOAD];
+	static struct bt_decoder bd;
+	struct wire_dec d;
+	struct wire_ev ev;
+	size_t at = 0, chunk = size ? data[0] % 17 + 1 : 1;
+	uint64_t events = 0;
+
+	wire_dec_init(&d, buf, size && data[0] & 0x80 ? 32 : sizeof(buf));
+	bt_dec_init(&bd, &visitor, NULL);
+	bd.quiet = 1;
+	while (at < size) {
+		size_t piece = chunk < size - at ? chunk : size - at;
+		const uint8_t *p = data + at;
+
+		at += piece;
+		while (piece) {
+			size_t used = wire_dec_feed(&d, p, piece, &ev);
+
+			must(used >= 1 && used <= piece);
+			p += used;
+			piece -= used;
+			if (ev.type == WIRE_EV_TEXT) {
+				must(ev.text_len > 0);
+				for (size_t i = 0; i < ev.text_len; i++)
+					must(ev.text[i] != WIRE_STX && ev.text[i] != WIRE_ETX &&
+					     ev.text[i] != WIRE_DLE);
+			} else if (ev.type == WIRE_EV_FRAME) {
+				struct wire_frame f;
+
+				must(wire_frame_parse(ev.payload, ev.payload_len, &f) == 0);
+				events++;
+				roundtrip(ev.payload, ev.payload_len);
+				if (f.type == WIRE_FRAME_DATA)
+					records(f.body, f.body_len);
+				bt_dec_frame(&bd, ev.payload, ev.payload_len);
+			} else if (ev.type == WIRE_EV_DAMAGED) {
+				must(ev.damage > WIRE_DMG_NONE && ev.damage < WIRE_DMG_COUNT);
+			}
+		}
+	}
+	wire_dec_finish(&d, &ev);
+	must(d.frames == events);
+	bt_dec_finish(&bd);
+	bt_dec_free(&bd);
+	records(data, size);
+	return 0;
+}

@@ -1,0 +1,527 @@
+#!/usr/bin/env python3
+"""test/host/e2e_baretrace.py: the baretrace host tool end to end.
+
+Writes a synthetic raw serial log with its own encoder of docs/wire.md
+(written apart from trace/wire.c, so the two check each other): console
+text interleaved with a data frame sent before any metadata, metadata
+with two tracepoint schemas and a printf format, two symbol-dump frames,
+data blocks from two CPUs with entry, graph, tracepoint, printf and
+lost-event records, one frame corrupted on the wire, one frame never
+sent, and an end-of-stream frame. It also writes small aarch64 ELF files
+with a .bt_tables section (kernel/tables.h layout). Then it runs
+
+  capture --file, report (with and without --elf), stats, and
+  export --format=chrome-json|folded|ctf
+
+and checks exact output against test/host/golden/, that the JSON parses
+and nests, that babeltrace2 reads the CTF with as many events as report
+counts (skipped, and said so, if babeltrace2 is not installed), and the
+errors for bad command lines, bad files and wrong ELFs.
+
+Usage: test/host/e2e_baretrace.py BARETRACE [--update-golden] [--keep DIR]
+Prints TAP; exit status 0 when every check passed.
+       test/host/e2e_baretrace.py --write-seeds test/fuzz/corpus/decoder
+writes the fuzz seeds for test/fuzz/fuzz_decoder.c from the same generator.
+"""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+GOLDEN = os.path.join(HERE, "golden")
+
+# ---- wire encoding (docs/wire.md) ------------------------------------------
+
+
+def varint(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def zigzag(v):
+    return (v << 1) ^ (v >> 63) if v >= 0 else ((v << 1) ^ -1) & (2**64 - 1)
+
+
+def string(s):
+    b = s.encode() if isinstance(s, str) else s
+    return varint(len(b)) + b
+
+
+def rec(kind, delta, *fields):
+    head = bytes([kind << 5 | delta]) if delta < 31 else bytes([kind << 5 | 31]) + varint(delta)
+    return head + b"".join(fields)
+
+
+def payload(ftype, cpu, seq, body):
+    p = bytes([ftype, cpu]) + varint(seq) + varint(len(body)) + body
+    return p + struct.pack("<I", zlib.crc32(p))
+
+
+def escape(p):
+    out = bytearray([0x02])
+    for b in p:
+        if b in (0x02, 0x03, 0x10):
+            out += bytes([0x10, b ^ 0x20])
+        else:
+            out.append(b)
+    out.append(0x03)
+    return bytes(out)
+
+
+# ---- a synthetic image -----------------------------------------------------
+
+# (name, start, size); sites are main, outer, leaf, mid; helper is not a site.
+FUNCS = [("_start", 0x0, 0x40), ("main", 0x40, 0x100), ("outer", 0x140, 0x80),
+         ("leaf", 0x1C0, 0x20), ("mid", 0x1E0, 0x60), ("helper", 0x240, 0x40)]
+SITES = [1, 2, 3, 4]
+
+
+def bt_tables(funcs, sites):
+    """Section bytes and each table symbol's offset, as tools/mktables lays them."""
+    sec, names, offs = bytearray(), bytearray(), {}
+    offs["bt_syms"] = 0
+    for name, start, size in funcs:
+        sec += struct.pack("<III", start, size, len(names))
+        names += name.encode() + b"\0"
+    offs["bt_sym_count"] = len(sec)
+    sec += struct.pack("<I", len(funcs))
+    offs["bt_sym_names"] = len(sec)
+    sec += names + b"\0"
+    while len(sec) % 4:
+        sec.append(0)
+    offs["bt_sites"] = len(sec)
+    for s in sites:
+        sec += struct.pack("<I", s)
+    offs["bt_site_count"] = len(sec)
+    sec += struct.pack("<I", len(sites))
+    return bytes(sec), offs
+
+
+def elf(path, machine=183, tables=True, funcs=FUNCS):
+    """A minimal ELF64 LE relocatable-style file: .bt_tables, .symtab,
+    .strtab, .shstrtab. machine 183 is EM_AARCH64."""
+    sec, offs = bt_tables(funcs, SITES) if tables else (b"\0" * 16, {})
+    addr = 0x10000
+    shstr = b"\0.bt_tables\0.symtab\0.strtab\0.shstrtab\0"
+    if not tables:
+        shstr = shstr.replace(b".bt_tables", b".rodata\0\0\0")
+    strtab = bytearray(b"\0")
+    syms = bytearray(b"\0" * 24)
+    for name, off in offs.items():
+        syms += struct.pack("<IBBHQQ", len(strtab), 0x11, 0, 1, addr + off, 4)
+        strtab += name.encode() + b"\0"
+    data = bytearray(b"\0" * 64)
+    placed = []
+    for blob in (sec, bytes(syms), bytes(strtab), shstr):
+        while len(data) % 8:
+            data.append(0)
+        placed.append((len(data), len(blob)))
+        data += blob
+    while len(data) % 8:
+        data.append(0)
+    shoff = len(data)
+    shdrs = [struct.pack("<IIQQQQIIQQ", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+             struct.pack("<IIQQQQIIQQ", 1, 1, 2, addr, placed[0][0], placed[0][1], 0, 0, 8, 0),
+             struct.pack("<IIQQQQIIQQ", 12, 2, 0, 0, placed[1][0], placed[1][1], 3, 1, 8, 24),
+             struct.pack("<IIQQQQIIQQ", 20, 3, 0, 0, placed[2][0], placed[2][1], 0, 0, 1, 0),
+             struct.pack("<IIQQQQIIQQ", 28, 3, 0, 0, placed[3][0], placed[3][1], 0, 0, 1, 0)]
+    data += b"".join(shdrs)
+    ident = b"\x7fELF" + bytes([2, 1, 1, 0]) + b"\0" * 8
+    data[0:64] = ident + struct.pack("<HHIQQQIHHHHHH", 1, machine, 1, 0, 0, shoff, 0,
+                                     64, 0, 0, 64, len(shdrs), 4)
+    with open(path, "wb") as f:
+        f.write(data)
+    return zlib.crc32(sec)
+
+
+# ---- the synthetic capture --------------------------------------------------
+
+FREQ = 62500000          # QEMU virt's counter: 16 ns a tick
+S_MAIN, S_OUTER, S_LEAF, S_MID = 0, 1, 2, 3
+
+
+def metadata(image_hash, version=1):
+    b = varint(1) + varint(version) + varint(2) + varint(FREQ) + varint(3) + varint(2)
+    b += varint(4) + struct.pack("<I", image_hash) + varint(5) + varint(len(SITES))
+    b += varint(6) + varint(0x40080000)
+    b += varint(7) + varint(1) + string("irq_entry") + bytes([3])
+    b += string("irq") + bytes([3]) + string("%u")
+    b += string("name") + bytes([10]) + string("")
+    b += string("delta") + bytes([8]) + string("%+d")
+    b += varint(7) + varint(2) + string("sched_tick") + bytes([1])
+    b += string("ptr") + bytes([9]) + string("")
+    b += varint(8) + varint(1) + string("value %d = 0x%x (%s)")
+    return b
+
+
+def symdump(first, sites):
+    b = varint(first) + varint(len(sites))
+    for i in sites:
+        name, start, size = FUNCS[SITES[i]]
+        b += varint(start) + varint(size) + string(name)
+    return b
+
+
+def caller_of(ret_offset):
+    return varint(ret_offset // 4)
+
+
+def cpu0_block0():
+    b = varint(FREQ)  # base: 1.000000 s
+    b += rec(1, 0, varint(S_MAIN), caller_of(0x10))           # main <- _start
+    b += rec(3, 10, varint(S_OUTER), varint(0))               # outer() {
+    b += rec(3, 5, varint(S_LEAF), varint(1))                 #   leaf();
+    b += rec(2, 30, varint(S_LEAF), varint(30), bytes([0]))   #   0.480 us
+    b += rec(3, 2, varint(S_MID), varint(1))                  #   mid() {
+    b += rec(3, 1, varint(S_LEAF), varint(2))                 #     leaf();
+    b += rec(2, 700, varint(S_LEAF), varint(700), bytes([0])) #     + 11.200 us
+    b += rec(2, 25, varint(S_MID), varint(726), bytes([0]))   # } + 11.616 us
+    b += rec(2, 6000, varint(S_OUTER), varint(6763), bytes([1]), varint(zigzag(-5)))  # !
+    b += rec(4, 3, varint(1), varint(zigzag(27)), string("uart"), varint(zigzag(-3)))
+    b += rec(5, 31, varint(1), bytes([2]), varint(zigzag(42)), varint(zigzag(255)))
+    b += rec(6, 0, varint(7))                                 # 7 events lost
+    b += rec(0, 2, varint(S_MAIN))                            # main again, same caller
+    return b
+
+
+def cpu0_block1():
+    b = varint(FREQ + 100000)
+    b += rec(3, 0, varint(S_OUTER), varint(0))
+    b += rec(2, 100000, varint(S_OUTER), varint(100000), bytes([0]))  # 1.6 ms: '#'
+    return b
+
+
+def cpu0_block2():
+    b = varint(FREQ + 300000)
+    b += rec(1, 1, varint(S_LEAF), caller_of(0x250))          # leaf <- helper (not a site)
+    b += rec(4, 4, varint(2), varint(zigzag(0x40081234)))
+    b += rec(3, 100, varint(S_MID), varint(0))                # mid() {
+    b += rec(2, 70000, varint(S_MID), varint(70000), bytes([1]), varint(zigzag(1)))  # # 1.12 ms
+    return b
+
+
+def cpu1_block(seq):
+    b = varint(FREQ + 50 + 1000 * seq)
+    b += rec(1, 0, varint(S_LEAF), caller_of(0x150))          # leaf <- outer
+    b += rec(0, 3, varint(S_LEAF))
+    b += rec(3, 40, varint(S_MID), varint(3))                 # entry with no exit
+    return b
+
+
+def raw_log_entries(image_hash):
+    """A function-tracer-only capture: entries (kinds 0 and 1), no graph."""
+    b = varint(2 * FREQ)
+    b += rec(1, 5, varint(S_OUTER), caller_of(0x50))          # outer <- main
+    b += rec(1, 1, varint(S_LEAF), caller_of(0x150))          # leaf <- outer
+    for i in range(2):
+        b += rec(0, 5, varint(S_OUTER))                       # outer <- main again
+        b += rec(0, 1, varint(S_LEAF))                        # leaf <- outer again
+    b += rec(1, 2, varint(S_LEAF), caller_of(0x1F0))          # leaf <- mid
+    b += rec(0, 1, varint(S_LEAF))                            # leaf <- mid again
+    return (escape(payload(2, 0, 0, metadata(image_hash))) +
+            escape(payload(3, 0, 0, symdump(0, [0, 1, 2, 3]))) +
+            escape(payload(1, 0, 0, b)) + escape(payload(4, 0, 0, b"")))
+
+
+TEXT = ["baretrace: booting on 2 CPUs\r\n", "smp: 2 CPUs online\n",
+        "demo: stage 1\n", "demo: PASS\n", "baretrace: exit status 0\n"]
+
+
+def raw_log(image_hash, version=1):
+    """Returns (raw bytes, console text expected on stdout)."""
+    frames = []
+    t = lambda i: frames.append(TEXT[i].encode())
+    f = lambda *a: frames.append(escape(payload(*a)))
+    t(0)
+    f(1, 1, 0, cpu1_block(0))                 # data before metadata: kept
+    f(2, 0, 0, metadata(image_hash, version))
+    f(3, 0, 0, symdump(0, [0, 1]))
+    t(1)
+    f(3, 0, 1, symdump(2, [2, 3]))
+    f(1, 0, 0, cpu0_block0())
+    t(2)
+    bad = bytearray(escape(payload(1, 0, 1, cpu0_block1())))
+    bad[len(bad) // 2] ^= 0x40                # damaged on the wire
+    frames.append(bytes(bad))
+    f(1, 0, 2, cpu0_block2())
+    # cpu 1 seq 1 never arrives
+    f(1, 1, 2, cpu1_block(2))
+    t(3)
+    f(4, 0, 0, b"")
+    t(4)
+    return b"".join(frames), "".join(TEXT)
+
+
+# ---- checks -----------------------------------------------------------------
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def ok(self, cond, name, detail=""):
+        self.n += 1
+        print(f"{'ok' if cond else 'not ok'} {self.n} - {name}")
+        if not cond:
+            self.failed += 1
+            for line in str(detail).splitlines()[-30:]:
+                print(f"# {line}")
+        sys.stdout.flush()
+        return cond
+
+
+def run(cmd, **kw):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+def golden(tap, name, text, update):
+    path = os.path.join(GOLDEN, name)
+    if update:
+        os.makedirs(GOLDEN, exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+    want = open(path).read() if os.path.exists(path) else None
+    tap.ok(text == want, f"{name} matches the golden file",
+           "got:\n" + text if want is None else "\n".join(
+               f"want: {w!r}\ngot:  {g!r}" for w, g in zip(want.splitlines() + ["<end>"] * 99,
+                                                       text.splitlines() + ["<end>"] * 99)
+               if w != g)[:3000])
+
+
+def errors(tap, tool, tmp, trace, raw):
+    """Bad command lines exit 2, bad input 1, each with a clear message."""
+    def expect(args, status, words, name):
+        rc, out, err = run([tool] + args)
+        tap.ok(rc == status and all(w in err for w in words),
+               f"{name}: exit {status}", f"exit {rc}\nstderr: {err}\nwanted {words}")
+
+    expect([], 2, ["no command"], "no command")
+    expect(["frobnicate"], 2, ["unknown command 'frobnicate'"], "unknown command")
+    expect(["report"], 2, ["needs a trace file"], "report without a trace")
+    expect(["report", trace, "--bogus"], 2, ["unknown option '--bogus'"], "unknown flag")
+    expect(["stats", trace, "extra"], 2, ["unexpected argument 'extra'"], "two trace files")
+    expect(["export", "--format=svg", "-o", tmp + "/x", trace], 2,
+           ["unknown export format 'svg'"], "unknown export format")
+    expect(["export", "--format=folded", trace], 2, ["needs -o"], "export without -o")
+    expect(["capture", "--file", raw], 2, ["needs -o"], "capture without -o")
+    expect(["capture", "-o", tmp + "/x.bt"], 2, ["exactly one of"], "capture without a source")
+    expect(["capture", "--file", raw, "--baud", "9600", "-o", tmp + "/x.bt"], 2,
+           ["goes with --serial"], "--baud without --serial")
+    expect(["capture", "--file", tmp + "/missing", "-o", tmp + "/x.bt"], 1,
+           ["cannot open"], "capture of a missing file")
+
+    notes = os.path.join(tmp, "notes.txt")
+    with open(notes, "w") as f:
+        f.write("just some text, not a trace\n")
+    expect(["report", notes], 1, ["not a baretrace trace file (bad magic"], "a file that is not a trace")
+    v2 = os.path.join(tmp, "v2.bt")
+    with open(trace, "rb") as f, open(v2, "wb") as g:
+        g.write(f.read()[:7] + b"\x02")
+    expect(["report", v2], 1, ["trace file version 2"], "a trace file version it does not know")
+    expect(["report", os.path.join(tmp, "none.bt")], 1, ["cannot open"], "a missing trace")
+    expect(["report", trace, "--elf", notes], 1, ["not an ELF"], "--elf of a text file")
+    expect(["report", trace, "--elf", tmp + "/x86.elf"], 1, ["not a little-endian aarch64"],
+           "--elf of an x86-64 ELF")
+    expect(["report", trace, "--elf", tmp + "/notables.elf"], 1, ["no .bt_tables"],
+           "--elf of an ELF without .bt_tables")
+    expect(["stats", trace, "--elf", tmp + "/other.elf"], 1,
+           ["does not match this trace", "image hash"], "--elf of another build")
+    expect(["export", "--format=ctf", "-o", tmp + "/ctf-bad", trace, "--elf", tmp + "/other.elf"],
+           1, ["does not match"], "export refuses another build's ELF too")
+
+
+def chrome_checks(tap, doc):
+    ev = doc.get("traceEvents", [])
+    names = {e["args"]["name"] for e in ev if e.get("ph") == "M" and e["name"] == "thread_name"}
+    tap.ok(names == {"CPU 0", "CPU 1"}, "chrome: one named thread per CPU", names)
+    xs = [e for e in ev if e["ph"] == "X"]
+    tap.ok(sorted(e["name"] for e in xs) == ["leaf", "leaf", "mid", "mid", "outer"],
+           "chrome: one complete event per call with an exit", xs)
+    outer = [e for e in xs if e["name"] == "outer"][0]
+    tap.ok(abs(outer["dur"] - 108.208) < 1e-6 and abs(outer["ts"] - 1000000.160) < 1e-6
+           and outer["args"] == {"retval": -5}, "chrome: outer's start, duration and retval", outer)
+    nested = True
+    for a in xs:
+        for b in xs:
+            if a is b or a["tid"] != b["tid"]:
+                continue
+            a0, a1, b0, b1 = a["ts"], a["ts"] + a["dur"], b["ts"], b["ts"] + b["dur"]
+            if not (a1 <= b0 or b1 <= a0 or (a0 <= b0 and b1 <= a1) or (b0 <= a0 and a1 <= b1)):
+                nested = False
+    tap.ok(nested, "chrome: calls on one CPU nest or are disjoint")
+    inst = [e for e in ev if e["ph"] == "i"]
+    kinds = sorted((e["cat"], e["name"]) for e in inst)
+    tap.ok(kinds.count(("function", "leaf")) == 5 and kinds.count(("function", "main")) == 2,
+           "chrome: function entries are instants", kinds)
+    tap.ok(("tracepoint", "irq_entry") in kinds and ("tracepoint", "sched_tick") in kinds
+           and ("printf", "value 42 = 0xff (?)") in kinds, "chrome: tracepoints and messages", kinds)
+    tap.ok(("lost", "lost 7 events") in kinds and kinds.count(("lost", "lost 1 frames")) == 2,
+           "chrome: lost events and lost frames are marked", kinds)
+    opened = [e for e in ev if e["ph"] == "B"]
+    tap.ok([(e["name"], e["tid"]) for e in opened] == [("mid", 1)],
+           "chrome: a call still open at the end is begun, never ended", opened)
+
+
+def checks(tap, tool, tmp, update):
+    good_hash = elf(os.path.join(tmp, "good.elf"))
+    elf(os.path.join(tmp, "other.elf"), funcs=FUNCS[:5] + [("helper2", 0x240, 0x40)])
+    elf(os.path.join(tmp, "x86.elf"), machine=62)
+    elf(os.path.join(tmp, "notables.elf"), tables=False)
+    raw, text = raw_log(good_hash)
+    rawp, trace = os.path.join(tmp, "raw.log"), os.path.join(tmp, "trace.bt")
+    with open(rawp, "wb") as f:
+        f.write(raw)
+
+    rc, out, err = run([tool, "capture", "--file", rawp, "-o", trace])
+    tap.ok(rc == 0, "capture --file exits 0", err)
+    tap.ok(out == text, "capture passes console text through unchanged", repr(out))
+    want = ("baretrace capture: 8 frames, 1 damaged, 2 sequence gaps, 23 events, 7 lost, "
+            f"{len(raw)} wire bytes in ")
+    tap.ok(err.startswith(want) and err.rstrip().endswith("-> " + trace),
+           "capture summary: frames, damaged, gaps, events, lost, bytes", err)
+    data = open(trace, "rb").read()
+    n, at = 0, 8
+    while at + 4 <= len(data):
+        at += 4 + struct.unpack_from("<I", data, at)[0]
+        n += 1
+    tap.ok(data[:8] == b"BTRACE\0\1" and n == 8 and at == len(data),
+           "the trace file is the magic and the 8 good frames", f"{n} frames, {at}/{len(data)}")
+
+    rc, rep, err = run([tool, "report", trace])
+    tap.ok(rc == 0, "report exits 0", err)
+    golden(tap, "report_dump.txt", rep, update)
+    rc, rep_elf, err = run([tool, "report", trace, "--elf", tmp + "/good.elf"])
+    tap.ok(rc == 0 and err == "", "report --elf accepts the matching ELF silently", err)
+    golden(tap, "report_elf.txt", rep_elf, update)
+    rc, out, err = run([tool, "stats", trace])
+    tap.ok(rc == 0, "stats exits 0", err)
+    golden(tap, "stats.txt", out, update)
+
+    folded = os.path.join(tmp, "out.folded")
+    rc, out, err = run([tool, "export", "--format=folded", "-o", folded, trace,
+                        "--elf", tmp + "/good.elf"])
+    tap.ok(rc == 0, "export folded exits 0", err)
+    golden(tap, "folded.txt", open(folded).read() if rc == 0 else "", update)
+
+    js = os.path.join(tmp, "out.json")
+    rc, out, err = run([tool, "export", "--format", "chrome-json", "-o", js, trace])
+    tap.ok(rc == 0, "export chrome-json exits 0", err)
+    try:
+        doc = json.load(open(js))
+        tap.ok(True, "chrome-json parses as JSON")
+        chrome_checks(tap, doc)
+    except (ValueError, OSError, KeyError, IndexError) as e:
+        tap.ok(False, "chrome-json parses as JSON", e)
+
+    ctf = os.path.join(tmp, "ctf")
+    rc, out, err = run([tool, "export", "--format=ctf", "-o", ctf, trace])
+    tap.ok(rc == 0 and sorted(os.listdir(ctf)) == ["metadata", "stream_0", "stream_1"],
+           "export ctf writes metadata and one stream per CPU", err)
+    reported = int(rep.strip().splitlines()[-1].split()[1])
+    if shutil.which("babeltrace2"):
+        rc, out, err = run(["babeltrace2", ctf])
+        lines = out.splitlines()
+        tap.ok(rc == 0 and len(lines) == reported,
+               f"babeltrace2 reads the CTF: {len(lines)} events, report counts {reported}",
+               err + out)
+        tap.ok(any("graph_exit" in l and 'func = "outer"' in l and "retval = -5" in l
+                   for l in lines), "babeltrace2 shows outer's exit with its retval", out)
+        tap.ok(any("irq_entry" in l and "irq = 27" in l and 'name = "uart"' in l
+                   and "delta = -3" in l for l in lines), "babeltrace2 shows tracepoint fields",
+               out)
+    else:
+        print("# babeltrace2 not installed (apt-get install babeltrace2): CTF not read back")
+    golden(tap, "babeltrace_count.txt", f"{reported}\n", update)
+
+    # A trace with function entries only.
+    entp, ent = os.path.join(tmp, "entries.log"), os.path.join(tmp, "entries.bt")
+    with open(entp, "wb") as f:
+        f.write(raw_log_entries(good_hash))
+    rc, out, err = run([tool, "capture", "--file", entp, "-o", ent])
+    tap.ok(rc == 0 and out == "", "capture of an entry-only log", err)
+    rc, out, err = run([tool, "stats", ent])
+    tap.ok(rc == 0, "stats of an entry-only trace exits 0", err)
+    golden(tap, "stats_entries.txt", out, update)
+    rc, out, err = run([tool, "export", "--format=folded", "-o", folded, ent])
+    tap.ok(rc == 0, "export folded of an entry-only trace exits 0", err)
+    golden(tap, "folded_entries.txt", open(folded).read() if rc == 0 else "", update)
+    rc, out, err = run([tool, "export", "--format=chrome-json", "-o", js, ent])
+    ev = json.load(open(js))["traceEvents"] if rc == 0 else []
+    tap.ok(rc == 0 and [e["ph"] for e in ev if e["ph"] != "M"] == ["i"] * 8,
+           "chrome-json of an entry-only trace: 8 instants", ev)
+
+    # Damage after capture: a trace cut inside its last frame still reads.
+    cut = os.path.join(tmp, "cut.bt")
+    with open(cut, "wb") as f:
+        f.write(data[:-3])
+    rc, out, err = run([tool, "report", cut])
+    tap.ok(rc == 0 and "cut short" in err and out.startswith(rep.splitlines()[0]),
+           "a trace cut inside a frame reads up to it, with a warning", err)
+    # A raw log cut inside a frame: the capture counts it and stays valid.
+    with open(rawp + ".cut", "wb") as f:
+        f.write(raw[:raw.index(b"\x02", 200) + 9])
+    rc, out, err = run([tool, "capture", "--file", rawp + ".cut", "-o", cut])
+    rc2, out2, _ = run([tool, "report", cut])
+    tap.ok(rc == 0 and " 1 damaged" in err and "(no end-of-stream frame)" in err and rc2 == 0,
+           "capture of a log cut mid-frame counts the cut frame, the file reads", err)
+    # A stream format the tool does not know.
+    with open(rawp + ".v2", "wb") as f:
+        f.write(raw_log(good_hash, version=2)[0])
+    rc, out, err = run([tool, "capture", "--file", rawp + ".v2", "-o", tmp + "/v2s.bt"])
+    tap.ok(rc == 0 and "stream format version 2" in err, "capture stores a version-2 stream, warns", err)
+    rc, out, err = run([tool, "report", tmp + "/v2s.bt"])
+    tap.ok(rc == 1 and "format version 2 is not supported" in err,
+           "report refuses a stream version it does not know: exit 1", err)
+    errors(tap, tool, tmp, trace, rawp)
+
+
+def write_seeds(d):
+    """Seeds for test/fuzz/fuzz_decoder.c, each a few hundred bytes."""
+    os.makedirs(d, exist_ok=True)
+    h = bt_tables(FUNCS, SITES)[0]
+    raw = raw_log(zlib.crc32(h))[0]
+    damaged = bytearray(raw)
+    for i in range(40, len(damaged), 97):
+        damaged[i] ^= 0x11
+    seeds = {"capture.raw": raw, "entries.raw": raw_log_entries(zlib.crc32(h)),
+             "block-body.bin": cpu0_block0(), "damaged.raw": bytes(damaged),
+             "metadata.raw": b"boot\n" + escape(payload(2, 0, 0, metadata(1))) + b"ok\n"}
+    for name, blob in seeds.items():
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(blob)
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--write-seeds":
+        write_seeds(sys.argv[2])
+        return 0
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    tool = os.path.abspath(sys.argv[1])
+    update = "--update-golden" in sys.argv
+    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
+    tmp = keep or tempfile.mkdtemp(prefix="bt-e2e-")
+    os.makedirs(tmp, exist_ok=True)
+    tap = Tap()
+    try:
+        checks(tap, tool, tmp, update)
+    finally:
+        if not keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print(f"1..{tap.n}")
+    return 1 if tap.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

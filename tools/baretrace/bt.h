@@ -1,0 +1,249 @@
+/*
+ * tools/baretrace/bt.h: the pieces of the host tool and how they meet.
+ *
+ *   tracefile.c  .bt files: magic, whole frames
+ *   meta.c       metadata frames: version, clock, schemas, formats
+ *   symtab.c     function names by site and by address, symbol dumps
+ *   elf_syms.c   the same names from an ELF's .bt_tables, image hash
+ *   decode.c     frames in stream order -> records, lost-frame notices
+ *   callstack.c  per-CPU stack of graph entries (depth, self time)
+ *   render.c     text of durations, times, tracepoint fields, printf
+ *   capture*.c, report.c, stats.c, export_*.c, ctf_*.c: the commands
+ *
+ * Data flows one way: a command opens a file, a decoder turns frames
+ * into records and calls the command's visitor for each.
+ */
+#ifndef TOOLS_BARETRACE_BT_H
+#define TOOLS_BARETRACE_BT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../../trace/wire.h"
+
+#define BT_EXIT_INPUT	1	/* bad input: file, ELF, trace */
+#define BT_EXIT_USAGE	2	/* bad command line */
+
+#define BT_MAX_CPUS	256	/* the wire's cpu field is a u8 */
+#define BT_MAX_PENDING	1024	/* data frames kept until metadata comes */
+
+/* ---- util.c ------------------------------------------------------------ */
+
+void bt_die(int status, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+void bt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *bt_alloc(size_t n);		/* zeroed; dies when out of memory */
+void *bt_grow(void *p, size_t *cap, size_t want, size_t elem);
+char *bt_strndup(const void *p, size_t n);
+
+/* ---- tracefile.c ------------------------------------------------------- */
+
+extern const uint8_t bt_file_magic[8];
+FILE *bt_file_create(const char *path);
+int bt_file_write(FILE *f, const uint8_t *payload, size_t len);
+/* Opens and checks the magic; dies with a clear message otherwise. */
+FILE *bt_file_open(const char *path);
+/* 1: a frame in buf, 0: end of file, -1: a frame cut short. */
+int bt_file_next(FILE *f, uint8_t *buf, size_t *len);
+
+/* ---- meta.c ------------------------------------------------------------ */
+
+struct bt_field {
+	char *name;
+	uint8_t type;		/* enum wire_field_type */
+	char *format;		/* printf-style, for one value */
+};
+
+struct bt_schema {
+	uint64_t id;
+	char *name;
+	unsigned nfields;
+	struct bt_field *fields;
+	uint8_t *types;		/* the fields' types, for the record decoder */
+	int replaced;		/* a later definition of the id took over */
+};
+
+struct bt_format {
+	uint64_t id;
+	char *text;
+};
+
+struct bt_meta {
+	int seen;		/* a metadata frame arrived */
+	uint64_t version, freq, ncpus, nsites, text_base;
+	uint32_t image_hash;
+	int have_hash;
+	struct bt_schema *schemas;	/* index = the schema's slot */
+	size_t nschemas, schemas_cap;
+	struct bt_format *formats;
+	size_t nformats, formats_cap;
+};
+
+/* Merges one metadata body in; 0, or -1 if it is malformed. */
+int bt_meta_parse(struct bt_meta *m, const uint8_t *body, size_t len);
+/* The live definition of a tracepoint id, or NULL. */
+const struct bt_schema *bt_meta_schema(const struct bt_meta *m, uint64_t id);
+const char *bt_meta_format(const struct bt_meta *m, uint64_t id);
+void bt_meta_free(struct bt_meta *m);
+
+/* ---- symtab.c, elf_syms.c ---------------------------------------------- */
+
+struct bt_sym {
+	uint64_t start, size;	/* offset from _text, bytes */
+	char *name;
+};
+
+struct bt_symtab {
+	struct bt_sym *by_site;		/* index = site; name NULL: unknown */
+	size_t nsites, sites_cap;
+	struct bt_sym *by_addr;		/* sorted by start; may hold non-sites */
+	size_t naddr, addr_cap;
+	int addr_dirty;			/* by_addr must be re-sorted */
+	int from_elf;
+};
+
+void bt_symtab_init(struct bt_symtab *t);
+void bt_symtab_free(struct bt_symtab *t);
+/* Adds a symbol-dump body; 0, or -1 if malformed. */
+int bt_symtab_add_dump(struct bt_symtab *t, const uint8_t *body, size_t len);
+/* Name of a site: its function, or "site#N" written into buf. */
+const char *bt_site_name(struct bt_symtab *t, uint64_t site, char *buf, size_t n);
+/* Name of the function holding a caller (the wire's offset / 4). */
+const char *bt_caller_name(struct bt_symtab *t, uint64_t caller, char *buf, size_t n);
+/*
+ * Loads .bt_tables from an aarch64 ELF and stores the CRC-32 of the
+ * section in *hash. Dies with a message naming what is wrong.
+ */
+void bt_symtab_load_elf(struct bt_symtab *t, const char *path, uint32_t *hash);
+
+/* ---- decode.c ---------------------------------------------------------- */
+
+struct bt_decoder;
+
+struct bt_visitor {
+	void (*record)(struct bt_decoder *d, unsigned cpu, const struct wire_record *r);
+	/* A sequence gap: 'frames' data frames of this CPU never arrived. */
+	void (*lost_frames)(struct bt_decoder *d, unsigned cpu, uint64_t frames);
+	/* Around the records of one data frame. */
+	void (*block_begin)(struct bt_decoder *d, const struct wire_frame *f, uint64_t base_ts);
+	void (*block_end)(struct bt_decoder *d, const struct wire_frame *f);
+};
+
+struct bt_pending {
+	uint8_t *payload;
+	size_t len;
+};
+
+struct bt_decoder {
+	const struct bt_visitor *v;
+	void *user;			/* the command's state */
+	struct bt_meta meta;
+	struct bt_symtab syms;
+	const char *elf_path;		/* names from this ELF, not dumps */
+	uint32_t elf_hash;
+	int quiet;			/* no warnings (capture) */
+	uint64_t next_seq[BT_MAX_CPUS];	/* data frames, per CPU */
+	uint8_t have_seq[BT_MAX_CPUS];
+	uint64_t next_type_seq[8];	/* other frames, per type */
+	uint8_t have_type_seq[8];
+	struct bt_pending pending[BT_MAX_PENDING];
+	size_t npending;
+	struct wire_rec_iter it;
+	/* What was seen, for summaries. */
+	uint64_t frames, data_frames, records, events_lost, frames_lost, seq_gaps;
+	uint64_t gap_notices;		/* lost_frames calls */
+	uint64_t pending_dropped, bad_blocks, bad_frames, ends;
+	uint64_t first_ts, last_ts;
+	int have_ts;
+	uint8_t cpus_seen[BT_MAX_CPUS];
+};
+
+void bt_dec_init(struct bt_decoder *d, const struct bt_visitor *v, void *user);
+/* Names come from this ELF (checked against the metadata hash; elf_syms.c). */
+void bt_dec_use_elf(struct bt_decoder *d, const char *path);
+/*
+ * One checked payload, in stream order. Returns 0, or -1 with a message
+ * printed for a stream this tool cannot read (unknown version, an ELF
+ * that does not match).
+ */
+int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len);
+/* End of input: decodes frames still waiting for metadata. */
+void bt_dec_finish(struct bt_decoder *d);
+void bt_dec_free(struct bt_decoder *d);
+/* Reads a whole .bt file through d; returns the process exit status. */
+int bt_decode_file(struct bt_decoder *d, const char *path);
+/* Counter frequency, 1 GHz (ticks shown as ns) when none is known. */
+uint64_t bt_freq(const struct bt_decoder *d);
+/* Name of a record's function. */
+const char *bt_func_name(struct bt_decoder *d, uint64_t site, char *buf, size_t n);
+/*
+ * What every command counts as its events: records of kinds 0-6 plus one
+ * notice per sequence gap. report prints them, CTF holds one event each.
+ */
+uint64_t bt_events(const struct bt_decoder *d);
+
+/* ---- callstack.c ------------------------------------------------------- */
+
+#define BT_STACK_MAX	256
+
+struct bt_frame {
+	uint64_t site, depth, ts, child_ticks;
+};
+
+struct bt_stack {
+	struct bt_frame f[BT_STACK_MAX];
+	unsigned n;
+	unsigned overflow;		/* open frames too deep to store */
+	uint64_t orphan_child_ticks;	/* children of a frame never seen */
+};
+
+struct bt_stacks {
+	struct bt_stack *cpu[BT_MAX_CPUS];	/* allocated on first use */
+};
+
+struct bt_stack *bt_stack_of(struct bt_stacks *s, unsigned cpu);
+void bt_stack_enter(struct bt_stack *s, uint64_t site, uint64_t depth, uint64_t ts);
+/*
+ * A graph exit: pops up to and including the innermost frame of 'site'
+ * and returns 1 with it in *out and its stack position in *level; the
+ * exit's duration counts as child time of the frame below. Returns 0 if
+ * the entry was never seen (*out then holds the best guess of child time).
+ */
+int bt_stack_exit(struct bt_stack *s, uint64_t site, uint64_t duration,
+		  struct bt_frame *out, unsigned *level);
+void bt_stacks_free(struct bt_stacks *s);
+
+/* ---- render.c ---------------------------------------------------------- */
+
+uint64_t bt_ticks_ns(uint64_t ticks, uint64_t freq);
+/* "12.345678" seconds from a counter value. */
+void bt_fmt_seconds(char *buf, size_t n, uint64_t ticks, uint64_t freq);
+/* "12.345" microseconds from ticks. */
+void bt_fmt_usecs(char *buf, size_t n, uint64_t ticks, uint64_t freq);
+/* A tracepoint record's fields as "a=1 b=str"; returns 0 or -1. */
+int bt_fmt_event(struct bt_decoder *d, const struct wire_record *r, char *buf, size_t n,
+		 const char **name);
+/* A trace_printf record rendered through its format string. */
+void bt_fmt_printf(struct bt_decoder *d, const struct wire_record *r, char *buf, size_t n);
+
+/* ---- the commands ------------------------------------------------------ */
+
+struct bt_capture_opts {
+	const char *serial, *file, *out;
+	unsigned baud;
+	char **qemu_argv;
+};
+
+int bt_capture(const struct bt_capture_opts *o);
+int bt_report(const char *trace, const char *elf);
+int bt_stats(const char *trace, const char *elf);
+int bt_export_chrome(const char *trace, const char *elf, const char *out);
+int bt_export_folded(const char *trace, const char *elf, const char *out);
+int bt_export_ctf(const char *trace, const char *elf, const char *out);
+
+/* ctf_meta.c: the TSDL text for export_ctf.c's streams. */
+enum { BT_CTF_FUNC, BT_CTF_GRAPH_ENTRY, BT_CTF_GRAPH_EXIT, BT_CTF_LOST_EVENTS,
+       BT_CTF_PRINTF, BT_CTF_LOST_FRAMES, BT_CTF_FIRST_TRACEPOINT = 16 };
+void bt_ctf_metadata(FILE *f, struct bt_decoder *d, const uint8_t uuid[16]);
+
+#endif /* TOOLS_BARETRACE_BT_H */

@@ -1,0 +1,187 @@
+/*
+ * tools/baretrace/capture.c: `baretrace capture`. Splits the UART stream
+ * (trace/wire.c's stream decoder): console text goes to stdout as it
+ * arrives, each frame that passed its CRC is appended to the trace file
+ * and flushed, so the file is valid whenever the capture stops. Stops at
+ * an end-of-stream frame, end of input, or SIGINT/SIGTERM.
+ *
+ * The frames also go through a quiet decoder, only to count events,
+ * losses and sequence gaps for the status line and the summary.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bt.h"
+#include "capture.h"
+
+#define STATUS_MS	250
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct capture {
+	struct wire_dec dec;
+	struct bt_decoder bd;
+	FILE *out;
+	const char *path;
+	uint64_t wire_bytes;
+	int ended, version_warned;
+	/* status line */
+	int status;		/* stderr is a terminal */
+	int shown;		/* a status line is on screen */
+	int mid_line;		/* text written did not end with a newline */
+	double t0, last_draw, rate_t;
+	uint64_t rate_events, rate_bytes;
+	double ev_rate, byte_rate;
+};
+
+static void clear_status(struct capture *c)
+{
+	if (c->shown)
+		fputs("\r\033[K", stderr);
+	c->shown = 0;
+}
+
+static void draw_status(struct capture *c, double t)
+{
+	if (!c->status || c->mid_line)
+		return;
+	if (t > c->rate_t) {	/* rates smoothed over the last second or so */
+		double dt = t - c->rate_t, keep = dt >= 1.0 ? 0 : 1.0 - dt;
+
+		c->ev_rate = keep * c->ev_rate +
+			     (1 - keep) * (double)(c->bd.records - c->rate_events) / dt;
+		c->byte_rate = keep * c->byte_rate +
+			       (1 - keep) * (double)(c->wire_bytes - c->rate_bytes) / dt;
+		c->rate_t = t;
+		c->rate_events = c->bd.records;
+		c->rate_bytes = c->wire_bytes;
+	}
+	fprintf(stderr, "\r\033[K[capture %.1fs] %llu frames, %llu events (%.0f/s), "
+		"%.1f KB/s, %llu lost", t - c->t0, (unsigned long long)c->dec.frames,
+		(unsigned long long)c->bd.records, c->ev_rate, c->byte_rate / 1024,
+		(unsigned long long)c->bd.events_lost);
+	c->shown = 1;
+	c->last_draw = t;
+}
+
+static void on_text(struct capture *c, const uint8_t *p, size_t n)
+{
+	clear_status(c);
+	fwrite(p, 1, n, stdout);
+	fflush(stdout);
+	c->mid_line = p[n - 1] != '\n';
+}
+
+static void on_frame(struct capture *c, const struct wire_ev *ev)
+{
+	if (bt_file_write(c->out, ev->payload, ev->payload_len))
+		bt_die(BT_EXIT_INPUT, "cannot write %s: %s", c->path, strerror(errno));
+	if (bt_dec_frame(&c->bd, ev->payload, ev->payload_len) < 0 && !c->version_warned++) {
+		clear_status(c);
+		bt_warn("the target speaks stream format version %llu, this baretrace version "
+			"%d: frames are stored but cannot be decoded here",
+			(unsigned long long)c->bd.meta.version, WIRE_VERSION);
+	}
+	if (ev->frame.type == WIRE_FRAME_END)
+		c->ended = 1;
+}
+
+static void feed(struct capture *c, const uint8_t *p, size_t n)
+{
+	struct wire_ev ev;
+
+	/* After the end-of-stream frame, the rest of this read is text only. */
+	while (n) {
+		size_t used = wire_dec_feed(&c->dec, p, n, &ev);
+
+		p += used;
+		n -= used;
+		if (ev.type == WIRE_EV_TEXT)
+			on_text(c, ev.text, ev.text_len);
+		else if (ev.type == WIRE_EV_FRAME && !c->ended)
+			on_frame(c, &ev);
+	}
+}
+
+static void summary(struct capture *c, double t)
+{
+	clear_status(c);
+	fflush(stdout);
+	fprintf(stderr, "baretrace capture: %llu frames, %llu damaged, %llu sequence gaps, "
+		"%llu events, %llu lost, %llu wire bytes in %.1f s -> %s%s\n",
+		(unsigned long long)c->dec.frames, (unsigned long long)c->dec.damaged,
+		(unsigned long long)c->bd.seq_gaps, (unsigned long long)c->bd.records,
+		(unsigned long long)c->bd.events_lost, (unsigned long long)c->wire_bytes,
+		t - c->t0, c->path, c->ended ? "" : stop_signal ? " (interrupted)" :
+		" (no end-of-stream frame)");
+}
+
+int bt_capture(const struct bt_capture_opts *o)
+{
+	static struct capture c;
+	static uint8_t frame_buf[WIRE_MAX_PAYLOAD], in[65536];
+	struct sigaction sa = { 0 };
+	struct wire_ev ev;
+	pid_t child;
+	int fd, failed = 0;
+
+	sa.sa_handler = on_signal;	/* no SA_RESTART: read() returns EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	c.path = o->out;
+	c.out = bt_file_create(o->out);
+	wire_dec_init(&c.dec, frame_buf, sizeof(frame_buf));
+	bt_dec_init(&c.bd, NULL, NULL);
+	c.bd.quiet = 1;
+	c.status = isatty(STDERR_FILENO);
+	c.t0 = c.rate_t = now();
+	fd = bt_source_open(o, &child);
+	while (!stop_signal && !c.ended) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		int r = poll(&p, 1, c.status ? STATUS_MS : -1);
+		ssize_t n = 0;
+
+		if (r > 0)
+			n = read(fd, in, sizeof(in));
+		if (r < 0 || n < 0) {
+			if (errno == EINTR)
+				continue;
+			bt_warn("reading the %s: %s", o->serial ? "serial port" : "input",
+				strerror(errno));
+			failed = 1;
+			break;
+		}
+		if (r > 0 && n == 0)
+			break;	/* end of input */
+		c.wire_bytes += (uint64_t)n;
+		feed(&c, in, (size_t)n);
+		if (now() - c.last_draw >= STATUS_MS / 1000.0)
+			draw_status(&c, now());
+	}
+	wire_dec_finish(&c.dec, &ev);	/* a frame cut off by the end is counted */
+	bt_dec_finish(&c.bd);
+	if (bt_source_close(fd, child, 1) < 0)
+		failed = 1;
+	summary(&c, now());
+	fclose(c.out);
+	bt_dec_free(&c.bd);
+	return failed ? BT_EXIT_INPUT : 0;
+}

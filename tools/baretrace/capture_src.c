@@ -1,0 +1,117 @@
+/*
+ * tools/baretrace/capture_src.c: where `capture` reads the UART from: a
+ * serial port set raw at a baud rate, a file holding a raw log, or the
+ * stdout of a QEMU it starts (QEMU's serial line with -nographic or
+ * -serial stdio).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "bt.h"
+#include "capture.h"
+
+static const struct {
+	unsigned baud;
+	speed_t speed;
+} speeds[] = {
+	{ 9600, B9600 }, { 19200, B19200 }, { 38400, B38400 }, { 57600, B57600 },
+	{ 115200, B115200 }, { 230400, B230400 }, { 460800, B460800 },
+	{ 500000, B500000 }, { 576000, B576000 }, { 921600, B921600 },
+	{ 1000000, B1000000 }, { 1152000, B1152000 }, { 1500000, B1500000 },
+	{ 2000000, B2000000 }, { 3000000, B3000000 }, { 4000000, B4000000 },
+};
+
+/* Raw 8N1, no flow control, blocking reads of whatever has arrived. */
+static int open_serial(const char *dev, unsigned baud)
+{
+	int fd = open(dev, O_RDONLY | O_NOCTTY);
+	struct termios t;
+	speed_t speed = 0;
+
+	if (fd < 0)
+		bt_die(BT_EXIT_INPUT, "cannot open serial port %s: %s", dev, strerror(errno));
+	for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++)
+		if (speeds[i].baud == baud)
+			speed = speeds[i].speed;
+	if (!speed)
+		bt_die(BT_EXIT_USAGE, "baud rate %u is not one termios supports "
+		       "(9600 ... 4000000, e.g. 115200)", baud);
+	if (tcgetattr(fd, &t))
+		bt_die(BT_EXIT_INPUT, "%s is not a serial port: %s", dev, strerror(errno));
+	cfmakeraw(&t);
+	t.c_cflag |= CLOCAL | CREAD;
+	t.c_cflag &= ~(CSTOPB | CRTSCTS);
+	t.c_iflag &= ~(IXON | IXOFF | IXANY);
+	t.c_cc[VMIN] = 1;
+	t.c_cc[VTIME] = 0;
+	if (cfsetispeed(&t, speed) || cfsetospeed(&t, speed) || tcsetattr(fd, TCSANOW, &t))
+		bt_die(BT_EXIT_INPUT, "cannot set %s to %u baud raw: %s", dev, baud,
+		       strerror(errno));
+	return fd;
+}
+
+/*
+ * QEMU runs in its own process group with stdin from /dev/null, so a
+ * Ctrl-C reaches only us; we then stop it and still write the summary.
+ */
+static int start_qemu(char **argv, pid_t *child)
+{
+	int p[2];
+
+	if (pipe(p))
+		bt_die(BT_EXIT_INPUT, "pipe: %s", strerror(errno));
+	*child = fork();
+	if (*child < 0)
+		bt_die(BT_EXIT_INPUT, "fork: %s", strerror(errno));
+	if (*child == 0) {
+		int null = open("/dev/null", O_RDONLY);
+
+		setpgid(0, 0);
+		dup2(p[1], STDOUT_FILENO);
+		if (null >= 0)
+			dup2(null, STDIN_FILENO);
+		close(p[0]);
+		close(p[1]);
+		execvp(argv[0], argv);
+		fprintf(stderr, "baretrace: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	return p[0];
+}
+
+int bt_source_open(const struct bt_capture_opts *o, pid_t *child)
+{
+	int fd;
+
+	*child = 0;
+	if (o->serial)
+		return open_serial(o->serial, o->baud ? o->baud : 115200);
+	if (o->qemu_argv)
+		return start_qemu(o->qemu_argv, child);
+	fd = open(o->file, O_RDONLY);
+	if (fd < 0)
+		bt_die(BT_EXIT_INPUT, "cannot open %s: %s", o->file, strerror(errno));
+	return fd;
+}
+
+int bt_source_close(int fd, pid_t child, int stop_child)
+{
+	int status = 0;
+
+	close(fd);
+	if (!child)
+		return 0;
+	if (stop_child)
+		kill(child, SIGTERM);
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return -1;	/* exec failed; the child said why */
+	return 0;
+}

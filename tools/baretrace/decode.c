@@ -1,0 +1,246 @@
+/*
+ * tools/baretrace/decode.c: checked frames, in stream order, to records.
+ *
+ * Keeps what the stream says about itself (metadata, symbol dumps), the
+ * per-CPU sequence numbers that reveal lost frames, and up to
+ * BT_MAX_PENDING data frames that arrived before any metadata. Records
+ * go to the command's visitor one at a time, so memory does not grow
+ * with the length of the trace.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bt.h"
+
+#define MAX_WARNINGS	10	/* per kind of complaint, then quiet */
+
+void bt_dec_init(struct bt_decoder *d, const struct bt_visitor *v, void *user)
+{
+	memset(d, 0, sizeof(*d));
+	d->v = v;
+	d->user = user;
+	bt_symtab_init(&d->syms);
+}
+
+uint64_t bt_freq(const struct bt_decoder *d)
+{
+	return d->meta.freq ? d->meta.freq : 1000000000;
+}
+
+const char *bt_func_name(struct bt_decoder *d, uint64_t site, char *buf, size_t n)
+{
+	return bt_site_name(&d->syms, site, buf, n);
+}
+
+uint64_t bt_events(const struct bt_decoder *d)
+{
+	return d->records + d->gap_notices;
+}
+
+static int event_types(void *ctx, uint64_t id, const uint8_t **types)
+{
+	const struct bt_schema *s = bt_meta_schema(&((struct bt_decoder *)ctx)->meta, id);
+
+	if (!s)
+		return -1;
+	*types = s->types;
+	return (int)s->nfields;
+}
+
+/* Data frames count per CPU from 0; a jump forward means frames lost. */
+static void check_data_seq(struct bt_decoder *d, const struct wire_frame *f)
+{
+	unsigned cpu = f->cpu;
+
+	if (d->have_seq[cpu] && f->seq > d->next_seq[cpu]) {
+		uint64_t gap = f->seq - d->next_seq[cpu];
+
+		d->seq_gaps++;
+		d->frames_lost += gap;
+		d->gap_notices++;
+		if (d->v && d->v->lost_frames)
+			d->v->lost_frames(d, cpu, gap);
+	}
+	/* A step back is a new boot (or a replay): resynchronise silently. */
+	d->have_seq[cpu] = 1;
+	d->next_seq[cpu] = f->seq + 1;
+}
+
+/* Other frame types count per type; a gap there loses no events. */
+static void check_type_seq(struct bt_decoder *d, const struct wire_frame *f)
+{
+	unsigned t = f->type & 7;
+
+	if (d->have_type_seq[t] && f->seq > d->next_type_seq[t])
+		d->seq_gaps++;
+	if (d->have_type_seq[t] && f->seq < d->next_type_seq[t] && t == WIRE_FRAME_META)
+		memset(d->have_seq, 0, sizeof(d->have_seq));	/* target restarted */
+	d->have_type_seq[t] = 1;
+	d->next_type_seq[t] = f->seq + 1;
+}
+
+static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
+{
+	struct wire_record r;
+	int rc;
+	uint64_t n = 0;
+
+	check_data_seq(d, f);
+	d->data_frames++;
+	d->cpus_seen[f->cpu] = 1;
+	if (wire_rec_begin(&d->it, f->body, f->body_len, event_types, d)) {
+		if (d->bad_blocks++ < MAX_WARNINGS && !d->quiet)
+			bt_warn("CPU %u block %llu has no base timestamp; skipped", f->cpu,
+				(unsigned long long)f->seq);
+		return;
+	}
+	if (d->v && d->v->block_begin)
+		d->v->block_begin(d, f, d->it.ts);
+	while ((rc = wire_rec_next(&d->it, &r)) == WIRE_REC_OK) {
+		n++;
+		if (r.kind == WIRE_REC_EXT)
+			continue;	/* unknown extensions are skipped */
+		d->records++;
+		if (r.kind == WIRE_REC_LOST)
+			d->events_lost += r.count;
+		if (!d->have_ts || r.ts < d->first_ts)
+			d->first_ts = r.ts;
+		if (!d->have_ts || r.ts > d->last_ts)
+			d->last_ts = r.ts;
+		d->have_ts = 1;
+		if (d->v && d->v->record)
+			d->v->record(d, f->cpu, &r);
+	}
+	if (rc < 0 && d->bad_blocks++ < MAX_WARNINGS && !d->quiet)
+		bt_warn("CPU %u block %llu: record %llu is %s; rest of the block skipped",
+			f->cpu, (unsigned long long)f->seq, (unsigned long long)n + 1,
+			rc == WIRE_REC_EEVENT ? "a tracepoint with no schema in the metadata"
+					      : "malformed");
+	if (d->v && d->v->block_end)
+		d->v->block_end(d, f);
+}
+
+static void flush_pending(struct bt_decoder *d)
+{
+	struct wire_frame f;
+
+	for (size_t i = 0; i < d->npending; i++) {
+		if (!wire_frame_parse(d->pending[i].payload, d->pending[i].len, &f))
+			decode_data(d, &f);
+		free(d->pending[i].payload);
+	}
+	d->npending = 0;
+}
+
+static int take_meta(struct bt_decoder *d, const struct wire_frame *f)
+{
+	if (bt_meta_parse(&d->meta, f->body, f->body_len) && !d->quiet)
+		bt_warn("metadata frame %llu is malformed; used what parsed",
+			(unsigned long long)f->seq);
+	if (d->meta.version != WIRE_VERSION) {
+		if (d->quiet)
+			return -1;
+		fflush(stdout);
+		fprintf(stderr, "baretrace: trace stream format version %llu is not supported "
+			"(this baretrace reads version %d)\n",
+			(unsigned long long)d->meta.version, WIRE_VERSION);
+		return -1;
+	}
+	if (d->elf_path && d->meta.have_hash && d->meta.image_hash != d->elf_hash) {
+		fflush(stdout);
+		fprintf(stderr, "baretrace: %s does not match this trace: image hash "
+			"0x%08x in the trace, 0x%08x in the ELF's .bt_tables (was the image "
+			"rebuilt after the capture?)\n", d->elf_path, d->meta.image_hash,
+			d->elf_hash);
+		return -1;
+	}
+	return 0;
+}
+
+int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len)
+{
+	struct wire_frame f;
+
+	if (wire_frame_parse(payload, len, &f)) {
+		d->bad_frames++;
+		return 0;
+	}
+	d->frames++;
+	if (f.type != WIRE_FRAME_DATA)
+		check_type_seq(d, &f);
+	switch (f.type) {
+	case WIRE_FRAME_META:
+		return take_meta(d, &f);
+	case WIRE_FRAME_SYMS:
+		if (bt_symtab_add_dump(&d->syms, f.body, f.body_len) && !d->quiet)
+			bt_warn("symbol dump frame %llu is malformed", (unsigned long long)f.seq);
+		break;
+	case WIRE_FRAME_DATA:
+		/* Frames kept for want of metadata wait one step more, for the
+		 * symbol dumps the target sends right after its metadata. */
+		if (d->meta.seen) {
+			flush_pending(d);
+			decode_data(d, &f);
+		} else if (d->npending < BT_MAX_PENDING) {
+			d->pending[d->npending].payload = bt_alloc(len);
+			memcpy(d->pending[d->npending].payload, payload, len);
+			d->pending[d->npending++].len = len;
+		} else {
+			d->pending_dropped++;
+		}
+		break;
+	case WIRE_FRAME_END:
+		if (d->meta.seen)
+			flush_pending(d);
+		d->ends++;
+		break;
+	default:
+		break;	/* a frame type from a newer target: skipped */
+	}
+	return 0;
+}
+
+void bt_dec_finish(struct bt_decoder *d)
+{
+	if (d->npending && !d->meta.seen && !d->quiet)
+		bt_warn("no metadata in the trace: times are raw counter ticks and "
+			"tracepoints cannot be decoded");
+	if (d->pending_dropped && !d->quiet)
+		bt_warn("%llu data frames before any metadata were dropped (at most %d are kept)",
+			(unsigned long long)d->pending_dropped, BT_MAX_PENDING);
+	flush_pending(d);
+	if (d->elf_path && d->meta.seen && !d->meta.have_hash && !d->quiet)
+		bt_warn("the trace carries no image hash: cannot check that %s matches",
+			d->elf_path);
+}
+
+void bt_dec_free(struct bt_decoder *d)
+{
+	for (size_t i = 0; i < d->npending; i++)
+		free(d->pending[i].payload);
+	d->npending = 0;
+	bt_meta_free(&d->meta);
+	bt_symtab_free(&d->syms);
+}
+
+int bt_decode_file(struct bt_decoder *d, const char *path)
+{
+	static uint8_t buf[WIRE_MAX_PAYLOAD];
+	FILE *f = bt_file_open(path);
+	size_t len;
+	int rc;
+
+	while ((rc = bt_file_next(f, buf, &len)) == 1)
+		if (bt_dec_frame(d, buf, len) < 0) {
+			fclose(f);
+			return BT_EXIT_INPUT;
+		}
+	if (rc < 0)
+		bt_warn("%s: the last frame is cut short (capture interrupted?); ignored", path);
+	if (d->bad_frames)
+		bt_warn("%s: %llu frames failed their CRC and were skipped", path,
+			(unsigned long long)d->bad_frames);
+	fclose(f);
+	bt_dec_finish(d);
+	return 0;
+}

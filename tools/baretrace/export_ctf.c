@@ -1,0 +1,287 @@
+/*
+ * tools/baretrace/export_ctf.c: a CTF 1.8 trace directory that
+ * babeltrace2 and Trace Compass read: `metadata` (TSDL, ctf_meta.c) and
+ * one binary stream file `stream_N` per CPU.
+ *
+ * Each data block becomes one packet: a header (magic, trace UUID,
+ * stream id), a context (first and last timestamp, sizes in bits, packet
+ * sequence number, CPU), then one event per record, each with a header
+ * of event id and 64-bit timestamp on the counter clock. Everything is
+ * little-endian and byte aligned. A sequence gap becomes a lost_frames
+ * event at the start of the next packet of that CPU.
+ *
+ * CTF readers need time to move forward within a stream; a timestamp
+ * that steps back (a target restart) is raised to the previous one.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bt.h"
+
+#define CTF_MAGIC	0xC1FC1FC1u
+#define CONTEXT_AT	24	/* packet context follows the 24-byte header */
+
+struct cpu_stream {
+	FILE *f;
+	uint64_t packets, last_ts, lost_frames;
+};
+
+struct ctf {
+	const char *dir;
+	uint8_t uuid[16];
+	struct cpu_stream cpu[BT_MAX_CPUS];
+	uint8_t *buf;		/* the packet being built */
+	size_t len, cap;
+	unsigned cur;		/* its CPU */
+	uint64_t begin_ts;
+};
+
+static void put_bytes(struct ctf *c, const void *p, size_t n)
+{
+	c->buf = bt_grow(c->buf, &c->cap, c->len + n, 1);
+	memcpy(c->buf + c->len, p, n);
+	c->len += n;
+}
+
+static void put_u64_at(struct ctf *c, size_t at, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		c->buf[at + i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_u64(struct ctf *c, uint64_t v)
+{
+	c->buf = bt_grow(c->buf, &c->cap, c->len + 8, 1);
+	c->len += 8;
+	put_u64_at(c, c->len - 8, v);
+}
+
+static void put_u32(struct ctf *c, uint32_t v)
+{
+	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+
+	put_bytes(c, b, 4);
+}
+
+/* A CTF string ends at its NUL, so NULs inside become '?'. */
+static void put_str(struct ctf *c, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		put_bytes(c, s[i] ? &s[i] : "?", 1);
+	put_bytes(c, "", 1);
+}
+
+static void put_cstr(struct ctf *c, const char *s)
+{
+	put_str(c, s, strlen(s));
+}
+
+static void event_header(struct ctf *c, uint32_t id, uint64_t ts)
+{
+	struct cpu_stream *s = &c->cpu[c->cur];
+
+	if (ts < s->last_ts)
+		ts = s->last_ts;
+	s->last_ts = ts;
+	put_u32(c, id);
+	put_u64(c, ts);
+}
+
+static void block_begin(struct bt_decoder *d, const struct wire_frame *f, uint64_t base_ts)
+{
+	struct ctf *c = d->user;
+	struct cpu_stream *s = &c->cpu[f->cpu];
+
+	if (!s->f) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/stream_%u", c->dir, f->cpu);
+		s->f = fopen(path, "wb");
+		if (!s->f)
+			bt_die(BT_EXIT_INPUT, "cannot create %s: %s", path, strerror(errno));
+	}
+	c->cur = f->cpu;
+	c->len = 0;
+	put_u32(c, CTF_MAGIC);
+	put_bytes(c, c->uuid, 16);
+	put_u32(c, 0);			/* stream id */
+	for (int i = 0; i < 5; i++)	/* begin, end, content, packet size, seq */
+		put_u64(c, 0);
+	put_u32(c, f->cpu);
+	c->begin_ts = base_ts > s->last_ts ? base_ts : s->last_ts;
+	if (s->lost_frames) {
+		event_header(c, BT_CTF_LOST_FRAMES, c->begin_ts);
+		put_u64(c, s->lost_frames);
+		s->lost_frames = 0;
+	}
+}
+
+static void block_end(struct bt_decoder *d, const struct wire_frame *f)
+{
+	struct ctf *c = d->user;
+	struct cpu_stream *s = &c->cpu[f->cpu];
+
+	put_u64_at(c, CONTEXT_AT, c->begin_ts);
+	put_u64_at(c, CONTEXT_AT + 8, s->last_ts > c->begin_ts ? s->last_ts : c->begin_ts);
+	put_u64_at(c, CONTEXT_AT + 16, (uint64_t)c->len * 8);
+	put_u64_at(c, CONTEXT_AT + 24, (uint64_t)c->len * 8);
+	put_u64_at(c, CONTEXT_AT + 32, s->packets++);
+	if (fwrite(c->buf, 1, c->len, s->f) != c->len)
+		bt_die(BT_EXIT_INPUT, "error writing CTF stream %u in %s", f->cpu, c->dir);
+}
+
+/* Tracepoint fields: integers widen to 64 bits, strings stay strings. */
+static void tracepoint(struct bt_decoder *d, struct ctf *c, const struct wire_record *r)
+{
+	const struct bt_schema *sc = bt_meta_schema(&d->meta, r->id);
+	const uint8_t *p = r->data, *end = r->data + r->data_len;
+
+	event_header(c, BT_CTF_FIRST_TRACEPOINT + (uint32_t)(sc - d->meta.schemas), r->ts);
+	for (unsigned i = 0; i < sc->nfields; i++) {
+		uint64_t u = 0;
+		int n = wire_varint_get(p, (size_t)(end - p), &u);
+
+		if (n < 0)	/* the record decoder checked this */
+			bt_die(BT_EXIT_INPUT, "internal error: tracepoint fields");
+		p += n;
+		if (sc->types[i] == WIRE_FIELD_STRING) {
+			put_str(c, (const char *)p, (size_t)u);
+			p += u;
+		} else {
+			put_u64(c, (uint64_t)wire_unzigzag(u));
+		}
+	}
+}
+
+static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
+{
+	struct ctf *c = d->user;
+	char nb[32], cb[32], text[1024];
+
+	(void)cpu;
+	switch (r->kind) {
+	case WIRE_REC_FUNC:
+	case WIRE_REC_FUNC_CALLER:
+		event_header(c, BT_CTF_FUNC, r->ts);
+		put_cstr(c, bt_func_name(d, r->site, nb, sizeof(nb)));
+		put_cstr(c, r->has_caller ? bt_caller_name(&d->syms, r->caller, cb, sizeof(cb)) : "?");
+		put_u64(c, r->site);
+		put_u64(c, r->has_caller ? r->caller * 4 : 0);
+		break;
+	case WIRE_REC_GRAPH_ENTRY:
+		event_header(c, BT_CTF_GRAPH_ENTRY, r->ts);
+		put_cstr(c, bt_func_name(d, r->site, nb, sizeof(nb)));
+		put_u64(c, r->depth);
+		break;
+	case WIRE_REC_EXIT:
+		event_header(c, BT_CTF_GRAPH_EXIT, r->ts);
+		put_cstr(c, bt_func_name(d, r->site, nb, sizeof(nb)));
+		put_u64(c, r->duration);
+		put_bytes(c, &(uint8_t){ r->flags & WIRE_EXIT_HAS_RETVAL }, 1);
+		put_u64(c, (uint64_t)r->retval);
+		break;
+	case WIRE_REC_EVENT:
+		tracepoint(d, c, r);
+		break;
+	case WIRE_REC_PRINTF:
+		bt_fmt_printf(d, r, text, sizeof(text));
+		event_header(c, BT_CTF_PRINTF, r->ts);
+		put_cstr(c, text);
+		break;
+	case WIRE_REC_LOST:
+		event_header(c, BT_CTF_LOST_EVENTS, r->ts);
+		put_u64(c, r->count);
+		break;
+	}
+}
+
+static void on_lost_frames(struct bt_decoder *d, unsigned cpu, uint64_t frames)
+{
+	((struct ctf *)d->user)->cpu[cpu].lost_frames += frames;
+}
+
+/* Creates the directory, or empties it of a previous export's files. */
+static void prepare_dir(const char *dir)
+{
+	DIR *dp;
+	struct dirent *e;
+
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		bt_die(BT_EXIT_INPUT, "cannot create directory %s: %s", dir, strerror(errno));
+	dp = opendir(dir);
+	if (!dp)
+		bt_die(BT_EXIT_INPUT, "%s is not a directory", dir);
+	while ((e = readdir(dp))) {
+		char path[4096];
+
+		if (strcmp(e->d_name, "metadata") && strncmp(e->d_name, "stream_", 7))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		remove(path);
+	}
+	closedir(dp);
+}
+
+/* The same trace file always gets the same UUID: CRCs of its bytes. */
+static void make_uuid(const char *trace, uint8_t uuid[16])
+{
+	static uint8_t buf[65536];
+	FILE *f = bt_file_open(trace);
+	uint32_t h = 0;
+	size_t n;
+
+	while ((n = fread(buf, 1, sizeof(buf), f)))
+		h = wire_crc32(h, buf, n);
+	fclose(f);
+	for (int i = 0; i < 4; i++) {
+		h = wire_crc32(h, &i, sizeof(i));
+		memcpy(uuid + 4 * i, &h, 4);
+	}
+	uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40);	/* RFC 4122 version 4 layout */
+	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80);
+}
+
+static const struct bt_visitor ctf_visitor = {
+	.record = on_record,
+	.lost_frames = on_lost_frames,
+	.block_begin = block_begin,
+	.block_end = block_end,
+};
+
+int bt_export_ctf(const char *trace, const char *elf, const char *out)
+{
+	static struct bt_decoder d;
+	static struct ctf c;
+	char path[4096];
+	FILE *f;
+	int rc;
+
+	c.dir = out;
+	make_uuid(trace, c.uuid);
+	bt_dec_init(&d, &ctf_visitor, &c);
+	if (elf)
+		bt_dec_use_elf(&d, elf);
+	prepare_dir(out);
+	rc = bt_decode_file(&d, trace);
+	for (unsigned i = 0; i < BT_MAX_CPUS; i++)
+		if (c.cpu[i].f && fclose(c.cpu[i].f))
+			bt_die(BT_EXIT_INPUT, "error writing CTF stream %u in %s", i, out);
+	if (rc) {
+		prepare_dir(out);	/* no half-written trace left behind */
+		bt_dec_free(&d);
+		return rc;
+	}
+	snprintf(path, sizeof(path), "%s/metadata", out);
+	f = fopen(path, "w");
+	if (!f)
+		bt_die(BT_EXIT_INPUT, "cannot create %s: %s", path, strerror(errno));
+	bt_ctf_metadata(f, &d, c.uuid);
+	if (fclose(f))
+		bt_die(BT_EXIT_INPUT, "error writing %s", path);
+	free(c.buf);
+	bt_dec_free(&d);
+	return rc;
+}

@@ -1,0 +1,160 @@
+/*
+ * tools/baretrace/main.c: the `baretrace` command line. Parses the
+ * arguments of each command and hands over; exit status 2 for a bad
+ * command line, 1 for bad input, 0 otherwise.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bt.h"
+
+static const char usage_text[] =
+	"usage: baretrace COMMAND ...\n"
+	"\n"
+	"  capture (--serial DEV [--baud N] | --file RAW | --qemu [--] QEMU ARGS...) -o TRACE.bt\n"
+	"        read a UART stream: console text to stdout, checked frames to TRACE.bt;\n"
+	"        stops at end of stream, end of input or Ctrl-C. --qemu takes the rest\n"
+	"        of the line as the QEMU command (give -o before it)\n"
+	"  report TRACE.bt [--elf ELF]\n"
+	"        ftrace-style text (function and function_graph layouts)\n"
+	"  stats TRACE.bt [--elf ELF]\n"
+	"        per-function calls, total, self, average and max time\n"
+	"  export --format=chrome-json|folded|ctf -o PATH TRACE.bt [--elf ELF]\n"
+	"        Perfetto/Chrome JSON, folded stacks, or a CTF 1.8 directory\n"
+	"\n"
+	"Names come from ELF (the image's baretrace.elf, checked against the trace's\n"
+	"image hash) or else from symbol-dump frames in the trace.\n";
+
+static void __attribute__((noreturn)) usage(const char *fmt, const char *arg)
+{
+	fputs("baretrace: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\n\n", stderr);
+	fputs(usage_text, stderr);
+	exit(BT_EXIT_USAGE);
+}
+
+/*
+ * If argv[*i] is option 'name' ("--name VALUE" or "--name=VALUE"),
+ * stores the value, advances *i past it and returns 1.
+ */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n))
+		return 0;
+	if (argv[*i][n] == '=') {
+		*val = argv[*i] + n + 1;
+		return 1;
+	}
+	if (argv[*i][n])
+		return 0;
+	if (*i + 1 >= argc)
+		usage("option %s needs a value", name);
+	*val = argv[++*i];
+	return 1;
+}
+
+static void __attribute__((noreturn)) unknown(const char *cmd, const char *arg)
+{
+	fprintf(stderr, "baretrace %s: %s '%s'\n\n%s", cmd,
+		arg[0] == '-' ? "unknown option" : "unexpected argument", arg, usage_text);
+	exit(BT_EXIT_USAGE);
+}
+
+static int cmd_capture(int argc, char **argv)
+{
+	struct bt_capture_opts o = { 0 };
+	const char *baud = NULL;
+	int sources;
+
+	for (int i = 1; i < argc; i++) {
+		if (opt_value(argc, argv, &i, "--serial", &o.serial) ||
+		    opt_value(argc, argv, &i, "--baud", &baud) ||
+		    opt_value(argc, argv, &i, "--file", &o.file) ||
+		    opt_value(argc, argv, &i, "-o", &o.out) ||
+		    opt_value(argc, argv, &i, "--output", &o.out))
+			continue;
+		if (!strcmp(argv[i], "--qemu")) {
+			i += i + 1 < argc && !strcmp(argv[i + 1], "--");
+			o.qemu_argv = argv + i + 1;
+			/* QEMU has no -o option: a trailing "-o PATH" is ours. */
+			if (!o.out && argc - i - 1 >= 3 && !strcmp(argv[argc - 2], "-o")) {
+				o.out = argv[argc - 1];
+				argv[argc - 2] = NULL;
+			}
+			if (!o.qemu_argv[0])
+				usage("%s needs a QEMU command line after it", "--qemu");
+			break;
+		}
+		unknown("capture", argv[i]);
+	}
+	sources = !!o.serial + !!o.file + !!o.qemu_argv;
+	if (sources != 1)
+		usage("capture needs exactly one of --serial, --file, --qemu%s", "");
+	if (!o.out)
+		usage("capture needs -o TRACE.bt%s", "");
+	if (baud && !o.serial)
+		usage("--baud %s goes with --serial", baud);
+	if (baud) {
+		char *end;
+		unsigned long b = strtoul(baud, &end, 10);
+
+		if (!*baud || *end || b == 0 || b > 4000000)
+			usage("bad baud rate '%s'", baud);
+		o.baud = (unsigned)b;
+	}
+	return bt_capture(&o);
+}
+
+/* report, stats and export share: one trace, --elf, and for export
+ * --format and -o. */
+static int cmd_read(const char *cmd, int argc, char **argv)
+{
+	const char *trace = NULL, *elf = NULL, *format = NULL, *out = NULL;
+	int export = !strcmp(cmd, "export");
+
+	for (int i = 1; i < argc; i++) {
+		if (opt_value(argc, argv, &i, "--elf", &elf) ||
+		    (export && (opt_value(argc, argv, &i, "--format", &format) ||
+				opt_value(argc, argv, &i, "-o", &out) ||
+				opt_value(argc, argv, &i, "--output", &out))))
+			continue;
+		if (argv[i][0] == '-' || trace)
+			unknown(cmd, argv[i]);
+		trace = argv[i];
+	}
+	if (!trace)
+		usage("%s needs a trace file (made by 'baretrace capture')", cmd);
+	if (!export)
+		return !strcmp(cmd, "report") ? bt_report(trace, elf) : bt_stats(trace, elf);
+	if (!format)
+		usage("export needs --format=chrome-json|folded|ctf%s", "");
+	if (!out)
+		usage("export needs -o PATH%s", "");
+	if (!strcmp(format, "chrome-json"))
+		return bt_export_chrome(trace, elf, out);
+	if (!strcmp(format, "folded"))
+		return bt_export_folded(trace, elf, out);
+	if (!strcmp(format, "ctf"))
+		return bt_export_ctf(trace, elf, out);
+	usage("unknown export format '%s' (chrome-json, folded or ctf)", format);
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd)
+		usage("%s", "no command given");
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "capture"))
+		return cmd_capture(argc - 1, argv + 1);
+	if (!strcmp(cmd, "report") || !strcmp(cmd, "stats") || !strcmp(cmd, "export"))
+		return cmd_read(cmd, argc - 1, argv + 1);
+	usage("unknown command '%s'", cmd);
+}

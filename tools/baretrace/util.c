@@ -1,0 +1,70 @@
+/*
+ * tools/baretrace/util.c: messages, exit statuses and memory for the
+ * host tool. Out of memory is fatal: the tool holds bounded state, so
+ * running out means something is badly wrong, not a case to recover.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bt.h"
+
+void bt_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("baretrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+void bt_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("baretrace: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void *bt_alloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+
+	if (!p)
+		bt_die(BT_EXIT_INPUT, "out of memory (%zu bytes)", n);
+	return p;
+}
+
+/* Makes room for 'want' elements, doubling; new elements are zeroed. */
+void *bt_grow(void *p, size_t *cap, size_t want, size_t elem)
+{
+	size_t n = *cap ? *cap : 16;
+
+	if (want <= *cap)
+		return p;
+	while (n < want)
+		n *= 2;
+	p = realloc(p, n * elem);
+	if (!p)
+		bt_die(BT_EXIT_INPUT, "out of memory (%zu elements)", n);
+	memset((char *)p + *cap * elem, 0, (n - *cap) * elem);
+	*cap = n;
+	return p;
+}
+
+char *bt_strndup(const void *s, size_t n)
+{
+	char *p = bt_alloc(n + 1);
+
+	memcpy(p, s, n);
+	return p;
+}
