@@ -297,9 +297,10 @@ sdcard:
 	@echo "make sdcard: for the Raspberry Pi boards (BOARD=rpi4 or rpi3), not $(BOARD)" >&2; exit 1
 endif
 
-# A board without a QEMU model (QEMU 7.2 has no Pi 4) builds but does not run.
+# A board without a QEMU model (QEMU 7.2 has no Pi 4) builds but does not
+# run: RUN says so, and the arguments the recipes append go to 'false'.
 ifeq ($(QEMU_MACHINE),)
-RUN = @echo "make: BOARD=$(BOARD) has no QEMU model; put build/$(BOARD) on its SD card \
+RUN = echo "make: BOARD=$(BOARD) has no QEMU model; put build/$(BOARD) on its SD card \
 (README), or run the same Pi code with BOARD=rpi3" >&2; false
 endif
 
