@@ -550,13 +550,24 @@ def stage_rpi4(res, board):
 
 STAGES.update(rpi3=stage_rpi3, rpi4=stage_rpi4)
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import trace_scenarios  # noqa: E402
+
+UPDATE_GOLDEN = False
+STAGES["trace"] = lambda res, board: trace_scenarios.stage_trace(
+    sys.modules[__name__], res, board)
+
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--board", default="qemu-virt")
     ap.add_argument("--only", default=",".join(STAGES))
     ap.add_argument("-v", action="store_true")
+    ap.add_argument("--update-golden", action="store_true",
+                    help="rewrite test/golden files from this run")
     args = ap.parse_args()
+    global UPDATE_GOLDEN
+    UPDATE_GOLDEN = args.update_golden
     res = Results(args.v)
     t0 = time.time()
     for stage in args.only.split(","):

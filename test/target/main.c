@@ -9,6 +9,7 @@
  *   printlines       every CPU prints numbered lines at once
  *   hang             never returns (the runner must time out and say so)
  *   args ...         prints argc and each argv word in brackets
+ *   golden           a fixed call tree for the golden trace test
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,8 @@ int main(int argc, char **argv)
 		return scenario_crash(argv[1]);
 	if (!strcmp(argv[0], "printlines"))
 		return scenario_printlines();
+	if (!strcmp(argv[0], "golden"))
+		return scenario_golden();
 	if (!strcmp(argv[0], "hang"))
 		for (;;)
 			time_delay_us(1000);
@@ -36,7 +39,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, hang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, hang, args)\n",
 	       argv[0]);
 	return 2;
 }

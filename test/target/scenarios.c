@@ -67,3 +67,18 @@ int scenario_printlines(void)
 	printf("printlines: %u cpus x %d lines\n", n, LINES_PER_CPU);
 	return 0;
 }
+
+/* A fixed call tree for the golden trace (test/golden/function.txt). */
+int scenario_golden(void)
+{
+	int acc = 0;
+
+	for (int i = 0; i < 3; i++) {
+		acc += tt_alpha(i);
+		acc += tt_outer(i);
+		acc += (int)tt_args(i, 2, 3);
+	}
+	acc += tt_beta(acc);
+	printf("golden: %d\n", acc);
+	return 0;
+}

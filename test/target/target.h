@@ -4,6 +4,7 @@
 
 int scenario_crash(const char *kind);
 int scenario_printlines(void);
+int scenario_golden(void);
 
 
 
