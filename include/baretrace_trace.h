@@ -96,6 +96,28 @@ void trace_patch_stats(struct trace_patch_stats *out);
  * 0x08; 0 where the counter does not count, e.g. QEMU without -icount). */
 uint64_t trace_sites_init_insns(void);
 
+/*
+ * trace_printf("fmt", ...): a message formatted on the host, cheap here:
+ * the record holds the format's id and the arguments as integers (up to
+ * 15; cast pointers to intptr_t). Formats: %d %i %u %x %X %o %c %p with
+ * flags, width and precision; no %s (the text would have to travel).
+ * The format strings reach the host in the metadata.
+ */
+struct trace_format {
+	const char *fmt;
+};
+
+void trace_printf_args(const struct trace_format *f, unsigned int n, const int64_t *args);
+
+#define trace_printf(format, ...) do {						\
+	static const struct trace_format __trace_fmt				\
+	__attribute__((used, section(".bt_formats"), aligned(8))) = { format };	\
+	const int64_t __trace_args[] = { 0, ##__VA_ARGS__ };			\
+	trace_printf_args(&__trace_fmt,						\
+			  sizeof(__trace_args) / sizeof(__trace_args[0]) - 1,	\
+			  __trace_args + 1);					\
+} while (0)
+
 /* Benchmarks: dispatch every wanted site through the list ops, as
  * before per-callsite ops, instead of calling a single ops directly. */
 int trace_force_list(bool on);

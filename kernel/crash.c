@@ -19,6 +19,7 @@
 #include "power.h"
 #include "smp.h"
 #include "symbols.h"
+#include "tracer.h"
 
 #define BACKTRACE_MAX	32
 
@@ -125,6 +126,10 @@ void crash(struct exc_frame *f, const char *why)
 	console_panic_mode();
 	report(f, why);
 	smp_stop_others();
+	if (trace_active()) {	/* what led here, readable without a host */
+		kprintf("==== trace buffers at the crash ====\n");
+		trace_dump();
+	}
 	switch (panic_action) {
 	case PANIC_POWEROFF:
 		power_exit(EXIT_STATUS_CRASH);

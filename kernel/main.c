@@ -16,6 +16,7 @@
 #include "percpu.h"
 #include "pmu.h"
 #include "power.h"
+#include "shell.h"
 #include "smp.h"
 #include "ktime.h"
 
@@ -87,5 +88,9 @@ void boot_primary(void *dtb, unsigned long entry_el)
 	kprintf("baretrace: main() after %lu us (%lu us since reset)\n",
 		(unsigned long)((t1 - t0) * 1000000 / time_counter_hz()),
 		(unsigned long)(t1 * 1000000 / time_counter_hz()));
-	power_exit(main(bootargs_app_argc(), bootargs_app_argv()));
+	int status = main(bootargs_app_argc(), bootargs_app_argv());
+
+	if (shell_wanted())
+		status = shell_run();
+	power_exit(status);
 }

@@ -37,10 +37,20 @@ SECTIONS
 		KEEP(*(.ktests))
 		__ktests_end = .;
 		. = ALIGN(8);
+		__bt_formats_start = .;
+		KEEP(*(.bt_formats))
+		__bt_formats_end = .;
+		. = ALIGN(8);
+		__shell_cmds_start = .;
+		KEEP(*(.shell_cmds))
+		__shell_cmds_end = .;
+		. = ALIGN(8);
 		__fault_fixups_start = .;
 		KEEP(*(.fault_fixups))
 		__fault_fixups_end = .;
 	}
+	/* trace_printf formats hold pointers, so the compiler files them
+	 * under .data.rel.ro.* too: gather them first. */
 	.data.rel.ro : { *(.data.rel.ro .data.rel.ro.*) }
 	/* Written by tools/mktables between link 1 and link 2. */
 	.bt_tables : ALIGN(8) { KEEP(*(.bt_tables)) }

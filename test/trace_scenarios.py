@@ -8,7 +8,11 @@
             paced at 115200 baud: events decoded plus events reported
             lost must equal what the target says it produced, exactly
   run       'make run' prints a report and writes the trace files
+  shell     console commands, each malformed one refused, change nothing
+  panic     a crash with tracing on prints the buffers as text after the
+            crash report
 """
+import subprocess
 import json
 import os
 import re
@@ -27,6 +31,31 @@ def capture(h, image, bootargs, out_bt, flags=""):
         cmd += ["--qemu-flags", flags]
     st, out = h.run(cmd, timeout=h.QEMU_TIMEOUT)
     return st, out.replace("\r", "")
+
+
+def console_session(h, image, bootargs, keys):
+    """Boots image, types 'keys' at the first shell prompt; returns
+    (status or None on timeout, console text)."""
+    cmd = ["tools/qemu-run", "--image", os.path.join(image, "Image"), "--bootargs", bootargs]
+    proc = subprocess.Popen(cmd, cwd=h.ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    out = b""
+    try:
+        while b"bt> " not in out:
+            chunk = proc.stdout.read1(4096)
+            if not chunk:
+                break
+            out += chunk
+        proc.stdin.write(keys)
+        proc.stdin.flush()
+        rest, _ = proc.communicate(timeout=h.QEMU_TIMEOUT)
+        status = proc.returncode
+    except (subprocess.TimeoutExpired, BrokenPipeError):
+        os.killpg(proc.pid, 9)
+        rest, _ = proc.communicate()
+        status = None
+    text = (out + rest).decode(errors="replace").replace("\r", "")
+    return status, "".join(c for c in text if c == "\n" or " " <= c <= "~")
 
 
 def stage_trace(h, res, board):
@@ -79,6 +108,33 @@ def stage_trace(h, res, board):
                f"== produced {produced}",
                st == 0 and rst == 0 and m and decoded + lost == produced and lost > 0,
                text[-1500:] + report[-800:])
+
+    # shell: commands typed on the console
+    st, out = console_session(h, tgt, "panic=poweroff shell trace=function trace_filter=tt_* -- golden",
+                              b"help\nbuffer\ndump\nbuffer 1K\nbuffer 8K sideways\nbuffer x\n"
+                              b"buffer 8K stop extra\nnosuch cmd\nmeta extra\nstats\n"
+                              b"buffer 8K stop\nbuffer\nexit 300\nexit 7\n")
+    expect = [r"^  dump +print the trace buffers as text", r"^buffer: 64 KiB per CPU, overwrite mode$",
+              r"^\[000\] \d+\.\d{6}: tt_alpha <-scenario_golden$", r"^# trace dump: 1[34] records$",
+              r"^buffer: SIZE must be from 2K to 64M$", r"^buffer: the mode is 'overwrite' or 'stop'$",
+              r"^buffer: SIZE is a number", r"^buffer: too many arguments$",
+              r"^unknown command 'nosuch' \(try 'help'\)$", r"^meta: takes no arguments$",
+              r"^patcher: \d+ batches", r"^buffer: 8 KiB per CPU, stop mode$",
+              r"^exit: the status is a number from 0 to 255$", r"^baretrace: exit status 7$"]
+    missing = [p for p in expect if not re.search(p, out, re.M)]
+    # Refused lines change nothing: 64 KiB stays until the valid command.
+    ok_order = out.find("buffer: 8 KiB per CPU") > out.find("buffer 8K stop extra")
+    res.record("trace: shell commands work and malformed ones are refused with the reason",
+               st == 7 and not missing and ok_order, f"status {st}, missing {missing}\n" + out[-3000:])
+
+    st, out = capture(h, tgt, "panic=poweroff trace=function trace_filter=crash_* -- crash null",
+                      os.path.join(h.HOST, "panic.bt"))
+    text = "".join(c for c in out if c == "\n" or " " <= c <= "~")
+    res.record("trace: a crash with tracing on dumps the buffers as text after the report",
+               st == 3 and re.search(r"^==== trace buffers at the crash ====$", text, re.M) and
+               re.search(r"^\[000\] \d+\.\d{6}: crash_caller <-scenario_crash$", text, re.M) and
+               re.search(r"^\[000\] \d+\.\d{6}: crash_null_deref <-crash_caller$", text, re.M),
+               text[-2500:])
 
     # make run
     st, out = h.run(["make", f"BOARD={board}", "run"], timeout=h.QEMU_TIMEOUT)

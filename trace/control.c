@@ -121,6 +121,38 @@ void trace_boot_start(void)
 		boot_mode == RING_STOP ? "stop" : "overwrite", err ? " (FAILED)" : "");
 }
 
+bool trace_active(void)
+{
+	return active != NULL;
+}
+
+int trace_set_buffer(size_t bytes, int stop_mode)
+{
+	struct trace_ops *was = active;
+	enum ring_mode mode = stop_mode ? RING_STOP : RING_OVERWRITE;
+
+	if (bytes < RING_MIN_BLOCKS * RING_BLOCK_SIZE || bytes > (64UL << 20))
+		return -1;
+	if (was) {
+		trace_ops_unregister(was);	/* no CPU writes after this */
+		export_drain();
+	}
+	int err = ring_setup(bytes, mode);
+
+	if (!err) {
+		boot_buf = bytes;
+		boot_mode = mode;
+	}
+	if (was && ring_of(0))
+		trace_ops_register(was);
+	return err;
+}
+
+void trace_send_metadata(void)
+{
+	export_start();
+}
+
 void trace_end_stream(void)
 {
 	if (ring_of(0))

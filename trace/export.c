@@ -49,6 +49,8 @@ static void send(unsigned int type, unsigned int cpu, uint64_t seq,
 	budget = budget > e ? budget - (uint32_t)e : 0;
 }
 
+void trace_printf_meta(struct wire_out *o);	/* trace/printf.c */
+
 static void send_meta(void)
 {
 	struct wire_out o;
@@ -68,6 +70,7 @@ static void send_meta(void)
 	wire_out_varint(&o, trace_site_count());
 	wire_out_varint(&o, WIRE_META_TEXT_BASE);
 	wire_out_varint(&o, (uintptr_t)_text);
+	trace_printf_meta(&o);
 	if (!o.overflow)
 		send(WIRE_FRAME_META, 0, meta_seq++, body, o.len);
 	stats.meta_frames++;

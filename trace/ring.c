@@ -37,24 +37,40 @@ static struct ring_block *block_at(const struct ring_cpu *r, uint64_t seq)
 				     (size_t)(seq % r->nblocks) * RING_BLOCK_SIZE);
 }
 
+/*
+ * Replaces every online CPU's ring. Allocates everything first (nothing
+ * changes if memory runs out), then swaps with interrupts masked so this
+ * CPU's exporter tick never sees a ring half replaced. The caller has
+ * stopped every writer (no tracer registered) and the exporter on other
+ * CPUs (only CPU 0 exports, and the control layer runs there or waits).
+ */
 int ring_setup(size_t bytes, enum ring_mode mode)
 {
 	uint32_t n = (uint32_t)(bytes / RING_BLOCK_SIZE);
+	void *mem[NR_CPUS] = { 0 };
+	unsigned int ncpus = smp_num_cpus();
 
 	if (n < RING_MIN_BLOCKS)
 		return -1;
+	for (unsigned int c = 0; c < ncpus; c++) {
+		mem[c] = malloc((size_t)n * RING_BLOCK_SIZE);
+		if (!mem[c]) {
+			while (c--)
+				free(mem[c]);
+			return -1;
+		}
+	}
+	unsigned long flags = irq_save();
+
 	for (unsigned int c = 0; c < NR_CPUS; c++) {
 		struct ring_cpu *r = &rings[c];
-		void *mem = c < smp_num_cpus() ? malloc((size_t)n * RING_BLOCK_SIZE) : NULL;
 
-		if (c < smp_num_cpus() && !mem)
-			return -1;
 		cpu_data(c)->ring = NULL;
 		free(r->mem);
 		memset(r, 0, sizeof(*r));
-		if (!mem)
+		if (!mem[c])
 			continue;
-		r->mem = mem;
+		r->mem = mem[c];
 		r->nblocks = n;
 		r->cap = RING_BLOCK_SIZE - (uint32_t)sizeof(struct ring_block);
 		r->mode = mode;
@@ -65,6 +81,7 @@ int ring_setup(size_t bytes, enum ring_mode mode)
 	}
 	ring_size = (size_t)n * RING_BLOCK_SIZE;
 	ring_mode_now = mode;
+	irq_restore(flags);
 	return 0;
 }
 

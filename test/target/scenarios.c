@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <baretrace.h>
+#include <baretrace_trace.h>
 
 #include "target.h"
 
@@ -79,6 +80,7 @@ int scenario_golden(void)
 		acc += (int)tt_args(i, 2, 3);
 	}
 	acc += tt_beta(acc);
+	trace_printf("golden: acc=%d, hex %#x, negative %d", acc, acc, -acc);
 	printf("golden: %d\n", acc);
 	return 0;
 }

@@ -1,0 +1,136 @@
+/*
+ * trace/dump.c: the ring buffers as readable text on the console, with
+ * no host tool: the 'dump' command and the automatic dump after a crash
+ * report. It reads without consuming: the host can still receive the
+ * same blocks. A block being rewritten while it is copied is detected by
+ * its sequence number and skipped.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "barrier.h"
+#include "core.h"
+#include "kprintf.h"
+#include "ktime.h"
+#include "percpu.h"
+#include "ring.h"
+#include "symbols.h"
+#include "tracer.h"
+#include "wire.h"
+
+/* One dump at a time: the buffers below are shared. */
+static struct spinlock dump_lock = SPINLOCK_INIT;
+static uint8_t copy[RING_BLOCK_SIZE + 16];
+static struct wire_rec_iter it;
+
+static const char *name_of_site(uint64_t site)
+{
+	const char *n = site < trace_site_count() ? trace_site_name((unsigned int)site) : NULL;
+
+	return n ? n : "?";
+}
+
+static void print_ts(unsigned int cpu, uint64_t ts, char *buf, size_t n)
+{
+	uint64_t hz = time_counter_hz();
+	uint64_t us = ts % hz * 1000000 / hz;
+
+	ksnprintf(buf, n, "[%03u] %lu.%06lu:", cpu, (unsigned long)(ts / hz),
+		  (unsigned long)us);
+}
+
+static unsigned long print_block(unsigned int cpu, size_t len, uint64_t base)
+{
+	unsigned int vl = wire_varint_put(copy, base);
+	struct wire_record r;
+	unsigned long n = 0;
+	char ts[40];
+
+	memmove(copy + vl, copy + 16, len);
+	if (wire_rec_begin(&it, copy, len + vl, NULL, NULL))
+		return 0;
+	while (wire_rec_next(&it, &r) == WIRE_REC_OK) {
+		print_ts(cpu, r.ts, ts, sizeof(ts));
+		switch (r.kind) {
+		case WIRE_REC_FUNC:
+		case WIRE_REC_FUNC_CALLER: {
+			const char *caller = r.has_caller ?
+				sym_lookup((uintptr_t)_text + r.caller * 4 - 4, NULL, NULL) : NULL;
+
+			kprintf("%s %s <-%s\n", ts, name_of_site(r.site), caller ? caller : "?");
+			break;
+		}
+		case WIRE_REC_GRAPH_ENTRY:
+			kprintf("%s %*s%s() {\n", ts, (int)r.depth * 2, "", name_of_site(r.site));
+			break;
+		case WIRE_REC_EXIT:
+			kprintf("%s } %s %lu ticks\n", ts, name_of_site(r.site),
+				(unsigned long)r.duration);
+			break;
+		case WIRE_REC_LOST:
+			kprintf("CPU:%u [LOST %lu EVENTS]\n", cpu, (unsigned long)r.count);
+			break;
+		case WIRE_REC_PRINTF:
+			kprintf("%s trace_printf format #%lu, %lu arguments\n", ts,
+				(unsigned long)r.id, (unsigned long)r.count);
+			break;
+		default:
+			kprintf("%s record kind %u\n", ts, r.kind);
+			break;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* Copies block 'seq' if it still holds it: its data goes to copy + 16. */
+static long snapshot(struct ring_cpu *r, uint64_t seq, uint64_t *base)
+{
+	struct ring_block *b = (struct ring_block *)((uint8_t *)r->mem +
+						     (size_t)(seq % r->nblocks) * RING_BLOCK_SIZE);
+	size_t len;
+
+	if (smp_load_acquire(&b->seq) != seq)
+		return -1;
+	if (b == READ_ONCE(r->cur))
+		len = (size_t)(READ_ONCE(r->wr) - b->data);	/* still being filled */
+	else
+		len = b->used;
+	if (len > r->cap)
+		return -1;
+	*base = b->base_ts;
+	memcpy(copy + 16, b->data, len);
+	dmb_ish();
+	return READ_ONCE(b->seq) == seq ? (long)len : -1;
+}
+
+void trace_dump(void)
+{
+	unsigned long flags = irq_save(), total = 0;
+
+	for (int i = 0; !spin_trylock(&dump_lock); i++)
+		if (i == 1000000) {
+			irq_restore(flags);
+			return;
+		}
+	kprintf("# trace dump: oldest first, per CPU\n");
+	for (unsigned int cpu = 0; cpu < smp_num_cpus(); cpu++) {
+		struct ring_cpu *r = ring_of(cpu);
+
+		if (!r || !r->started)
+			continue;
+		uint64_t last = READ_ONCE(r->wr_seq);
+		uint64_t first = last + 1 > r->nblocks ? last + 1 - r->nblocks : 0;
+
+		for (uint64_t seq = first; seq <= last; seq++) {
+			uint64_t base;
+			long len = snapshot(r, seq, &base);
+
+			if (len >= 0)
+				total += print_block(cpu, (size_t)len, base);
+		}
+	}
+	kprintf("# trace dump: %lu records\n", total);
+	spin_unlock(&dump_lock);
+	irq_restore(flags);
+}
