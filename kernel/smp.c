@@ -175,11 +175,23 @@ void smp_wait(unsigned int cpu)
 		wfe();
 }
 
+/* Called by idle CPUs after every wake-up (set once, before use). */
+static void (*idle_hook)(void);
+
+void smp_set_idle_hook(void (*fn)(void))
+{
+	smp_store_release(&idle_hook, fn);
+}
+
 static void __attribute__((noreturn)) idle_loop(void)
 {
 	struct percpu *pc = this_cpu();
 
 	for (;;) {
+		void (*hook)(void) = smp_load_acquire(&idle_hook);
+
+		if (hook && !READ_ONCE(pc->work_fn))
+			hook();
 		smp_fn fn = smp_load_acquire(&pc->work_fn);
 
 		if (fn == WORK_CLAIMED)

@@ -12,6 +12,10 @@
 /* Reads /cpus, starts every secondary CPU and prints
  * "smp: N CPUs online". Boot CPU, after irq and time init. */
 void smp_init(const void *fdt);
+/* Runs fn on each idle secondary CPU whenever it wakes (thread
+ * context, interrupts on): work that may take long, like pushing trace
+ * frames out of a slow UART. */
+void smp_set_idle_hook(void (*fn)(void));
 /* Sends SGI_STOP to every other CPU (crash path; does not wait long). */
 void smp_stop_others(void);
 /* Entered from boot/head.S on each secondary CPU. */

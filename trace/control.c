@@ -18,6 +18,7 @@
 #include "kprintf.h"
 #include "percpu.h"
 #include "ring.h"
+#include "smp.h"
 #include "tracer.h"
 
 #define CLOSE_AFTER_TICKS_DIV	10	/* close a block after 1/10 s */
@@ -92,7 +93,7 @@ static void trace_tick(unsigned int cpu, uint64_t tick)
 	(void)tick;
 	ring_close_if_older(time_counter_hz() / CLOSE_AFTER_TICKS_DIV);
 	if (cpu == 0)
-		export_poll();
+		export_tick();
 }
 
 void trace_boot_start(void)
@@ -114,6 +115,7 @@ void trace_boot_start(void)
 	}
 	export_start();
 	time_tick_hook(trace_tick);
+	smp_set_idle_hook(export_idle);
 	int err = trace_ops_register(active);
 
 	kprintf("trace: %s tracer on %u sites, %lu KiB per CPU, %s mode%s\n", boot_tracer,

@@ -26,7 +26,10 @@ static uint8_t escaped[WIRE_ESCAPED_MAX(PAYLOAD_MAX)];
 static struct export_stats stats;
 static uint64_t meta_seq, syms_seq, since_meta;
 static uint32_t pace_per_tick;	/* bytes per tick, 0 = unlimited */
-static uint32_t budget;
+/* Bytes the line may still carry; added by CPU 0's tick and spent by
+ * the sender, both atomically (the sender may hold export_lock for a
+ * long time on a slow line). */
+static int64_t budget;
 static unsigned int next_cpu;
 
 void export_set_pace(uint32_t baud)
@@ -46,7 +49,7 @@ static void send(unsigned int type, unsigned int cpu, uint64_t seq,
 	console_write_raw(escaped, e);
 	stats.frames++;
 	stats.bytes += e;
-	budget = budget > e ? budget - (uint32_t)e : 0;
+	__atomic_fetch_sub(&budget, (int64_t)e, __ATOMIC_RELAXED);
 }
 
 void trace_printf_meta(struct wire_out *o);	/* trace/printf.c */
@@ -150,19 +153,23 @@ static bool send_one_block(void)
 	return false;
 }
 
-void export_poll(void)
+void export_idle(void)
 {
 	if (!spin_trylock(&export_lock))
 		return;
-	if (pace_per_tick) {
-		budget += pace_per_tick;
-		if (budget > 4 * PAYLOAD_MAX)
-			budget = 4 * PAYLOAD_MAX;
-	}
-	while ((!pace_per_tick || budget >= WIRE_ESCAPED_MAX(PAYLOAD_MAX) / 2) &&
-	       send_one_block())
+	while ((!pace_per_tick || __atomic_load_n(&budget, __ATOMIC_RELAXED) >=
+		(int64_t)WIRE_ESCAPED_MAX(PAYLOAD_MAX) / 2) && send_one_block())
 		;
 	spin_unlock(&export_lock);
+}
+
+void export_tick(void)
+{
+	/* An idle line saves up at most a few frames' worth. */
+	if (pace_per_tick && __atomic_load_n(&budget, __ATOMIC_RELAXED) < 4 * PAYLOAD_MAX)
+		__atomic_fetch_add(&budget, pace_per_tick, __ATOMIC_RELAXED);
+	if (smp_num_cpus() == 1)
+		export_idle();
 }
 
 static void close_here(void *arg)

@@ -2,12 +2,15 @@
  * trace/export.h: sending ring buffer blocks, metadata and symbols to the
  * host as frames on the console UART (docs/wire.md).
  *
- * export_poll() runs from CPU 0's timer tick (interrupt context) and
- * sends complete blocks within a byte budget per tick: unlimited by
- * default (QEMU's UART is instant), or what a given baud rate carries
+ * Frames go out in idle time: export_idle() runs on idle secondary CPUs
+ * whenever they wake (every tick at least), in thread context, so the
+ * polled UART writes never spin inside traced code or an interrupt.
+ * With a single CPU there is no idle time and CPU 0's tick sends
+ * instead. export_tick() (CPU 0's tick) grows the byte budget: unlimited
+ * by default (QEMU's UART is instant), or what a given baud rate carries
  * (kernel parameter trace_pace=BAUD) to reproduce a real serial line's
- * losses. It never waits for a lock: if another CPU is exporting, it
- * returns. export_drain() is the final flush at power-off.
+ * losses. Senders never wait for a lock: if another CPU is exporting,
+ * they return. export_drain() is the final flush at power-off.
  */
 #ifndef TRACE_EXPORT_H
 #define TRACE_EXPORT_H
@@ -15,7 +18,8 @@
 #include <stdint.h>
 
 void export_start(void);		/* metadata and symbol frames */
-void export_poll(void);			/* tick: send what the budget allows */
+void export_tick(void);			/* CPU 0's tick: budget (and 1-CPU send) */
+void export_idle(void);			/* idle CPUs: send what the budget allows */
 void export_drain(void);		/* close and send every block */
 void export_end(void);			/* the end-of-stream frame: last */
 void export_set_pace(uint32_t baud);	/* 0 = unlimited */
