@@ -32,6 +32,7 @@
 #define BARETRACE_TRACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Compile a function without a patch site: it can never be traced. */
@@ -117,6 +118,30 @@ void trace_printf_args(const struct trace_format *f, unsigned int n, const int64
 			  sizeof(__trace_args) / sizeof(__trace_args[0]) - 1,	\
 			  __trace_args + 1);					\
 } while (0)
+
+/*
+ * Control: the same layer the console commands and boot arguments use
+ * (see README "Console commands"). Each returns 0 or a TRACE_E* code and
+ * changes nothing when it refuses.
+ */
+int trace_set_tracer(const char *name);	/* "function", "function_graph", "nop" */
+int trace_set_filter(const char *globs);	/* of the recording tracer */
+int trace_set_notrace(const char *globs);
+int trace_set_graph_function(const char *globs);	/* "" = everything */
+int trace_set_max_depth(unsigned int depth);	/* 0 = no limit */
+int trace_set_threshold_us(uint64_t us);	/* 0 = every call */
+int trace_set_retval(bool on);
+int trace_set_cpumask(uint64_t mask);
+int trace_set_context(const char *ctx);	/* "thread", "irq", "all" */
+int trace_set_buffer(size_t bytes, int stop_mode);
+int trace_start(void);
+int trace_stop(void);
+int trace_clear(void);			/* empty the ring buffers */
+bool trace_active(void);
+int trace_snapshot(void);		/* copy the buffers aside */
+int trace_profile(bool on, const char *globs);
+int trace_set_triggers(const char *spec);	/* "func:traceoff[:3],..." ("" clears) */
+int trace_set_args(const char *spec);	/* "func:N,..." ("" clears) */
 
 /* Benchmarks: dispatch every wanted site through the list ops, as
  * before per-callsite ops, instead of calling a single ops directly. */

@@ -1,92 +1,52 @@
 /*
- * trace/control.c: starting and stopping tracing from boot arguments.
+ * trace/control.c: the control layer. The console commands
+ * (trace/commands*.c), the boot arguments (trace/params.c) and C code
+ * (baretrace_trace.h) all change tracing through these functions; each
+ * checks its input and changes nothing when it refuses.
  *
- *   trace=function            the tracer to start before main()
- *   trace_filter=demo_*,...   its filter (globs; see baretrace_trace.h)
- *   trace_notrace=...         functions it must leave alone
- *   trace_buf=64K             ring buffer per CPU (whole KiB blocks)
- *   trace_mode=overwrite|stop keep the newest or the oldest when full
- *   trace_pace=115200         export no faster than this baud rate
+ * State: the recording tracer (function or function_graph, one at a
+ * time) with its filters and options, the profiler (independent, with
+ * its own filter), the ring buffers and their mode. All of it is changed
+ * under ctl_lock, in thread context; tracers read options without locks
+ * (they are set while the tracer is stopped).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "bootargs.h"
 #include "core.h"
 #include "export.h"
+#include "fgraph.h"
+#include "glob.h"
 #include "irq.h"
 #include "ktime.h"
 #include "kprintf.h"
 #include "percpu.h"
+#include "profile.h"
 #include "ring.h"
 #include "smp.h"
 #include "tracer.h"
 
 #define CLOSE_AFTER_TICKS_DIV	10	/* close a block after 1/10 s */
+#define PATTERN_MAX		128
 
-/* Written by the parameter setters at boot, before any CPU traces. */
-static const char *boot_tracer, *boot_filter = "", *boot_notrace = "";
-static unsigned long boot_buf = RING_DEFAULT_BYTES;
-static enum ring_mode boot_mode = RING_OVERWRITE;
-static unsigned long boot_pace;
-static struct trace_ops *active;
+uint64_t trace_cpumask = ~0ULL;
+unsigned int trace_context = TRACE_CTX_ALL;
 
-static int param_trace(const char *v)
+static struct spinlock ctl_lock = SPINLOCK_INIT;
+static struct trace_ops *tracer;	/* chosen recording tracer, NULL = nop */
+static bool running, exporting, profiling;
+static size_t buf_bytes = RING_DEFAULT_BYTES;
+static enum ring_mode buf_mode = RING_OVERWRITE;
+static char filter_pat[PATTERN_MAX], notrace_pat[PATTERN_MAX], graph_pat[PATTERN_MAX];
+
+static int copy_pattern(char *dst, const char *src)
 {
-	if (strcmp(v, "function") && strcmp(v, "nop"))
-		return -1;
-	boot_tracer = v;
+	if (strlen(src) >= PATTERN_MAX)
+		return TRACE_EINVAL;
+	strcpy(dst, src);
 	return 0;
 }
-KERNEL_PARAM("trace", param_trace, "tracer to start at boot: function, nop");
-
-static int param_filter(const char *v)
-{
-	boot_filter = v;
-	return 0;
-}
-KERNEL_PARAM("trace_filter", param_filter, "functions to trace (globs)");
-
-static int param_notrace(const char *v)
-{
-	boot_notrace = v;
-	return 0;
-}
-KERNEL_PARAM("trace_notrace", param_notrace, "functions not to trace (globs)");
-
-static int param_buf(const char *v)
-{
-	unsigned long n;
-
-	if (bootargs_parse_ulong(v, &n) || n < RING_MIN_BLOCKS * RING_BLOCK_SIZE ||
-	    n > (64UL << 20))
-		return -1;
-	boot_buf = n;
-	return 0;
-}
-KERNEL_PARAM("trace_buf", param_buf, "ring buffer bytes per CPU (2K-64M)");
-
-static int param_mode(const char *v)
-{
-	if (!strcmp(v, "overwrite"))
-		boot_mode = RING_OVERWRITE;
-	else if (!strcmp(v, "stop"))
-		boot_mode = RING_STOP;
-	else
-		return -1;
-	return 0;
-}
-KERNEL_PARAM("trace_mode", param_mode, "when full: overwrite (newest) or stop (oldest)");
-
-static int param_pace(const char *v)
-{
-	unsigned long n;
-
-	if (bootargs_parse_ulong(v, &n) || n > 100000000)
-		return -1;
-	boot_pace = n;
-	return 0;
-}
-KERNEL_PARAM("trace_pace", param_pace, "export at most this many baud (0 = as fast as possible)");
 
 static void trace_tick(unsigned int cpu, uint64_t tick)
 {
@@ -96,79 +56,292 @@ static void trace_tick(unsigned int cpu, uint64_t tick)
 		export_tick();
 }
 
-void trace_boot_start(void)
+/* Rings and the exporter, once. ctl_lock held. */
+static int ensure_rings(void)
 {
-	if (!boot_tracer || !strcmp(boot_tracer, "nop"))
-		return;
-	if (ring_setup(boot_buf, boot_mode)) {
-		kprintf("trace: no memory for %lu bytes of ring buffer per CPU\n", boot_buf);
-		return;
+	if (ring_of(0))
+		return 0;
+	if (ring_setup(buf_bytes, buf_mode)) {
+		kprintf("trace: no memory for %lu bytes of ring buffer per CPU\n",
+			(unsigned long)buf_bytes);
+		return TRACE_ENOMEM;
 	}
-	export_set_pace((uint32_t)boot_pace);
-	active = &tracer_function_ops;
-	if (trace_ops_set_filter(active, boot_filter) ||
-	    trace_ops_set_notrace(active, boot_notrace)) {
-		kprintf("trace: bad filter '%s' or notrace '%s'; not tracing\n",
-			boot_filter, boot_notrace);
-		active = NULL;
-		return;
+	if (!exporting) {
+		exporting = true;
+		export_start();
+		time_tick_hook(trace_tick);
+		smp_set_idle_hook(export_idle);
 	}
-	export_start();
-	time_tick_hook(trace_tick);
-	smp_set_idle_hook(export_idle);
-	int err = trace_ops_register(active);
+	return 0;
+}
 
-	kprintf("trace: %s tracer on %u sites, %lu KiB per CPU, %s mode%s\n", boot_tracer,
-		trace_wanted_sites(active), ring_bytes() / 1024,
-		boot_mode == RING_STOP ? "stop" : "overwrite", err ? " (FAILED)" : "");
+/* The function tracer pays for CPU and context filters only when set. */
+static void pick_function_callback(void)
+{
+	tracer_function_ops.func = trace_cpumask == ~0ULL && trace_context == TRACE_CTX_ALL ?
+		tracer_function_fast : tracer_function_filtered;
+}
+
+int trace_set_tracer(const char *name)
+{
+	struct trace_ops *t;
+
+	if (!strcmp(name, "function"))
+		t = &tracer_function_ops;
+	else if (!strcmp(name, "function_graph"))
+		t = &tracer_graph_ops;
+	else if (!strcmp(name, "nop"))
+		t = NULL;
+	else
+		return TRACE_EINVAL;
+	bool was = running;
+
+	if (was)
+		trace_stop();
+	spin_lock(&ctl_lock);
+	tracer = t;
+	spin_unlock(&ctl_lock);
+	return was && t ? trace_start() : 0;
+}
+
+const char *trace_tracer_name(void)
+{
+	return tracer == &tracer_function_ops ? "function" :
+	       tracer == &tracer_graph_ops ? "function_graph" : "nop";
+}
+
+/* Applies a pattern to the current tracer now if it is stopped, or
+ * through the core (one patch batch) if it runs. */
+static int set_pattern(char *slot, const char *globs, int (*apply)(struct trace_ops *, const char *))
+{
+	char old[PATTERN_MAX];
+	int err;
+
+	if (strlen(globs) >= PATTERN_MAX)
+		return TRACE_EINVAL;
+	spin_lock(&ctl_lock);
+	strcpy(old, slot);
+	strcpy(slot, globs);
+	err = tracer ? apply(tracer, slot) : 0;
+	if (err)
+		strcpy(slot, old);
+	spin_unlock(&ctl_lock);
+	return err;
+}
+
+int trace_set_filter(const char *globs)
+{
+	return set_pattern(filter_pat, globs, trace_ops_set_filter);
+}
+
+int trace_set_notrace(const char *globs)
+{
+	return set_pattern(notrace_pat, globs, trace_ops_set_notrace);
+}
+
+const char *trace_get_filter(void)
+{
+	return filter_pat;
+}
+
+int trace_set_graph_function(const char *globs)
+{
+	struct trace_ops probe = { .func = trace_nop_ops.func };
+	int err;
+
+	if (running && tracer == &tracer_graph_ops)
+		return TRACE_EBUSY;
+	if (!*globs) {
+		free(graph_opts.graph_funcs);
+		graph_opts.graph_funcs = NULL;
+		graph_pat[0] = '\0';
+		return 0;
+	}
+	if ((err = copy_pattern(graph_pat, globs)) ||
+	    (err = trace_ops_set_filter(&probe, globs)))
+		return err;
+	free(graph_opts.graph_funcs);
+	graph_opts.graph_funcs = probe.filter_bits;	/* the compiled bitmap */
+	return 0;
+}
+
+int trace_set_max_depth(unsigned int depth)
+{
+	if (running && tracer == &tracer_graph_ops)
+		return TRACE_EBUSY;
+	graph_opts.max_depth = depth;
+	return 0;
+}
+
+int trace_set_threshold_us(uint64_t us)
+{
+	if (running && tracer == &tracer_graph_ops)
+		return TRACE_EBUSY;
+	if (us > 60ULL * 1000000)
+		return TRACE_EINVAL;
+	graph_opts.threshold = us * time_counter_hz() / 1000000;
+	return 0;
+}
+
+int trace_set_retval(bool on)
+{
+	graph_opts.retval = on;
+	return 0;
+}
+
+int trace_set_cpumask(uint64_t mask)
+{
+	uint64_t online = smp_num_cpus() >= 64 ? ~0ULL : (1ULL << smp_num_cpus()) - 1;
+
+	if (!(mask & online))
+		return TRACE_EINVAL;
+	trace_cpumask = mask == online ? ~0ULL : mask;
+	pick_function_callback();
+	return 0;
+}
+
+int trace_set_context(const char *ctx)
+{
+	unsigned int c = !strcmp(ctx, "thread") ? TRACE_CTX_THREAD :
+			 !strcmp(ctx, "irq") ? TRACE_CTX_IRQ :
+			 !strcmp(ctx, "all") ? TRACE_CTX_ALL : 0;
+
+	if (!c)
+		return TRACE_EINVAL;
+	trace_context = c;
+	pick_function_callback();
+	return 0;
+}
+
+int trace_start(void)
+{
+	int err;
+
+	spin_lock(&ctl_lock);
+	if (running || !tracer) {
+		spin_unlock(&ctl_lock);
+		return running ? 0 : TRACE_EINVAL;
+	}
+	if ((err = ensure_rings()) || (err = trace_ops_set_filter(tracer, filter_pat)) ||
+	    (err = trace_ops_set_notrace(tracer, notrace_pat))) {
+		spin_unlock(&ctl_lock);
+		return err;
+	}
+	pick_function_callback();
+	fgraph_reset();
+	spin_unlock(&ctl_lock);
+	err = trace_ops_register(tracer);	/* its own lock; may IPI */
+	if (!err)
+		running = true;
+	return err;
+}
+
+int trace_stop(void)
+{
+	if (!running)
+		return 0;
+	int err = trace_ops_unregister(tracer);
+
+	if (!err)
+		running = false;
+	return err;
 }
 
 bool trace_active(void)
 {
-	return active != NULL;
+	return running;
+}
+
+int trace_clear(void)
+{
+	bool was = running;
+
+	trace_stop();
+	int err = ring_of(0) ? ring_setup(buf_bytes, buf_mode) : 0;
+
+	if (was)
+		trace_start();
+	return err ? TRACE_ENOMEM : 0;
 }
 
 int trace_set_buffer(size_t bytes, int stop_mode)
 {
-	struct trace_ops *was = active;
 	enum ring_mode mode = stop_mode ? RING_STOP : RING_OVERWRITE;
+	bool was = running;
 
 	if (bytes < RING_MIN_BLOCKS * RING_BLOCK_SIZE || bytes > (64UL << 20))
-		return -1;
+		return TRACE_EINVAL;
 	if (was) {
-		trace_ops_unregister(was);	/* no CPU writes after this */
+		trace_stop();		/* no CPU writes after this */
 		export_drain();
 	}
-	int err = ring_setup(bytes, mode);
+	int err = ring_of(0) ? ring_setup(bytes, mode) : 0;
 
 	if (!err) {
-		boot_buf = bytes;
-		boot_mode = mode;
+		buf_bytes = bytes;
+		buf_mode = mode;
 	}
-	if (was && ring_of(0))
-		trace_ops_register(was);
+	if (was)
+		trace_start();
+	return err ? TRACE_ENOMEM : 0;
+}
+
+int trace_profile(bool on, const char *globs)
+{
+	int err;
+
+	if (!on) {
+		if (profiling && !(err = trace_ops_unregister(&tracer_profile_ops)))
+			profiling = false;
+		return profiling ? TRACE_EBUSY : 0;
+	}
+	if (profiling)
+		return TRACE_EBUSY;
+	if ((err = trace_ops_set_filter(&tracer_profile_ops, globs ? globs : "")))
+		return err;
+	spin_lock(&ctl_lock);
+	err = ensure_rings();	/* the exporter carries the profile dump */
+	spin_unlock(&ctl_lock);
+	if (err)
+		return err;
+	if (profile_alloc())
+		return TRACE_ENOMEM;
+	fgraph_reset();
+	if (!(err = trace_ops_register(&tracer_profile_ops)))
+		profiling = true;
 	return err;
+}
+
+bool trace_profiling(void)
+{
+	return profiling;
 }
 
 void trace_send_metadata(void)
 {
-	export_start();
+	if (exporting)
+		export_start();
 }
 
 void trace_end_stream(void)
 {
-	if (ring_of(0))
+	if (exporting)
 		export_end();
 }
 
 void trace_stop_and_drain(void)
 {
-	if (!active)
+	if (!exporting && !profiling)
 		return;
 	/* Unregistering needs an IPI round: only with interrupts on. */
-	if (!irq_in_interrupt() && !(read_sysreg(daif) & (1 << 7)))
-		trace_ops_unregister(active);
-	active = NULL;
+	if (!irq_in_interrupt() && !(read_sysreg(daif) & (1 << 7))) {
+		trace_stop();
+		trace_profile(false, NULL);
+	}
+	if (profile_of(0))
+		profile_send();
+	if (!exporting)
+		return;
 	export_drain();
 
 	/* The totals a benchmark or a CI log can read. */

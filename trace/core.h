@@ -86,5 +86,6 @@ extern struct ops_list *trace_live_ops;
 
 void trace_init(void);
 unsigned int trace_wanted_sites(const struct trace_ops *ops);
+unsigned int trace_filter_matches(const struct trace_ops *ops);	/* sites its filter selects */
 
 #endif /* TRACE_CORE_H */

@@ -84,7 +84,7 @@ static unsigned long print_block(unsigned int cpu, size_t len, uint64_t base)
 }
 
 /* Copies block 'seq' if it still holds it: its data goes to copy + 16. */
-static long snapshot(struct ring_cpu *r, uint64_t seq, uint64_t *base)
+static long snapshot(const struct ring_cpu *r, uint64_t seq, uint64_t *base)
 {
 	struct ring_block *b = (struct ring_block *)((uint8_t *)r->mem +
 						     (size_t)(seq % r->nblocks) * RING_BLOCK_SIZE);
@@ -104,32 +104,57 @@ static long snapshot(struct ring_cpu *r, uint64_t seq, uint64_t *base)
 	return READ_ONCE(b->seq) == seq ? (long)len : -1;
 }
 
-void trace_dump(void)
+/* Prints one ring (a live one or a snapshot copy). dump_lock held. */
+static unsigned long dump_one(unsigned int cpu, const struct ring_cpu *r)
 {
-	unsigned long flags = irq_save(), total = 0;
+	unsigned long total = 0;
 
+	if (!r || !r->started)
+		return 0;
+	uint64_t last = READ_ONCE(r->wr_seq);
+	uint64_t first = last + 1 > r->nblocks ? last + 1 - r->nblocks : 0;
+
+	for (uint64_t seq = first; seq <= last; seq++) {
+		uint64_t base;
+		long len = snapshot(r, seq, &base);
+
+		if (len >= 0)
+			total += print_block(cpu, (size_t)len, base);
+	}
+	return total;
+}
+
+static bool dump_lock_take(unsigned long *flags)
+{
+	*flags = irq_save();
 	for (int i = 0; !spin_trylock(&dump_lock); i++)
 		if (i == 1000000) {
-			irq_restore(flags);
-			return;
+			irq_restore(*flags);
+			return false;
 		}
+	return true;
+}
+
+void trace_dump_ring(unsigned int cpu, const struct ring_cpu *r)
+{
+	unsigned long flags;
+
+	if (!dump_lock_take(&flags))
+		return;
+	kprintf("# cpu %u: %lu records\n", cpu, dump_one(cpu, r));
+	spin_unlock(&dump_lock);
+	irq_restore(flags);
+}
+
+void trace_dump(void)
+{
+	unsigned long flags, total = 0;
+
+	if (!dump_lock_take(&flags))
+		return;
 	kprintf("# trace dump: oldest first, per CPU\n");
-	for (unsigned int cpu = 0; cpu < smp_num_cpus(); cpu++) {
-		struct ring_cpu *r = ring_of(cpu);
-
-		if (!r || !r->started)
-			continue;
-		uint64_t last = READ_ONCE(r->wr_seq);
-		uint64_t first = last + 1 > r->nblocks ? last + 1 - r->nblocks : 0;
-
-		for (uint64_t seq = first; seq <= last; seq++) {
-			uint64_t base;
-			long len = snapshot(r, seq, &base);
-
-			if (len >= 0)
-				total += print_block(cpu, (size_t)len, base);
-		}
-	}
+	for (unsigned int cpu = 0; cpu < smp_num_cpus(); cpu++)
+		total += dump_one(cpu, ring_of(cpu));
 	kprintf("# trace dump: %lu records\n", total);
 	spin_unlock(&dump_lock);
 	irq_restore(flags);

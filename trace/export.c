@@ -114,6 +114,21 @@ static void send_symbols(void)
 	}
 }
 
+void export_frame(unsigned int type, unsigned int cpu, uint64_t seq,
+		  const uint8_t *b, size_t len)
+{
+	unsigned long flags = irq_save();
+
+	for (int i = 0; !spin_trylock(&export_lock); i++)
+		if (i == 1000000) {
+			irq_restore(flags);
+			return;
+		}
+	send(type, cpu, seq, b, len);
+	spin_unlock(&export_lock);
+	irq_restore(flags);
+}
+
 void export_start(void)
 {
 	unsigned long flags = spin_lock_irqsave(&export_lock);

@@ -15,6 +15,7 @@
 #ifndef TRACE_EXPORT_H
 #define TRACE_EXPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 void export_start(void);		/* metadata and symbol frames */
@@ -23,6 +24,9 @@ void export_idle(void);			/* idle CPUs: send what the budget allows */
 void export_drain(void);		/* close and send every block */
 void export_end(void);			/* the end-of-stream frame: last */
 void export_set_pace(uint32_t baud);	/* 0 = unlimited */
+/* Any one frame (profile dumps); the body is copied before it returns. */
+void export_frame(unsigned int type, unsigned int cpu, uint64_t seq,
+		  const uint8_t *body, size_t len);
 
 struct export_stats {
 	uint64_t frames, bytes, blocks, meta_frames;

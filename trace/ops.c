@@ -277,6 +277,17 @@ unsigned int trace_wanted_sites(const struct trace_ops *ops)
 	return n;
 }
 
+unsigned int trace_filter_matches(const struct trace_ops *ops)
+{
+	unsigned int n = 0;
+
+	if (!ops->filter_bits)
+		return bt_site_count;
+	for (unsigned int i = 0; i < bt_site_count; i++)
+		n += test_bit(ops->filter_bits, i);
+	return n;
+}
+
 int trace_force_list(bool on)
 {
 	if (!trace_live_ops)

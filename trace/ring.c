@@ -173,9 +173,31 @@ static void count_drop(struct ring_cpu *r)
 	r->lost_pending++;
 }
 
+volatile bool ring_paused;
+
+void ring_pause(bool on)
+{
+	WRITE_ONCE(ring_paused, on);
+	dsb_ish();
+	/* Send every writer to the slow path, which reads ring_paused. A
+	 * CPU opening a block at this very moment may write a few more
+	 * events before it notices (its own fast path stays open). */
+	for (unsigned int c = 0; c < NR_CPUS; c++)
+		if (rings[c].mem)
+			WRITE_ONCE(rings[c].wr_fast_end, NULL);
+}
+
 void ring_put_func_slow(struct ring_cpu *r, unsigned int site,
 			uintptr_t caller_off4, uint64_t now)
 {
+	if (READ_ONCE(ring_paused))
+		return;		/* not recording: not produced, not lost */
+	if (r->cur && r->wr + RING_FUNC_RECORD_MAX < r->cur->data + r->cap) {
+		/* Room after all: the fast path was closed by a pause. */
+		r->wr_fast_end = r->cur->data + r->cap - RING_FUNC_RECORD_MAX;
+		ring_put_func(r, site, caller_off4, now);
+		return;
+	}
 	if (ring_next_block(r, now))
 		ring_put_func(r, site, caller_off4, now);
 	else
@@ -196,7 +218,7 @@ uint8_t *ring_reserve(unsigned int kind, unsigned int len)
 	struct ring_cpu *r = my_ring();
 	uint8_t *p = NULL;
 
-	if (!r || len + 11 > r->cap)
+	if (!r || len + 11 > r->cap || READ_ONCE(ring_paused))
 		goto out;
 	uint64_t now = counter_read();
 

@@ -33,6 +33,7 @@
 #define RING_DEFAULT_BYTES	(64 * 1024)	/* per CPU */
 #define RING_MIN_BLOCKS		2
 #define RING_CALLER_CACHE	256
+#define RING_FRAME_BODY_MAX	(RING_BLOCK_SIZE + 16)	/* largest frame body sent */
 #define RING_FUNC_RECORD_MAX	21	/* header, delta, site, caller */
 
 enum ring_mode {
@@ -154,6 +155,11 @@ static inline void ring_put_func(struct ring_cpu *r, unsigned int site,
  * payload bytes go, or NULL if the event was dropped (counted lost). */
 uint8_t *ring_reserve(unsigned int kind, unsigned int len);
 void ring_commit(void);
+
+/* Pauses or resumes recording on every CPU (triggers traceoff/on);
+ * while paused, writes are refused and not counted. Any context. */
+extern volatile bool ring_paused;
+void ring_pause(bool on);
 
 /* Closes this CPU's partly filled block so the reader can take it, if no
  * reservation is open. Any context on the owning CPU. */

@@ -1,4 +1,4 @@
-/* trace/tracer.h: the tracers and the control layer that starts them. */
+/* trace/tracer.h: the tracers and the control layer's internals. */
 #ifndef TRACE_TRACER_H
 #define TRACE_TRACER_H
 
@@ -7,23 +7,41 @@
 
 #include <baretrace_trace.h>
 
-extern struct trace_ops tracer_function_ops;
+/* Which CPUs and contexts tracers record (control.c). */
+#define TRACE_CTX_THREAD	1
+#define TRACE_CTX_IRQ		2
+#define TRACE_CTX_ALL		3
+extern uint64_t trace_cpumask;
+extern unsigned int trace_context;
 
-/* Boot: applies the trace_* kernel parameters; starts tracing if
- * trace= named a tracer. After smp_init, before main(). */
+extern struct trace_ops tracer_function_ops, tracer_graph_ops, tracer_profile_ops;
+void tracer_function_fast(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
+			  struct trace_regs *regs);
+void tracer_function_filtered(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
+			      struct trace_regs *regs);
+
+struct graph_options {
+	unsigned int max_depth;		/* 0: no limit */
+	uint64_t threshold;		/* counter ticks; 0: record every call */
+	bool retval;
+	uint64_t *graph_funcs;		/* site bitmap; NULL: every function */
+};
+extern struct graph_options graph_opts;
+
+const char *trace_tracer_name(void);
+const char *trace_get_filter(void);
+bool trace_profiling(void);
+
+/* Boot: applies the trace_* kernel parameters (params.c). After
+ * smp_init, before main(). */
 void trace_boot_start(void);
-/* Power-off: stops the tracer and sends everything left, then (after
+/* Power-off: stops the tracers and sends everything left, then (after
  * the final console line) the end-of-stream frame. */
 void trace_stop_and_drain(void);
 void trace_end_stream(void);
 /* Prints every CPU's buffer as text on the console, without consuming it
  * (trace/dump.c). Any context; used after a crash report. */
 void trace_dump(void);
-/* Tracing is on (a tracer registered by the control layer). */
-bool trace_active(void);
-/* Changes the ring buffers (size per CPU, mode); a running tracer is
- * stopped, drained and started again. Thread context. 0 or -1. */
-int trace_set_buffer(size_t bytes, int stop_mode);
 /* Sends a metadata frame now (a capture that started late decodes from
  * the next data frame on). */
 void trace_send_metadata(void);

@@ -11,8 +11,8 @@
 #include "tracer.h"
 
 /* Everything inline: this runs on every traced call (see make bench). */
-static void function_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
-			   struct trace_regs *regs)
+void tracer_function_fast(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
+			  struct trace_regs *regs)
 {
 	/* Every online CPU has a ring while a tracer is registered. */
 	struct ring_cpu *r = this_cpu()->ring;
@@ -23,4 +23,15 @@ static void function_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops
 		      counter_read());
 }
 
-struct trace_ops tracer_function_ops = { .func = function_entry };
+/* With a CPU mask or a context filter set (control.c picks). */
+void tracer_function_filtered(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
+			      struct trace_regs *regs)
+{
+	struct percpu *pc = this_cpu();
+	unsigned int ctx = pc->irq_depth ? TRACE_CTX_IRQ : TRACE_CTX_THREAD;
+
+	if (((trace_cpumask >> pc->cpu) & 1) && (trace_context & ctx))
+		tracer_function_fast(ip, parent, ops, regs);
+}
+
+struct trace_ops tracer_function_ops = { .func = tracer_function_fast };

@@ -1,0 +1,80 @@
+/* trace/fgraph.c: the shadow stacks (see fgraph.h). */
+#include <stdint.h>
+
+#include "barrier.h"
+#include "exception.h"
+#include "config.h"
+#include "fgraph.h"
+#include "kprintf.h"
+#include "ktime.h"
+#include "percpu.h"
+
+struct fgraph_stack fgraph_stacks[NR_CPUS];
+volatile bool fgraph_stopped;
+
+static void stop(const char *why, unsigned int site)
+{
+	if (!fgraph_stopped) {
+		fgraph_stopped = true;
+		kprintf("trace: return hooks stopped on CPU %u: %s (%s); "
+			"restart the tracer to resume\n", cpu_id(), why,
+			trace_site_name(site) ? trace_site_name(site) : "?");
+	}
+}
+
+struct fgraph_frame *fgraph_push(struct trace_regs *regs, unsigned int site,
+				 enum fgraph_owner owner, uint64_t now)
+{
+	struct fgraph_stack *st = &fgraph_stacks[cpu_id()];
+
+	if (fgraph_stopped)
+		return NULL;
+	if (st->top == FGRAPH_DEPTH) {
+		stop("shadow stack full", site);
+		return NULL;
+	}
+	struct fgraph_frame *f = &st->frames[st->top++];
+
+	f->ret = regs->lr;
+	f->fp = regs->fp;
+	f->ts = now;
+	f->site = site;
+	f->owner = (uint8_t)owner;
+	f->flags = 0;
+	regs->lr = (uintptr_t)fgraph_return;
+	return f;
+}
+
+uint64_t fgraph_exit(uint64_t fp, uint64_t retval)
+{
+	unsigned long flags = irq_save();
+	struct fgraph_stack *st = &fgraph_stacks[cpu_id()];
+	uint64_t now = counter_read();
+
+	if (!st->top)	/* only a corrupted stack gets here */
+		panic("trace: return hook with an empty shadow stack");
+	struct fgraph_frame *f = &st->frames[--st->top];
+
+	/* The owner's bookkeeping runs either way, so its depth counters
+	 * stay right while the frames still pushed unwind. */
+	if (f->fp != fp)
+		stop("frame pointer mismatch at return", f->site);
+	if (f->owner == FGRAPH_GRAPH)
+		graph_exit(st, f, now, retval);
+	else if (f->owner == FGRAPH_PROFILE)
+		profile_exit(st, f, now);
+	irq_restore(flags);
+	return f->ret;
+}
+
+uint64_t fgraph_real_return(unsigned int cpu, unsigned int n)
+{
+	const struct fgraph_stack *st = &fgraph_stacks[cpu];
+
+	return n < st->top ? st->frames[st->top - 1 - n].ret : 0;
+}
+
+void fgraph_reset(void)
+{
+	fgraph_stopped = false;
+}

@@ -1,0 +1,74 @@
+/*
+ * trace/fgraph.h: return hooks for tracers that time calls (the graph
+ * tracer, the profiler).
+ *
+ * An entry callback calls fgraph_push(), which saves the traced
+ * function's real return address on this CPU's shadow stack together
+ * with the function, the caller's frame pointer and the entry time, and
+ * points regs->lr at fgraph_return (trace/fgraph_entry.S). When the
+ * function returns there, fgraph_exit() pops the frame, checks that the
+ * frame pointer is the one saved, calls the owner's exit function and
+ * goes back to the real address. Interrupt handlers nest on the same
+ * stack (strictly LIFO). A mismatch or a full stack stops all return
+ * hooking with a message; frames already pushed still unwind correctly.
+ *
+ * Concurrency: each CPU's stack is touched only by that CPU, with
+ * interrupts masked (entry callbacks run masked; fgraph_exit masks).
+ */
+#ifndef TRACE_FGRAPH_H
+#define TRACE_FGRAPH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <baretrace_trace.h>
+
+#define FGRAPH_DEPTH	128
+
+enum fgraph_owner {
+	FGRAPH_GRAPH = 1,
+	FGRAPH_PROFILE = 2,
+};
+
+struct fgraph_frame {
+	uint64_t ret;		/* real return address */
+	uint64_t fp;		/* caller's frame pointer at the call */
+	uint64_t ts;		/* counter at entry */
+	uint32_t site;
+	uint8_t owner;		/* enum fgraph_owner */
+	uint8_t flags;		/* owner's own */
+	uint16_t pad;
+};
+
+struct fgraph_stack {
+	uint32_t top;		/* frames in use */
+	uint32_t graph_depth;	/* frames owned by the graph tracer */
+	uint32_t inside;	/* graph-function frames open (set_graph_function) */
+	struct fgraph_frame frames[FGRAPH_DEPTH];
+};
+
+extern struct fgraph_stack fgraph_stacks[];
+extern volatile bool fgraph_stopped;
+extern char fgraph_return[];
+
+/* Pushes a frame and hooks the return; NULL (nothing hooked) when the
+ * stack is full or hooking stopped. Interrupts masked. */
+struct fgraph_frame *fgraph_push(struct trace_regs *regs, unsigned int site,
+				 enum fgraph_owner owner, uint64_t now);
+
+/* Called at return by fgraph_return; returns the real return address. */
+uint64_t fgraph_exit(uint64_t fp, uint64_t retval);
+
+/* Owners' exit hooks (interrupts masked). */
+void graph_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now,
+		uint64_t retval);
+void profile_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now);
+
+/* The real return address behind the n-th fgraph_return (0 = innermost)
+ * on this CPU's stack, for backtraces; 0 if there is none. */
+uint64_t fgraph_real_return(unsigned int cpu, unsigned int n);
+
+/* Clears the stopped state (a new tracer start). */
+void fgraph_reset(void);
+
+#endif /* TRACE_FGRAPH_H */

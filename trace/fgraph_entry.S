@@ -1,0 +1,40 @@
+/*
+ * trace/fgraph_entry.S: where a hooked function returns to.
+ *
+ * Contract (fgraph_return):
+ *   in:    reached by the traced function's RET (its x30 was replaced by
+ *          trace/fgraph.c), so x0-x7 and x8 hold its return values,
+ *          x29 its caller's frame pointer, sp as before the call
+ *   state: EL1, MMU on, any DAIF
+ *   does:  saves x0-x8 and x29, links a frame record {x29, 0}, calls
+ *          fgraph_exit(x29, x0), which pops the shadow stack and returns
+ *          the real return address; restores the registers and returns
+ *          there with x30 = that address.
+ *   clobbers: x9-x18 (caller-saved across the call that just returned)
+ */
+	.text
+	.balign	16
+	.globl	fgraph_return
+	.type	fgraph_return, %function
+fgraph_return:
+	sub	sp, sp, #96
+	stp	x0, x1, [sp, #0]
+	stp	x2, x3, [sp, #16]
+	stp	x4, x5, [sp, #32]
+	stp	x6, x7, [sp, #48]
+	str	x8, [sp, #64]
+	stp	x29, xzr, [sp, #80]		// a record that ends the walk here
+	add	x29, sp, #80
+	ldr	x0, [sp, #80]			// fp = the caller's frame pointer
+	ldr	x1, [sp, #0]			// retval = x0
+	bl	fgraph_exit
+	mov	x30, x0				// the real return address
+	ldp	x0, x1, [sp, #0]
+	ldp	x2, x3, [sp, #16]
+	ldp	x4, x5, [sp, #32]
+	ldp	x6, x7, [sp, #48]
+	ldr	x8, [sp, #64]
+	ldr	x29, [sp, #80]
+	add	sp, sp, #96
+	ret
+	.size	fgraph_return, . - fgraph_return

@@ -1,0 +1,137 @@
+/*
+ * trace/params.c: the boot arguments of tracing. The setters only check
+ * and keep the values (they run before the heap and the other CPUs
+ * exist); trace_boot_start() applies them through the control layer
+ * after smp_init, so a CI job traces from the first instruction of main.
+ *
+ *   trace=function|function_graph   the tracer to start before main()
+ *   trace_filter= trace_notrace=    its functions (globs)
+ *   trace_graph_function=           graph only beneath these
+ *   trace_max_depth= trace_threshold=US trace_retval=1
+ *   trace_profile=GLOBS             start the profiler on these
+ *   trace_buf=64K trace_mode=overwrite|stop trace_pace=BAUD
+ *   trace_cpumask=0x3 trace_context=thread|irq|all
+ *   trace_trigger=func:action[:count],...  trace_args=func:N,...
+ */
+#include <string.h>
+
+#include "bootargs.h"
+#include "export.h"
+#include "kprintf.h"
+#include "ring.h"
+#include "tracer.h"
+
+static const char *p_tracer, *p_filter = "", *p_notrace = "", *p_graph = "";
+static const char *p_profile, *p_context, *p_trigger, *p_args;
+static unsigned long p_depth, p_threshold, p_retval, p_pace, p_cpumask;
+static unsigned long p_buf = RING_DEFAULT_BYTES;
+static int p_stop_mode;
+
+static int set_str(const char **slot, const char *v)
+{
+	*slot = v;
+	return 0;
+}
+
+static int set_num(unsigned long *slot, const char *v, unsigned long max)
+{
+	unsigned long n;
+
+	if (bootargs_parse_ulong(v, &n) || n > max)
+		return -1;
+	*slot = n;
+	return 0;
+}
+
+static int param_trace(const char *v)
+{
+	if (strcmp(v, "function") && strcmp(v, "function_graph") && strcmp(v, "nop"))
+		return -1;
+	return set_str(&p_tracer, v);
+}
+KERNEL_PARAM("trace", param_trace, "tracer to start at boot: function, function_graph, nop");
+
+static int param_filter(const char *v) { return set_str(&p_filter, v); }
+KERNEL_PARAM("trace_filter", param_filter, "functions to trace (globs)");
+static int param_notrace(const char *v) { return set_str(&p_notrace, v); }
+KERNEL_PARAM("trace_notrace", param_notrace, "functions not to trace (globs)");
+static int param_graph(const char *v) { return set_str(&p_graph, v); }
+KERNEL_PARAM("trace_graph_function", param_graph, "graph only beneath these (globs)");
+static int param_profile(const char *v) { return set_str(&p_profile, v); }
+KERNEL_PARAM("trace_profile", param_profile, "start the profiler on these (globs)");
+static int param_trigger(const char *v) { return set_str(&p_trigger, v); }
+KERNEL_PARAM("trace_trigger", param_trigger, "func:action[:count],... (see 'trigger')");
+static int param_args(const char *v) { return set_str(&p_args, v); }
+KERNEL_PARAM("trace_args", param_args, "func:N,... record N argument registers");
+
+static int param_context(const char *v)
+{
+	if (strcmp(v, "thread") && strcmp(v, "irq") && strcmp(v, "all"))
+		return -1;
+	return set_str(&p_context, v);
+}
+KERNEL_PARAM("trace_context", param_context, "trace thread, irq or all contexts");
+
+static int param_depth(const char *v) { return set_num(&p_depth, v, 1000); }
+KERNEL_PARAM("trace_max_depth", param_depth, "function_graph depth limit (0 = none)");
+static int param_threshold(const char *v) { return set_num(&p_threshold, v, 60000000); }
+KERNEL_PARAM("trace_threshold", param_threshold, "function_graph: only calls of at least N us");
+static int param_retval(const char *v) { return set_num(&p_retval, v, 1); }
+KERNEL_PARAM("trace_retval", param_retval, "function_graph: record return values (0/1)");
+static int param_pace(const char *v) { return set_num(&p_pace, v, 100000000); }
+KERNEL_PARAM("trace_pace", param_pace, "export at most this many baud (0 = as fast as possible)");
+static int param_cpumask(const char *v) { return set_num(&p_cpumask, v, ~0UL) || !p_cpumask; }
+KERNEL_PARAM("trace_cpumask", param_cpumask, "trace only these CPUs (bit mask)");
+
+static int param_buf(const char *v)
+{
+	return set_num(&p_buf, v, 64UL << 20) || p_buf < RING_MIN_BLOCKS * RING_BLOCK_SIZE;
+}
+KERNEL_PARAM("trace_buf", param_buf, "ring buffer bytes per CPU (2K-64M)");
+
+static int param_mode(const char *v)
+{
+	if (!strcmp(v, "overwrite") || !strcmp(v, "stop")) {
+		p_stop_mode = !strcmp(v, "stop");
+		return 0;
+	}
+	return -1;
+}
+KERNEL_PARAM("trace_mode", param_mode, "when full: overwrite (newest) or stop (oldest)");
+
+static void check(int err, const char *what, const char *value)
+{
+	if (err)
+		kprintf("trace: %s '%s' refused (error %d); not applied\n", what, value, err);
+}
+
+void trace_boot_start(void)
+{
+	export_set_pace((uint32_t)p_pace);
+	check(trace_set_buffer(p_buf, p_stop_mode), "trace_buf", "");
+	if (p_cpumask)
+		check(trace_set_cpumask(p_cpumask), "trace_cpumask", "");
+	if (p_context)
+		check(trace_set_context(p_context), "trace_context", p_context);
+	check(trace_set_max_depth((unsigned int)p_depth), "trace_max_depth", "");
+	check(trace_set_threshold_us(p_threshold), "trace_threshold", "");
+	trace_set_retval(p_retval);
+	check(trace_set_graph_function(p_graph), "trace_graph_function", p_graph);
+	if (p_trigger)
+		check(trace_set_triggers(p_trigger), "trace_trigger", p_trigger);
+	if (p_args)
+		check(trace_set_args(p_args), "trace_args", p_args);
+	if (p_profile)
+		check(trace_profile(true, p_profile), "trace_profile", p_profile);
+	if (!p_tracer)
+		return;
+	check(trace_set_tracer(p_tracer), "trace", p_tracer);
+	check(trace_set_filter(p_filter), "trace_filter", p_filter);
+	check(trace_set_notrace(p_notrace), "trace_notrace", p_notrace);
+	int err = trace_start();
+
+	check(err, "trace", p_tracer);
+	if (!err)
+		kprintf("trace: %s tracer on, %lu KiB per CPU, %s mode\n", p_tracer,
+			(unsigned long)ring_bytes() / 1024, p_stop_mode ? "stop" : "overwrite");
+}

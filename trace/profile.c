@@ -1,0 +1,71 @@
+/*
+ * trace/profile.c: the function profiler: per function and per CPU, hit
+ * count and total, minimum and maximum time, kept in place (no ring
+ * buffer), through the return hooks of fgraph.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "fgraph.h"
+#include "ktime.h"
+#include "percpu.h"
+#include "profile.h"
+#include "tracer.h"
+
+/* stats[cpu][site]: written only by that CPU, with interrupts masked;
+ * read by the console and the dump while the profiler may still run
+ * (a row can be a hit behind). */
+static struct profile_stat *stats[NR_CPUS];
+
+static void profile_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
+			  struct trace_regs *regs)
+{
+	(void)parent;
+	(void)ops;
+	if (!((trace_cpumask >> cpu_id()) & 1))
+		return;
+	fgraph_push(regs, trace_site_fast(ip), FGRAPH_PROFILE, counter_read());
+}
+
+void profile_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now)
+{
+	struct profile_stat *s = stats[cpu_id()];
+	uint64_t d = now - f->ts;
+
+	(void)st;
+	if (!s)
+		return;
+	s += f->site;
+	s->calls++;
+	s->total += d;
+	if (d < s->min || s->calls == 1)
+		s->min = d;
+	if (d > s->max)
+		s->max = d;
+}
+
+struct trace_ops tracer_profile_ops = { .func = profile_entry };
+
+int profile_alloc(void)
+{
+	for (unsigned int c = 0; c < smp_num_cpus(); c++) {
+		if (!stats[c])
+			stats[c] = calloc(trace_site_count() + 1, sizeof(struct profile_stat));
+		if (!stats[c])
+			return -1;
+	}
+	return 0;
+}
+
+void profile_reset(void)
+{
+	for (unsigned int c = 0; c < NR_CPUS; c++)
+		if (stats[c])
+			memset(stats[c], 0, (trace_site_count() + 1) * sizeof(struct profile_stat));
+}
+
+const struct profile_stat *profile_of(unsigned int cpu)
+{
+	return cpu < NR_CPUS ? stats[cpu] : NULL;
+}

@@ -1,0 +1,27 @@
+/* trace/trigger.h: triggers (trigger.c), snapshots (snapshot.c) and
+ * argument capture (args.c). */
+#ifndef TRACE_TRIGGER_H
+#define TRACE_TRIGGER_H
+
+#include <stdint.h>
+
+enum trigger_action {
+	TRIG_TRACEON = 1, TRIG_TRACEOFF, TRIG_SNAPSHOT, TRIG_STACKTRACE, TRIG_DUMP,
+};
+
+/* Extension record subtypes (docs/wire.md 2.6). */
+#define WIRE_EXT_ARGS		1
+#define WIRE_EXT_STACK		2
+#define WIRE_EXT_TRIGGER	3
+
+void trigger_list(void);
+uint64_t trigger_fired(unsigned int i);
+
+int snapshot_alloc(void);	/* thread context; 0 or -1 */
+void snapshot_take(void);	/* any context */
+void snapshot_show(void);	/* the copy as text on the console */
+int snapshot_taken(void);
+
+void args_list(void);
+
+#endif /* TRACE_TRIGGER_H */
