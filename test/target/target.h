@@ -16,4 +16,8 @@ int tt_gamma(int x);
 long tt_args(long a, long b, long c);
 int tt_inner(int x);
 int tt_outer(int x);
+void tt_alpha_void(void *arg);
+int tt_sleepy(int us);
+int tt_bad_fp(int x);
+int tt_bad_fp_caller(int x);
 #endif /* TEST_TARGET_H */

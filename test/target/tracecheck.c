@@ -1,0 +1,59 @@
+/* test/target/tracecheck.c: see tracecheck.h. */
+#include <string.h>
+
+#include <baretrace.h>
+#include <baretrace_trace.h>
+
+#include "ring.h"
+#include "symbols.h"
+#include "tracecheck.h"
+
+static uint8_t body[RING_BLOCK_SIZE + 16];
+static struct wire_rec_iter it;
+
+void check_reset(void)
+{
+	ring_setup(8 * 1024, RING_OVERWRITE);
+}
+
+int site_of(const char *name)
+{
+	return trace_site_of(sym_address(name));
+}
+
+unsigned int check_collect(unsigned int cpu, struct rec *out, unsigned int max)
+{
+	uint64_t seq, base;
+	long len;
+	unsigned int n = 0;
+
+	if (cpu == smp_cpu_id())
+		ring_close_block();
+	else
+		smp_call(cpu, (smp_fn)ring_close_block, NULL);
+	while ((len = ring_read_block(cpu, body + 16, sizeof(body) - 16, &seq, &base)) >= 0) {
+		unsigned int vl = wire_varint_put(body, base);
+		struct wire_record r;
+
+		memmove(body + vl, body + 16, (size_t)len);
+		if (wire_rec_begin(&it, body, (size_t)len + vl, NULL, NULL))
+			continue;
+		while (wire_rec_next(&it, &r) == WIRE_REC_OK && n < max) {
+			struct rec *o = &out[n++];
+
+			memset(o, 0, sizeof(*o));
+			o->kind = r.kind;
+			o->ts = r.ts;
+			o->site = r.site;
+			o->depth = r.depth;
+			o->duration = r.duration;
+			o->retval = r.retval;
+			o->flags = r.flags;
+			o->subtype = r.subtype;
+			o->data_len = r.data_len < sizeof(o->data) ? (unsigned int)r.data_len : 0;
+			if (o->data_len)
+				memcpy(o->data, r.data, o->data_len);
+		}
+	}
+	return n;
+}

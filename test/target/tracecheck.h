@@ -1,0 +1,25 @@
+/* test/target/tracecheck.h: reading back what tracers recorded. */
+#ifndef TEST_TRACECHECK_H
+#define TEST_TRACECHECK_H
+
+#include "wire.h"
+
+#define CHECK_MAX 256
+
+struct rec {
+	unsigned int kind;
+	uint64_t ts, site, depth, duration;
+	int64_t retval;
+	uint8_t flags, subtype;
+	uint8_t data[32];
+	unsigned int data_len;
+};
+
+/* Fresh ring buffers (8 KiB per CPU, overwrite) for a test. */
+void check_reset(void);
+/* Closes this CPU's block and decodes every record of 'cpu' into out;
+ * returns how many (the rest are dropped). */
+unsigned int check_collect(unsigned int cpu, struct rec *out, unsigned int max);
+int site_of(const char *name);
+
+#endif /* TEST_TRACECHECK_H */
