@@ -19,6 +19,7 @@
 #include "power.h"
 #include "smp.h"
 #include "symbols.h"
+#include "fgraph.h"
 #include "tracer.h"
 
 #define BACKTRACE_MAX	32
@@ -69,13 +70,14 @@ static bool fp_plausible(uintptr_t fp, uintptr_t prev)
 static void backtrace(uintptr_t pc, uintptr_t fp)
 {
 	int n = 0;
+	unsigned int hooked = 0;	/* return addresses the graph tracer hooked */
 	char label[16];
 
 	ksnprintf(label, sizeof(label), "  #%-2d ", n++);
 	print_sym(label, pc);
 	for (uintptr_t prev = fp - 1; n < BACKTRACE_MAX && fp_plausible(fp, prev);) {
 		const uint64_t *rec = (const uint64_t *)fp;
-		uintptr_t ret = rec[1];
+		uintptr_t ret = fgraph_translate(rec[1], &hooked);
 
 		if (!ret)
 			break;

@@ -78,3 +78,12 @@ void fgraph_reset(void)
 {
 	fgraph_stopped = false;
 }
+
+uint64_t fgraph_translate(uint64_t ret, unsigned int *hooked)
+{
+	if (ret != (uintptr_t)fgraph_return)
+		return ret;
+	uint64_t real = fgraph_real_return(cpu_id(), (*hooked)++);
+
+	return real ? real : ret;
+}

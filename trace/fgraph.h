@@ -68,6 +68,11 @@ void profile_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now)
  * on this CPU's stack, for backtraces; 0 if there is none. */
 uint64_t fgraph_real_return(unsigned int cpu, unsigned int n);
 
+/* For a backtrace walking this CPU's stack from the innermost frame:
+ * turns the address of fgraph_return into the real return address it
+ * stands for; *hooked counts the hooked frames passed so far (start 0). */
+uint64_t fgraph_translate(uint64_t ret, unsigned int *hooked);
+
 /* Clears the stopped state (a new tracer start). */
 void fgraph_reset(void);
 

@@ -16,6 +16,7 @@
 
 #include "bootargs.h"
 #include "core.h"
+#include "fgraph.h"
 #include "kprintf.h"
 #include "ring.h"
 #include "tracer.h"
@@ -57,7 +58,9 @@ static void record_stack(struct trace_regs *regs)
 {
 	uint8_t b[1 + STACK_MAX * 5];
 	unsigned int n = 1, count = 0;
-	uintptr_t ret = regs->lr, text = (uintptr_t)_text;
+	unsigned int hooked = 0;
+	uintptr_t text = (uintptr_t)_text;
+	uintptr_t ret = fgraph_translate(regs->lr, &hooked);
 	const uint64_t *fp = (const uint64_t *)regs->fp;
 
 	while (count < STACK_MAX && ret >= text && ret < (uintptr_t)_etext) {
@@ -65,7 +68,7 @@ static void record_stack(struct trace_regs *regs)
 		count++;
 		if (!fp || ((uintptr_t)fp & 15))
 			break;
-		ret = fp[1];
+		ret = fgraph_translate(fp[1], &hooked);
 		fp = (const uint64_t *)fp[0];
 	}
 	b[0] = (uint8_t)count;
