@@ -3,9 +3,9 @@
  * kernel and the host tool. Freestanding: no allocation, no I/O, no
  * floating point, no library calls.
  *
- * One file because both sides build it as one unit; it falls into four
- * parts along the spec: integers and CRC, records, frames and escaping,
- * and the stream decoder.
+ * One file because both sides build it as one unit; it falls into five
+ * parts along the spec: integers and CRC, records, extension records and
+ * profile dumps, frames and escaping, and the stream decoder.
  */
 #include "wire.h"
 
@@ -388,6 +388,91 @@ int wire_arg_next(const uint8_t **p, const uint8_t *end, int64_t *v)
 	*p += n;
 	*v = wire_unzigzag(u);
 	return 0;
+}
+
+/* ---- extension records and profile dumps ------------------------------- */
+
+int wire_ext_parse(const struct wire_record *r, struct wire_ext *x)
+{
+	struct rd d;
+	struct wire_ext z = { 0 };
+
+	if (r->subtype < WIRE_EXT_ARGS || r->subtype > WIRE_EXT_TRIGGER)
+		return 0;
+	if (!r->data)	/* every known subtype has at least one byte */
+		return -1;
+	d = (struct rd){ r->data, r->data + r->data_len, 0 };
+	z.subtype = r->subtype;
+	switch (r->subtype) {
+	case WIRE_EXT_ARGS:
+		z.site = rd_varint(&d);
+		z.count = rd_u8(&d);
+		break;
+	case WIRE_EXT_STACK:
+		z.count = rd_u8(&d);
+		break;
+	case WIRE_EXT_TRIGGER:
+		z.site = rd_varint(&d);
+		z.action = rd_u8(&d);
+		break;
+	}
+	z.values = d.p;
+	z.end = d.end;
+	/* Every value must be there before anyone reads one. */
+	for (unsigned i = 0; i < z.count && !d.bad; i++)
+		rd_varint(&d);
+	if (d.bad)
+		return -1;
+	*x = z;
+	return 1;
+}
+
+int wire_ext_value(struct wire_ext *x, uint64_t *v)
+{
+	int n = x->values < x->end ? wire_varint_get(x->values, (size_t)(x->end - x->values), v)
+				   : -1;
+
+	if (n < 0)
+		return -1;
+	x->values += n;
+	return 0;
+}
+
+int wire_profile_begin(struct wire_profile_iter *it, const uint8_t *body, size_t len)
+{
+	struct rd d = { body, body + len, 0 };
+
+	it->left = rd_varint(&d);
+	it->p = d.p;
+	it->end = d.end;
+	if (d.bad) {
+		it->left = 0;
+		return WIRE_REC_EBAD;
+	}
+	return 0;
+}
+
+int wire_profile_next(struct wire_profile_iter *it, struct wire_profile_entry *e)
+{
+	struct rd d = { it->p, it->end, 0 };
+	struct wire_profile_entry z;
+
+	if (!it->left)
+		return WIRE_REC_DONE;
+	z.site = rd_varint(&d);
+	z.calls = rd_varint(&d);
+	z.total = rd_varint(&d);
+	z.min = rd_varint(&d);
+	z.max = rd_varint(&d);
+	if (d.bad) {
+		it->left = 0;
+		it->p = it->end;
+		return WIRE_REC_EBAD;
+	}
+	it->left--;
+	it->p = d.p;
+	*e = z;
+	return WIRE_REC_OK;
 }
 
 /* ---- frames and escaping ---------------------------------------------- */

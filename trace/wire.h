@@ -38,6 +38,7 @@ enum wire_frame_type {
 	WIRE_FRAME_META = 2,
 	WIRE_FRAME_SYMS = 3,
 	WIRE_FRAME_END = 4,
+	WIRE_FRAME_PROFILE = 5,
 };
 
 enum wire_rec_kind {
@@ -62,6 +63,21 @@ enum wire_meta_key {
 	WIRE_META_TEXT_BASE = 6,
 	WIRE_META_EVENT_SCHEMA = 7,
 	WIRE_META_FORMAT = 8,
+};
+
+/*
+ * Extension record subtypes (section 2.6). Macros, not an enum: the
+ * tracers' own header defines the same names with the same values, and
+ * an identical redefinition is allowed where an enum would clash.
+ */
+#define WIRE_EXT_ARGS		1
+#define WIRE_EXT_STACK		2
+#define WIRE_EXT_TRIGGER	3
+
+/* What a fired trigger did (subtype 3's action byte). */
+enum wire_trigger_action {
+	WIRE_TRIG_TRACEON = 1, WIRE_TRIG_TRACEOFF, WIRE_TRIG_SNAPSHOT,
+	WIRE_TRIG_STACKTRACE, WIRE_TRIG_DUMP,
 };
 
 /* Tracepoint field types (metadata key 7). */
@@ -201,6 +217,47 @@ int wire_rec_next(struct wire_rec_iter *it, struct wire_record *r);
 
 /* Reads the next zigzag argument of a kind-5 tail; 0, or -1 at its end. */
 int wire_arg_next(const uint8_t **p, const uint8_t *end, int64_t *v);
+
+/* ---- extension records and profile dumps (sections 2.5, 2.6) ------------ */
+
+/*
+ * A kind-7 record of a known subtype, checked. Its values follow at
+ * 'values': subtype 1 'count' zigzag argument varints, subtype 2 'count'
+ * return addresses as (address - _text) / 4; read them with
+ * wire_ext_value(). Bytes after the subtype's fields are ignored, so a
+ * later version may append fields.
+ */
+struct wire_ext {
+	unsigned subtype;
+	uint64_t site;		/* args, trigger */
+	unsigned count;		/* args, stack */
+	uint8_t action;		/* trigger: enum wire_trigger_action */
+	const uint8_t *values, *end;
+};
+
+/*
+ * Parses r (kind 7): 1 with *x filled for subtypes 1-3, 0 for a subtype
+ * this version does not know (to skip), -1 if the bytes are malformed.
+ */
+int wire_ext_parse(const struct wire_record *r, struct wire_ext *x);
+/* The next value of a parsed record, raw (args: unzigzag it); 0 or -1. */
+int wire_ext_value(struct wire_ext *x, uint64_t *v);
+
+/* One function's numbers on one CPU, times in counter ticks. */
+struct wire_profile_entry {
+	uint64_t site, calls, total, min, max;
+};
+
+struct wire_profile_iter {
+	const uint8_t *p, *end;
+	uint64_t left;		/* entries still to read */
+};
+
+/* Reads the count; returns 0, or WIRE_REC_EBAD if there is none. */
+int wire_profile_begin(struct wire_profile_iter *it, const uint8_t *body, size_t len);
+/* WIRE_REC_OK with *e filled, WIRE_REC_DONE after 'count' entries (bytes
+ * after them are ignored), or WIRE_REC_EBAD if an entry is cut short. */
+int wire_profile_next(struct wire_profile_iter *it, struct wire_profile_entry *e);
 
 /* ---- frames (section 2) ------------------------------------------------ */
 
