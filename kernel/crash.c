@@ -122,9 +122,18 @@ void crash(struct exc_frame *f, const char *why)
 
 	irq_disable();
 	if (!__atomic_compare_exchange_n(&crash_owner, &none, me, false,
-					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		for (;;)	/* another CPU is reporting */
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		if (none != me)
+			for (;;)	/* another CPU is reporting */
+				wfi();
+		/* A fault while reporting: say so and stop without the rest. */
+		kprintf("\n==== crash while reporting a crash: %s at %lx ====\n", why,
+			(unsigned long)f->elr);
+		if (panic_action == PANIC_POWEROFF)
+			hw_power_off();
+		for (;;)
 			wfi();
+	}
 	console_panic_mode();
 	report(f, why);
 	smp_stop_others();

@@ -3,6 +3,7 @@
  * host unit tests). Output is always NUL-terminated when size > 0; the
  * return value is the length the full output would have had.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -77,6 +78,14 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 				left = true;
 			else
 				pad = '0';
+		}
+		if (*fmt == '*') {	/* width from the arguments */
+			width = va_arg(ap, int);
+			if (width < 0) {
+				left = true;
+				width = width == INT_MIN ? KFMT_MAX_WIDTH : -width;
+			}
+			fmt++;
 		}
 		for (; *fmt >= '0' && *fmt <= '9'; fmt++)
 			if (width < KFMT_MAX_WIDTH)	/* clamp, never overflow */

@@ -5,7 +5,8 @@
  * locks but the console's, allocates nothing, works in any context and
  * on the crash path. One call produces one console write, so lines from
  * different CPUs never mix. Conversions: %d %i %u %x %X %p %s %c %%, with
- * flags '-' '0', a width, and the length modifiers l, ll and z.
+ * flags '-' '0', a width (or '*' from the arguments), and the length
+ * modifiers l, ll and z.
  */
 #ifndef KERNEL_KPRINTF_H
 #define KERNEL_KPRINTF_H

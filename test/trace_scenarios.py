@@ -18,6 +18,7 @@ import os
 import re
 
 GOLDEN = "test/golden/function.txt"
+GOLDEN_GRAPH = "test/golden/function_graph.txt"
 # sleep=off: idle time advances the virtual clock by rule, not by the
 # host's clock, so the whole run is the same every time.
 ICOUNT = "-icount shift=0,sleep=off"
@@ -108,6 +109,30 @@ def stage_trace(h, res, board):
                f"== produced {produced}",
                st == 0 and rst == 0 and m and decoded + lost == produced and lost > 0,
                text[-1500:] + report[-800:])
+
+    # the same crash with the graph tracer hooking every frame on the way
+    st, out = capture(h, tgt, "panic=poweroff trace=function_graph trace_filter=crash_*,scenario_* "
+                      "-- crash null", os.path.join(h.HOST, "panicg.bt"))
+    text = "".join(c for c in out if c == "\n" or " " <= c <= "~")
+    res.record("trace: a crash report's backtrace shows real callers under function_graph",
+               st == 3 and re.search(r"^  #1 .* crash_caller\+", text, re.M) and
+               re.search(r"^  #2 .* scenario_crash\+", text, re.M) and
+               "fgraph_return" not in text.split("backtrace:")[-1].split("====")[0],
+               text[-2500:])
+
+    # graph golden
+    bt = os.path.join(h.HOST, "graph.bt")
+    st, out = capture(h, tgt, "panic=poweroff trace=function_graph trace_filter=tt_* "
+                      "trace_retval=1 -- golden", bt, ICOUNT + " -smp 1")
+    rst, report = h.run([tool, "report", bt, "--elf", os.path.join(tgt, "baretrace.elf")])
+    gpath = os.path.join(h.ROOT, GOLDEN_GRAPH)
+    if h.UPDATE_GOLDEN and rst == 0:
+        with open(gpath, "w") as f:
+            f.write(report)
+    want = open(gpath).read() if os.path.exists(gpath) else None
+    res.record("trace: golden function_graph trace (exact durations under -icount) equals "
+               + GOLDEN_GRAPH, st == 0 and rst == 0 and report == want,
+               f"--- got:\n{report}\n--- want:\n{want}")
 
     # shell: commands typed on the console
     st, out = console_session(h, tgt, "panic=poweroff shell trace=function trace_filter=tt_* -- golden",

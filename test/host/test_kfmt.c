@@ -104,6 +104,10 @@ static void odd_formats(void)
 	check("50", "50%");
 	check("50", "50%-0");
 	check("", "");
+	/* A '*' width comes from the arguments; negative means left. */
+	check("   ab|", "%*s|", 5, "ab");
+	check("ab   |", "%*s|", -5, "ab");
+	check("[   7]", "[%*d]", 4, 7);
 	/* Absurd widths are clamped (1024), never overflow the int. */
 	char big[2048];
 	int n = ksnprintf(big, sizeof(big), "%2147483648d|", 5);
