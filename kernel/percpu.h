@@ -39,6 +39,10 @@ struct percpu {
 	/* This CPU's trace ring buffer (trace/ring.h), set while tracing is
 	 * stopped; the owner writes through it. */
 	void *ring;
+	/* Its shadow stack and profile rows (trace/fgraph.h, profile.h);
+	 * set once, before any tracer starts. */
+	void *fgraph;
+	void *profile;
 
 	/* Thread-context work handed over by smp_start(); written by the
 	 * starter while work_fn is NULL, cleared by this CPU when done. */

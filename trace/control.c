@@ -32,6 +32,7 @@
 
 uint64_t trace_cpumask = ~0ULL;
 unsigned int trace_context = TRACE_CTX_ALL;
+bool trace_filtered;
 
 static struct spinlock ctl_lock = SPINLOCK_INIT;
 static struct trace_ops *tracer;	/* chosen recording tracer, NULL = nop */
@@ -78,8 +79,9 @@ static int ensure_rings(void)
 /* The function tracer pays for CPU and context filters only when set. */
 static void pick_function_callback(void)
 {
-	tracer_function_ops.func = trace_cpumask == ~0ULL && trace_context == TRACE_CTX_ALL ?
-		tracer_function_fast : tracer_function_filtered;
+	trace_filtered = trace_cpumask != ~0ULL || trace_context != TRACE_CTX_ALL;
+	tracer_function_ops.func = trace_filtered ? tracer_function_filtered :
+						    tracer_function_fast;
 }
 
 int trace_set_tracer(const char *name)

@@ -12,7 +12,7 @@
 struct fgraph_stack fgraph_stacks[NR_CPUS];
 volatile bool fgraph_stopped;
 
-static void stop(const char *why, unsigned int site)
+static void __attribute__((noinline, cold)) stop(const char *why, unsigned int site)
 {
 	if (!fgraph_stopped) {
 		fgraph_stopped = true;
@@ -22,11 +22,15 @@ static void stop(const char *why, unsigned int site)
 	}
 }
 
-struct fgraph_frame *fgraph_push(struct trace_regs *regs, unsigned int site,
-				 enum fgraph_owner owner, uint64_t now)
+void fgraph_init(void)
 {
-	struct fgraph_stack *st = &fgraph_stacks[cpu_id()];
+	for (unsigned int c = 0; c < NR_CPUS; c++)
+		cpu_data(c)->fgraph = &fgraph_stacks[c];
+}
 
+struct fgraph_frame *fgraph_push(struct fgraph_stack *st, struct trace_regs *regs,
+				 unsigned int site, enum fgraph_owner owner, uint64_t now)
+{
 	if (fgraph_stopped)
 		return NULL;
 	if (st->top == FGRAPH_DEPTH) {
@@ -45,26 +49,32 @@ struct fgraph_frame *fgraph_push(struct trace_regs *regs, unsigned int site,
 	return f;
 }
 
+static void __attribute__((noinline, cold, noreturn)) empty_stack(void)
+{
+	panic("trace: return hook with an empty shadow stack");
+}
+
 uint64_t fgraph_exit(uint64_t fp, uint64_t retval)
 {
 	unsigned long flags = irq_save();
-	struct fgraph_stack *st = &fgraph_stacks[cpu_id()];
+	struct fgraph_stack *st = this_cpu()->fgraph;
 	uint64_t now = counter_read();
 
-	if (!st->top)	/* only a corrupted stack gets here */
-		panic("trace: return hook with an empty shadow stack");
+	if (__builtin_expect(!st->top, 0))	/* only a corrupted stack */
+		empty_stack();
 	struct fgraph_frame *f = &st->frames[--st->top];
+	uint64_t ret = f->ret;
 
 	/* The owner's bookkeeping runs either way, so its depth counters
 	 * stay right while the frames still pushed unwind. */
-	if (f->fp != fp)
+	if (__builtin_expect(f->fp != fp, 0))
 		stop("frame pointer mismatch at return", f->site);
 	if (f->owner == FGRAPH_GRAPH)
 		graph_exit(st, f, now, retval);
-	else if (f->owner == FGRAPH_PROFILE)
+	else
 		profile_exit(st, f, now);
 	irq_restore(flags);
-	return f->ret;
+	return ret;
 }
 
 uint64_t fgraph_real_return(unsigned int cpu, unsigned int n)

@@ -53,8 +53,10 @@ extern char fgraph_return[];
 
 /* Pushes a frame and hooks the return; NULL (nothing hooked) when the
  * stack is full or hooking stopped. Interrupts masked. */
-struct fgraph_frame *fgraph_push(struct trace_regs *regs, unsigned int site,
-				 enum fgraph_owner owner, uint64_t now);
+struct fgraph_frame *fgraph_push(struct fgraph_stack *st, struct trace_regs *regs,
+				 unsigned int site, enum fgraph_owner owner, uint64_t now);
+/* Gives every CPU its stack (percpu->fgraph); at boot. */
+void fgraph_init(void);
 
 /* Called at return by fgraph_return; returns the real return address. */
 uint64_t fgraph_exit(uint64_t fp, uint64_t retval);

@@ -15,6 +15,7 @@
 
 #include "barrier.h"
 #include "core.h"
+#include "fgraph.h"
 #include "glob.h"
 #include "kprintf.h"
 
@@ -308,5 +309,6 @@ void trace_init(void)
 		return;
 	}
 	trace_live_ops = &lists[0];
+	fgraph_init();
 	trace_sites_init();
 }

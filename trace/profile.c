@@ -21,16 +21,18 @@ static struct profile_stat *stats[NR_CPUS];
 static void profile_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 			  struct trace_regs *regs)
 {
+	struct percpu *pc = this_cpu();
+
 	(void)parent;
 	(void)ops;
-	if (!((trace_cpumask >> cpu_id()) & 1))
+	if (trace_filtered && !((trace_cpumask >> pc->cpu) & 1))
 		return;
-	fgraph_push(regs, trace_site_fast(ip), FGRAPH_PROFILE, counter_read());
+	fgraph_push(pc->fgraph, regs, trace_site_fast(ip), FGRAPH_PROFILE, counter_read());
 }
 
 void profile_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now)
 {
-	struct profile_stat *s = stats[cpu_id()];
+	struct profile_stat *s = this_cpu()->profile;
 	uint64_t d = now - f->ts;
 
 	(void)st;
@@ -39,7 +41,7 @@ void profile_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now)
 	s += f->site;
 	s->calls++;
 	s->total += d;
-	if (d < s->min || s->calls == 1)
+	if (d < s->min)		/* min starts at the largest value */
 		s->min = d;
 	if (d > s->max)
 		s->max = d;
@@ -54,15 +56,17 @@ int profile_alloc(void)
 			stats[c] = calloc(trace_site_count() + 1, sizeof(struct profile_stat));
 		if (!stats[c])
 			return -1;
+		cpu_data(c)->profile = stats[c];
 	}
+	profile_reset();
 	return 0;
 }
 
 void profile_reset(void)
 {
 	for (unsigned int c = 0; c < NR_CPUS; c++)
-		if (stats[c])
-			memset(stats[c], 0, (trace_site_count() + 1) * sizeof(struct profile_stat));
+		for (unsigned int i = 0; stats[c] && i <= trace_site_count(); i++)
+			stats[c][i] = (struct profile_stat){ .min = UINT64_MAX };
 }
 
 const struct profile_stat *profile_of(unsigned int cpu)

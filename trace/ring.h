@@ -111,6 +111,48 @@ static inline uint8_t *ring_put_varint(uint8_t *p, uint64_t v)
 	return p;
 }
 
+static inline unsigned int ring_varint_len(uint64_t v)
+{
+	unsigned int n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* The bytes of a record header for 'delta', and the header itself. */
+static inline uint8_t *ring_put_header(uint8_t *p, unsigned int kind, uint64_t delta)
+{
+	if (__builtin_expect(delta < 31, 1)) {
+		*p++ = (uint8_t)(kind << 5 | delta);
+		return p;
+	}
+	*p++ = (uint8_t)(kind << 5 | 31);
+	return ring_put_varint(p, delta);
+}
+
+/*
+ * Room for 'max' bytes in this CPU's current block, inline: the start
+ * of the record, or NULL to take the slow path (ring_reserve). Interrupts
+ * masked; nothing is claimed until ring_put_done.
+ */
+static inline uint8_t *ring_put_begin(struct ring_cpu *r, unsigned int max)
+{
+	uint8_t *p = r->wr;
+
+	return __builtin_expect(p && p + max <= r->cur->data + r->cap &&
+				r->wr_fast_end, 1) ? p : NULL;
+}
+
+static inline void ring_put_done(struct ring_cpu *r, uint8_t *end, uint64_t now)
+{
+	r->wr = end;
+	r->last_ts = now;
+	r->cur_events++;
+}
+
 /*
  * The function tracer's record, inline in its callback: one header
  * byte (kind 0 or 1, delta), the site, and the caller unless this site

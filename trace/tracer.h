@@ -13,6 +13,7 @@
 #define TRACE_CTX_ALL		3
 extern uint64_t trace_cpumask;
 extern unsigned int trace_context;
+extern bool trace_filtered;	/* a CPU mask or context filter is set */
 
 extern struct trace_ops tracer_function_ops, tracer_graph_ops, tracer_profile_ops;
 void tracer_function_fast(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,

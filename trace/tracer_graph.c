@@ -23,31 +23,77 @@
 
 struct graph_options graph_opts;
 
-static bool want_here(void)
+static bool want_here(struct percpu *pc)
 {
-	struct percpu *pc = this_cpu();
-
 	if (!((trace_cpumask >> pc->cpu) & 1))
 		return false;
 	return pc->irq_depth ? trace_context & TRACE_CTX_IRQ : trace_context & TRACE_CTX_THREAD;
 }
 
+/* A kind-3 or kind-2 record: inline when the block has room, else
+ * through ring_reserve (which also handles pauses and full rings). */
+static void put_entry(struct ring_cpu *r, unsigned int site, uint32_t depth, uint64_t now)
+{
+	uint8_t *p = ring_put_begin(r, 11 + 5 + 5);
+
+	if (p) {
+		p = ring_put_header(p, WIRE_REC_GRAPH_ENTRY, now - r->last_ts);
+		p = ring_put_varint(p, site);
+		ring_put_done(r, ring_put_varint(p, depth), now);
+		return;
+	}
+	p = ring_reserve(WIRE_REC_GRAPH_ENTRY, ring_varint_len(site) + ring_varint_len(depth));
+	if (p) {
+		p = ring_put_varint(p, site);
+		ring_put_varint(p, depth);
+		ring_commit();
+	}
+}
+
+static void put_exit(struct ring_cpu *r, unsigned int site, uint64_t dur, bool rv,
+		     uint64_t zz, uint64_t now)
+{
+	uint8_t *p = ring_put_begin(r, 11 + 5 + 10 + 1 + 10);
+	bool reserved = !p;
+
+	if (reserved) {
+		p = ring_reserve(WIRE_REC_EXIT, ring_varint_len(site) + ring_varint_len(dur) + 1 +
+				 (rv ? ring_varint_len(zz) : 0));
+		if (!p)
+			return;
+	} else {
+		p = ring_put_header(p, WIRE_REC_EXIT, now - r->last_ts);
+	}
+	p = ring_put_varint(p, site);
+	p = ring_put_varint(p, dur);
+	*p++ = rv ? WIRE_EXIT_HAS_RETVAL : 0;
+	if (rv)
+		p = ring_put_varint(p, zz);
+	if (reserved)
+		ring_commit();
+	else
+		ring_put_done(r, p, now);
+}
+
 static void graph_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 			struct trace_regs *regs)
 {
+	struct percpu *pc = this_cpu();
 	unsigned int site = trace_site_fast(ip);
-	struct fgraph_stack *st = &fgraph_stacks[cpu_id()];
+	struct fgraph_stack *st = pc->fgraph;
 	const uint64_t *gf = graph_opts.graph_funcs;
 	bool is_gf = gf && (gf[site / 64] >> (site % 64)) & 1;
 
 	(void)parent;
 	(void)ops;
-	if ((gf && !is_gf && !st->inside) || !want_here())
+	if (gf && !is_gf && !st->inside)
+		return;
+	if (trace_filtered && !want_here(pc))
 		return;
 	if (graph_opts.max_depth && st->graph_depth >= graph_opts.max_depth)
 		return;
 	uint64_t now = counter_read();
-	struct fgraph_frame *f = fgraph_push(regs, site, FGRAPH_GRAPH, now);
+	struct fgraph_frame *f = fgraph_push(st, regs, site, FGRAPH_GRAPH, now);
 
 	if (!f)
 		return;
@@ -55,40 +101,20 @@ static void graph_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 
 	f->flags = is_gf;
 	st->inside += is_gf;
-	if (graph_opts.threshold)
-		return;
-	uint8_t *p = ring_reserve(WIRE_REC_GRAPH_ENTRY,
-				  wire_varint_len(site) + wire_varint_len(depth));
-
-	if (p) {
-		p += wire_varint_put(p, site);
-		wire_varint_put(p, depth);
-		ring_commit();
-	}
+	if (!graph_opts.threshold)
+		put_entry(pc->ring, site, depth, now);
 }
 
 void graph_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now,
 		uint64_t retval)
 {
 	uint64_t dur = now - f->ts;
-	bool rv = graph_opts.retval;
-	uint64_t zz = wire_zigzag((int64_t)retval);
 
 	st->graph_depth--;
 	st->inside -= f->flags;
-	if (dur < graph_opts.threshold)
-		return;
-	uint8_t *p = ring_reserve(WIRE_REC_EXIT, wire_varint_len(f->site) + wire_varint_len(dur) +
-				  1 + (rv ? wire_varint_len(zz) : 0));
-
-	if (!p)
-		return;
-	p += wire_varint_put(p, f->site);
-	p += wire_varint_put(p, dur);
-	*p++ = rv ? WIRE_EXIT_HAS_RETVAL : 0;
-	if (rv)
-		wire_varint_put(p, zz);
-	ring_commit();
+	if (dur >= graph_opts.threshold)
+		put_exit(this_cpu()->ring, f->site, dur, graph_opts.retval,
+			 wire_zigzag((int64_t)retval), now);
 }
 
 struct trace_ops tracer_graph_ops = { .func = graph_entry };

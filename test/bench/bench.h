@@ -17,5 +17,6 @@ extern volatile int bench_instrument_on;
 
 void bench_callops(void);
 void bench_record(void);
+void bench_tracers(void);
 
 #endif /* TEST_BENCH_H */

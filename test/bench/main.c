@@ -22,5 +22,6 @@ int main(int argc, char **argv)
 	}
 	bench_callops();
 	bench_record();
+	bench_tracers();
 	return 0;
 }
