@@ -6,8 +6,13 @@
  *   symtab.c     function names by site and by address, symbol dumps
  *   elf_syms.c   the same names from an ELF's .bt_tables, image hash
  *   decode.c     frames in stream order -> records, lost-frame notices
- *   callstack.c  per-CPU stack of graph entries (depth, self time)
+ *   callstack.c  per CPU: open graph entries, and returned calls nested
+ *                by containment (with or without entries), self time
+ *   flame.c      calls merged by call path, for folded stacks and SVG;
+ *                flame_source.c reads a trace into it
+ *   profile.c    profile dumps: the latest of each CPU, merged rows
  *   render.c     text of durations, times, tracepoint fields, printf
+ *   render_ext.c text of extension records; json.c JSON pieces
  *   capture*.c, report.c, stats.c, export_*.c, ctf_*.c: the commands
  *
  * Data flows one way: a command opens a file, a decoder turns frames
@@ -127,6 +132,8 @@ struct bt_visitor {
 	/* Around the records of one data frame. */
 	void (*block_begin)(struct bt_decoder *d, const struct wire_frame *f, uint64_t base_ts);
 	void (*block_end)(struct bt_decoder *d, const struct wire_frame *f);
+	/* A profile-dump frame (its body checked: wire_profile_next works). */
+	void (*profile)(struct bt_decoder *d, const struct wire_frame *f);
 };
 
 struct bt_pending {
@@ -144,6 +151,8 @@ struct bt_decoder {
 	int quiet;			/* no warnings (capture) */
 	uint64_t next_seq[BT_MAX_CPUS];	/* data frames, per CPU */
 	uint8_t have_seq[BT_MAX_CPUS];
+	uint64_t next_prof_seq[BT_MAX_CPUS];	/* profile dumps, per CPU */
+	uint8_t have_prof_seq[BT_MAX_CPUS];
 	uint64_t next_type_seq[8];	/* other frames, per type */
 	uint8_t have_type_seq[8];
 	struct bt_pending pending[BT_MAX_PENDING];
@@ -153,6 +162,7 @@ struct bt_decoder {
 	uint64_t frames, data_frames, records, events_lost, frames_lost, seq_gaps;
 	uint64_t gap_notices;		/* lost_frames calls */
 	uint64_t pending_dropped, bad_blocks, bad_frames, ends;
+	uint64_t profile_frames, bad_profiles, bad_exts;
 	uint64_t first_ts, last_ts;
 	int have_ts;
 	uint8_t cpus_seen[BT_MAX_CPUS];
@@ -177,41 +187,150 @@ uint64_t bt_freq(const struct bt_decoder *d);
 /* Name of a record's function. */
 const char *bt_func_name(struct bt_decoder *d, uint64_t site, char *buf, size_t n);
 /*
- * What every command counts as its events: records of kinds 0-6 plus one
- * notice per sequence gap. report prints them, CTF holds one event each.
+ * What every command counts as its events: records of kinds 0-6 and of
+ * the known extension subtypes (1-3), plus one notice per sequence gap.
+ * report prints them, CTF holds one event each.
  */
 uint64_t bt_events(const struct bt_decoder *d);
 
 /* ---- callstack.c ------------------------------------------------------- */
 
 #define BT_STACK_MAX	256
+#define BT_DONE_MAX	65536	/* returned calls awaiting their caller, per CPU */
+#define BT_ARGS_MAX	8	/* arguments kept with an open frame */
 
 struct bt_frame {
-	uint64_t site, depth, ts, child_ticks;
+	uint64_t site, depth, ts;
+	uint64_t child_ticks;	/* children handed on early (spilled) while open */
+	unsigned nargs;		/* from an arguments record right after the entry */
+	int64_t args[BT_ARGS_MAX];
+};
+
+/* A call that returned and that no exit since has claimed as a child. */
+struct bt_done {
+	uint64_t start, end;	/* its span, widened to hold its children */
+	uint64_t ticks;		/* its duration as recorded */
+	uint64_t tag;		/* the command's handle for it */
 };
 
 struct bt_stack {
 	struct bt_frame f[BT_STACK_MAX];
 	unsigned n;
 	unsigned overflow;		/* open frames too deep to store */
-	uint64_t orphan_child_ticks;	/* children of a frame never seen */
+	struct bt_done *done;		/* oldest first */
+	size_t ndone, done_cap;
+	struct bt_done *kids;		/* what the last exit claimed */
+	size_t kids_cap;
+	uint64_t spilled;		/* calls handed on early, past BT_DONE_MAX */
+	uint64_t spill_start;		/* the last such with no open frame holding it */
+	int spill_loose;
+	uint64_t misnested;		/* exits that would have claimed one of those */
 };
 
 struct bt_stacks {
 	struct bt_stack *cpu[BT_MAX_CPUS];	/* allocated on first use */
+	/* Told of each call handed on early, with the number of open frames
+	 * holding it (its callers, bottom up); NULL: nobody needs to know. */
+	void (*spill)(void *ctx, unsigned cpu, const struct bt_done *d, unsigned open);
+	void *ctx;
+};
+
+/* What one graph exit turned out to be. */
+struct bt_exit {
+	int matched;			/* its entry is known */
+	unsigned level;			/* stack position it had, or would have */
+	uint64_t depth;			/* the entry's depth, or open frames below */
+	uint64_t start, end;		/* its span, widened to hold its children */
+	uint64_t child_ticks;		/* time spent in its children */
+	const struct bt_frame *frame;	/* its entry (args); until the next entry */
+	const struct bt_done *kids;	/* the children it claimed, oldest first; */
+	size_t nkids;			/* valid until the next exit on this CPU */
+	struct bt_done *self;		/* itself, unclaimed, to set a tag: NULL if it
+					 * is outermost (depth 0) and so final */
 };
 
 struct bt_stack *bt_stack_of(struct bt_stacks *s, unsigned cpu);
 void bt_stack_enter(struct bt_stack *s, uint64_t site, uint64_t depth, uint64_t ts);
+/* An arguments record: kept with the top frame if it is the site's, 1. */
+int bt_stack_args(struct bt_stack *s, const struct wire_ext *x);
 /*
- * A graph exit: pops up to and including the innermost frame of 'site'
- * and returns 1 with it in *out and its stack position in *level; the
- * exit's duration counts as child time of the frame below. Returns 0 if
- * the entry was never seen (*out then holds the best guess of child time).
+ * A graph exit: pops its frame if the entry is known (frames above it
+ * lost their exits), claims the returned calls inside its span as its
+ * children, and adds itself to the unclaimed ones.
  */
-int bt_stack_exit(struct bt_stack *s, uint64_t site, uint64_t duration,
-		  struct bt_frame *out, unsigned *level);
+void bt_stack_exit(struct bt_stacks *ss, unsigned cpu, const struct wire_record *r,
+		   struct bt_exit *x);
+/* How many open frames (bottom up) hold a returned call: its callers. */
+unsigned bt_stack_holding(const struct bt_stack *s, const struct bt_done *d);
+/* Warns if calls were handed on early and some wrongly (huge traces). */
+void bt_stacks_warn(struct bt_stacks *s);
 void bt_stacks_free(struct bt_stacks *s);
+
+/* ---- profile.c --------------------------------------------------------- */
+
+struct bt_prof_cpu;
+
+struct bt_profile {
+	struct bt_prof_cpu *cpu[BT_MAX_CPUS];	/* the latest dump of each CPU */
+	uint64_t frames, dumps;
+};
+
+/* A checked profile-dump frame: starts or continues its CPU's dump. */
+void bt_profile_add(struct bt_profile *p, const struct wire_frame *f);
+int bt_profile_any(const struct bt_profile *p);
+/*
+ * One row per function called, for one CPU or merged over all (cpu ==
+ * BT_MAX_CPUS): calls and totals added, min and max of the CPUs'. Sorted
+ * by site; *rows is the caller's to free.
+ */
+size_t bt_profile_rows(struct bt_profile *p, unsigned cpu, struct wire_profile_entry **rows);
+/* stats' table of the dumps, merged or one per CPU. */
+void bt_profile_print(struct bt_decoder *d, struct bt_profile *p, int per_cpu);
+void bt_profile_free(struct bt_profile *p);
+
+/* ---- flame.c ----------------------------------------------------------- */
+
+/* The roots: calls from graph exits, caller/function pairs from entries,
+ * and whatever a command adds by path (profile dumps). */
+enum { BT_FLAME_GRAPH, BT_FLAME_EDGES, BT_FLAME_OTHER, BT_FLAME_ROOTS };
+
+struct bt_fnode {
+	const char *name;		/* interned: one pointer per name */
+	uint64_t calls, ticks, self;	/* ticks: inclusive (edges: call counts) */
+	uint64_t value;			/* width, after finish: max(ticks, children's) */
+	uint32_t child, next;		/* first child, next sibling; 0: none */
+};
+
+struct bt_flame {
+	struct bt_decoder *d;
+	int per_cpu;			/* paths start with "CPU n" */
+	struct bt_fnode *n;		/* [0, BT_FLAME_ROOTS) are the roots */
+	size_t len, cap;
+	uint32_t free_list;
+	char **names;			/* the interned names, a hash set */
+	size_t nnames, names_cap;
+	struct bt_stacks stacks;
+	uint64_t exits, entries;
+	uint32_t root;			/* what to draw, chosen by bt_flame_read */
+};
+
+void bt_flame_init(struct bt_flame *fl, struct bt_decoder *d, int per_cpu);
+/* Function entries, graph entries and exits; other records are ignored. */
+void bt_flame_record(struct bt_flame *fl, unsigned cpu, const struct wire_record *r);
+/* Adds calls and ticks at a path under BT_FLAME_OTHER. */
+void bt_flame_add(struct bt_flame *fl, const char *const *path, unsigned n, uint64_t calls,
+		  uint64_t ticks);
+/* End of input: calls still waiting for a caller go in; widths settle. */
+void bt_flame_finish(struct bt_flame *fl);
+const char *bt_flame_name(struct bt_flame *fl, const char *name);
+void bt_flame_free(struct bt_flame *fl);
+/*
+ * flame_source.c: reads a trace into fl (d holds the names) and sets
+ * fl->root: graph calls if there are exits, else profile dumps, else
+ * function entries. Returns the exit status of the decoding.
+ */
+int bt_flame_read(struct bt_flame *fl, struct bt_decoder *d, const char *trace,
+		  const char *elf, int per_cpu);
 
 /* ---- render.c ---------------------------------------------------------- */
 
@@ -226,6 +345,29 @@ int bt_fmt_event(struct bt_decoder *d, const struct wire_record *r, char *buf, s
 /* A trace_printf record rendered through its format string. */
 void bt_fmt_printf(struct bt_decoder *d, const struct wire_record *r, char *buf, size_t n);
 
+/* ---- render_ext.c ------------------------------------------------------ */
+
+#define BT_ARGS_SHOWN	255	/* an arguments record holds at most this many */
+
+/* "traceoff", or "action#N" written into buf for one this tool does not know. */
+const char *bt_trigger_action(uint8_t action, char *buf, size_t n);
+/* Argument values as "0x1<sep>0x2", truncated to cap. */
+void bt_fmt_arg_values(const int64_t *v, unsigned n, const char *sep, char *buf, size_t cap);
+/* The first 'max' arguments of a parsed subtype-1 record; returns how many. */
+unsigned bt_ext_args(const struct wire_ext *x, int64_t *v, unsigned max);
+/* report's line(s) for an extension record on its own: "[000] ts: ..." */
+void bt_print_ext(struct bt_decoder *d, unsigned cpu, const char *ts, struct wire_ext *x);
+
+/* ---- json.c ------------------------------------------------------------ */
+
+/* A JSON string; bytes outside printable ASCII as \u00XX, so any input
+ * stays valid JSON. */
+void bt_json_str(FILE *f, const char *s);
+/* Nanoseconds as microseconds with three decimals. */
+void bt_json_ns(FILE *f, uint64_t ns);
+/* "args":["0x1",...]: register values in hex */
+void bt_json_args(FILE *f, const int64_t *v, unsigned n);
+
 /* ---- the commands ------------------------------------------------------ */
 
 struct bt_capture_opts {
@@ -236,14 +378,18 @@ struct bt_capture_opts {
 
 int bt_capture(const struct bt_capture_opts *o);
 int bt_report(const char *trace, const char *elf);
-int bt_stats(const char *trace, const char *elf);
+int bt_stats(const char *trace, const char *elf, int per_cpu);
 int bt_export_chrome(const char *trace, const char *elf, const char *out);
-int bt_export_folded(const char *trace, const char *elf, const char *out);
+int bt_export_folded(const char *trace, const char *elf, const char *out, int per_cpu);
 int bt_export_ctf(const char *trace, const char *elf, const char *out);
+int bt_export_svg(const char *trace, const char *elf, const char *out, int per_cpu);
 
 /* ctf_meta.c: the TSDL text for export_ctf.c's streams. */
 enum { BT_CTF_FUNC, BT_CTF_GRAPH_ENTRY, BT_CTF_GRAPH_EXIT, BT_CTF_LOST_EVENTS,
-       BT_CTF_PRINTF, BT_CTF_LOST_FRAMES, BT_CTF_FIRST_TRACEPOINT = 16 };
+       BT_CTF_PRINTF, BT_CTF_LOST_FRAMES, BT_CTF_FUNC_ARGS, BT_CTF_STACK_TRACE,
+       BT_CTF_TRIGGER, BT_CTF_FIRST_TRACEPOINT = 16 };
 void bt_ctf_metadata(FILE *f, struct bt_decoder *d, const uint8_t uuid[16]);
+/* The trace's UUID: the same trace file always gets the same one. */
+void bt_ctf_uuid(const char *trace, uint8_t uuid[16]);
 
 #endif /* TOOLS_BARETRACE_BT_H */

@@ -1,7 +1,8 @@
 /*
  * tools/baretrace/ctf_meta.c: the TSDL metadata of a CTF 1.8 export
  * (export_ctf.c writes the streams it describes). Fixed event classes for
- * the record kinds, then one class per tracepoint schema slot, its
+ * the record kinds and the known extension records (arguments, stack
+ * traces, fired triggers), then one class per tracepoint schema slot, its
  * fields named as the schema says (prefixed '_', which CTF readers strip,
  * so a field may be called like a TSDL keyword).
  */
@@ -48,7 +49,16 @@ static const char stream_and_events[] =
 	"event {\n\tname = \"printf\";\n\tid = 4;\n\tstream_id = 0;\n"
 	"\tfields := struct {\n\t\tstring msg;\n\t};\n};\n\n"
 	"event {\n\tname = \"lost_frames\";\n\tid = 5;\n\tstream_id = 0;\n"
-	"\tfields := struct {\n\t\tuint64_t frames;\n\t};\n};\n\n";
+	"\tfields := struct {\n\t\tuint64_t frames;\n\t};\n};\n\n"
+	"event {\n\tname = \"func_args\";\n\tid = 6;\n\tstream_id = 0;\n"
+	"\tfields := struct {\n\t\tstring func;\n\t\tuint8_t nargs;\n"
+	"\t\tuint64_hex_t args[nargs];\n\t};\n};\n\n"
+	"event {\n\tname = \"stack_trace\";\n\tid = 7;\n\tstream_id = 0;\n"
+	"\tfields := struct {\n\t\tstring frames;\n\t\tuint8_t depth;\n"
+	"\t\tuint64_hex_t return_offsets[depth];\n\t};\n};\n\n"
+	"event {\n\tname = \"trigger\";\n\tid = 8;\n\tstream_id = 0;\n"
+	"\tfields := struct {\n\t\tstring func;\n\t\tstring action;\n"
+	"\t\tuint8_t action_id;\n\t};\n};\n\n";
 
 /* A TSDL string literal: quotes and backslashes escaped, control and
  * non-ASCII bytes dropped to '?'. */
@@ -125,4 +135,23 @@ void bt_ctf_metadata(FILE *f, struct bt_decoder *d, const uint8_t uuid[16])
 			fprintf(f, "\t\tstruct { } _none;\n");
 		fprintf(f, "\t};\n};\n\n");
 	}
+}
+
+/* CRCs of the trace file's bytes, laid out as an RFC 4122 UUID. */
+void bt_ctf_uuid(const char *trace, uint8_t uuid[16])
+{
+	static uint8_t buf[65536];
+	FILE *f = bt_file_open(trace);
+	uint32_t h = 0;
+	size_t n;
+
+	while ((n = fread(buf, 1, sizeof(buf), f)))
+		h = wire_crc32(h, buf, n);
+	fclose(f);
+	for (int i = 0; i < 4; i++) {
+		h = wire_crc32(h, &i, sizeof(i));
+		memcpy(uuid + 4 * i, &h, 4);
+	}
+	uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40);	/* RFC 4122 version 4 layout */
+	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80);
 }

@@ -66,6 +66,18 @@ static void check_data_seq(struct bt_decoder *d, const struct wire_frame *f)
 	d->next_seq[cpu] = f->seq + 1;
 }
 
+/* Profile dumps count per CPU, apart from data; a gap there loses some
+ * functions' figures of that CPU, no events. */
+static void check_profile_seq(struct bt_decoder *d, const struct wire_frame *f)
+{
+	unsigned cpu = f->cpu;
+
+	if (d->have_prof_seq[cpu] && f->seq > d->next_prof_seq[cpu])
+		d->seq_gaps++;
+	d->have_prof_seq[cpu] = 1;
+	d->next_prof_seq[cpu] = f->seq + 1;
+}
+
 /* Other frame types count per type; a gap there loses no events. */
 static void check_type_seq(struct bt_decoder *d, const struct wire_frame *f)
 {
@@ -73,8 +85,10 @@ static void check_type_seq(struct bt_decoder *d, const struct wire_frame *f)
 
 	if (d->have_type_seq[t] && f->seq > d->next_type_seq[t])
 		d->seq_gaps++;
-	if (d->have_type_seq[t] && f->seq < d->next_type_seq[t] && t == WIRE_FRAME_META)
+	if (d->have_type_seq[t] && f->seq < d->next_type_seq[t] && t == WIRE_FRAME_META) {
 		memset(d->have_seq, 0, sizeof(d->have_seq));	/* target restarted */
+		memset(d->have_prof_seq, 0, sizeof(d->have_prof_seq));
+	}
 	d->have_type_seq[t] = 1;
 	d->next_type_seq[t] = f->seq + 1;
 }
@@ -97,9 +111,19 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 	if (d->v && d->v->block_begin)
 		d->v->block_begin(d, f, d->it.ts);
 	while ((rc = wire_rec_next(&d->it, &r)) == WIRE_REC_OK) {
+		struct wire_ext x;
+
 		n++;
-		if (r.kind == WIRE_REC_EXT)
-			continue;	/* unknown extensions are skipped */
+		if (r.kind == WIRE_REC_EXT && wire_ext_parse(&r, &x) <= 0) {
+			/* Unknown subtypes are skipped; known ones that do not
+			 * parse are skipped and counted. */
+			if (r.subtype >= WIRE_EXT_ARGS && r.subtype <= WIRE_EXT_TRIGGER &&
+			    d->bad_exts++ < MAX_WARNINGS && !d->quiet)
+				bt_warn("CPU %u block %llu: extension record %llu (subtype %u) is "
+					"malformed; skipped", f->cpu, (unsigned long long)f->seq,
+					(unsigned long long)n, r.subtype);
+			continue;
+		}
 		d->records++;
 		if (r.kind == WIRE_REC_LOST)
 			d->events_lost += r.count;
@@ -157,6 +181,27 @@ static int take_meta(struct bt_decoder *d, const struct wire_frame *f)
 	return 0;
 }
 
+/* A profile dump goes to the command whole, or not at all if malformed. */
+static void take_profile(struct bt_decoder *d, const struct wire_frame *f)
+{
+	struct wire_profile_iter it;
+	struct wire_profile_entry e;
+	int rc = wire_profile_begin(&it, f->body, f->body_len);
+
+	while (!rc && (rc = wire_profile_next(&it, &e)) == WIRE_REC_OK)
+		;
+	if (rc < 0) {
+		if (d->bad_profiles++ < MAX_WARNINGS && !d->quiet)
+			bt_warn("CPU %u profile dump %llu is malformed; skipped", f->cpu,
+				(unsigned long long)f->seq);
+		return;
+	}
+	d->profile_frames++;
+	d->cpus_seen[f->cpu] = 1;
+	if (d->v && d->v->profile)
+		d->v->profile(d, f);
+}
+
 int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len)
 {
 	struct wire_frame f;
@@ -166,7 +211,9 @@ int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len)
 		return 0;
 	}
 	d->frames++;
-	if (f.type != WIRE_FRAME_DATA)
+	if (f.type == WIRE_FRAME_PROFILE)
+		check_profile_seq(d, &f);
+	else if (f.type != WIRE_FRAME_DATA)
 		check_type_seq(d, &f);
 	switch (f.type) {
 	case WIRE_FRAME_META:
@@ -188,6 +235,9 @@ int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len)
 		} else {
 			d->pending_dropped++;
 		}
+		break;
+	case WIRE_FRAME_PROFILE:
+		take_profile(d, &f);
 		break;
 	case WIRE_FRAME_END:
 		if (d->meta.seen)

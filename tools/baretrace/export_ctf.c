@@ -156,6 +156,44 @@ static void tracepoint(struct bt_decoder *d, struct ctf *c, const struct wire_re
 	}
 }
 
+/* Extension records: arguments, stack traces (names joined innermost
+ * first, and the raw return offsets), fired triggers. */
+static void extension(struct bt_decoder *d, struct ctf *c, const struct wire_record *r)
+{
+	struct wire_ext x, walk;
+	char nb[32], text[1024];
+	size_t len = 0;
+	uint64_t v;
+
+	wire_ext_parse(r, &x);	/* the decoder passes only records that parse */
+	walk = x;
+	if (x.subtype == WIRE_EXT_TRIGGER) {
+		event_header(c, BT_CTF_TRIGGER, r->ts);
+		put_cstr(c, bt_func_name(d, x.site, nb, sizeof(nb)));
+		put_cstr(c, bt_trigger_action(x.action, text, sizeof(text)));
+		put_bytes(c, &x.action, 1);
+		return;
+	}
+	if (x.subtype == WIRE_EXT_ARGS) {
+		event_header(c, BT_CTF_FUNC_ARGS, r->ts);
+		put_cstr(c, bt_func_name(d, x.site, nb, sizeof(nb)));
+	} else {
+		event_header(c, BT_CTF_STACK_TRACE, r->ts);
+		text[0] = 0;
+		for (unsigned i = 0; i < x.count && !wire_ext_value(&walk, &v); i++) {
+			int n = snprintf(text + len, sizeof(text) - len, "%s%s", i ? " <- " : "",
+					 bt_caller_name(&d->syms, v, nb, sizeof(nb)));
+
+			len += n > 0 && (size_t)n < sizeof(text) - len ? (size_t)n : 0;
+		}
+		put_cstr(c, text);
+		walk = x;
+	}
+	put_bytes(c, &(uint8_t){ (uint8_t)x.count }, 1);
+	for (unsigned i = 0; i < x.count && !wire_ext_value(&walk, &v); i++)
+		put_u64(c, x.subtype == WIRE_EXT_ARGS ? (uint64_t)wire_unzigzag(v) : v * 4);
+}
+
 static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
 {
 	struct ctf *c = d->user;
@@ -163,6 +201,9 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 
 	(void)cpu;
 	switch (r->kind) {
+	case WIRE_REC_EXT:
+		extension(d, c, r);
+		break;
 	case WIRE_REC_FUNC:
 	case WIRE_REC_FUNC_CALLER:
 		event_header(c, BT_CTF_FUNC, r->ts);
@@ -225,25 +266,6 @@ static void prepare_dir(const char *dir)
 	closedir(dp);
 }
 
-/* The same trace file always gets the same UUID: CRCs of its bytes. */
-static void make_uuid(const char *trace, uint8_t uuid[16])
-{
-	static uint8_t buf[65536];
-	FILE *f = bt_file_open(trace);
-	uint32_t h = 0;
-	size_t n;
-
-	while ((n = fread(buf, 1, sizeof(buf), f)))
-		h = wire_crc32(h, buf, n);
-	fclose(f);
-	for (int i = 0; i < 4; i++) {
-		h = wire_crc32(h, &i, sizeof(i));
-		memcpy(uuid + 4 * i, &h, 4);
-	}
-	uuid[6] = (uint8_t)((uuid[6] & 0x0f) | 0x40);	/* RFC 4122 version 4 layout */
-	uuid[8] = (uint8_t)((uuid[8] & 0x3f) | 0x80);
-}
-
 static const struct bt_visitor ctf_visitor = {
 	.record = on_record,
 	.lost_frames = on_lost_frames,
@@ -260,7 +282,7 @@ int bt_export_ctf(const char *trace, const char *elf, const char *out)
 	int rc;
 
 	c.dir = out;
-	make_uuid(trace, c.uuid);
+	bt_ctf_uuid(trace, c.uuid);
 	bt_dec_init(&d, &ctf_visitor, &c);
 	if (elf)
 		bt_dec_use_elf(&d, elf);

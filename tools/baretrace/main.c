@@ -16,11 +16,31 @@ static const char usage_text[] =
 	"        stops at end of stream, end of input or Ctrl-C. --qemu takes the rest\n"
 	"        of the line as the QEMU command (give -o before it)\n"
 	"  report TRACE.bt [--elf ELF]\n"
-	"        ftrace-style text (function and function_graph layouts)\n"
-	"  stats TRACE.bt [--elf ELF]\n"
-	"        per-function calls, total, self, average and max time\n"
-	"  export --format=chrome-json|folded|ctf -o PATH TRACE.bt [--elf ELF]\n"
-	"        Perfetto/Chrome JSON, folded stacks, or a CTF 1.8 directory\n"
+	"        ftrace-style text (function and function_graph layouts). Arguments\n"
+	"        recorded right after an entry go in its parentheses, as 64-bit hex:\n"
+	"        \"leaf(0x1, 0x2);\"; others get a line \"args of FUNC: 0x1 0x2\".\n"
+	"        Stack traces print as \"<stack trace>\" and \" => caller\" lines, fired\n"
+	"        triggers as \"trigger ACTION on FUNC\". Graph exits with no entry\n"
+	"        (threshold mode) print as \"} /* FUNC */\", indented by the calls that\n"
+	"        contain them. A profile dump is a note: \"# profile dump: N functions\"\n"
+	"  stats TRACE.bt [--elf ELF] [--per-cpu]\n"
+	"        per-function calls, total, self, average and max time from graph\n"
+	"        records, call counts from function entries, and the profiler's calls,\n"
+	"        total, average, min and max from profile dumps (the latest dump of\n"
+	"        each CPU; a profile has no self time). Merged over CPUs, or one\n"
+	"        table per CPU with --per-cpu\n"
+	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
+	"        Perfetto/Chrome JSON, folded stacks (\"CPU n\" first with --per-cpu),\n"
+	"        a CTF 1.8 directory, or an SVG\n"
+	"        flame graph. The flame graph's widths are inclusive time from graph\n"
+	"        records, else total time per function from profile dumps (no stacks),\n"
+	"        else call counts from function entries (caller above function); the\n"
+	"        title says which. Stacks of all CPUs are merged; --per-cpu puts a\n"
+	"        \"CPU n\" frame under each CPU's stacks. Colour is by module, the name\n"
+	"        up to its first '_' (leading '_' skipped). Hover a frame for its\n"
+	"        numbers; each <rect> carries data-name, data-calls and data-ticks\n"
+	"        (counter ticks, or calls for counts) and its width is exactly\n"
+	"        proportional to data-ticks\n"
 	"\n"
 	"Names come from ELF (the image's baretrace.elf, checked against the trace's\n"
 	"image hash) or else from symbol-dump frames in the trace.\n";
@@ -113,9 +133,13 @@ static int cmd_capture(int argc, char **argv)
 static int cmd_read(const char *cmd, int argc, char **argv)
 {
 	const char *trace = NULL, *elf = NULL, *format = NULL, *out = NULL;
-	int export = !strcmp(cmd, "export");
+	int export = !strcmp(cmd, "export"), per_cpu = 0;
 
 	for (int i = 1; i < argc; i++) {
+		if (strcmp(cmd, "report") && !strcmp(argv[i], "--per-cpu")) {
+			per_cpu = 1;
+			continue;
+		}
 		if (opt_value(argc, argv, &i, "--elf", &elf) ||
 		    (export && (opt_value(argc, argv, &i, "--format", &format) ||
 				opt_value(argc, argv, &i, "-o", &out) ||
@@ -128,18 +152,23 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	if (!trace)
 		usage("%s needs a trace file (made by 'baretrace capture')", cmd);
 	if (!export)
-		return !strcmp(cmd, "report") ? bt_report(trace, elf) : bt_stats(trace, elf);
+		return !strcmp(cmd, "report") ? bt_report(trace, elf) : bt_stats(trace, elf, per_cpu);
 	if (!format)
-		usage("export needs --format=chrome-json|folded|ctf%s", "");
+		usage("export needs --format=chrome-json|folded|ctf|svg%s", "");
 	if (!out)
 		usage("export needs -o PATH%s", "");
+	if (per_cpu && strcmp(format, "svg") && strcmp(format, "folded"))
+		usage("--per-cpu goes with stats, svg or folded, not %s (it has a track per CPU)",
+		      format);
 	if (!strcmp(format, "chrome-json"))
 		return bt_export_chrome(trace, elf, out);
 	if (!strcmp(format, "folded"))
-		return bt_export_folded(trace, elf, out);
+		return bt_export_folded(trace, elf, out, per_cpu);
 	if (!strcmp(format, "ctf"))
 		return bt_export_ctf(trace, elf, out);
-	usage("unknown export format '%s' (chrome-json, folded or ctf)", format);
+	if (!strcmp(format, "svg"))
+		return bt_export_svg(trace, elf, out, per_cpu);
+	usage("unknown export format '%s' (chrome-json, folded, ctf or svg)", format);
 }
 
 int main(int argc, char **argv)

@@ -8,21 +8,44 @@
  *    0)               |  outer() {
  *    0)   0.480 us    |    leaf();
  *    0) + 12.016 us   |  }
- * An entry is held back one record so an entry followed at once by its
- * own exit prints as one "leaf();" line. Output streams: nothing is
- * kept per event, only one held-back entry and the per-CPU stacks.
+ * An exit whose entry is unknown (threshold mode records only exits)
+ * names its function in a comment after the brace, as ftrace does.
+ *
+ * An entry is held back one record, so an entry followed at once by its
+ * own exit prints as one "leaf();" line and the arguments recorded right
+ * after an entry print inside its parentheses: "leaf(0x1, 0x2);".
+ *
+ * The file is read twice. Exits without entries nest by containment, so
+ * a call's depth is known only once its callers have returned, later in
+ * the stream; the first pass works out every such exit's depth (a few
+ * bytes per exit), the second prints in stream order. Nothing else is
+ * kept per event.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "bt.h"
 
 #define MAX_INDENT	100	/* depth levels shown */
+#define NO_PARENT	UINT32_MAX
+
+/* Pass 1's answer for one exit: its caller's exit, and its depth. */
+struct nest {
+	uint32_t parent;	/* ordinal on its CPU, or NO_PARENT */
+	uint32_t depth;
+	int matched;		/* its entry gave the depth */
+};
 
 struct report {
+	int printing;			/* the second pass */
 	struct bt_stacks stacks;
-	int held;			/* an entry waits to see its exit */
+	struct nest *nest[BT_MAX_CPUS];
+	size_t nnest[BT_MAX_CPUS], nest_cap[BT_MAX_CPUS];
+	uint64_t exits[BT_MAX_CPUS];	/* ordinal of the next exit, per CPU */
+	int held;			/* an entry waits for its args or exit */
 	unsigned held_cpu;
 	struct wire_record held_rec;
+	char held_args[512];		/* "(0x1, 0x2)" or "" */
 	int said_function, said_graph;
 };
 
@@ -69,61 +92,128 @@ static void print_retval(const struct wire_record *r, const char *func)
 
 static void flush_held(struct bt_decoder *d, struct report *rp)
 {
-	char nb[32];
+	const struct wire_record *r = &rp->held_rec;
+	char ts[40], nb[32], cb[32];
 
 	if (!rp->held)
 		return;
 	rp->held = 0;
-	graph_prefix(d, rp->held_cpu, 0, 0, rp->held_rec.depth);
-	printf("%s() {\n", bt_func_name(d, rp->held_rec.site, nb, sizeof(nb)));
+	if (r->kind == WIRE_REC_GRAPH_ENTRY) {
+		graph_prefix(d, rp->held_cpu, 0, 0, r->depth);
+		printf("%s%s {\n", bt_func_name(d, r->site, nb, sizeof(nb)),
+		       rp->held_args[0] ? rp->held_args : "()");
+		return;
+	}
+	bt_fmt_seconds(ts, sizeof(ts), r->ts, bt_freq(d));
+	printf("[%03u] %s: %s%s <-%s\n", rp->held_cpu, ts, bt_func_name(d, r->site, nb, sizeof(nb)),
+	       rp->held_args, r->has_caller ? bt_caller_name(&d->syms, r->caller, cb, sizeof(cb))
+					    : "?");
+}
+
+static struct nest *nest_of(struct report *rp, unsigned cpu, uint64_t k)
+{
+	rp->nest[cpu] = bt_grow(rp->nest[cpu], &rp->nest_cap[cpu], k + 1, sizeof(**rp->nest));
+	if (k >= rp->nnest[cpu])
+		rp->nnest[cpu] = k + 1;
+	return &rp->nest[cpu][k];
 }
 
 static void on_exit_rec(struct bt_decoder *d, struct report *rp, unsigned cpu,
 			const struct wire_record *r)
 {
-	struct bt_frame f;
-	unsigned level;
+	struct bt_exit x;
 	char nb[32];
-	int matched = bt_stack_exit(bt_stack_of(&rp->stacks, cpu), r->site, r->duration,
-				    &f, &level);
+	uint64_t k = rp->exits[cpu]++;
 	const char *name = bt_func_name(d, r->site, nb, sizeof(nb));
+
+	bt_stack_exit(&rp->stacks, cpu, r, &x);
+	if (x.self)
+		x.self->tag = k;
+	if (!rp->printing) {	/* pass 1: who contains whom */
+		*nest_of(rp, cpu, k) = (struct nest){ NO_PARENT, (uint32_t)x.depth, x.matched };
+		for (size_t i = 0; i < x.nkids; i++)
+			rp->nest[cpu][x.kids[i].tag].parent = (uint32_t)k;
+		return;
+	}
+	uint64_t depth = !x.matched && k < rp->nnest[cpu] ? rp->nest[cpu][k].depth : x.depth;
 
 	if (rp->held && rp->held_cpu == cpu && rp->held_rec.site == r->site) {
 		rp->held = 0;
 		graph_prefix(d, cpu, 1, r->duration, rp->held_rec.depth);
-		printf("%s();", name);
+		printf("%s%s;", name, rp->held_args[0] ? rp->held_args : "()");
 		print_retval(r, NULL);
 	} else {
 		flush_held(d, rp);
-		graph_prefix(d, cpu, 1, r->duration, f.depth);
+		graph_prefix(d, cpu, 1, r->duration, depth);
 		printf("}");
-		print_retval(r, matched ? NULL : name);
+		print_retval(r, x.matched ? NULL : name);
 	}
 	printf("\n");
+}
+
+/* After pass 1: an exit with no entry is one deeper than its caller. */
+static void settle_depths(struct report *rp)
+{
+	for (unsigned c = 0; c < BT_MAX_CPUS; c++)
+		for (size_t k = rp->nnest[c]; k-- > 0;) {
+			struct nest *n = &rp->nest[c][k];
+
+			if (!n->matched && n->parent != NO_PARENT)	/* callers come later */
+				n->depth = rp->nest[c][n->parent].depth + 1;
+		}
+}
+
+static void on_ext(struct bt_decoder *d, struct report *rp, unsigned cpu,
+		   const struct wire_record *r, const char *ts)
+{
+	struct wire_ext x;
+	int64_t args[BT_ARGS_SHOWN];
+	char text[sizeof(rp->held_args) - 2];	/* room for "()" */
+
+	wire_ext_parse(r, &x);	/* the decoder passes only records that parse */
+	if (x.subtype == WIRE_EXT_ARGS && rp->held && rp->held_cpu == cpu &&
+	    rp->held_rec.site == x.site && !rp->held_args[0]) {
+		bt_fmt_arg_values(args, bt_ext_args(&x, args, BT_ARGS_SHOWN), ", ", text,
+				  sizeof(text));
+		snprintf(rp->held_args, sizeof(rp->held_args), "(%s)", text);
+		return;
+	}
+	flush_held(d, rp);
+	bt_print_ext(d, cpu, ts, &x);
 }
 
 static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
 {
 	struct report *rp = d->user;
-	char ts[40], nb[32], cb[32], text[1024];
+	char ts[40], text[1024];
 	const char *ev;
 
-	if (rp->held && (rp->held_cpu != cpu || r->kind != WIRE_REC_EXIT))
-		flush_held(d, rp);
+	if (!rp->printing) {
+		if (r->kind == WIRE_REC_GRAPH_ENTRY)
+			bt_stack_enter(bt_stack_of(&rp->stacks, cpu), r->site, r->depth, r->ts);
+		else if (r->kind == WIRE_REC_EXIT)
+			on_exit_rec(d, rp, cpu, r);
+		return;
+	}
 	bt_fmt_seconds(ts, sizeof(ts), r->ts, bt_freq(d));
+	if (r->kind == WIRE_REC_EXT) {
+		on_ext(d, rp, cpu, r, ts);
+		return;
+	}
+	if (rp->held && (rp->held_cpu != cpu || r->kind != WIRE_REC_EXIT ||
+			 rp->held_rec.kind != WIRE_REC_GRAPH_ENTRY))
+		flush_held(d, rp);
 	switch (r->kind) {
 	case WIRE_REC_FUNC:
 	case WIRE_REC_FUNC_CALLER:
-		header(rp, 0);
-		printf("[%03u] %s: %s <-%s\n", cpu, ts, bt_func_name(d, r->site, nb, sizeof(nb)),
-		       r->has_caller ? bt_caller_name(&d->syms, r->caller, cb, sizeof(cb)) : "?");
-		break;
 	case WIRE_REC_GRAPH_ENTRY:
-		header(rp, 1);
-		bt_stack_enter(bt_stack_of(&rp->stacks, cpu), r->site, r->depth, r->ts);
+		header(rp, r->kind == WIRE_REC_GRAPH_ENTRY);
+		if (r->kind == WIRE_REC_GRAPH_ENTRY)
+			bt_stack_enter(bt_stack_of(&rp->stacks, cpu), r->site, r->depth, r->ts);
 		rp->held = 1;
 		rp->held_cpu = cpu;
 		rp->held_rec = *r;
+		rp->held_args[0] = 0;
 		break;
 	case WIRE_REC_EXIT:
 		header(rp, 1);
@@ -146,21 +236,48 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 
 static void on_lost_frames(struct bt_decoder *d, unsigned cpu, uint64_t frames)
 {
-	flush_held(d, d->user);
+	struct report *rp = d->user;
+
+	if (!rp->printing)
+		return;
+	flush_held(d, rp);
 	printf("CPU:%u [LOST %llu FRAMES]\n", cpu, (unsigned long long)frames);
+}
+
+static void on_profile(struct bt_decoder *d, const struct wire_frame *f)
+{
+	struct report *rp = d->user;
+	struct wire_profile_iter it;
+
+	if (!rp->printing)
+		return;
+	flush_held(d, rp);
+	wire_profile_begin(&it, f->body, f->body_len);
+	printf("# profile dump: %llu functions on CPU %u\n", (unsigned long long)it.left, f->cpu);
 }
 
 static const struct bt_visitor report_visitor = {
 	.record = on_record,
 	.lost_frames = on_lost_frames,
+	.profile = on_profile,
 };
 
 int bt_report(const char *trace, const char *elf)
 {
 	static struct bt_decoder d;
-	struct report rp = { 0 };
+	static struct report rp;
 	int rc;
 
+	bt_dec_init(&d, &report_visitor, &rp);	/* pass 1: quietly, for depths */
+	d.quiet = 1;
+	if (elf)
+		bt_dec_use_elf(&d, elf);
+	bt_decode_file(&d, trace);
+	bt_dec_free(&d);
+	bt_stacks_free(&rp.stacks);
+	memset(rp.exits, 0, sizeof(rp.exits));
+	settle_depths(&rp);
+	rp.printing = 1;	/* pass 2 says what pass 1 kept quiet */
 	bt_dec_init(&d, &report_visitor, &rp);
 	if (elf)
 		bt_dec_use_elf(&d, elf);
@@ -174,6 +291,8 @@ int bt_report(const char *trace, const char *elf)
 		printf("\n");
 	}
 	bt_stacks_free(&rp.stacks);
+	for (unsigned c = 0; c < BT_MAX_CPUS; c++)
+		free(rp.nest[c]);
 	bt_dec_free(&d);
 	return rc;
 }

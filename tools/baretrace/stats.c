@@ -1,19 +1,26 @@
 /*
  * tools/baretrace/stats.c: `baretrace stats`, a profile per function:
  * calls, total, self (total less the time in traced callees), average
- * and max, from graph exit records, sorted by total time. A trace with
- * only function-entry records gives call counts and says so.
+ * and max, from graph exit records, sorted by total time. Exits with no
+ * entries (threshold mode) count the same: their children are the calls
+ * inside their span (callstack.c). A trace with only function-entry
+ * records gives call counts and says so; profile dumps give the target
+ * profiler's numbers (profile.c). --per-cpu splits every table by CPU.
  *
- * State is one aggregate per function (an open-addressed table keyed by
- * site) and the per-CPU stacks; it does not grow with the trace length.
+ * State is one aggregate per function and CPU (an open-addressed table
+ * keyed by site and CPU), the per-CPU stacks and the latest profile
+ * dumps; it does not grow with the trace length.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bt.h"
 
+#define ALL_CPUS	BT_MAX_CPUS	/* the key of merged figures */
+
 struct fn_stat {
 	uint64_t site;
+	unsigned cpu;
 	int used;
 	uint64_t calls, total, self, max;	/* from exits, in ticks */
 	uint64_t entries;			/* function-entry records */
@@ -24,6 +31,8 @@ struct stats {
 	struct fn_stat *tab;
 	size_t cap, n;
 	struct bt_stacks stacks;
+	struct bt_profile prof;
+	int per_cpu;
 	uint64_t exits, entries, others;
 	uint64_t spilled;	/* records of functions past MAX_FUNCS */
 };
@@ -31,14 +40,20 @@ struct stats {
 /* Distinct functions kept; more can only come from damaged site numbers. */
 #define MAX_FUNCS	(1u << 20)
 
-static struct fn_stat *stat_of(struct stats *s, uint64_t site)
+static size_t slot(const struct stats *s, uint64_t site, unsigned cpu)
+{
+	return (size_t)((site * 0x9e3779b97f4a7c15ull + cpu * 0xc2b2ae3d27d4eb4full) >> 20) &
+	       (s->cap - 1);
+}
+
+static struct fn_stat *stat_of(struct stats *s, uint64_t site, unsigned cpu)
 {
 	static struct fn_stat spill;	/* where functions past the cap go */
 
 	if (s->n >= MAX_FUNCS) {
-		size_t i = (size_t)(site * 0x9e3779b97f4a7c15ull >> 20) & (s->cap - 1);
+		size_t i = slot(s, site, cpu);
 
-		while (s->tab[i].used && s->tab[i].site != site)
+		while (s->tab[i].used && (s->tab[i].site != site || s->tab[i].cpu != cpu))
 			i = (i + 1) & (s->cap - 1);
 		if (!s->tab[i].used) {
 			s->spilled++;
@@ -55,16 +70,17 @@ static struct fn_stat *stat_of(struct stats *s, uint64_t site)
 		s->n = 0;
 		for (size_t i = 0; i < oldcap; i++)
 			if (old[i].used)
-				*stat_of(s, old[i].site) = old[i];
+				*stat_of(s, old[i].site, old[i].cpu) = old[i];
 		free(old);
 	}
-	size_t i = (size_t)(site * 0x9e3779b97f4a7c15ull >> 20) & (s->cap - 1);
+	size_t i = slot(s, site, cpu);
 
-	while (s->tab[i].used && s->tab[i].site != site)
+	while (s->tab[i].used && (s->tab[i].site != site || s->tab[i].cpu != cpu))
 		i = (i + 1) & (s->cap - 1);
 	if (!s->tab[i].used) {
 		s->tab[i].used = 1;
 		s->tab[i].site = site;
+		s->tab[i].cpu = cpu;
 		s->n++;
 	}
 	return &s->tab[i];
@@ -73,13 +89,13 @@ static struct fn_stat *stat_of(struct stats *s, uint64_t site)
 static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
 {
 	struct stats *s = d->user;
-	struct bt_frame f;
-	unsigned level;
+	unsigned key = s->per_cpu ? cpu : ALL_CPUS;
+	struct bt_exit x;
 
 	switch (r->kind) {
 	case WIRE_REC_FUNC:
 	case WIRE_REC_FUNC_CALLER:
-		stat_of(s, r->site)->entries++;
+		stat_of(s, r->site, key)->entries++;
 		s->entries++;
 		break;
 	case WIRE_REC_GRAPH_ENTRY:
@@ -88,20 +104,25 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 	case WIRE_REC_EXIT: {
 		struct fn_stat *st;
 
-		bt_stack_exit(bt_stack_of(&s->stacks, cpu), r->site, r->duration, &f, &level);
-		st = stat_of(s, r->site);
+		bt_stack_exit(&s->stacks, cpu, r, &x);
+		st = stat_of(s, r->site, key);
 		st->calls++;
 		st->total += r->duration;
-		st->self += r->duration > f.child_ticks ? r->duration - f.child_ticks : 0;
+		st->self += r->duration > x.child_ticks ? r->duration - x.child_ticks : 0;
 		if (r->duration > st->max)
 			st->max = r->duration;
 		s->exits++;
 		break;
 	}
 	default:
-		s->others++;
+		s->others++;	/* events, messages, losses, extensions: no time */
 		break;
 	}
+}
+
+static void on_profile(struct bt_decoder *d, const struct wire_frame *f)
+{
+	bt_profile_add(&((struct stats *)d->user)->prof, f);
 }
 
 static int by_total(const void *a, const void *b)
@@ -116,7 +137,7 @@ static int by_total(const void *a, const void *b)
 }
 
 /* graph: functions with exits, by time; else those with entries only. */
-static void print_table(struct bt_decoder *d, struct stats *s, int graph)
+static void print_table(struct bt_decoder *d, struct stats *s, int graph, unsigned cpu)
 {
 	struct fn_stat *v = bt_alloc(sizeof(*v) * (s->n + 1));
 	char (*names)[32] = bt_alloc(sizeof(*names) * (s->n + 1));
@@ -124,8 +145,8 @@ static void print_table(struct bt_decoder *d, struct stats *s, int graph)
 	uint64_t freq = bt_freq(d);
 
 	for (size_t i = 0; i < s->cap; i++) {
-		if (!s->tab[i].used || (graph ? !s->tab[i].calls : s->tab[i].calls ||
-					!s->tab[i].entries))
+		if (!s->tab[i].used || s->tab[i].cpu != cpu ||
+		    (graph ? !s->tab[i].calls : s->tab[i].calls || !s->tab[i].entries))
 			continue;
 		v[k] = s->tab[i];
 		v[k].name = bt_func_name(d, v[k].site, names[k], sizeof(names[k]));
@@ -134,6 +155,8 @@ static void print_table(struct bt_decoder *d, struct stats *s, int graph)
 	qsort(v, k, sizeof(*v), by_total);
 	if (!k)
 		goto out;
+	if (cpu < ALL_CPUS)
+		printf("# CPU %u\n", cpu);
 	if (graph) {
 		printf("# %zu functions, from graph records; times in microseconds\n"
 		       "#%11s %14s %14s %14s %14s  %s\n", k, "calls", "total", "self", "avg",
@@ -160,12 +183,20 @@ out:
 	free(v);
 }
 
-static const struct bt_visitor stats_visitor = { .record = on_record };
+static const struct bt_visitor stats_visitor = { .record = on_record, .profile = on_profile };
 
-int bt_stats(const char *trace, const char *elf)
+static void print_tables(struct bt_decoder *d, struct stats *s, unsigned cpu)
+{
+	if (s->exits)
+		print_table(d, s, 1, cpu);
+	if (s->entries)
+		print_table(d, s, 0, cpu);
+}
+
+int bt_stats(const char *trace, const char *elf, int per_cpu)
 {
 	static struct bt_decoder d;
-	struct stats s = { 0 };
+	struct stats s = { .per_cpu = per_cpu };
 	int rc;
 
 	bt_dec_init(&d, &stats_visitor, &s);
@@ -173,14 +204,18 @@ int bt_stats(const char *trace, const char *elf)
 		bt_dec_use_elf(&d, elf);
 	rc = bt_decode_file(&d, trace);
 	if (!rc) {
-		if (s.exits)
-			print_table(&d, &s, 1);
-		if (s.entries)
-			print_table(&d, &s, 0);
+		for (unsigned c = 0; per_cpu && c < BT_MAX_CPUS; c++)
+			if (d.cpus_seen[c])
+				print_tables(&d, &s, c);
+		if (!per_cpu)
+			print_tables(&d, &s, ALL_CPUS);
+		if (bt_profile_any(&s.prof))
+			bt_profile_print(&d, &s.prof, per_cpu);
 		if (s.spilled)
 			bt_warn("more than %u functions: %llu records of the rest not counted",
 				MAX_FUNCS, (unsigned long long)s.spilled);
-		if (!s.exits && !s.entries)
+		bt_stacks_warn(&s.stacks);
+		if (!s.exits && !s.entries && !bt_profile_any(&s.prof))
 			printf("# no function records in the trace\n");
 		printf("# %llu events", (unsigned long long)bt_events(&d));
 		if (d.events_lost || d.frames_lost)
@@ -190,6 +225,7 @@ int bt_stats(const char *trace, const char *elf)
 	}
 	free(s.tab);
 	bt_stacks_free(&s.stacks);
+	bt_profile_free(&s.prof);
 	bt_dec_free(&d);
 	return rc;
 }
