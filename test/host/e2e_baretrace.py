@@ -11,12 +11,14 @@ sent, and an end-of-stream frame. It also writes small aarch64 ELF files
 with a .bt_tables section (kernel/tables.h layout). Then it runs
 
   capture --file, report (with and without --elf), stats, and
-  export --format=chrome-json|folded|ctf
+  export --format=chrome-json|folded|ctf|svg
 
 and checks exact output against test/host/golden/, that the JSON parses
 and nests, that babeltrace2 reads the CTF with as many events as report
 counts (skipped, and said so, if babeltrace2 is not installed), and the
-errors for bad command lines, bad files and wrong ELFs.
+errors for bad command lines, bad files and wrong ELFs. Profile dumps,
+extension records, exits without entries and the SVG flame graph have
+their own captures and checks in e2e_features.py.
 
 Usage: test/host/e2e_baretrace.py BARETRACE [--update-golden] [--keep DIR]
 Prints TAP; exit status 0 when every check passed.
@@ -31,6 +33,8 @@ import subprocess
 import sys
 import tempfile
 import zlib
+
+import e2e_features
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "golden")
@@ -59,6 +63,45 @@ def string(s):
 def rec(kind, delta, *fields):
     head = bytes([kind << 5 | delta]) if delta < 31 else bytes([kind << 5 | 31]) + varint(delta)
     return head + b"".join(fields)
+
+
+def ext(delta, subtype, body):
+    """A kind-7 extension record (docs/wire.md 2.6)."""
+    return rec(7, delta, bytes([subtype]), varint(len(body)), body)
+
+
+def ext_args(delta, site, *args):
+    return ext(delta, 1, varint(site) + bytes([len(args)]) + b"".join(varint(zigzag(a)) for a in args))
+
+
+def ext_stack(delta, *return_offsets):
+    """Return addresses as offsets from _text, innermost first."""
+    return ext(delta, 2, bytes([len(return_offsets)]) + b"".join(varint(r // 4) for r in return_offsets))
+
+
+def ext_trigger(delta, site, action):
+    return ext(delta, 3, varint(site) + bytes([action]))
+
+
+def profile_body(entries):
+    """A profile dump body (2.5): entries of (site, calls, total, min, max)."""
+    return varint(len(entries)) + b"".join(b"".join(varint(v) for v in e) for e in entries)
+
+
+def exits_only(base, calls, origin=None, retvals=None):
+    """A data-block body of graph exits with no entries (threshold mode, 2.7)
+    for calls given as (site, start, end) in ticks after origin (default:
+    the block's base); each exit is recorded at its call's end, inner calls
+    first when ends coincide. retvals: {(site, start): value}."""
+    origin = base if origin is None else origin
+    retvals = retvals or {}
+    b, now = varint(base), base
+    for site, start, end in sorted(calls, key=lambda c: (c[2], -c[1])):
+        rv = retvals.get((site, start))
+        flags = bytes([1]) + varint(zigzag(rv)) if rv is not None else bytes([0])
+        b += rec(2, origin + end - now, varint(site), varint(end - start), flags)
+        now = origin + end
+    return b
 
 
 def payload(ftype, cpu, seq, body):
@@ -310,8 +353,8 @@ def errors(tap, tool, tmp, trace, raw):
     expect(["report"], 2, ["needs a trace file"], "report without a trace")
     expect(["report", trace, "--bogus"], 2, ["unknown option '--bogus'"], "unknown flag")
     expect(["stats", trace, "extra"], 2, ["unexpected argument 'extra'"], "two trace files")
-    expect(["export", "--format=svg", "-o", tmp + "/x", trace], 2,
-           ["unknown export format 'svg'"], "unknown export format")
+    expect(["export", "--format=png", "-o", tmp + "/x", trace], 2,
+           ["unknown export format 'png'"], "unknown export format")
     expect(["export", "--format=folded", trace], 2, ["needs -o"], "export without -o")
     expect(["capture", "--file", raw], 2, ["needs -o"], "capture without -o")
     expect(["capture", "-o", tmp + "/x.bt"], 2, ["exactly one of"], "capture without a source")
@@ -460,6 +503,9 @@ def checks(tap, tool, tmp, update):
     tap.ok(rc == 0 and [e["ph"] for e in ev if e["ph"] != "M"] == ["i"] * 8,
            "chrome-json of an entry-only trace: 8 instants", ev)
 
+    # Profile dumps, extension records, threshold exits, the SVG flame graph.
+    e2e_features.checks(tap, tool, tmp, update, trace, ent, tmp + "/good.elf")
+
     # Damage after capture: a trace cut inside its last frame still reads.
     cut = os.path.join(tmp, "cut.bt")
     with open(cut, "wb") as f:
@@ -496,6 +542,7 @@ def write_seeds(d):
     seeds = {"capture.raw": raw, "entries.raw": raw_log_entries(zlib.crc32(h)),
              "block-body.bin": cpu0_block0(), "damaged.raw": bytes(damaged),
              "metadata.raw": b"boot\n" + escape(payload(2, 0, 0, metadata(1))) + b"ok\n"}
+    seeds.update(e2e_features.seeds())
     for name, blob in seeds.items():
         with open(os.path.join(d, name), "wb") as f:
             f.write(blob)
