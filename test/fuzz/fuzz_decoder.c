@@ -1,10 +1,11 @@
-/* sources: trace/wire.c tools/baretrace/decode.c tools/baretrace/meta.c tools/baretrace/symtab.c tools/baretrace/render.c tools/baretrace/tracefile.c tools/baretrace/util.c */
+/* sources: trace/wire.c tools/baretrace/decode.c tools/baretrace/meta.c tools/baretrace/symtab.c tools/baretrace/render.c tools/baretrace/render_ext.c tools/baretrace/tracefile.c tools/baretrace/util.c tools/baretrace/callstack.c tools/baretrace/flame.c tools/baretrace/profile.c */
 /*
  * test/fuzz/fuzz_decoder.c: arbitrary bytes as a UART stream, through the
  * stream decoder (in chunks whose sizes the input picks), every frame it
  * accepts through the host tool's frame decoder with each record
- * rendered, and the whole input as a data-block body through the record
- * decoder.
+ * rendered and nested into a flame tree (callstack.c, flame.c), profile
+ * dumps kept and merged (profile.c), and the whole input as a data-block
+ * body through the record decoder.
  *
  * Besides sanitizer findings it checks what trace/wire.h promises: the
  * decoder always makes progress, text never holds a framing byte, an
@@ -30,12 +31,37 @@ static void must(int ok)
 		abort();
 }
 
+static struct bt_flame flame;
+static struct bt_profile prof;
+
+/* An extension record the decoder passed on parses, and its values are there. */
+static void extension(struct bt_decoder *d, const struct wire_record *r)
+{
+	struct wire_ext x;
+	int64_t args[BT_ARGS_SHOWN];
+	char buf[256];
+	uint64_t v;
+
+	must(wire_ext_parse(r, &x) == 1);
+	if (x.subtype == WIRE_EXT_ARGS) {
+		must(bt_ext_args(&x, args, BT_ARGS_SHOWN) == x.count);
+		bt_fmt_arg_values(args, x.count, ", ", buf, sizeof(buf));
+	}
+	for (unsigned i = 0; x.subtype == WIRE_EXT_STACK && i < x.count; i++) {
+		must(wire_ext_value(&x, &v) == 0);
+		bt_caller_name(&d->syms, v, buf, sizeof(buf));
+	}
+	bt_trigger_action(x.action, buf, sizeof(buf));
+}
+
 static void render(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
 {
 	char buf[256];
 	const char *name;
 
-	(void)cpu;
+	bt_flame_record(&flame, cpu, r);
+	if (r->kind == WIRE_REC_EXT)
+		extension(d, r);
 	if (r->kind == WIRE_REC_EVENT)
 		must(bt_fmt_event(d, r, buf, sizeof(buf), &name) == 0);
 	else if (r->kind == WIRE_REC_PRINTF)
@@ -46,7 +72,13 @@ static void render(struct bt_decoder *d, unsigned cpu, const struct wire_record 
 		bt_caller_name(&d->syms, r->caller, buf, sizeof(buf));
 }
 
-static const struct bt_visitor visitor = { .record = render };
+static void keep_profile(struct bt_decoder *d, const struct wire_frame *f)
+{
+	(void)d;
+	bt_profile_add(&prof, f);
+}
+
+static const struct bt_visitor visitor = { .record = render, .profile = keep_profile };
 
 /* Tracepoint 1 is (u32, string); everything else unknown. */
 static int types_of(void *ctx, uint64_t id, const uint8_t **types)
@@ -122,6 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wire_dec_init(&d, buf, size && data[0] & 0x80 ? 32 : sizeof(buf));
 	bt_dec_init(&bd, &visitor, NULL);
 	bd.quiet = 1;
+	bt_flame_init(&flame, &bd, size && data[0] & 0x40);
 	while (at < size) {
 		size_t piece = chunk < size - at ? chunk : size - at;
 		const uint8_t *p = data + at;
@@ -155,6 +188,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wire_dec_finish(&d, &ev);
 	must(d.frames == events);
 	bt_dec_finish(&bd);
+	bt_flame_finish(&flame);
+	must(flame.n[BT_FLAME_GRAPH].value >= flame.n[BT_FLAME_GRAPH].ticks);
+	for (unsigned c = 0; c <= BT_MAX_CPUS; c++) {
+		struct wire_profile_entry *rows;
+		size_t n = bt_profile_rows(&prof, c, &rows);
+
+		for (size_t i = 1; i < n; i++)
+			must(rows[i - 1].site < rows[i].site);
+		free(rows);
+	}
+	bt_flame_free(&flame);
+	bt_profile_free(&prof);
 	bt_dec_free(&bd);
 	records(data, size);
 	return 0;
