@@ -197,7 +197,7 @@ RUN := tools/qemu-run --board $(BOARD) --image $(OUT)/Image --smp $(QEMU_SMP) \
 
 # make run traces the app: TRACE= turns it off, TRACE_FILTER= picks the
 # functions (default: the app's trace_filter file, else everything).
-TRACE ?= function
+TRACE ?= function_graph
 TRACE_FILTER ?= $(shell cat $(APP)/trace_filter 2>/dev/null)
 TRACE_ARGS := $(if $(TRACE),trace=$(TRACE) $(if $(TRACE_FILTER),trace_filter=$(TRACE_FILTER)))
 RUN_DIR := $(BUILD)/run
