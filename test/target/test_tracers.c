@@ -243,3 +243,47 @@ KTEST(graph_frame_pointer_mismatch_stops_cleanly)
 	graph_off();
 	fgraph_reset();
 }
+
+KTEST(profiler_and_graph_run_at_once_on_different_sets)
+{
+	profile_reset();
+	KT_EQ(t, trace_profile(true, "tt_*"), 0);
+	KT_EQ(t, graph_on("tt_outer tt_inner", 0, 0, ""), 0);
+	tt_outer(1);		/* both hook it: two return hooks, LIFO */
+	tt_alpha(1);		/* the profiler only: called directly */
+	graph_off();
+	KT_EQ(t, trace_profile(false, NULL), 0);
+	const struct profile_stat *s = profile_of(smp_cpu_id());
+	unsigned int n = check_collect(smp_cpu_id(), recs, CHECK_MAX);
+
+	KT_EQ(t, s[site_of("tt_outer")].calls, 1);
+	KT_EQ(t, s[site_of("tt_inner")].calls, 1);
+	KT_EQ(t, s[site_of("tt_alpha")].calls, 1);
+	KT_EQ(t, count_kind(n, WIRE_REC_EXIT, -1), 2);
+	KT_EQ(t, fgraph_stacks[smp_cpu_id()].top, 0);
+}
+
+static void call_alpha_from_irq(void *arg)
+{
+	(void)arg;
+	tt_alpha(9);	/* smp_call to another CPU runs in its IRQ handler */
+}
+
+KTEST(context_filter_keeps_only_interrupt_context)
+{
+	if (smp_num_cpus() < 2)
+		return ktest_skip(t, "needs 2 CPUs");
+	check_reset();
+	KT_EQ(t, trace_set_context("irq"), 0);
+	trace_set_tracer("function");
+	trace_set_filter("tt_alpha");
+	KT_EQ(t, trace_start(), 0);
+	tt_alpha(1);			/* thread context: not recorded */
+	smp_call(1, call_alpha_from_irq, NULL);	/* IRQ context on CPU 1 */
+	trace_stop();
+	trace_set_tracer("nop");
+	KT_EQ(t, trace_set_context("all"), 0);
+	KT_EQ(t, trace_set_context("sometimes"), TRACE_EINVAL);
+	KT_EQ(t, check_collect(0, recs, CHECK_MAX), 0);
+	KT_EQ(t, check_collect(1, recs, CHECK_MAX), 1);
+}
