@@ -8,11 +8,13 @@
  *   decode.c     frames in stream order -> records, lost-frame notices
  *   callstack.c  per CPU: open graph entries, and returned calls nested
  *                by containment (with or without entries), self time
+ *   depths.c     a first pass for report: depths of exits without entries
  *   flame.c      calls merged by call path, for folded stacks and SVG;
  *                flame_source.c reads a trace into it
  *   profile.c    profile dumps: the latest of each CPU, merged rows
  *   render.c     text of durations, times, tracepoint fields, printf
- *   render_ext.c text of extension records; json.c JSON pieces
+ *   render_ext.c text of extension records; json.c JSON pieces;
+ *                chrome_calls.c the order of Chrome's complete events
  *   capture*.c, report.c, stats.c, export_*.c, ctf_*.c: the commands
  *
  * Data flows one way: a command opens a file, a decoder turns frames
@@ -266,6 +268,21 @@ unsigned bt_stack_holding(const struct bt_stack *s, const struct bt_done *d);
 void bt_stacks_warn(struct bt_stacks *s);
 void bt_stacks_free(struct bt_stacks *s);
 
+/* ---- depths.c ---------------------------------------------------------- */
+
+struct bt_depth;
+
+struct bt_depths {
+	struct bt_depth *v[BT_MAX_CPUS];	/* by the exit's ordinal on its CPU */
+	size_t n[BT_MAX_CPUS], cap[BT_MAX_CPUS];
+};
+
+/* Reads the trace quietly for the depth of every graph exit. */
+void bt_depths_read(struct bt_depths *dp, const char *trace, const char *elf);
+/* The depth of CPU cpu's k-th exit, or 'guess' if it is not known. */
+uint64_t bt_depth_of(const struct bt_depths *dp, unsigned cpu, uint64_t k, uint64_t guess);
+void bt_depths_free(struct bt_depths *dp);
+
 /* ---- profile.c --------------------------------------------------------- */
 
 struct bt_prof_cpu;
@@ -357,6 +374,34 @@ void bt_fmt_arg_values(const int64_t *v, unsigned n, const char *sep, char *buf,
 unsigned bt_ext_args(const struct wire_ext *x, int64_t *v, unsigned max);
 /* report's line(s) for an extension record on its own: "[000] ts: ..." */
 void bt_print_ext(struct bt_decoder *d, unsigned cpu, const char *ts, struct wire_ext *x);
+
+/* ---- chrome_calls.c ---------------------------------------------------- */
+
+#define BT_CALLS_HOLD	65536	/* calls held per CPU before the earliest are written */
+
+/* A returned call, as a complete event to write. */
+struct bt_call {
+	uint64_t cpu, start, end, site;
+	uint64_t arrival;		/* set by bt_calls_add */
+	int has_retval;
+	int64_t retval;
+	unsigned nargs;
+	int64_t args[BT_ARGS_MAX];
+};
+
+struct bt_calls {
+	struct bt_call *v;
+	size_t n, cap;
+	uint64_t arrivals;
+};
+
+typedef void (*bt_call_writer)(void *ctx, const struct bt_call *k);
+
+/* Room for one more call (zeroed), writing the earliest half when full. */
+struct bt_call *bt_calls_add(struct bt_calls *h, bt_call_writer write, void *ctx);
+/* Writes all but 'keep' held calls, in the order viewers need. */
+void bt_calls_write(struct bt_calls *h, size_t keep, bt_call_writer write, void *ctx);
+void bt_calls_free(struct bt_calls *h);
 
 /* ---- json.c ------------------------------------------------------------ */
 

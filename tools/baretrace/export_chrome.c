@@ -6,48 +6,34 @@
  * without its entry (threshold mode); calls still open at the end
  * become "B" events with no end. Function entries, tracepoints,
  * messages, losses, stack traces and fired triggers are instants.
- * Arguments go in the args of their call's event. Times are
+ * Arguments go in the args of their call's event, whether recorded just
+ * after its entry (docs/wire.md 2.6) or just before it. Times are
  * microseconds with nanosecond decimals.
  *
- * Viewers nest complete events by time, and when a caller and its
- * callee start on the same tick, by file order: the caller must come
- * first. Exits arrive callee first, so each CPU's calls are held and
- * written sorted by start, longest first, then caller first; past
- * HOLD_MAX held calls the earliest half goes out. Spans come from
- * callstack.c, widened so a caller always contains its callees.
+ * Spans come from callstack.c, widened so a caller always contains its
+ * callees; chrome_calls.c holds them to write in the order viewers need.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bt.h"
 
-#define HOLD_MAX	65536	/* calls held per CPU before the earliest are written */
-
-struct call {
-	uint64_t start, end, site, arrival;
-	int has_retval;
-	int64_t retval;
-	unsigned nargs;
-	int64_t args[BT_ARGS_MAX];
-};
-
-struct held_calls {
-	struct call *v;
-	size_t n, cap;
-};
-
 struct chrome {
 	FILE *f;
 	uint8_t named[BT_MAX_CPUS];
 	uint64_t last_ts[BT_MAX_CPUS];	/* end of each CPU's last block */
 	struct bt_stacks stacks;
-	struct held_calls calls[BT_MAX_CPUS];
-	uint64_t arrivals;
+	struct bt_calls calls[BT_MAX_CPUS];
+	struct bt_decoder *d;
 	int held;			/* a function entry waits for its args */
 	unsigned held_cpu;
 	struct wire_record held_rec;
 	unsigned held_nargs;
 	int64_t held_args[BT_ARGS_MAX];
+	int pend;			/* an arguments record waits for its entry */
+	unsigned pend_cpu, pend_n;
+	uint64_t pend_site, pend_ts;
+	int64_t pend_args[BT_ARGS_MAX];
 };
 
 /* Starts an event object: separator, name, phase, pid/tid, ts. */
@@ -71,12 +57,15 @@ static void begin(struct bt_decoder *d, struct chrome *c, unsigned cpu, const ch
 		fputs(",\"s\":\"t\"", f);
 }
 
-static void write_call(struct bt_decoder *d, struct chrome *c, unsigned cpu, const struct call *k)
+static void write_call(void *ctx, const struct bt_call *k)
 {
+	struct chrome *c = ctx;
+	struct bt_decoder *d = c->d;
 	char nb[32];
 	uint64_t freq = bt_freq(d);
 
-	begin(d, c, cpu, bt_func_name(d, k->site, nb, sizeof(nb)), "function", "X", k->start);
+	begin(d, c, (unsigned)k->cpu, bt_func_name(d, k->site, nb, sizeof(nb)), "function", "X",
+	      k->start);
 	fputs(",\"dur\":", c->f);
 	bt_json_ns(c->f, bt_ticks_ns(k->end, freq) - bt_ticks_ns(k->start, freq));
 	if (k->has_retval || k->nargs) {
@@ -90,29 +79,19 @@ static void write_call(struct bt_decoder *d, struct chrome *c, unsigned cpu, con
 	fputs("}", c->f);
 }
 
-static int call_order(const void *a, const void *b)
+/* Arguments that came with no entry after them: an instant of their own. */
+static void flush_pending(struct bt_decoder *d, struct chrome *c)
 {
-	const struct call *x = a, *y = b;
+	char nb[32], label[64];
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)			/* the longer one holds the other */
-		return x->end > y->end ? -1 : 1;
-	return x->arrival > y->arrival ? -1 : 1;	/* a caller returns last */
-}
-
-/* Writes the earliest 'keep'-less calls of a CPU, in order. */
-static void write_calls(struct bt_decoder *d, struct chrome *c, unsigned cpu, size_t keep)
-{
-	struct held_calls *h = &c->calls[cpu];
-	size_t out = h->n - keep;
-
-	if (h->n)
-		qsort(h->v, h->n, sizeof(*h->v), call_order);
-	for (size_t i = 0; i < out; i++)
-		write_call(d, c, cpu, &h->v[i]);
-	memmove(h->v, h->v + out, keep * sizeof(*h->v));
-	h->n = keep;
+	if (!c->pend)
+		return;
+	c->pend = 0;
+	snprintf(label, sizeof(label), "args of %s", bt_func_name(d, c->pend_site, nb, sizeof(nb)));
+	begin(d, c, c->pend_cpu, label, "args", "i", c->pend_ts);
+	fputs(",\"args\":{", c->f);
+	bt_json_args(c->f, c->pend_args, c->pend_n);
+	fputs("}}", c->f);
 }
 
 static void flush_held(struct bt_decoder *d, struct chrome *c)
@@ -120,6 +99,7 @@ static void flush_held(struct bt_decoder *d, struct chrome *c)
 	const struct wire_record *r = &c->held_rec;
 	char nb[32], cb[32];
 
+	flush_pending(d, c);
 	if (!c->held)
 		return;
 	c->held = 0;
@@ -133,20 +113,19 @@ static void flush_held(struct bt_decoder *d, struct chrome *c)
 	fputs("}}", c->f);
 }
 
-static void on_exit_rec(struct bt_decoder *d, struct chrome *c, unsigned cpu,
-			const struct wire_record *r)
+static void on_exit_rec(struct chrome *c, unsigned cpu, const struct wire_record *r)
 {
-	struct held_calls *h = &c->calls[cpu];
 	struct bt_exit x;
-	struct call *k;
+	struct bt_call *k;
 
 	bt_stack_exit(&c->stacks, cpu, r, &x);
-	if (h->n >= HOLD_MAX)
-		write_calls(d, c, cpu, h->n / 2);
-	h->v = bt_grow(h->v, &h->cap, h->n + 1, sizeof(*h->v));
-	k = &h->v[h->n++];
-	*k = (struct call){ x.start, x.end, r->site, c->arrivals++,
-			    !!(r->flags & WIRE_EXIT_HAS_RETVAL), r->retval, 0, { 0 } };
+	k = bt_calls_add(&c->calls[cpu], write_call, c);
+	k->cpu = cpu;
+	k->start = x.start;
+	k->end = x.end;
+	k->site = r->site;
+	k->has_retval = !!(r->flags & WIRE_EXIT_HAS_RETVAL);
+	k->retval = r->retval;
 	if (x.matched) {
 		k->nargs = x.frame->nargs;
 		memcpy(k->args, x.frame->args, sizeof(k->args));
@@ -158,7 +137,6 @@ static void on_ext(struct bt_decoder *d, struct chrome *c, unsigned cpu,
 {
 	struct wire_ext x;
 	char nb[32], ab[16], label[96];
-	int64_t args[BT_ARGS_MAX];
 	uint64_t v;
 
 	wire_ext_parse(r, &x);	/* the decoder passes only records that parse */
@@ -170,11 +148,11 @@ static void on_ext(struct bt_decoder *d, struct chrome *c, unsigned cpu,
 		flush_held(d, c);
 		if (bt_stack_args(bt_stack_of(&c->stacks, cpu), &x))
 			return;		/* goes out with the call's X event */
-		snprintf(label, sizeof(label), "args of %s", bt_func_name(d, x.site, nb, sizeof(nb)));
-		begin(d, c, cpu, label, "args", "i", r->ts);
-		fputs(",\"args\":{", c->f);
-		bt_json_args(c->f, args, bt_ext_args(&x, args, BT_ARGS_MAX));
-		fputs("}}", c->f);
+		c->pend = 1;		/* its entry may come next */
+		c->pend_cpu = cpu;
+		c->pend_site = x.site;
+		c->pend_ts = r->ts;
+		c->pend_n = bt_ext_args(&x, c->pend_args, BT_ARGS_MAX);
 		return;
 	}
 	flush_held(d, c);
@@ -206,10 +184,15 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 	char text[1024], label[64];
 	const char *ev;
 
+	int take = c->pend && c->pend_cpu == cpu && c->pend_site == r->site &&
+		   (r->kind <= WIRE_REC_FUNC_CALLER || r->kind == WIRE_REC_GRAPH_ENTRY);
+	struct bt_stack *s = bt_stack_of(&c->stacks, cpu);
+
 	if (r->kind == WIRE_REC_EXT) {
 		on_ext(d, c, cpu, r);
 		return;
 	}
+	c->pend &= !take;	/* arguments just before their entry */
 	flush_held(d, c);
 	switch (r->kind) {
 	case WIRE_REC_FUNC:
@@ -217,13 +200,18 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		c->held = 1;
 		c->held_cpu = cpu;
 		c->held_rec = *r;
-		c->held_nargs = 0;
+		c->held_nargs = take ? c->pend_n : 0;
+		memcpy(c->held_args, c->pend_args, sizeof(c->held_args));
 		break;
 	case WIRE_REC_GRAPH_ENTRY:
-		bt_stack_enter(bt_stack_of(&c->stacks, cpu), r->site, r->depth, r->ts);
+		bt_stack_enter(s, r->site, r->depth, r->ts);
+		if (take && s->n && !s->overflow) {
+			s->f[s->n - 1].nargs = c->pend_n;
+			memcpy(s->f[s->n - 1].args, c->pend_args, sizeof(c->pend_args));
+		}
 		break;
 	case WIRE_REC_EXIT:
-		on_exit_rec(d, c, cpu, r);
+		on_exit_rec(c, cpu, r);
 		break;
 	case WIRE_REC_EVENT:
 		if (bt_fmt_event(d, r, text, sizeof(text), &ev))
@@ -276,6 +264,7 @@ int bt_export_chrome(const char *trace, const char *elf, const char *out)
 	int rc;
 
 	bt_dec_init(&d, &chrome_visitor, &c);
+	c.d = &d;
 	if (elf)
 		bt_dec_use_elf(&d, elf);
 	c.f = fopen(out, "w");
@@ -295,8 +284,8 @@ int bt_export_chrome(const char *trace, const char *elf, const char *out)
 			      "function", "B", s->f[i].ts);
 			fputs("}", c.f);
 		}
-		write_calls(&d, &c, cpu, 0);
-		free(c.calls[cpu].v);
+		bt_calls_write(&c.calls[cpu], 0, write_call, &c);
+		bt_calls_free(&c.calls[cpu]);
 	}
 	fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"baretrace\"}}\n", c.f);
 	if (fclose(c.f))

@@ -200,7 +200,7 @@ static void write_svg(struct svg *g, const char *trace)
 	fprintf(g->f, "</text>\n<text x=\"%.0f\" y=\"40\" text-anchor=\"middle\">", SVG_W / 2);
 	xml_text(g->f, trace, 200);
 	fprintf(g->f, ": %s; hover a frame for its numbers</text>\n",
-		fl->per_cpu ? "each CPU's stacks on a \"CPU n\" frame" : "stacks of all CPUs merged");
+		fl->per_cpu ? "each CPU on a \"CPU n\" frame" : "all CPUs merged");
 	if (g->root_value)
 		draw(g, fl->root, 0, 0);
 	else

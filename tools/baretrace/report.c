@@ -12,40 +12,33 @@
  * names its function in a comment after the brace, as ftrace does.
  *
  * An entry is held back one record, so an entry followed at once by its
- * own exit prints as one "leaf();" line and the arguments recorded right
- * after an entry print inside its parentheses: "leaf(0x1, 0x2);".
+ * own exit prints as one "leaf();" line, and an arguments record is held
+ * back one record too, so the arguments recorded right after an entry,
+ * or right before it, print inside its parentheses: "leaf(0x1, 0x2);".
  *
  * The file is read twice. Exits without entries nest by containment, so
  * a call's depth is known only once its callers have returned, later in
- * the stream; the first pass works out every such exit's depth (a few
- * bytes per exit), the second prints in stream order. Nothing else is
- * kept per event.
+ * the stream; the first pass (depths.c) works out every exit's depth, the
+ * second prints in stream order. Nothing else is kept per event.
  */
-#include <stdlib.h>
-#include <string.h>
 
 #include "bt.h"
 
 #define MAX_INDENT	100	/* depth levels shown */
-#define NO_PARENT	UINT32_MAX
-
-/* Pass 1's answer for one exit: its caller's exit, and its depth. */
-struct nest {
-	uint32_t parent;	/* ordinal on its CPU, or NO_PARENT */
-	uint32_t depth;
-	int matched;		/* its entry gave the depth */
-};
 
 struct report {
-	int printing;			/* the second pass */
 	struct bt_stacks stacks;
-	struct nest *nest[BT_MAX_CPUS];
-	size_t nnest[BT_MAX_CPUS], nest_cap[BT_MAX_CPUS];
+	struct bt_depths depths;
 	uint64_t exits[BT_MAX_CPUS];	/* ordinal of the next exit, per CPU */
 	int held;			/* an entry waits for its args or exit */
 	unsigned held_cpu;
 	struct wire_record held_rec;
 	char held_args[512];		/* "(0x1, 0x2)" or "" */
+	int pend;			/* an arguments record waits for its entry */
+	unsigned pend_cpu, pend_n;
+	uint64_t pend_site;
+	char pend_ts[40];
+	int64_t pend_args[BT_ARGS_SHOWN];
 	int said_function, said_graph;
 };
 
@@ -95,6 +88,13 @@ static void flush_held(struct bt_decoder *d, struct report *rp)
 	const struct wire_record *r = &rp->held_rec;
 	char ts[40], nb[32], cb[32];
 
+	if (rp->pend) {		/* no entry came for it */
+		bt_fmt_arg_values(rp->pend_args, rp->pend_n, " ", rp->held_args,
+				  sizeof(rp->held_args));
+		printf("[%03u] %s: args of %s: %s\n", rp->pend_cpu, rp->pend_ts,
+		       bt_func_name(d, rp->pend_site, nb, sizeof(nb)), rp->held_args);
+		rp->pend = 0;
+	}
 	if (!rp->held)
 		return;
 	rp->held = 0;
@@ -110,14 +110,6 @@ static void flush_held(struct bt_decoder *d, struct report *rp)
 					    : "?");
 }
 
-static struct nest *nest_of(struct report *rp, unsigned cpu, uint64_t k)
-{
-	rp->nest[cpu] = bt_grow(rp->nest[cpu], &rp->nest_cap[cpu], k + 1, sizeof(**rp->nest));
-	if (k >= rp->nnest[cpu])
-		rp->nnest[cpu] = k + 1;
-	return &rp->nest[cpu][k];
-}
-
 static void on_exit_rec(struct bt_decoder *d, struct report *rp, unsigned cpu,
 			const struct wire_record *r)
 {
@@ -127,15 +119,7 @@ static void on_exit_rec(struct bt_decoder *d, struct report *rp, unsigned cpu,
 	const char *name = bt_func_name(d, r->site, nb, sizeof(nb));
 
 	bt_stack_exit(&rp->stacks, cpu, r, &x);
-	if (x.self)
-		x.self->tag = k;
-	if (!rp->printing) {	/* pass 1: who contains whom */
-		*nest_of(rp, cpu, k) = (struct nest){ NO_PARENT, (uint32_t)x.depth, x.matched };
-		for (size_t i = 0; i < x.nkids; i++)
-			rp->nest[cpu][x.kids[i].tag].parent = (uint32_t)k;
-		return;
-	}
-	uint64_t depth = !x.matched && k < rp->nnest[cpu] ? rp->nest[cpu][k].depth : x.depth;
+	uint64_t depth = x.matched ? x.depth : bt_depth_of(&rp->depths, cpu, k, x.depth);
 
 	if (rp->held && rp->held_cpu == cpu && rp->held_rec.site == r->site) {
 		rp->held = 0;
@@ -149,18 +133,6 @@ static void on_exit_rec(struct bt_decoder *d, struct report *rp, unsigned cpu,
 		print_retval(r, x.matched ? NULL : name);
 	}
 	printf("\n");
-}
-
-/* After pass 1: an exit with no entry is one deeper than its caller. */
-static void settle_depths(struct report *rp)
-{
-	for (unsigned c = 0; c < BT_MAX_CPUS; c++)
-		for (size_t k = rp->nnest[c]; k-- > 0;) {
-			struct nest *n = &rp->nest[c][k];
-
-			if (!n->matched && n->parent != NO_PARENT)	/* callers come later */
-				n->depth = rp->nest[c][n->parent].depth + 1;
-		}
 }
 
 static void on_ext(struct bt_decoder *d, struct report *rp, unsigned cpu,
@@ -179,7 +151,15 @@ static void on_ext(struct bt_decoder *d, struct report *rp, unsigned cpu,
 		return;
 	}
 	flush_held(d, rp);
-	bt_print_ext(d, cpu, ts, &x);
+	if (x.subtype != WIRE_EXT_ARGS) {
+		bt_print_ext(d, cpu, ts, &x);
+		return;
+	}
+	rp->pend = 1;		/* its entry may come next */
+	rp->pend_cpu = cpu;
+	rp->pend_site = x.site;
+	rp->pend_n = bt_ext_args(&x, rp->pend_args, BT_ARGS_SHOWN);
+	snprintf(rp->pend_ts, sizeof(rp->pend_ts), "%s", ts);
 }
 
 static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
@@ -187,21 +167,17 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 	struct report *rp = d->user;
 	char ts[40], text[1024];
 	const char *ev;
+	int entry = r->kind <= WIRE_REC_FUNC_CALLER || r->kind == WIRE_REC_GRAPH_ENTRY;
+	int take = entry && rp->pend && rp->pend_cpu == cpu && rp->pend_site == r->site;
 
-	if (!rp->printing) {
-		if (r->kind == WIRE_REC_GRAPH_ENTRY)
-			bt_stack_enter(bt_stack_of(&rp->stacks, cpu), r->site, r->depth, r->ts);
-		else if (r->kind == WIRE_REC_EXIT)
-			on_exit_rec(d, rp, cpu, r);
-		return;
-	}
 	bt_fmt_seconds(ts, sizeof(ts), r->ts, bt_freq(d));
 	if (r->kind == WIRE_REC_EXT) {
 		on_ext(d, rp, cpu, r, ts);
 		return;
 	}
-	if (rp->held && (rp->held_cpu != cpu || r->kind != WIRE_REC_EXIT ||
-			 rp->held_rec.kind != WIRE_REC_GRAPH_ENTRY))
+	rp->pend &= !take;
+	if (rp->pend || (rp->held && (rp->held_cpu != cpu || r->kind != WIRE_REC_EXIT ||
+				      rp->held_rec.kind != WIRE_REC_GRAPH_ENTRY)))
 		flush_held(d, rp);
 	switch (r->kind) {
 	case WIRE_REC_FUNC:
@@ -214,6 +190,11 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		rp->held_cpu = cpu;
 		rp->held_rec = *r;
 		rp->held_args[0] = 0;
+		if (take) {	/* the arguments came just before the entry */
+			bt_fmt_arg_values(rp->pend_args, rp->pend_n, ", ", text, sizeof(text));
+			snprintf(rp->held_args, sizeof(rp->held_args), "(%.*s)",
+				 (int)sizeof(rp->held_args) - 3, text);
+		}
 		break;
 	case WIRE_REC_EXIT:
 		header(rp, 1);
@@ -238,8 +219,6 @@ static void on_lost_frames(struct bt_decoder *d, unsigned cpu, uint64_t frames)
 {
 	struct report *rp = d->user;
 
-	if (!rp->printing)
-		return;
 	flush_held(d, rp);
 	printf("CPU:%u [LOST %llu FRAMES]\n", cpu, (unsigned long long)frames);
 }
@@ -249,8 +228,6 @@ static void on_profile(struct bt_decoder *d, const struct wire_frame *f)
 	struct report *rp = d->user;
 	struct wire_profile_iter it;
 
-	if (!rp->printing)
-		return;
 	flush_held(d, rp);
 	wire_profile_begin(&it, f->body, f->body_len);
 	printf("# profile dump: %llu functions on CPU %u\n", (unsigned long long)it.left, f->cpu);
@@ -268,16 +245,7 @@ int bt_report(const char *trace, const char *elf)
 	static struct report rp;
 	int rc;
 
-	bt_dec_init(&d, &report_visitor, &rp);	/* pass 1: quietly, for depths */
-	d.quiet = 1;
-	if (elf)
-		bt_dec_use_elf(&d, elf);
-	bt_decode_file(&d, trace);
-	bt_dec_free(&d);
-	bt_stacks_free(&rp.stacks);
-	memset(rp.exits, 0, sizeof(rp.exits));
-	settle_depths(&rp);
-	rp.printing = 1;	/* pass 2 says what pass 1 kept quiet */
+	bt_depths_read(&rp.depths, trace, elf);
 	bt_dec_init(&d, &report_visitor, &rp);
 	if (elf)
 		bt_dec_use_elf(&d, elf);
@@ -291,8 +259,7 @@ int bt_report(const char *trace, const char *elf)
 		printf("\n");
 	}
 	bt_stacks_free(&rp.stacks);
-	for (unsigned c = 0; c < BT_MAX_CPUS; c++)
-		free(rp.nest[c]);
+	bt_depths_free(&rp.depths);
 	bt_dec_free(&d);
 	return rc;
 }
