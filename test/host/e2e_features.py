@@ -4,9 +4,10 @@ this uses): profile dumps (2.5), argument, stack-trace and trigger
 records (2.6), graph exits with no entries (2.7), and the SVG flame
 graph. Three synthetic captures, all named by symbol dumps:
 
-  ext.log        function and graph entries with arguments, a trigger
-                 and its stack trace, an unknown subtype, a malformed
-                 record
+  ext.log        function and graph entries with arguments (after the
+                 entry as wire.md says, and before it as the target
+                 sends them), a trigger and its stack trace, an unknown
+                 subtype, a malformed record
   threshold.log  exits only, on two CPUs, across two blocks, one callee
                  seeming to start 2 ticks before its caller
   profile.log    profile dumps: a first dump, a later one in two frames
@@ -46,12 +47,12 @@ def capture(frames):
 
 def ext_log():
     b = varint(4 * FREQ)
-    b += rec(1, 0, varint(MAIN), bt.caller_of(0x10))                 # main <- _start
+    b += rec(1, 0, varint(MAIN), bt.caller_of(0x10))                 # main(0x1, ..) <- _start
     b += bt.ext_args(0, MAIN, 1, 2, 3)
     b += rec(3, 5, varint(READ), varint(0))                          # sensor_read(...) {
-    b += bt.ext_args(0, READ, 0x40081234, -1)
-    b += rec(3, 3, varint(POLL), varint(1))                          #   sensor_poll(0x7);
-    b += bt.ext_args(0, POLL, 7)
+    b += bt.ext_args(0, READ, 0x40081234, -1)                        # after its entry (2.6)
+    b += bt.ext_args(3, POLL, 7)                                     # before: the target's order
+    b += rec(3, 0, varint(POLL), varint(1))                          #   sensor_poll(0x7);
     b += rec(2, 20, varint(POLL), varint(20), bytes([0]))
     b += bt.ext_trigger(2, READ, 4)                                  # stacktrace
     b += bt.ext_stack(0, 0x150, 0x60)                                # in sensor_read, in main
@@ -63,6 +64,7 @@ def ext_log():
     b += bt.ext(0, 1, b"\x05")                                       # args with no count
     b += rec(1, 1, varint(STEP), bt.caller_of(0x210))                # filter_step <- filter_apply
     b += bt.ext_args(0, STEP, 9)
+    b += bt.ext_args(1, UART, 16) + rec(1, 0, varint(UART), bt.caller_of(0x1F0))
     return capture([(1, 0, 0, b)])
 
 
@@ -219,13 +221,14 @@ def ext_checks(tap, tool, tmp, update):
                                                                          "0xffffffffffffffff"]}
            and xs.get("sensor_poll", {}).get("args") == {"args": ["0x7"]}
            and inst.get("main", {}).get("args") == {"caller": "_start", "args": ["0x1", "0x2", "0x3"]}
+           and inst.get("uart_send", {}).get("args") == {"caller": "sensor_poll", "args": ["0x10"]}
            and inst.get("args of filter_apply", {}).get("args") == {"args": ["0x5"]},
            "ext chrome: arguments go with their call", [xs, inst.get("main")])
     ctf = os.path.join(tmp, "ext-ctf")
     rc, _, err = run([tool, "export", "--format=ctf", "-o", ctf, trace])
     tap.ok(rc == 0, "ext: export ctf", err)
     reported = int(rep.strip().splitlines()[-1].split()[1])
-    tap.ok(reported == 15, "ext: 15 events: records and known extensions, not the skipped ones",
+    tap.ok(reported == 17, "ext: 17 events: records and known extensions, not the skipped ones",
            rep.splitlines()[-1])
     if shutil.which("babeltrace2"):
         rc, out, err = run(["babeltrace2", ctf])
