@@ -34,8 +34,6 @@ import sys
 import tempfile
 import zlib
 
-import e2e_features
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 GOLDEN = os.path.join(HERE, "golden")
 
@@ -504,6 +502,7 @@ def checks(tap, tool, tmp, update):
            "chrome-json of an entry-only trace: 8 instants", ev)
 
     # Profile dumps, extension records, threshold exits, the SVG flame graph.
+    import e2e_features  # it uses this file's encoder: imported once this one is
     e2e_features.checks(tap, tool, tmp, update, trace, ent, tmp + "/good.elf")
 
     # Damage after capture: a trace cut inside its last frame still reads.
@@ -542,6 +541,7 @@ def write_seeds(d):
     seeds = {"capture.raw": raw, "entries.raw": raw_log_entries(zlib.crc32(h)),
              "block-body.bin": cpu0_block0(), "damaged.raw": bytes(damaged),
              "metadata.raw": b"boot\n" + escape(payload(2, 0, 0, metadata(1))) + b"ok\n"}
+    import e2e_features
     seeds.update(e2e_features.seeds())
     for name, blob in seeds.items():
         with open(os.path.join(d, name), "wb") as f:
