@@ -73,9 +73,9 @@ static void colour(const struct bt_flame *fl, uint32_t i, char *buf, size_t n)
 		h = (h ^ (unsigned char)*p) * 1099511628211ull;
 	double hue = (double)(h % 56), s = 0.70 + (double)((h >> 16) % 26) / 100,
 	       l = 0.52 + (double)((h >> 32) % 15) / 100;
-	double c = (1 - (2 * l - 1 < 0 ? 1 - 2 * l : 2 * l - 1)) * s;
-	double x = c * (1 - (hue / 60 > 1 ? hue / 60 - 1 : 1 - hue / 60));
-	double m = l - c / 2;	/* hue < 60: red is the largest, then green */
+	/* HSL to RGB where hue < 60 and lightness > 1/2: red is the largest
+	 * component, blue the smallest, green in between by the hue. */
+	double c = (2 - 2 * l) * s, m = l - c / 2, x = c * hue / 60;
 
 	snprintf(buf, n, "rgb(%d,%d,%d)", (int)((c + m) * 255), (int)((x + m) * 255),
 		 (int)(m * 255));
