@@ -16,7 +16,7 @@
 
 static volatile int sink;
 
-static double per_call(void)
+double bench_fn_per_call(void)
 {
 	uint32_t t0 = (uint32_t)pmu_insns();
 	int acc = 0;
@@ -33,11 +33,11 @@ void bench_record(void)
 		printf("bench: no memory for the ring\n");
 		return;
 	}
-	double off = per_call();
+	double off = bench_fn_per_call();
 
 	trace_ops_set_filter(&tracer_function_ops, "bench_fn");
 	trace_ops_register(&tracer_function_ops);
-	double on = per_call();
+	double on = bench_fn_per_call();
 
 	trace_ops_unregister(&tracer_function_ops);
 	struct ring_cpu *r = ring_of(smp_cpu_id());

@@ -15,25 +15,12 @@
 #include "profile.h"
 #include "ring.h"
 
-static volatile int sink;
-
-static double per_call(void)
-{
-	uint32_t t0 = (uint32_t)pmu_insns();
-	int acc = 0;
-
-	for (int i = 0; i < BENCH_CALLS; i++)
-		acc += bench_fn(i);
-	sink = acc;
-	return (double)(uint32_t)((uint32_t)pmu_insns() - t0) / BENCH_CALLS;
-}
-
 static double with_tracer(const char *name)
 {
 	trace_set_tracer(name);
 	trace_set_filter("bench_fn");
 	trace_start();
-	double v = per_call();
+	double v = bench_fn_per_call();
 
 	trace_stop();
 	trace_set_tracer("nop");
@@ -42,12 +29,12 @@ static double with_tracer(const char *name)
 
 void bench_tracers(void)
 {
-	double off = per_call();
+	double off = bench_fn_per_call();
 	double fn = with_tracer("function") - off;
 	double graph = with_tracer("function_graph") - off;
 
 	trace_profile(true, "bench_fn");
-	double prof = per_call() - off;
+	double prof = bench_fn_per_call() - off;
 
 	trace_profile(false, NULL);
 	const struct profile_stat *s = profile_of(smp_cpu_id());
