@@ -1,9 +1,11 @@
 """test/trace_scenarios.py: tracing end to end, target to host tool.
 
-  golden    the test image's fixed call tree traced under -icount shift=0,
-            (sleep=off), where the whole run is deterministic: baretrace report must
-            equal test/golden/function.txt byte for byte (run.py
-            --update-golden rewrites it after an intended change)
+  golden    the test image's fixed call tree traced under -icount
+            (shift=4,sleep=off), where the whole run is deterministic:
+            baretrace report, with absolute timestamps made relative to
+            the first, must equal test/golden/function.txt byte for byte;
+            the same for function_graph with exact durations (run.py
+            --update-golden rewrites both after an intended change)
   overflow  the demo with 4 KiB ring buffers, overwrite mode and export
             paced at 115200 baud: events decoded plus events reported
             lost must equal what the target says it produced, exactly
@@ -21,8 +23,29 @@ import re
 GOLDEN = "test/golden/function.txt"
 GOLDEN_GRAPH = "test/golden/function_graph.txt"
 # sleep=off: idle time advances the virtual clock by rule, not by the
-# host's clock, so the whole run is the same every time.
-ICOUNT = "-icount shift=0,sleep=off"
+# host's clock, so the whole run is the same every time. shift=4: each
+# instruction takes 16 ns, exactly one tick of virt's 62.5 MHz counter, so
+# a duration is an instruction count and does not depend on where the
+# workload falls between two counter ticks (with shift=0 it would move by
+# a tick whenever any code before it changed length).
+ICOUNT = "-icount shift=4,sleep=off"
+
+
+def normalize(report):
+    """Makes absolute timestamps (report --ns) relative to the first one:
+    with shift=4 each is a whole number of 16 ns ticks, so differences are
+    exact. Absolute times depend on
+    how long everything before the workload took, which the golden files
+    are not about. Durations and everything else stay as printed."""
+    stamps = re.findall(r"^\[\d{3}\] (\d+)\.(\d{9}):", report, re.M)
+    if not stamps:
+        return report
+    t0 = int(stamps[0][0]) * 10**9 + int(stamps[0][1])
+
+    def rel(m):
+        ns = int(m.group(2)) * 10**9 + int(m.group(3)) - t0
+        return f"{m.group(1)} +{ns // 10**9}.{ns % 10**9:09d}:"
+    return re.sub(r"^(\[\d{3}\]) (\d+)\.(\d{9}):", rel, report, flags=re.M)
 
 
 def capture(h, image, bootargs, out_bt, flags=""):
@@ -79,7 +102,8 @@ def stage_trace(h, res, board):
     # golden
     st, out = capture(h, tgt, "panic=poweroff trace=function trace_filter=tt_* -- golden",
                       bt, ICOUNT + " -smp 1")
-    rst, report = h.run([tool, "report", bt, "--elf", os.path.join(tgt, "baretrace.elf")])
+    rst, report = h.run([tool, "report", "--ns", bt, "--elf", os.path.join(tgt, "baretrace.elf")])
+    report = normalize(report)
     if h.UPDATE_GOLDEN and rst == 0:
         with open(os.path.join(h.ROOT, GOLDEN), "w") as f:
             f.write(report)
@@ -93,6 +117,7 @@ def stage_trace(h, res, board):
                f"capture status {st}, report status {rst}\n--- got:\n{report}\n"
                f"--- want:\n{want}")
     rst2, report2 = h.run([tool, "report", bt, "--elf", os.path.join(tgt, "baretrace.elf")])
+    # The second run compares raw reports: absolute times must repeat too.
     st, out = capture(h, tgt, "panic=poweroff trace=function trace_filter=tt_* -- golden",
                       bt, ICOUNT + " -smp 1")
     rst3, report3 = h.run([tool, "report", bt, "--elf", os.path.join(tgt, "baretrace.elf")])
@@ -129,7 +154,8 @@ def stage_trace(h, res, board):
     bt = os.path.join(h.HOST, "graph.bt")
     st, out = capture(h, tgt, "panic=poweroff trace=function_graph trace_filter=tt_* "
                       "trace_retval=1 -- golden", bt, ICOUNT + " -smp 1")
-    rst, report = h.run([tool, "report", bt, "--elf", os.path.join(tgt, "baretrace.elf")])
+    rst, report = h.run([tool, "report", "--ns", bt, "--elf", os.path.join(tgt, "baretrace.elf")])
+    report = normalize(report)
     gpath = os.path.join(h.ROOT, GOLDEN_GRAPH)
     if h.UPDATE_GOLDEN and rst == 0:
         with open(gpath, "w") as f:

@@ -353,6 +353,7 @@ int bt_flame_read(struct bt_flame *fl, struct bt_decoder *d, const char *trace,
 
 uint64_t bt_ticks_ns(uint64_t ticks, uint64_t freq);
 /* "12.345678" seconds from a counter value. */
+extern int bt_opt_ns;	/* report --ns */
 void bt_fmt_seconds(char *buf, size_t n, uint64_t ticks, uint64_t freq);
 /* "12.345" microseconds from ticks. */
 void bt_fmt_usecs(char *buf, size_t n, uint64_t ticks, uint64_t freq);

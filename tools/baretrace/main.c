@@ -15,7 +15,7 @@ static const char usage_text[] =
 	"        read a UART stream: console text to stdout, checked frames to TRACE.bt;\n"
 	"        stops at end of stream, end of input or Ctrl-C. --qemu takes the rest\n"
 	"        of the line as the QEMU command (give -o before it)\n"
-	"  report TRACE.bt [--elf ELF]\n"
+	"  report TRACE.bt [--elf ELF] [--ns]\n"
 	"        ftrace-style text (function and function_graph layouts). Arguments\n"
 	"        recorded right after (or right before) an entry go in its parentheses,\n"
 	"        as 64-bit hex: \"leaf(0x1, 0x2);\"; others get a line of their own,\n"
@@ -138,6 +138,10 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(cmd, "report") && !strcmp(argv[i], "--per-cpu")) {
 			per_cpu = 1;
+			continue;
+		}
+		if (!strcmp(cmd, "report") && !strcmp(argv[i], "--ns")) {
+			bt_opt_ns = 1;	/* timestamps to the nanosecond */
 			continue;
 		}
 		if (opt_value(argc, argv, &i, "--elf", &elf) ||

@@ -19,8 +19,17 @@ uint64_t bt_ticks_ns(uint64_t ticks, uint64_t freq)
 	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
+int bt_opt_ns;	/* report --ns: timestamps to the nanosecond */
+
 void bt_fmt_seconds(char *buf, size_t n, uint64_t ticks, uint64_t freq)
 {
+	if (bt_opt_ns) {
+		uint64_t ns = bt_ticks_ns(ticks, freq);
+
+		snprintf(buf, n, "%llu.%09llu", (unsigned long long)(ns / 1000000000),
+			 (unsigned long long)(ns % 1000000000));
+		return;
+	}
 	unsigned __int128 us = (unsigned __int128)ticks * 1000000u / (freq ? freq : 1);
 
 	snprintf(buf, n, "%llu.%06llu", (unsigned long long)(us / 1000000),
