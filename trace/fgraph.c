@@ -91,9 +91,14 @@ void fgraph_reset(void)
 
 uint64_t fgraph_translate(uint64_t ret, unsigned int *hooked)
 {
-	if (ret != (uintptr_t)fgraph_return)
-		return ret;
-	uint64_t real = fgraph_real_return(cpu_id(), (*hooked)++);
+	/* A frame hooked by two tracers (graph and profiler) has two shadow
+	 * frames: the inner one's return is fgraph_return itself. */
+	while (ret == (uintptr_t)fgraph_return) {
+		uint64_t real = fgraph_real_return(cpu_id(), (*hooked)++);
 
-	return real ? real : ret;
+		if (!real)
+			break;
+		ret = real;
+	}
+	return ret;
 }
