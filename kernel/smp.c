@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <baretrace_events.h>
 #include "barrier.h"
 #include "bootargs.h"
 #include "exception.h"
@@ -33,13 +34,9 @@ static struct spinlock smp_call_lock = SPINLOCK_INIT;
 
 extern char secondary_entry[];
 
-/* CPUs to start when there is no DTB /cpus (board.h; e.g. QEMU raspi3b
- * passes no DTB). Without the list only the boot CPU runs. */
-#ifdef BOARD_CPU_MPIDRS
+/* CPUs to start when there is no DTB /cpus (board.h, which every board
+ * defines; e.g. QEMU raspi3b passes no DTB). */
 static const uint64_t board_cpus[] = BOARD_CPU_MPIDRS;
-#else
-static const uint64_t board_cpus[] = { 0 };
-#endif
 
 static int param_maxcpus(const char *val)
 {
@@ -67,8 +64,8 @@ static void sgi_call(unsigned int irq, void *arg)
 	struct percpu *pc = this_cpu();
 	smp_fn fn = pc->call_fn;
 
-	(void)irq;
 	(void)arg;
+	trace_event(ipi, receive, irq);
 	if (!fn)
 		return;
 	pc->call_fn = NULL;
@@ -115,6 +112,8 @@ int smp_call(unsigned int cpu, smp_fn fn, void *arg)
 
 	t->call_arg = arg;
 	WRITE_ONCE(t->call_fn, fn);
+	trace_event(smp, call, cpu, fn);
+	trace_event(ipi, send, cpu, SGI_CALL);
 	irqchip_send_sgi(SGI_CALL, cpu);
 	while (smp_load_acquire(&t->call_seq) == seq)
 		cpu_relax();
@@ -135,6 +134,8 @@ void smp_call_others(smp_fn fn, void *arg)
 		percpu_data[c].call_arg = arg;
 		WRITE_ONCE(percpu_data[c].call_fn, fn);
 	}
+	trace_event(smp, call, ~0U, fn);	/* cpu ~0: every other CPU */
+	trace_event(ipi, send, ~0U, SGI_CALL);
 	irqchip_send_sgi_others(SGI_CALL);
 	for (unsigned int c = 0; c < NR_CPUS; c++) {
 		if (c == self || !cpu_valid(c))

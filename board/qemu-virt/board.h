@@ -35,4 +35,8 @@
 #define BOARD_TIMER_HZ_FALLBACK	62500000U
 #define BOARD_TIMER_IRQ		27
 
+/* CPUs (MPIDR affinities) if the DTB has no /cpus: QEMU always writes
+ * /cpus for virt, so this only keeps the boot CPU (affinity 0). */
+#define BOARD_CPU_MPIDRS	{ 0x0 }
+
 #endif /* BOARD_H */

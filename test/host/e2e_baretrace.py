@@ -539,7 +539,7 @@ def write_seeds(d):
     for i in range(40, len(damaged), 97):
         damaged[i] ^= 0x11
     seeds = {"capture.raw": raw, "entries.raw": raw_log_entries(zlib.crc32(h)),
-             "block-body.bin": cpu0_block0(), "damaged.raw": bytes(damaged),
+             "block-body": cpu0_block0(), "damaged.raw": bytes(damaged),
              "metadata.raw": b"boot\n" + escape(payload(2, 0, 0, metadata(1))) + b"ok\n"}
     import e2e_features
     seeds.update(e2e_features.seeds())
