@@ -181,7 +181,7 @@ setup:
 
 newlib: $(NEWLIB_DONE)
 
-BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c)) trace/wire.c
+BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c)) $(wildcard trace/wire*.c)
 BARETRACE_HDRS := $(wildcard tools/baretrace/*.h) trace/wire.h kernel/tables.h
 
 $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check

@@ -293,6 +293,12 @@ enum wire_damage {
 /* Checks and splits an unescaped payload; 0 or a wire_damage reason. */
 int wire_frame_parse(const uint8_t *payload, size_t len, struct wire_frame *f);
 
+/* True for the bytes a payload carries escaped (STX, ETX, DLE). */
+static inline int wire_needs_escape(uint8_t b)
+{
+	return b == WIRE_STX || b == WIRE_ETX || b == WIRE_DLE;
+}
+
 /* Escapes n payload bytes without delimiters; out needs 2 * n bytes. */
 size_t wire_escape_bytes(uint8_t *out, const uint8_t *p, size_t n);
 /* STX, escaped payload, ETX into out; returns bytes, or 0 if cap is short. */

@@ -1,4 +1,4 @@
-/* sources: trace/wire.c tools/baretrace/decode.c tools/baretrace/meta.c tools/baretrace/symtab.c tools/baretrace/render.c tools/baretrace/tracefile.c tools/baretrace/util.c */
+/* sources: trace/wire.c trace/wire_read.c trace/wire_stream.c tools/baretrace/decode.c tools/baretrace/meta.c tools/baretrace/symtab.c tools/baretrace/render.c tools/baretrace/tracefile.c tools/baretrace/util.c */
 /*
  * test/host/test_decoder.c: the host tool's frame decoder
  * (tools/baretrace/decode.c) and what it builds on: metadata merging,

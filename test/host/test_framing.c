@@ -1,4 +1,4 @@
-/* sources: trace/wire.c */
+/* sources: trace/wire.c trace/wire_read.c trace/wire_stream.c */
 /*
  * test/host/test_framing.c: the stream decoder (trace/wire.c) on a sample
  * UART stream of six frames interleaved with console text. Every byte

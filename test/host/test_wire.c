@@ -1,4 +1,4 @@
-/* sources: trace/wire.c */
+/* sources: trace/wire.c trace/wire_read.c trace/wire_stream.c */
 /*
  * test/host/test_wire.c: the shared wire codec (trace/wire.c) against
  * values worked out by hand from docs/wire.md: varints, zigzag, CRC-32,

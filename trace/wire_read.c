@@ -1,0 +1,319 @@
+/*
+ * trace/wire_read.c: reading data-block bodies (records, extension
+ * records) and profile dumps, bounds-checked on untrusted bytes; shared
+ * by the kernel (dumps, tests) and the host tool. Freestanding.
+ */
+#include "wire.h"
+
+/* A cursor over untrusted bytes: any read past the end sets 'bad'. */
+struct rd {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+static uint64_t rd_varint(struct rd *r)
+{
+	uint64_t v = 0;
+	int n = r->bad ? -1 : wire_varint_get(r->p, (size_t)(r->end - r->p), &v);
+
+	if (n < 0) {
+		r->bad = 1;
+		return 0;
+	}
+	r->p += n;
+	return v;
+}
+
+static uint8_t rd_u8(struct rd *r)
+{
+	if (r->bad || r->p >= r->end) {
+		r->bad = 1;
+		return 0;
+	}
+	return *r->p++;
+}
+
+static void rd_skip(struct rd *r, uint64_t n)
+{
+	if (r->bad || n > (uint64_t)(r->end - r->p))
+		r->bad = 1;
+	else
+		r->p += n;
+}
+
+/* Skips tracepoint fields of the given types. */
+static void skip_fields(struct rd *r, const uint8_t *types, int n)
+{
+	for (int i = 0; i < n && !r->bad; i++) {
+		if (types[i] >= WIRE_FIELD_U8 && types[i] <= WIRE_FIELD_PTR)
+			rd_varint(r);
+		else if (types[i] == WIRE_FIELD_STRING)
+			rd_skip(r, rd_varint(r));
+		else
+			r->bad = 1;
+	}
+}
+
+/* Parses one record at it->p without resolving kind-0 callers. */
+static int rec_parse(const struct wire_rec_iter *it, const uint8_t *p,
+		     struct wire_record *out, const uint8_t **next)
+{
+	struct rd r = { p, it->end, 0 };
+	struct wire_record z = { 0 };
+	uint8_t h = rd_u8(&r);
+	const uint8_t *types;
+	int n;
+
+	z.kind = h >> 5;
+	z.delta = h & 31;
+	if (z.delta == WIRE_DELTA_ESCAPE)
+		z.delta = rd_varint(&r);
+	switch (z.kind) {
+	case WIRE_REC_FUNC:
+		z.site = rd_varint(&r);
+		break;
+	case WIRE_REC_FUNC_CALLER:
+		z.site = rd_varint(&r);
+		z.caller = rd_varint(&r);
+		z.has_caller = 1;
+		break;
+	case WIRE_REC_EXIT:
+		z.site = rd_varint(&r);
+		z.duration = rd_varint(&r);
+		z.flags = rd_u8(&r);
+		if (z.flags & WIRE_EXIT_HAS_RETVAL)
+			z.retval = wire_unzigzag(rd_varint(&r));
+		break;
+	case WIRE_REC_GRAPH_ENTRY:
+		z.site = rd_varint(&r);
+		z.depth = rd_varint(&r);
+		break;
+	case WIRE_REC_EVENT:
+		z.id = rd_varint(&r);
+		if (r.bad)
+			break;
+		n = it->event_types ? it->event_types(it->ctx, z.id, &types) : -1;
+		if (n < 0)
+			return WIRE_REC_EEVENT;
+		z.data = r.p;
+		skip_fields(&r, types, n);
+		z.data_len = (size_t)(r.p - z.data);
+		break;
+	case WIRE_REC_PRINTF:
+		z.id = rd_varint(&r);
+		z.count = rd_u8(&r);
+		z.data = r.p;
+		for (uint64_t i = 0; i < z.count && !r.bad; i++)
+			rd_varint(&r);
+		z.data_len = r.bad ? 0 : (size_t)(r.p - z.data);
+		break;
+	case WIRE_REC_LOST:
+		z.count = rd_varint(&r);
+		break;
+	default:
+		z.subtype = rd_u8(&r);
+		z.data_len = (size_t)rd_varint(&r);
+		z.data = r.p;
+		rd_skip(&r, z.data_len);
+		break;
+	}
+	if (r.bad)
+		return WIRE_REC_EBAD;
+	*out = z;
+	*next = r.p;
+	return WIRE_REC_OK;
+}
+
+int wire_rec_begin(struct wire_rec_iter *it, const uint8_t *body, size_t len,
+		   wire_event_types_fn event_types, void *ctx)
+{
+	struct rd r = { body, body + len, 0 };
+
+	it->ts = rd_varint(&r);
+	it->first = it->p = r.p;
+	it->end = body + len;
+	it->error = r.bad ? WIRE_REC_EBAD : 0;
+	it->event_types = event_types;
+	it->ctx = ctx;
+	for (unsigned i = 0; i < WIRE_CALLER_CACHE; i++)
+		it->callers[i].site_plus1 = 0;
+	return it->error;
+}
+
+/* The caller of the last kind-1 entry for 'site' before 'stop'. */
+static int rescan_caller(const struct wire_rec_iter *it, uint64_t site,
+			 const uint8_t *stop, uint64_t *caller)
+{
+	const uint8_t *p = it->first;
+	struct wire_record r;
+	int found = 0;
+
+	while (p < stop && rec_parse(it, p, &r, &p) == WIRE_REC_OK) {
+		if (r.kind == WIRE_REC_FUNC_CALLER && r.site == site) {
+			*caller = r.caller;
+			found = 1;
+		}
+	}
+	return found;
+}
+
+int wire_rec_next(struct wire_rec_iter *it, struct wire_record *r)
+{
+	const uint8_t *at = it->p;
+	int rc;
+
+	if (it->error)
+		return it->error;
+	if (at >= it->end)
+		return WIRE_REC_DONE;
+	rc = rec_parse(it, at, r, &it->p);
+	if (rc != WIRE_REC_OK) {
+		it->error = rc;
+		return rc;
+	}
+	it->ts += r->delta;
+	r->ts = it->ts;
+	if (r->kind == WIRE_REC_FUNC || r->kind == WIRE_REC_FUNC_CALLER) {
+		unsigned slot = (unsigned)(r->site & (WIRE_CALLER_CACHE - 1));
+		uint64_t key = r->site + 1;	/* site ~0 wraps to 0: never cached */
+
+		if (r->kind == WIRE_REC_FUNC_CALLER) {
+			it->callers[slot].site_plus1 = key;
+			it->callers[slot].caller = r->caller;
+		} else if (key && it->callers[slot].site_plus1 == key) {
+			r->caller = it->callers[slot].caller;
+			r->has_caller = 1;
+		} else if (rescan_caller(it, r->site, at, &r->caller)) {
+			r->has_caller = 1;
+			it->callers[slot].site_plus1 = key;
+			it->callers[slot].caller = r->caller;
+		}
+	}
+	return WIRE_REC_OK;
+}
+
+int wire_arg_next(const uint8_t **p, const uint8_t *end, int64_t *v)
+{
+	uint64_t u;
+	int n = *p < end ? wire_varint_get(*p, (size_t)(end - *p), &u) : -1;
+
+	if (n < 0)
+		return -1;
+	*p += n;
+	*v = wire_unzigzag(u);
+	return 0;
+}
+
+/* ---- extension records and profile dumps ------------------------------- */
+
+int wire_ext_parse(const struct wire_record *r, struct wire_ext *x)
+{
+	struct rd d;
+	struct wire_ext z = { 0 };
+
+	if (r->subtype < WIRE_EXT_ARGS || r->subtype > WIRE_EXT_TRIGGER)
+		return 0;
+	if (!r->data)	/* every known subtype has at least one byte */
+		return -1;
+	d = (struct rd){ r->data, r->data + r->data_len, 0 };
+	z.subtype = r->subtype;
+	switch (r->subtype) {
+	case WIRE_EXT_ARGS:
+		z.site = rd_varint(&d);
+		z.count = rd_u8(&d);
+		break;
+	case WIRE_EXT_STACK:
+		z.count = rd_u8(&d);
+		break;
+	case WIRE_EXT_TRIGGER:
+		z.site = rd_varint(&d);
+		z.action = rd_u8(&d);
+		break;
+	}
+	z.values = d.p;
+	z.end = d.end;
+	/* Every value must be there before anyone reads one. */
+	for (unsigned i = 0; i < z.count && !d.bad; i++)
+		rd_varint(&d);
+	if (d.bad)
+		return -1;
+	*x = z;
+	return 1;
+}
+
+int wire_ext_value(struct wire_ext *x, uint64_t *v)
+{
+	int n = x->values < x->end ? wire_varint_get(x->values, (size_t)(x->end - x->values), v)
+				   : -1;
+
+	if (n < 0)
+		return -1;
+	x->values += n;
+	return 0;
+}
+
+int wire_profile_begin(struct wire_profile_iter *it, const uint8_t *body, size_t len)
+{
+	struct rd d = { body, body + len, 0 };
+
+	it->left = rd_varint(&d);
+	it->p = d.p;
+	it->end = d.end;
+	if (d.bad) {
+		it->left = 0;
+		return WIRE_REC_EBAD;
+	}
+	return 0;
+}
+
+int wire_profile_next(struct wire_profile_iter *it, struct wire_profile_entry *e)
+{
+	struct rd d = { it->p, it->end, 0 };
+	struct wire_profile_entry z;
+
+	if (!it->left)
+		return WIRE_REC_DONE;
+	z.site = rd_varint(&d);
+	z.calls = rd_varint(&d);
+	z.total = rd_varint(&d);
+	z.min = rd_varint(&d);
+	z.max = rd_varint(&d);
+	if (d.bad) {
+		it->left = 0;
+		it->p = it->end;
+		return WIRE_REC_EBAD;
+	}
+	it->left--;
+	it->p = d.p;
+	*e = z;
+	return WIRE_REC_OK;
+}
+
+/* ---- frames ---------------------------------------------------------- */
+
+int wire_frame_parse(const uint8_t *payload, size_t len, struct wire_frame *f)
+{
+	struct rd r;
+	const uint8_t *c;
+	uint64_t body_len;
+
+	if (len < 2 + 1 + 1 + WIRE_CRC_SIZE)
+		return WIRE_DMG_SHORT;
+	if (len > WIRE_MAX_PAYLOAD)
+		return WIRE_DMG_OVERSIZE;
+	c = payload + len - WIRE_CRC_SIZE;
+	r = (struct rd){ payload + 2, c, 0 };
+	if (wire_crc32(0, payload, len - WIRE_CRC_SIZE) !=
+	    ((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
+	     (uint32_t)c[3] << 24))
+		return WIRE_DMG_CRC;
+	f->type = payload[0];
+	f->cpu = payload[1];
+	f->seq = rd_varint(&r);
+	body_len = rd_varint(&r);
+	if (r.bad || body_len != (uint64_t)(r.end - r.p))
+		return WIRE_DMG_LENGTH;
+	f->body = r.p;
+	f->body_len = (size_t)body_len;
+	return WIRE_DMG_NONE;
+}
