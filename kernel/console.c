@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <baretrace_events.h>
 #include "console.h"
 #include "irq.h"
 #include "kprintf.h"
@@ -36,6 +37,7 @@ static void console_rx_irq(unsigned int irq, void *arg)
 	while ((c = uart_getc()) >= 0) {
 		uint32_t head = rx_head;
 
+		trace_event(uart, receive, c);
 		if (head - rx_tail < RX_SIZE) {
 			rx_buf[head % RX_SIZE] = (char)c;
 			smp_store_release(&rx_head, head + 1);

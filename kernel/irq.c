@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <baretrace_events.h>
 #include "exception.h"
 #include "irq.h"
 #include "percpu.h"
@@ -57,9 +58,13 @@ void irq_dispatch(struct exc_frame *f)
 	while ((token = irqchip_ack()) != IRQ_SPURIOUS) {
 		unsigned int irq = IRQ_ID(token);
 
+		bool handled = irq < IRQ_MAX && irq_table[irq].fn;
+
 		pc->irqs++;
-		if (irq < IRQ_MAX && irq_table[irq].fn)
+		trace_event(irq, entry, irq);
+		if (handled)
 			irq_table[irq].fn(irq, irq_table[irq].arg);
+		trace_event(irq, exit, irq, handled);
 		irqchip_eoi(token);
 	}
 	pc->irq_depth--;

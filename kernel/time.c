@@ -4,6 +4,7 @@
  */
 #include <stdint.h>
 
+#include <baretrace_events.h>
 #include "barrier.h"
 #include "bootargs.h"
 #include "irq.h"
@@ -84,6 +85,7 @@ static void tick_irq(unsigned int irq, void *arg)
 	(void)arg;
 	timer_rearm(tick_interval);
 	pc->ticks++;
+	trace_event(timer, tick, pc->cpu, pc->ticks);
 	for (unsigned int i = 0; i < n; i++)
 		tick_hooks[i](pc->cpu, pc->ticks);
 }

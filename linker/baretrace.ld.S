@@ -41,6 +41,17 @@ SECTIONS
 		KEEP(*(.bt_formats))
 		__bt_formats_end = .;
 		. = ALIGN(8);
+		__bt_events_start = .;
+		KEEP(*(.bt_events))
+		__bt_events_end = .;
+		. = ALIGN(4);
+		__bt_tp_sites_start = .;
+		KEEP(*(.bt_tp_sites))
+		__bt_tp_sites_end = .;
+		__bt_tp_calls_start = .;
+		KEEP(*(.bt_tp_calls))
+		__bt_tp_calls_end = .;
+		. = ALIGN(8);
 		__shell_cmds_start = .;
 		KEEP(*(.shell_cmds))
 		__shell_cmds_end = .;

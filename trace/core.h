@@ -74,6 +74,10 @@ struct patch_req {
 int patch_apply(const struct patch_req *reqs, unsigned int n);
 void patch_sync_round(void);
 uint32_t patch_insn_bl(uintptr_t from, uintptr_t to);
+uint32_t patch_insn_b(uintptr_t from, uintptr_t to);
+/* Instruction words at addr[] from old[] to insn[], one batch. */
+int patch_apply_insns(const uintptr_t *addr, const uint32_t *old,
+		      const uint32_t *insn, unsigned int n);
 
 /* trace/list.c */
 void trace_list_func(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *op,

@@ -53,6 +53,7 @@ static void send(unsigned int type, unsigned int cpu, uint64_t seq,
 }
 
 void trace_printf_meta(struct wire_out *o);	/* trace/printf.c */
+void tp_meta(struct wire_out *o);		/* trace/tp_record.c */
 
 static void send_meta(void)
 {
@@ -74,6 +75,7 @@ static void send_meta(void)
 	wire_out_varint(&o, WIRE_META_TEXT_BASE);
 	wire_out_varint(&o, (uintptr_t)_text);
 	trace_printf_meta(&o);
+	tp_meta(&o);
 	if (!o.overflow)
 		send(WIRE_FRAME_META, 0, meta_seq++, body, o.len);
 	stats.meta_frames++;

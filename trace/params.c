@@ -99,6 +99,8 @@ static int param_mode(const char *v)
 }
 KERNEL_PARAM("trace_mode", param_mode, "when full: overwrite (newest) or stop (oldest)");
 
+void tp_boot_start(void);
+
 static void check(int err, const char *what, const char *value)
 {
 	if (err)
@@ -123,6 +125,7 @@ void trace_boot_start(void)
 		check(trace_set_args(p_args), "trace_args", p_args);
 	if (p_profile)
 		check(trace_profile(true, p_profile), "trace_profile", p_profile);
+	tp_boot_start();	/* trace_event= (trace/tp_record.c) */
 	if (!p_tracer)
 		return;
 	check(trace_set_tracer(p_tracer), "trace", p_tracer);

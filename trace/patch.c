@@ -24,6 +24,8 @@
  */
 #include <stdint.h>
 
+#include <baretrace_events.h>
+
 #include "barrier.h"
 #include "core.h"
 #include "kprintf.h"
@@ -113,7 +115,53 @@ int patch_apply(const struct patch_req *reqs, unsigned int n)
 	patch_sync_round();
 	stats.batches++;
 	stats.sites += n;
+	trace_event(trace, patch, n, 0);
 	return 0;
+}
+
+/*
+ * Plain instruction words, for sites that are not function entries (the
+ * tracepoints' NOP <-> B and their static-call BLs). Same discipline as
+ * patch_apply: every word is checked against 'old' before any is
+ * written, then all are written in the order given (callers list the
+ * words a new path needs before the word that opens it), one cache pass
+ * over the range and one synchronisation round, which is also the grace
+ * period for anything the old instructions could reach. trace_lock held.
+ */
+int patch_apply_insns(const uintptr_t *addr, const uint32_t *old,
+		      const uint32_t *insn, unsigned int n)
+{
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+
+	for (unsigned int k = 0; k < n; k++) {
+		if (*(const volatile uint32_t *)addr[k] != old[k]) {
+			kprintf("trace: instruction at %p is %08x, expected %08x; "
+				"batch refused, nothing written\n", (void *)addr[k],
+				*(const volatile uint32_t *)addr[k], old[k]);
+			stats.refused++;
+			return TRACE_EPATCH;
+		}
+	}
+	for (unsigned int k = 0; k < n; k++) {
+		if (old[k] != insn[k] && text_write32((void *)addr[k], old[k], insn[k]))
+			return TRACE_EPATCH;	/* not text: checked above, cannot race */
+		lo = addr[k] < lo ? addr[k] : lo;
+		hi = addr[k] + 4 > hi ? addr[k] + 4 : hi;
+	}
+	if (n)
+		text_sync(lo, hi);
+	patch_sync_round();
+	stats.batches++;
+	stats.sites += n;
+	trace_event(trace, patch, n, 1);
+	return 0;
+}
+
+uint32_t patch_insn_b(uintptr_t from, uintptr_t to)
+{
+	int64_t off = (int64_t)(to - from) >> 2;
+
+	return 0x14000000U | ((uint32_t)off & 0x03ffffffU);
 }
 
 void trace_patch_stats(struct trace_patch_stats *out)

@@ -1,0 +1,186 @@
+/*
+ * trace/tracepoint.c: attaching probes to tracepoints and patching their
+ * sites (see include/baretrace_tracepoint.h for a site's two words).
+ *
+ * Probe arrays: each event has two; tp_iterate reads probes[cur] with
+ * interrupts masked, so once a synchronisation round has run after 'cur'
+ * flipped (every other CPU took the IPI, hence left any tp_iterate) the
+ * old array is free to be rewritten. Every change here ends in one
+ * patch_apply_insns batch, whose round is that grace period, even when
+ * no instruction changes.
+ *
+ * Order within a change: the new array is published first, then the
+ * instructions change. A CPU that still runs an old BL reaches a probe
+ * that is still code (probes are never freed), or tp_iterate, which sees
+ * the new array; so after a call returns, every hit on every CPU calls
+ * exactly the probes attached.
+ */
+#include <string.h>
+
+#include <baretrace_trace.h>
+#include <baretrace_tracepoint.h>
+
+#include "barrier.h"
+#include "core.h"
+#include "tracepoint.h"
+
+struct tp_site_ent {		/* .bt_tp_sites: each a self-relative offset */
+	int32_t ev, nop, label;
+};
+struct tp_call_ent {		/* .bt_tp_calls */
+	int32_t ev, bl;
+};
+
+extern const struct tp_event __bt_events_start[], __bt_events_end[];
+extern const struct tp_site_ent __bt_tp_sites_start[], __bt_tp_sites_end[];
+extern const struct tp_call_ent __bt_tp_calls_start[], __bt_tp_calls_end[];
+
+#define REL(field) ((uintptr_t)&(field) + (intptr_t)(field))
+#define TP_BATCH_MAX 128	/* site words one event may have */
+
+unsigned int tp_count(void)
+{
+	return (unsigned int)(__bt_events_end - __bt_events_start);
+}
+
+const struct tp_event *tp_by_id(unsigned int id)
+{
+	return id < tp_count() ? &__bt_events_start[id] : NULL;
+}
+
+const struct tp_event *tp_find(const char *name)
+{
+	for (const struct tp_event *e = __bt_events_start; e < __bt_events_end; e++)
+		if (!strcmp(e->name, name))
+			return e;
+	return NULL;
+}
+
+void tp_iterate(const struct tp_event *ev, const uint64_t *fields)
+{
+	struct tp_state *s = ev->state;
+	unsigned long flags = irq_save();	/* the grace period counts on it */
+	const tp_probe_fn *p = s->probes[__atomic_load_n(&s->cur, __ATOMIC_ACQUIRE)];
+
+	for (unsigned int i = 0; i < TP_MAX_PROBES && p[i]; i++)
+		p[i](ev, fields);
+	irq_restore(flags);
+}
+
+static uint32_t call_insn(uintptr_t bl, unsigned int n, tp_probe_fn first)
+{
+	return patch_insn_bl(bl, n == 1 ? (uintptr_t)first : (uintptr_t)tp_iterate);
+}
+
+/*
+ * Rewrites ev's sites from 'was' probes (first one 'was_first') to the
+ * published array. Before and after, per site:
+ *
+ *   words            none attached    one (P)          several
+ *   site NOP         NOP              B out_of_line    B out_of_line
+ *   out-of-line BL   BL tp_iterate    BL P             BL tp_iterate
+ *
+ * trace_lock held.
+ */
+static int tp_patch(const struct tp_event *ev, unsigned int was, tp_probe_fn was_first)
+{
+	static uintptr_t addr[TP_BATCH_MAX];	/* under trace_lock */
+	static uint32_t old[TP_BATCH_MAX], insn[TP_BATCH_MAX];
+	struct tp_state *s = ev->state;
+	tp_probe_fn first = s->probes[s->cur][0];
+	unsigned int n = 0;
+
+	for (const struct tp_call_ent *c = __bt_tp_calls_start; c < __bt_tp_calls_end; c++) {
+		if ((const struct tp_event *)REL(c->ev) != ev || n == TP_BATCH_MAX)
+			continue;
+		addr[n] = REL(c->bl);
+		old[n] = call_insn(addr[n], was, was_first);
+		insn[n] = call_insn(addr[n], s->nprobes, first);
+		n++;
+	}
+	for (const struct tp_site_ent *t = __bt_tp_sites_start; t < __bt_tp_sites_end; t++) {
+		if ((const struct tp_event *)REL(t->ev) != ev || n == TP_BATCH_MAX)
+			continue;
+		uintptr_t nop = REL(t->nop), b = patch_insn_b(nop, REL(t->label));
+
+		addr[n] = nop;
+		old[n] = was ? b : INSN_NOP;
+		insn[n] = s->nprobes ? b : INSN_NOP;
+		n++;
+	}
+	return patch_apply_insns(addr, old, insn, n);
+}
+
+/* Publishes 'next' (n probes) as ev's array and patches. trace_lock. */
+static int tp_publish(const struct tp_event *ev, const tp_probe_fn *next, unsigned int n)
+{
+	struct tp_state *s = ev->state;
+	unsigned int was = s->nprobes, spare = s->cur ^ 1;
+	tp_probe_fn was_first = s->probes[s->cur][0];
+
+	memset(s->probes[spare], 0, sizeof(s->probes[spare]));
+	memcpy(s->probes[spare], next, n * sizeof(*next));
+	__atomic_store_n(&s->cur, spare, __ATOMIC_RELEASE);
+	s->nprobes = n;
+	int err = tp_patch(ev, was, was_first);
+
+	if (err) {	/* nothing was written: the old array is still right */
+		__atomic_store_n(&s->cur, spare ^ 1, __ATOMIC_RELEASE);
+		s->nprobes = was;
+		patch_sync_round();	/* no tp_iterate still reads 'spare' */
+	}
+	return err;
+}
+
+static int tp_change(const struct tp_event *ev, tp_probe_fn probe, bool attach)
+{
+	tp_probe_fn next[TP_MAX_PROBES];
+	unsigned int n = 0, found = 0;
+	int err = 0;
+
+	if (!ev || !probe)
+		return TRACE_EINVAL;
+	spin_lock(&trace_lock);
+	struct tp_state *s = ev->state;
+
+	for (unsigned int i = 0; i < s->nprobes; i++) {
+		if (s->probes[s->cur][i] == probe)
+			found = 1;
+		else
+			next[n++] = s->probes[s->cur][i];
+	}
+	if (attach && !found && n < TP_MAX_PROBES)
+		next[n++] = probe;
+	else if (attach)
+		err = found ? TRACE_EBUSY : TRACE_ENOMEM;
+	else if (!found)
+		err = TRACE_EINVAL;
+	if (!err)
+		err = tp_publish(ev, next, n);
+	spin_unlock(&trace_lock);
+	return err;
+}
+
+int tp_probe_attach(const struct tp_event *ev, tp_probe_fn probe)
+{
+	return tp_change(ev, probe, true);
+}
+
+int tp_probe_detach(const struct tp_event *ev, tp_probe_fn probe)
+{
+	return tp_change(ev, probe, false);
+}
+
+/* The field as its type says: truncated, sign-extended if signed. */
+uint64_t tp_field_value(const struct tp_field *f, uint64_t v)
+{
+	switch (f->type) {
+	case TP_U8: return (uint8_t)v;
+	case TP_U16: return (uint16_t)v;
+	case TP_U32: return (uint32_t)v;
+	case TP_S8: return (uint64_t)(int64_t)(int8_t)v;
+	case TP_S16: return (uint64_t)(int64_t)(int16_t)v;
+	case TP_S32: return (uint64_t)(int64_t)(int32_t)v;
+	default: return v;
+	}
+}

@@ -1,0 +1,18 @@
+/* trace/tracepoint.h: what the tracepoint files of the trace core share. */
+#ifndef TRACE_TRACEPOINT_H
+#define TRACE_TRACEPOINT_H
+
+#include <stdint.h>
+
+#include <baretrace_tracepoint.h>
+
+#include "wire.h"
+
+/* trace/tracepoint.c */
+uint64_t tp_field_value(const struct tp_field *f, uint64_t v);
+/* trace/tp_record.c: the recorder probe and the schemas (key 7). */
+void tp_record(const struct tp_event *ev, const uint64_t *fields);
+void tp_meta(struct wire_out *o);
+void tp_boot_start(void);
+
+#endif /* TRACE_TRACEPOINT_H */
