@@ -184,3 +184,18 @@ uint64_t tp_field_value(const struct tp_field *f, uint64_t v)
 	default: return v;
 	}
 }
+
+/* For tests: the first NOP and first BL of ev's sites (0 if none). */
+uintptr_t tp_first_site(const struct tp_event *ev, bool call)
+{
+	if (call) {
+		for (const struct tp_call_ent *c = __bt_tp_calls_start; c < __bt_tp_calls_end; c++)
+			if ((const struct tp_event *)REL(c->ev) == ev)
+				return REL(c->bl);
+		return 0;
+	}
+	for (const struct tp_site_ent *t = __bt_tp_sites_start; t < __bt_tp_sites_end; t++)
+		if ((const struct tp_event *)REL(t->ev) == ev)
+			return REL(t->nop);
+	return 0;
+}

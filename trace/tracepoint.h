@@ -2,6 +2,7 @@
 #ifndef TRACE_TRACEPOINT_H
 #define TRACE_TRACEPOINT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <baretrace_tracepoint.h>
@@ -10,6 +11,7 @@
 
 /* trace/tracepoint.c */
 uint64_t tp_field_value(const struct tp_field *f, uint64_t v);
+uintptr_t tp_first_site(const struct tp_event *ev, bool call);
 /* trace/tp_record.c: the recorder probe and the schemas (key 7). */
 void tp_record(const struct tp_event *ev, const uint64_t *fields);
 void tp_meta(struct wire_out *o);
