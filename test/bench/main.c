@@ -23,5 +23,6 @@ int main(int argc, char **argv)
 	bench_callops();
 	bench_record();
 	bench_tracers();
+	bench_tracepoints();
 	return 0;
 }
