@@ -85,6 +85,12 @@ const char *trace_site_name(unsigned int site);
 uintptr_t trace_site_addr(unsigned int site);
 int trace_site_of(uintptr_t func);	/* index, or -1 */
 
+/* Direct trampolines (trace/direct.c): func's site calls tramp with a
+ * BL, x30 = func + 8, x9 = func's return address. A trampoline within
+ * +-128 MiB only, for now (TRACE_EINVAL otherwise). */
+int trace_direct_attach(void *func, void *tramp);
+int trace_direct_detach(void *func);
+
 /* Counters of the patcher. */
 struct trace_patch_stats {
 	uint64_t batches;	/* updates applied */

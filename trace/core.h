@@ -42,6 +42,7 @@ struct site_state {
 
 #define SITE_WANTED	(1 << 0)	/* wanting > 0 */
 #define SITE_ENABLED	(1 << 1)	/* BL in text */
+#define SITE_DIRECT	(1 << 2)	/* that BL goes to trace_site_direct[i] */
 
 _Static_assert(sizeof(struct site_state) == BT_SITE_STATE_SIZE, "tables.h");
 
@@ -70,7 +71,15 @@ struct patch_req {
 	uint32_t site;
 	struct trace_ops *literal;	/* new literal */
 	bool enable;			/* BL (true) or NOP */
+	bool direct;			/* BL to trace_site_direct[site], not trace_caller */
 };
+/* trace/direct.c, both NULL before the first attach, under trace_lock:
+ * trace_site_direct[i] is site i's direct trampoline, what its BL targets
+ * while SITE_DIRECT is set (it outlives the want until the BL is gone);
+ * trace_direct_want[i] says a trampoline is attached. */
+extern uintptr_t *trace_site_direct;
+extern uint8_t *trace_direct_want;
+int trace_sites_update(void);	/* trace/ops.c: recompute and patch */
 int patch_apply(const struct patch_req *reqs, unsigned int n);
 void patch_sync_round(void);
 uint32_t patch_insn_bl(uintptr_t from, uintptr_t to);

@@ -138,8 +138,14 @@ static int update_sites(void)
 
 		s->wanting = count;
 		s->flags = (uint8_t)(count ? s->flags | SITE_WANTED : s->flags & ~SITE_WANTED);
-		if (lit != s->installed || !!count != !!(s->flags & SITE_ENABLED))
-			reqs[n++] = (struct patch_req){ i, lit, count > 0 };
+		/* A direct trampoline owns the BL only while no ops wants the
+		 * site: ops take the site back through trace_caller. */
+		bool direct = !count && trace_direct_want && trace_direct_want[i];
+		bool enable = count || direct;
+
+		if (lit != s->installed || enable != !!(s->flags & SITE_ENABLED) ||
+		    direct != !!(s->flags & SITE_DIRECT))
+			reqs[n++] = (struct patch_req){ i, lit, enable, direct };
 	}
 	return patch_apply(reqs, n);
 }
@@ -311,4 +317,9 @@ void trace_init(void)
 	trace_live_ops = &lists[0];
 	fgraph_init();
 	trace_sites_init();
+}
+
+int trace_sites_update(void)
+{
+	return update_sites();
 }

@@ -43,10 +43,11 @@ uint32_t patch_insn_bl(uintptr_t from, uintptr_t to)
 	return 0x94000000U | ((uint32_t)off & 0x03ffffffU);
 }
 
-static uint32_t site_insn(unsigned int i, bool enabled)
+static uint32_t site_insn(unsigned int i, bool enabled, bool direct)
 {
-	return enabled ? patch_insn_bl(site_func(i) + 4, (uintptr_t)trace_caller)
-		       : INSN_NOP;
+	uintptr_t to = direct ? trace_site_direct[i] : (uintptr_t)trace_caller;
+
+	return enabled ? patch_insn_bl(site_func(i) + 4, to) : INSN_NOP;
 }
 
 static bool site_as_expected(const struct patch_req *r)
@@ -56,7 +57,7 @@ static bool site_as_expected(const struct patch_req *r)
 	const volatile uint32_t *insn = (const volatile uint32_t *)site_func(r->site);
 
 	if (*lit == (uintptr_t)s->installed && insn[0] == INSN_MOV_X9_LR &&
-	    insn[1] == site_insn(r->site, s->flags & SITE_ENABLED))
+	    insn[1] == site_insn(r->site, s->flags & SITE_ENABLED, s->flags & SITE_DIRECT))
 		return true;
 	kprintf("trace: site %s at %p is not as expected (literal %lx, insns %08x %08x); "
 		"batch refused, nothing written\n", trace_site_name(r->site),
@@ -101,14 +102,15 @@ int patch_apply(const struct patch_req *reqs, unsigned int n)
 	dsb_ish();	/* literals are visible before any new BL can be */
 	for (unsigned int k = 0; k < n; k++) {
 		struct site_state *s = &bt_site_state[reqs[k].site];
-		bool was = s->flags & SITE_ENABLED;
+		bool was = s->flags & SITE_ENABLED, was_direct = s->flags & SITE_DIRECT;
+		uint32_t old = site_insn(reqs[k].site, was, was_direct);
+		uint32_t insn = site_insn(reqs[k].site, reqs[k].enable, reqs[k].direct);
 
-		if (reqs[k].enable != was)
-			text_write32((void *)(site_func(reqs[k].site) + 4),
-				     site_insn(reqs[k].site, was),
-				     site_insn(reqs[k].site, reqs[k].enable));
-		s->flags = (uint8_t)((s->flags & ~SITE_ENABLED) |
-				     (reqs[k].enable ? SITE_ENABLED : 0));
+		if (insn != old)
+			text_write32((void *)(site_func(reqs[k].site) + 4), old, insn);
+		s->flags = (uint8_t)((s->flags & ~(SITE_ENABLED | SITE_DIRECT)) |
+				     (reqs[k].enable ? SITE_ENABLED : 0) |
+				     (reqs[k].direct ? SITE_DIRECT : 0));
 	}
 	if (n)
 		text_sync(lo, hi);

@@ -1,0 +1,79 @@
+/* test/target/test_direct.c: direct trampolines on a function's site. */
+#include <stdint.h>
+
+#include <baretrace_trace.h>
+
+#include "core.h"
+#include "ktest.h"
+
+volatile uint64_t dt_tramp_hits;
+void dt_count_tramp(void);
+void dt_fexit_tramp(void);
+
+static int __attribute__((noipa)) dt_plus_one(int x) { return x + 1; }
+static int __attribute__((noipa)) dt_double(int x) { return 2 * x; }
+
+static uint32_t insn_at(uintptr_t a)
+{
+	return *(volatile uint32_t *)a;
+}
+
+static uint64_t ops_hits;
+
+static notrace void dt_ops_hit(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
+			       struct trace_regs *regs)
+{
+	(void)ip, (void)parent, (void)ops, (void)regs;
+	ops_hits++;
+}
+
+KTEST(direct_fentry_trampoline_is_a_bl_to_it)
+{
+	uintptr_t f = (uintptr_t)dt_plus_one;
+	uint64_t h0 = dt_tramp_hits;
+	int sum = 0;
+
+	KT_EQ(t, trace_direct_attach(dt_plus_one, dt_count_tramp), 0);
+	KT_EQ(t, insn_at(f + 4), patch_insn_bl(f + 4, (uintptr_t)dt_count_tramp));
+	KT_EQ(t, trace_direct_attach(dt_plus_one, dt_fexit_tramp), TRACE_EBUSY);
+	for (int i = 0; i < 10; i++)
+		sum += dt_plus_one(i);
+	KT_EQ(t, sum, 55);
+	KT_EQ(t, dt_tramp_hits - h0, 10);
+	KT_EQ(t, trace_direct_detach(dt_plus_one), 0);
+	KT_EQ(t, insn_at(f + 4), INSN_NOP);
+	dt_plus_one(1);
+	KT_EQ(t, dt_tramp_hits - h0, 10);
+	KT_EQ(t, trace_direct_detach(dt_plus_one), TRACE_EINVAL);
+}
+
+KTEST(direct_fexit_trampoline_sees_the_return_value)
+{
+	KT_EQ(t, dt_double(21), 42);
+	KT_EQ(t, trace_direct_attach(dt_double, dt_fexit_tramp), 0);
+	KT_EQ(t, dt_double(21), 1042);
+	KT_EQ(t, trace_direct_detach(dt_double), 0);
+	KT_EQ(t, dt_double(21), 42);
+}
+
+/* Ops take the site through trace_caller while they want it; the
+ * trampoline gets it back when they let go. */
+KTEST(direct_site_shared_with_ops)
+{
+	struct trace_ops ops = { .func = dt_ops_hit };
+	uintptr_t f = (uintptr_t)dt_plus_one;
+	uint64_t h0 = dt_tramp_hits;
+
+	KT_EQ(t, trace_direct_attach(dt_plus_one, dt_count_tramp), 0);
+	KT_EQ(t, trace_ops_set_filter(&ops, "dt_plus_one"), 0);
+	KT_EQ(t, trace_ops_register(&ops), 0);
+	ops_hits = 0;
+	KT_EQ(t, dt_plus_one(4), 5);
+	KT_EQ(t, ops_hits, 1);
+	KT_EQ(t, trace_ops_unregister(&ops), 0);
+	KT_EQ(t, insn_at(f + 4), patch_insn_bl(f + 4, (uintptr_t)dt_count_tramp));
+	KT_EQ(t, dt_plus_one(4), 5);
+	KT_EQ(t, dt_tramp_hits - h0, 1);
+	KT_EQ(t, trace_direct_detach(dt_plus_one), 0);
+	KT_EQ(t, insn_at(f + 4), INSN_NOP);
+}
