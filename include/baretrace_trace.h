@@ -85,9 +85,10 @@ const char *trace_site_name(unsigned int site);
 uintptr_t trace_site_addr(unsigned int site);
 int trace_site_of(uintptr_t func);	/* index, or -1 */
 
-/* Direct trampolines (trace/direct.c): func's site calls tramp with a
- * BL, x30 = func + 8, x9 = func's return address. A trampoline within
- * +-128 MiB only, for now (TRACE_EINVAL otherwise). */
+/* Direct trampolines (trace/direct.c): func's site calls tramp with
+ * x30 = func + 8 (the body), x9 = func's return address, x0-x7 its
+ * arguments: a BL when within +-128 MiB, otherwise through
+ * trace_caller_direct and the literal's direct_call slot. */
 int trace_direct_attach(void *func, void *tramp);
 int trace_direct_detach(void *func);
 

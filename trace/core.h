@@ -79,6 +79,10 @@ struct patch_req {
  * trace_direct_want[i] says a trampoline is attached. */
 extern uintptr_t *trace_site_direct;
 extern uint8_t *trace_direct_want;
+/* Site i's ops literal while its trampoline is attached: direct_call =
+ * the trampoline, for the long path (trace_caller_direct). */
+extern struct trace_ops **trace_direct_ops;
+uintptr_t trace_direct_target(unsigned int i);	/* what the BL calls */
 int trace_sites_update(void);	/* trace/ops.c: recompute and patch */
 int patch_apply(const struct patch_req *reqs, unsigned int n);
 void patch_sync_round(void);

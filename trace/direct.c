@@ -12,9 +12,12 @@
  *
  * While ordinary ops also want the site, the site goes through
  * trace_caller and the ops, and the trampoline is not called; it gets
- * the site back when they let go. Only trampolines within BL range
- * (+-128 MiB) are taken for now.
+ * the site back when they let go. A trampoline within BL range
+ * (+-128 MiB) gets the BL itself; one further away is reached through
+ * trace_caller_direct (trace/entry.S), which branches to the
+ * direct_call slot of the site's literal: no PLT, no range limit.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include <baretrace_trace.h>
@@ -23,8 +26,29 @@
 
 uintptr_t *trace_site_direct;
 uint8_t *trace_direct_want;
+struct trace_ops **trace_direct_ops;
+bool trace_direct_force_long;	/* tests and benchmarks: take the long path */
+
+extern char trace_caller_direct[];
+extern struct trace_ops trace_nop_ops;
 
 #define BL_RANGE (128L << 20)
+
+static bool in_range(unsigned int i, uintptr_t tramp)
+{
+	intptr_t off = (intptr_t)tramp - (intptr_t)(site_func(i) + 4);
+
+	return off >= -BL_RANGE && off < BL_RANGE && !trace_direct_force_long;
+}
+
+/* Decided at attach time and fixed until detach (the patcher checks the
+ * BL in text against it). trace_lock. */
+uintptr_t trace_direct_target(unsigned int i)
+{
+	struct trace_ops *o = trace_direct_ops[i];
+
+	return o->data ? (uintptr_t)trace_caller_direct : o->direct_call;
+}
 
 static int site_for(void *func)
 {
@@ -39,42 +63,59 @@ int trace_direct_attach(void *func, void *tramp)
 
 	if (i < 0 || !tramp)
 		return TRACE_EINVAL;
-	intptr_t off = (intptr_t)tramp - (intptr_t)(site_func((unsigned int)i) + 4);
-
-	if (off < -BL_RANGE || off >= BL_RANGE || ((uintptr_t)tramp & 3))
-		return TRACE_EINVAL;	/* the long path is not written yet */
+	if ((uintptr_t)tramp & 3)
+		return TRACE_EINVAL;
 	if (!trace_site_direct) {
 		uintptr_t *d = calloc(trace_site_count(), sizeof(*d));
 		uint8_t *w = calloc(trace_site_count(), 1);
+		struct trace_ops **o = calloc(trace_site_count(), sizeof(*o));
 
-		if (!d || !w) {
-			free(d);
-			free(w);
+		if (!d || !w || !o) {
+			free(d), free(w), free(o);
 			return TRACE_ENOMEM;
 		}
 		spin_lock(&trace_lock);
 		if (!trace_site_direct) {
-			trace_site_direct = d;
+			trace_direct_ops = o;
 			trace_direct_want = w;
-			d = NULL, w = NULL;
+			trace_site_direct = d;
+			d = NULL, w = NULL, o = NULL;
 		}
 		spin_unlock(&trace_lock);
-		free(d);
-		free(w);
+		free(d), free(w), free(o);
 	}
+	/* The site's literal while the trampoline has it: func is never
+	 * called (only trace_caller would, and it is not the BL target);
+	 * data marks the long path. */
+	struct trace_ops *ops = calloc(1, sizeof(*ops));
+
+	if (!ops)
+		return TRACE_ENOMEM;
+	ops->func = trace_nop_ops.func;
+	ops->direct_call = (uintptr_t)tramp;
+	ops->data = in_range((unsigned int)i, (uintptr_t)tramp) ? NULL : ops;
 	spin_lock(&trace_lock);
 	int err = 0;
 
 	if (trace_direct_want[i] || (bt_site_state[i].flags & SITE_DIRECT)) {
 		err = TRACE_EBUSY;
 	} else {
+		struct trace_ops *old = trace_direct_ops[i];
+
 		trace_site_direct[i] = (uintptr_t)tramp;
+		trace_direct_ops[i] = ops;
 		trace_direct_want[i] = 1;
 		err = trace_sites_update();
-		if (err)
+		if (err) {
 			trace_direct_want[i] = 0;
+			trace_direct_ops[i] = old;
+		} else {
+			free(old);	/* out of text since its detach's round */
+		}
 	}
 	spin_unlock(&trace_lock);
+	if (err)
+		free(ops);
 	return err;
 }
 

@@ -23,8 +23,8 @@
  *          registers (a callback may have changed x0-x8 and lr), and
  *          continues at regs->pc with x30 = regs->lr.
  *   clobbers: x9-x18 (not live at a function's entry under AAPCS64)
- *   The direct-call slot (ops->direct_call, offset 8) is reserved for
- *   direct trampolines and not read here yet.
+ *   The direct-call slot (ops->direct_call, offset 8) is read only by
+ *   trace_caller_direct below, so ordinary dispatch pays nothing for it.
  *
  * Why callbacks run with IRQ/FIQ masked:
  *  - recursion guard: TPIDR_EL0 is nonzero while this CPU runs a callback
@@ -99,3 +99,28 @@ trace_caller:
 trace_nop_func:
 	ret
 	.size	trace_nop_func, . - trace_nop_func
+
+/*
+ * trace_caller_direct: the long path to a direct trampoline that a BL
+ * from the site cannot reach (beyond +-128 MiB). The site's literal is
+ * then an ops whose direct_call (offset 8) holds the trampoline.
+ *
+ *   func-8:  .quad direct ops    (ops->direct_call = tramp)
+ *   func+4:  bl    trace_caller_direct
+ *
+ * Contract: in: as trace_caller (x30 = func + 8, x9 = func's return
+ * address, x0-x8 arguments). Does: branches to ops->direct_call with
+ * every register as it came, so the trampoline sees what a direct BL
+ * gives it. While the patcher takes the trampoline off, a CPU may still
+ * run this BL after the literal changed (literals are written first);
+ * that ops has no direct_call, so it goes through trace_caller as the
+ * new literal says. Clobbers: x16 (free at a function's entry).
+ */
+	.globl	trace_caller_direct
+	.type	trace_caller_direct, %function
+trace_caller_direct:
+	ldr	x16, [x30, #-16]		// ops = *(func - 8)
+	ldr	x16, [x16, #8]			// ops->direct_call
+	cbz	x16, trace_caller		// literal already changed: plain dispatch
+	br	x16
+	.size	trace_caller_direct, . - trace_caller_direct

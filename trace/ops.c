@@ -133,15 +133,15 @@ static int update_sites(void)
 				single = l->ops[k];
 			}
 		}
-		struct trace_ops *lit = !count ? &trace_nop_ops :
-			count == 1 && !force_list ? single : (struct trace_ops *)s;
-
-		s->wanting = count;
-		s->flags = (uint8_t)(count ? s->flags | SITE_WANTED : s->flags & ~SITE_WANTED);
 		/* A direct trampoline owns the BL only while no ops wants the
 		 * site: ops take the site back through trace_caller. */
 		bool direct = !count && trace_direct_want && trace_direct_want[i];
 		bool enable = count || direct;
+		struct trace_ops *lit = direct ? trace_direct_ops[i] : !count ? &trace_nop_ops :
+			count == 1 && !force_list ? single : (struct trace_ops *)s;
+
+		s->wanting = count;
+		s->flags = (uint8_t)(count ? s->flags | SITE_WANTED : s->flags & ~SITE_WANTED);
 
 		if (lit != s->installed || enable != !!(s->flags & SITE_ENABLED) ||
 		    direct != !!(s->flags & SITE_DIRECT))

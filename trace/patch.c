@@ -45,7 +45,7 @@ uint32_t patch_insn_bl(uintptr_t from, uintptr_t to)
 
 static uint32_t site_insn(unsigned int i, bool enabled, bool direct)
 {
-	uintptr_t to = direct ? trace_site_direct[i] : (uintptr_t)trace_caller;
+	uintptr_t to = direct ? trace_direct_target(i) : (uintptr_t)trace_caller;
 
 	return enabled ? patch_insn_bl(site_func(i) + 4, to) : INSN_NOP;
 }

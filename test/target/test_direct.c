@@ -1,4 +1,5 @@
 /* test/target/test_direct.c: direct trampolines on a function's site. */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <baretrace_trace.h>
@@ -76,4 +77,33 @@ KTEST(direct_site_shared_with_ops)
 	KT_EQ(t, dt_tramp_hits - h0, 1);
 	KT_EQ(t, trace_direct_detach(dt_plus_one), 0);
 	KT_EQ(t, insn_at(f + 4), INSN_NOP);
+}
+
+extern bool trace_direct_force_long;
+
+/* The long path (trace_caller_direct and the literal's direct_call slot)
+ * for a trampoline in range, forced: the same results as the BL. A
+ * trampoline really placed beyond 128 MiB needs an executable mapping
+ * there, which kernel/mmu.c does not make yet. */
+KTEST(direct_long_path_gives_the_same_results)
+{
+	extern char trace_caller_direct[];
+	uintptr_t f = (uintptr_t)dt_plus_one;
+	uint64_t h0 = dt_tramp_hits;
+	int sum = 0;
+
+	trace_direct_force_long = true;
+	KT_EQ(t, trace_direct_attach(dt_plus_one, dt_count_tramp), 0);
+	KT_EQ(t, trace_direct_attach(dt_double, dt_fexit_tramp), 0);
+	trace_direct_force_long = false;
+	KT_EQ(t, insn_at(f + 4), patch_insn_bl(f + 4, (uintptr_t)trace_caller_direct));
+	for (int i = 0; i < 10; i++)
+		sum += dt_plus_one(i);
+	KT_EQ(t, sum, 55);
+	KT_EQ(t, dt_tramp_hits - h0, 10);
+	KT_EQ(t, dt_double(21), 1042);
+	KT_EQ(t, trace_direct_detach(dt_plus_one), 0);
+	KT_EQ(t, trace_direct_detach(dt_double), 0);
+	KT_EQ(t, insn_at(f + 4), INSN_NOP);
+	KT_EQ(t, dt_double(21), 42);
 }
