@@ -24,5 +24,6 @@ int main(int argc, char **argv)
 	bench_record();
 	bench_tracers();
 	bench_tracepoints();
+	bench_direct();
 	return 0;
 }
