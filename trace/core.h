@@ -42,7 +42,8 @@ struct site_state {
 
 #define SITE_WANTED	(1 << 0)	/* wanting > 0 */
 #define SITE_ENABLED	(1 << 1)	/* BL in text */
-#define SITE_DIRECT	(1 << 2)	/* that BL goes to trace_site_direct[i] */
+#define SITE_DIRECT	(1 << 2)	/* that BL goes to trace_direct_target(i) */
+#define SITE_BOTH	(1 << 3)	/* to trace_caller_both: ops, then the trampoline */
 
 _Static_assert(sizeof(struct site_state) == BT_SITE_STATE_SIZE, "tables.h");
 
@@ -71,7 +72,7 @@ struct patch_req {
 	uint32_t site;
 	struct trace_ops *literal;	/* new literal */
 	bool enable;			/* BL (true) or NOP */
-	bool direct;			/* BL to trace_site_direct[site], not trace_caller */
+	uint8_t route;			/* 0 (trace_caller), SITE_DIRECT or SITE_BOTH */
 };
 /* trace/direct.c, both NULL before the first attach, under trace_lock:
  * trace_site_direct[i] is site i's direct trampoline, what its BL targets
@@ -82,6 +83,9 @@ extern uint8_t *trace_direct_want;
 /* Site i's ops literal while its trampoline is attached: direct_call =
  * the trampoline, for the long path (trace_caller_direct). */
 extern struct trace_ops **trace_direct_ops;
+/* Site i's literal while ops and its trampoline share it: func calls the
+ * ops (data), direct_call is the trampoline. */
+extern struct trace_ops **trace_direct_both;
 uintptr_t trace_direct_target(unsigned int i);	/* what the BL calls */
 int trace_sites_update(void);	/* trace/ops.c: recompute and patch */
 int patch_apply(const struct patch_req *reqs, unsigned int n);

@@ -10,10 +10,10 @@
  * with "mov x16, x30; mov x30, x9; br x16" or calls the body at x30 as
  * a function (with lr = its own return) to run code after it returns.
  *
- * While ordinary ops also want the site, the site goes through
- * trace_caller and the ops, and the trampoline is not called; it gets
- * the site back when they let go. A trampoline within BL range
- * (+-128 MiB) gets the BL itself; one further away is reached through
+ * While ordinary ops also want the site, the BL goes to
+ * trace_caller_both, which calls the ops and then enters the trampoline
+ * as the BL would have; the trampoline gets the BL back when they let
+ * go. A trampoline within BL range (+-128 MiB) gets the BL itself; one further away is reached through
  * trace_caller_direct (trace/entry.S), which branches to the
  * direct_call slot of the site's literal: no PLT, no range limit.
  */
@@ -27,6 +27,7 @@
 uintptr_t *trace_site_direct;
 uint8_t *trace_direct_want;
 struct trace_ops **trace_direct_ops;
+struct trace_ops **trace_direct_both;
 bool trace_direct_force_long;	/* tests and benchmarks: take the long path */
 
 extern char trace_caller_direct[];
@@ -39,6 +40,18 @@ static bool in_range(unsigned int i, uintptr_t tramp)
 	intptr_t off = (intptr_t)tramp - (intptr_t)(site_func(i) + 4);
 
 	return off >= -BL_RANGE && off < BL_RANGE && !trace_direct_force_long;
+}
+
+/* The literal's func while ops share the site with a trampoline: the
+ * ops that would be the literal on their own are in data. */
+static void direct_both_func(uintptr_t ip, uintptr_t parent, struct trace_ops *op,
+			     struct trace_regs *regs)
+{
+	struct trace_ops *inner = __atomic_load_n((struct trace_ops **)&op->data,
+						  __ATOMIC_ACQUIRE);
+
+	if (inner)
+		inner->func(ip, parent, inner, regs);
 }
 
 /* Decided at attach time and fixed until detach (the patcher checks the
@@ -69,28 +82,32 @@ int trace_direct_attach(void *func, void *tramp)
 		uintptr_t *d = calloc(trace_site_count(), sizeof(*d));
 		uint8_t *w = calloc(trace_site_count(), 1);
 		struct trace_ops **o = calloc(trace_site_count(), sizeof(*o));
+		struct trace_ops **b = calloc(trace_site_count(), sizeof(*b));
 
-		if (!d || !w || !o) {
-			free(d), free(w), free(o);
+		if (!d || !w || !o || !b) {
+			free(d), free(w), free(o), free(b);
 			return TRACE_ENOMEM;
 		}
 		spin_lock(&trace_lock);
 		if (!trace_site_direct) {
 			trace_direct_ops = o;
+			trace_direct_both = b;
 			trace_direct_want = w;
 			trace_site_direct = d;
-			d = NULL, w = NULL, o = NULL;
+			d = NULL, w = NULL, o = NULL, b = NULL;
 		}
 		spin_unlock(&trace_lock);
-		free(d), free(w), free(o);
+		free(d), free(w), free(o), free(b);
 	}
 	/* The site's literal while the trampoline has it: func is never
 	 * called (only trace_caller would, and it is not the BL target);
 	 * data marks the long path. */
-	struct trace_ops *ops = calloc(1, sizeof(*ops));
+	struct trace_ops *ops = calloc(2, sizeof(*ops)), *both = ops + 1;
 
 	if (!ops)
 		return TRACE_ENOMEM;
+	both->func = direct_both_func;
+	both->direct_call = (uintptr_t)tramp;
 	ops->func = trace_nop_ops.func;
 	ops->direct_call = (uintptr_t)tramp;
 	ops->data = in_range((unsigned int)i, (uintptr_t)tramp) ? NULL : ops;
@@ -100,17 +117,19 @@ int trace_direct_attach(void *func, void *tramp)
 	if (trace_direct_want[i] || (bt_site_state[i].flags & SITE_DIRECT)) {
 		err = TRACE_EBUSY;
 	} else {
-		struct trace_ops *old = trace_direct_ops[i];
+		struct trace_ops *old = trace_direct_ops[i], *old_both = trace_direct_both[i];
 
 		trace_site_direct[i] = (uintptr_t)tramp;
 		trace_direct_ops[i] = ops;
+		trace_direct_both[i] = both;
 		trace_direct_want[i] = 1;
 		err = trace_sites_update();
 		if (err) {
 			trace_direct_want[i] = 0;
 			trace_direct_ops[i] = old;
+			trace_direct_both[i] = old_both;
 		} else {
-			free(old);	/* out of text since its detach's round */
+			free(old);	/* both halves: out of text since its detach's round */
 		}
 	}
 	spin_unlock(&trace_lock);

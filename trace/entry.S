@@ -48,11 +48,11 @@
 #define REGS_PC		104
 #define REGS_SIZE	128
 
-	.text
-	.balign	16
-	.globl	trace_caller
-	.type	trace_caller, %function
-trace_caller:
+/* Save, call ops->func with IRQ/FIQ masked, restore: trace_caller's
+ * contract up to the point where it continues at x9 = regs->pc with x30
+ * = regs->lr. Both entries below expand it, so neither pays for the
+ * other. */
+	.macro	TRACE_CALL_OPS
 	sub	sp, sp, #REGS_SIZE
 	stp	x0, x1, [sp, #0]
 	stp	x2, x3, [sp, #16]
@@ -89,6 +89,14 @@ trace_caller:
 	ldp	x29, x30, [sp, #REGS_FP]	// fp, lr (a tracer may change lr)
 	ldr	x9, [sp, #REGS_PC]
 	add	sp, sp, #REGS_SIZE
+	.endm
+
+	.text
+	.balign	16
+	.globl	trace_caller
+	.type	trace_caller, %function
+trace_caller:
+	TRACE_CALL_OPS
 	ret	x9
 	.size	trace_caller, . - trace_caller
 
@@ -124,3 +132,29 @@ trace_caller_direct:
 	cbz	x16, trace_caller		// literal already changed: plain dispatch
 	br	x16
 	.size	trace_caller_direct, . - trace_caller_direct
+
+/*
+ * trace_caller_both: a site wanted by ops and by a direct trampoline.
+ * The literal is an ops whose func calls the real ops (trace/direct.c)
+ * and whose direct_call is the trampoline.
+ *
+ * Contract: in: as trace_caller. Does: what trace_caller does, then,
+ * instead of continuing the body, enters ops->direct_call (the literal
+ * read again: the callback may have taken a while) as a direct BL would:
+ * x30 = func + 8, x9 = func's return address. If that literal has no
+ * direct_call (the patcher is changing the site), continues the body.
+ * Clobbers: x9-x18.
+ */
+	.globl	trace_caller_both
+	.type	trace_caller_both, %function
+trace_caller_both:
+	TRACE_CALL_OPS
+	ldr	x16, [x9, #-16]			// ops = *(func - 8)
+	ldr	x16, [x16, #8]			// ops->direct_call
+	cbz	x16, 2f
+	mov	x17, x30
+	mov	x30, x9				// x30 = func + 8
+	mov	x9, x17				// x9 = func's return address
+	br	x16
+2:	ret	x9
+	.size	trace_caller_both, . - trace_caller_both

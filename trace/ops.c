@@ -133,19 +133,28 @@ static int update_sites(void)
 				single = l->ops[k];
 			}
 		}
-		/* A direct trampoline owns the BL only while no ops wants the
-		 * site: ops take the site back through trace_caller. */
-		bool direct = !count && trace_direct_want && trace_direct_want[i];
-		bool enable = count || direct;
-		struct trace_ops *lit = direct ? trace_direct_ops[i] : !count ? &trace_nop_ops :
+		/* A direct trampoline alone gets the BL; shared with ops, the
+		 * site goes through trace_caller_both with a literal that calls
+		 * the ops and names the trampoline (trace/direct.c). */
+		bool has_direct = trace_direct_want && trace_direct_want[i];
+		uint8_t route = !has_direct ? 0 : count ? SITE_BOTH : SITE_DIRECT;
+		bool enable = count || has_direct;
+		struct trace_ops *lit = !count ? &trace_nop_ops :
 			count == 1 && !force_list ? single : (struct trace_ops *)s;
+
+		if (route == SITE_DIRECT)
+			lit = trace_direct_ops[i];
+		if (route == SITE_BOTH) {	/* data first: the literal may be live */
+			__atomic_store_n(&trace_direct_both[i]->data, lit, __ATOMIC_RELEASE);
+			lit = trace_direct_both[i];
+		}
 
 		s->wanting = count;
 		s->flags = (uint8_t)(count ? s->flags | SITE_WANTED : s->flags & ~SITE_WANTED);
 
 		if (lit != s->installed || enable != !!(s->flags & SITE_ENABLED) ||
-		    direct != !!(s->flags & SITE_DIRECT))
-			reqs[n++] = (struct patch_req){ i, lit, enable, direct };
+		    route != (s->flags & (SITE_DIRECT | SITE_BOTH)))
+			reqs[n++] = (struct patch_req){ i, lit, enable, route };
 	}
 	return patch_apply(reqs, n);
 }

@@ -43,9 +43,12 @@ uint32_t patch_insn_bl(uintptr_t from, uintptr_t to)
 	return 0x94000000U | ((uint32_t)off & 0x03ffffffU);
 }
 
-static uint32_t site_insn(unsigned int i, bool enabled, bool direct)
+extern char trace_caller_both[];
+
+static uint32_t site_insn(unsigned int i, bool enabled, unsigned int route)
 {
-	uintptr_t to = direct ? trace_direct_target(i) : (uintptr_t)trace_caller;
+	uintptr_t to = route == SITE_DIRECT ? trace_direct_target(i) :
+		       route == SITE_BOTH ? (uintptr_t)trace_caller_both : (uintptr_t)trace_caller;
 
 	return enabled ? patch_insn_bl(site_func(i) + 4, to) : INSN_NOP;
 }
@@ -57,7 +60,8 @@ static bool site_as_expected(const struct patch_req *r)
 	const volatile uint32_t *insn = (const volatile uint32_t *)site_func(r->site);
 
 	if (*lit == (uintptr_t)s->installed && insn[0] == INSN_MOV_X9_LR &&
-	    insn[1] == site_insn(r->site, s->flags & SITE_ENABLED, s->flags & SITE_DIRECT))
+	    insn[1] == site_insn(r->site, s->flags & SITE_ENABLED,
+				  s->flags & (SITE_DIRECT | SITE_BOTH)))
 		return true;
 	kprintf("trace: site %s at %p is not as expected (literal %lx, insns %08x %08x); "
 		"batch refused, nothing written\n", trace_site_name(r->site),
@@ -102,15 +106,14 @@ int patch_apply(const struct patch_req *reqs, unsigned int n)
 	dsb_ish();	/* literals are visible before any new BL can be */
 	for (unsigned int k = 0; k < n; k++) {
 		struct site_state *s = &bt_site_state[reqs[k].site];
-		bool was = s->flags & SITE_ENABLED, was_direct = s->flags & SITE_DIRECT;
-		uint32_t old = site_insn(reqs[k].site, was, was_direct);
-		uint32_t insn = site_insn(reqs[k].site, reqs[k].enable, reqs[k].direct);
+		bool was = s->flags & SITE_ENABLED;
+		uint32_t old = site_insn(reqs[k].site, was, s->flags & (SITE_DIRECT | SITE_BOTH));
+		uint32_t insn = site_insn(reqs[k].site, reqs[k].enable, reqs[k].route);
 
 		if (insn != old)
 			text_write32((void *)(site_func(reqs[k].site) + 4), old, insn);
-		s->flags = (uint8_t)((s->flags & ~(SITE_ENABLED | SITE_DIRECT)) |
-				     (reqs[k].enable ? SITE_ENABLED : 0) |
-				     (reqs[k].direct ? SITE_DIRECT : 0));
+		s->flags = (uint8_t)((s->flags & ~(SITE_ENABLED | SITE_DIRECT | SITE_BOTH)) |
+				     (reqs[k].enable ? SITE_ENABLED : 0) | reqs[k].route);
 	}
 	if (n)
 		text_sync(lo, hi);

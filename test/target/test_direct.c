@@ -57,8 +57,8 @@ KTEST(direct_fexit_trampoline_sees_the_return_value)
 	KT_EQ(t, dt_double(21), 42);
 }
 
-/* Ops take the site through trace_caller while they want it; the
- * trampoline gets it back when they let go. */
+/* Ops and a trampoline on one site: both run (trace_caller_both); the
+ * trampoline gets the BL back when the ops let go. */
 KTEST(direct_site_shared_with_ops)
 {
 	struct trace_ops ops = { .func = dt_ops_hit };
@@ -68,13 +68,25 @@ KTEST(direct_site_shared_with_ops)
 	KT_EQ(t, trace_direct_attach(dt_plus_one, dt_count_tramp), 0);
 	KT_EQ(t, trace_ops_set_filter(&ops, "dt_plus_one"), 0);
 	KT_EQ(t, trace_ops_register(&ops), 0);
+	extern char trace_caller_both[];
+
+	KT_EQ(t, insn_at(f + 4), patch_insn_bl(f + 4, (uintptr_t)trace_caller_both));
 	ops_hits = 0;
 	KT_EQ(t, dt_plus_one(4), 5);
 	KT_EQ(t, ops_hits, 1);
+	KT_EQ(t, dt_tramp_hits - h0, 1);
+	KT_EQ(t, trace_direct_attach(dt_double, dt_fexit_tramp), 0);
+	KT_EQ(t, trace_ops_set_filter(&ops, "dt_plus_one dt_double"), 0);
+	KT_EQ(t, dt_double(21), 1042);	/* fexit still sees the value */
+	KT_EQ(t, ops_hits, 2);
+	KT_EQ(t, trace_direct_detach(dt_double), 0);
+	KT_EQ(t, dt_double(21), 42);
+	KT_EQ(t, ops_hits, 3);		/* the ops keep the site */
 	KT_EQ(t, trace_ops_unregister(&ops), 0);
 	KT_EQ(t, insn_at(f + 4), patch_insn_bl(f + 4, (uintptr_t)dt_count_tramp));
 	KT_EQ(t, dt_plus_one(4), 5);
-	KT_EQ(t, dt_tramp_hits - h0, 1);
+	KT_EQ(t, ops_hits, 3);
+	KT_EQ(t, dt_tramp_hits - h0, 2);
 	KT_EQ(t, trace_direct_detach(dt_plus_one), 0);
 	KT_EQ(t, insn_at(f + 4), INSN_NOP);
 }
