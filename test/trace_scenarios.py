@@ -83,7 +83,10 @@ def console_session(h, image, bootargs, keys):
         os.killpg(proc.pid, 9)
         rest, _ = proc.communicate()
         status = None
-    text = (out + rest).decode(errors="replace").replace("\r", "")
+    # Trace frames (STX ... ETX, docs/wire.md) come between console lines
+    # without a newline of their own: drop them before reading lines.
+    raw = re.sub(rb"\x02[^\x03]*\x03", b"", out + rest)
+    text = raw.decode(errors="replace").replace("\r", "")
     return status, "".join(c for c in text if c == "\n" or " " <= c <= "~")
 
 
