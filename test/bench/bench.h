@@ -23,4 +23,15 @@ void bench_direct(void);
 /* Instructions per call of bench_fn over BENCH_CALLS calls (record.c). */
 double bench_fn_per_call(void);
 
+/* Instructions per call of fn over BENCH_CALLS calls, loop included;
+ * the caller provides 'static volatile int sink' and includes pmu.h. */
+#define MEASURE(fn) ({							\
+	uint32_t t0 = (uint32_t)pmu_insns();				\
+	int acc = 0;							\
+	for (int i = 0; i < BENCH_CALLS; i++)				\
+		acc += fn(i);						\
+	sink = acc;							\
+	(double)(uint32_t)((uint32_t)pmu_insns() - t0) / BENCH_CALLS;	\
+})
+
 #endif /* TEST_BENCH_H */

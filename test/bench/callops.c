@@ -32,15 +32,6 @@ static notrace void bench_callback(uintptr_t ip, uintptr_t parent, struct trace_
 	((struct bench_ops *)o)->hits++;
 }
 
-/* Instructions per call of fn over BENCH_CALLS calls, loop included. */
-#define MEASURE(fn) ({							\
-	uint32_t t0 = (uint32_t)pmu_insns();				\
-	int acc = 0;							\
-	for (int i = 0; i < BENCH_CALLS; i++)				\
-		acc += fn(i);						\
-	sink = acc;							\
-	(double)(uint32_t)((uint32_t)pmu_insns() - t0) / BENCH_CALLS;	\
-})
 
 static const struct { int relevant, irrelevant; } rows[] = {
 	{ 0, 0 }, { 0, 1 }, { 0, 2 }, { 0, 10 }, { 0, 100 },

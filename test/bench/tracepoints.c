@@ -59,14 +59,6 @@ static notrace __attribute__((noinline)) int tp_ccall(int i)
 	return i + 1;
 }
 
-#define MEASURE(fn) ({							\
-	uint32_t t0 = (uint32_t)pmu_insns();				\
-	int acc = 0;							\
-	for (int i = 0; i < BENCH_CALLS; i++)				\
-		acc += fn(i);						\
-	sink = acc;							\
-	(double)(uint32_t)((uint32_t)pmu_insns() - t0) / BENCH_CALLS;	\
-})
 
 /* Points the event's BL at 'to' (from 'from'): the iterate row with one
  * probe, which the core itself never sets up. */
