@@ -11,6 +11,9 @@
  *   [_etext, _erodata)          Normal WB, RO, XN
  *   [_erodata, _end)            Normal WB, RW, XN
  *   TEXT_ALIAS_BASE + text      Normal WB, RW, XN (the patcher's window)
+ *   FAR_TEXT_BASE               Normal WB, RO, executable: one BSS page
+ *                               (far_text_page, itself RW, XN) seen as
+ *                               code far from the image
  * Nothing else is mapped, and RAM below NULL_GUARD never is (the Pi's RAM
  * starts at 0), so a NULL dereference faults on every board.
  */
@@ -61,6 +64,7 @@
 
 /* Written by the boot CPU before any other CPU starts; read-only after. */
 static uint64_t pt_pool[PT_POOL][PT_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
+uint8_t far_text_page[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
 static unsigned int pt_used;
 
 static uint64_t *pt_alloc(void)
@@ -138,6 +142,7 @@ void mmu_init(const struct mem_region *ram)
 	map_ram_around_image(ram);
 	map_range(TEXT_ALIAS_BASE, (uintptr_t)_text,
 		  (uintptr_t)_etext - (uintptr_t)_text, PROT_RW);
+	map_range(FAR_TEXT_BASE, (uintptr_t)far_text_page, PAGE_SIZE, PROT_RX);
 
 	/* The tables were written with the MMU off (straight to memory);
 	 * drop any stale cache lines before walks may allocate them. */

@@ -15,6 +15,12 @@
 
 /* Alias of [_text, _etext): VA = TEXT_ALIAS_BASE + (addr - _text). */
 #define TEXT_ALIAS_BASE		0x4000000000UL	/* 256 GiB */
+/* One page of code placed far from the image (far beyond a BL's
+ * +-128 MiB): mapped read-only and executable here, written only
+ * through far_text_place() (kernel/text_alias.c) via the page's own
+ * writable, never-executable mapping in BSS. */
+#define FAR_TEXT_BASE		0x6000000000UL	/* 384 GiB */
+extern uint8_t far_text_page[];
 
 struct mem_region {
 	uint64_t base;

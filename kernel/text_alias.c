@@ -6,6 +6,9 @@
  * covered by the concurrent modification rules for NOP/B/BL, B2.2.5).
  */
 #include <stdint.h>
+#include <string.h>
+
+#include "config.h"
 
 #include "barrier.h"
 #include "mmu.h"
@@ -51,4 +54,21 @@ void text_sync(uintptr_t start, uintptr_t end)
 	dcache_clean_pou(start, end);
 	icache_inval_pou(start, end);
 	isb();
+}
+
+void *far_text_place(const void *code, size_t n)
+{
+	static size_t used;	/* bytes of the page handed out */
+	size_t at = (used + 15) & ~(size_t)15;
+
+	if (n > PAGE_SIZE - at)
+		return NULL;
+	memcpy(far_text_page + at, code, n);
+	used = at + n;
+	/* Written through the BSS mapping; the PIPT D-cache line is the
+	 * same for the executable alias. Then drop stale instructions. */
+	dcache_clean_pou((uintptr_t)far_text_page + at, (uintptr_t)far_text_page + at + n);
+	icache_inval_pou(FAR_TEXT_BASE + at, FAR_TEXT_BASE + at + n);
+	isb();
+	return (void *)(FAR_TEXT_BASE + at);
 }

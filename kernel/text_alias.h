@@ -14,6 +14,7 @@
 #ifndef KERNEL_TEXT_ALIAS_H
 #define KERNEL_TEXT_ALIAS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define TEXT_EMISMATCH	(-1)	/* old contents differ: nothing written */
@@ -22,5 +23,12 @@
 int text_write32(void *addr, uint32_t expect, uint32_t insn);
 int text_write64(void *addr, uint64_t expect, uint64_t value);
 void text_sync(uintptr_t start, uintptr_t end);
+
+/* Copies n bytes of position-independent code into the far text page
+ * (kernel/mmu.h FAR_TEXT_BASE, hundreds of GiB from the image) after
+ * what is already there, and makes it executable for this CPU; returns
+ * its executable address, or NULL when the page is full. Thread context,
+ * one caller at a time (tests and benchmarks). */
+void *far_text_place(const void *code, size_t n);
 
 #endif /* KERNEL_TEXT_ALIAS_H */

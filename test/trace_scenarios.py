@@ -127,6 +127,25 @@ def stage_trace(h, res, board):
     res.record("trace: two -icount runs give byte-identical reports",
                report3 == report2 and rst3 == 0, report3[-500:])
 
+    # tracepoints alone, decoded on the host from the schemas in metadata
+    bt = os.path.join(h.HOST, "events.bt")
+    st, out = capture(h, tgt, "panic=poweroff trace_event=timer:tick,irq:entry,smp:call "
+                      "-- ktest smp_call_runs delay_waits", bt)
+    elf = os.path.join(tgt, "baretrace.elf")
+    rst, report = h.run([tool, "report", bt, "--elf", elf])
+    est, _ = h.run([tool, "export", "--format=chrome-json", "-o", bt + ".json", bt, "--elf", elf])
+    try:
+        with open(bt + ".json") as f:
+            inst = [e for e in json.load(f)["traceEvents"] if e.get("cat") == "tracepoint"]
+    except (OSError, ValueError, KeyError):
+        inst = []
+    res.record("trace: tracepoints alone (trace_event=) reach the host and decode with their fields",
+               st == 0 and rst == 0 and est == 0 and
+               re.search(r"^\[\d{3}\] \d+\.\d{6}: irq:entry: irq=27$", report, re.M) and
+               re.search(r"^\[\d{3}\] \d+\.\d{6}: timer:tick: cpu=\d+ count=\d+$", report, re.M) and
+               re.search(r"^\[000\] \d+\.\d{6}: smp:call: cpu=1 fn=0x[0-9a-f]+$", report, re.M) and
+               len(inst) > 3, report[-1500:] + f"\n{len(inst)} tracepoint instants")
+
     # overflow with paced export
     bt = os.path.join(h.HOST, "overflow.bt")
     filt = open(os.path.join(h.ROOT, "examples/demo/trace_filter")).read().strip()

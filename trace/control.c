@@ -76,6 +76,15 @@ static int ensure_rings(void)
 	return 0;
 }
 
+int trace_export_ready(void)
+{
+	spin_lock(&ctl_lock);
+	int err = ensure_rings();
+
+	spin_unlock(&ctl_lock);
+	return err;
+}
+
 /* The function tracer pays for CPU and context filters only when set. */
 static void pick_function_callback(void)
 {
@@ -334,7 +343,7 @@ void trace_end_stream(void)
 void trace_stop_and_drain(void)
 {
 	if (!exporting && !profiling)
-		return;
+		return;	/* events alone also set 'exporting' (trace_export_ready) */
 	/* Unregistering needs an IPI round: only with interrupts on. */
 	if (!irq_in_interrupt() && !(read_sysreg(daif) & (1 << 7))) {
 		trace_stop();

@@ -15,6 +15,7 @@
 #include "kprintf.h"
 #include "ring.h"
 #include "tracepoint.h"
+#include "tracer.h"
 
 extern const struct tp_event __bt_events_start[];
 
@@ -113,7 +114,10 @@ static int set_recording(const struct tp_event *ev, bool on)
 int tp_enable(const char *globs, int on)
 {
 	const char *p = globs;
-	int err = 0;
+	int err = on ? trace_export_ready() : 0;	/* rings and exporter */
+
+	if (err)
+		return err;
 
 	while (*p) {
 		size_t n = strcspn(p, ", ");

@@ -30,6 +30,9 @@ struct graph_options {
 extern struct graph_options graph_opts;
 
 const char *trace_tracer_name(void);
+/* Ring buffers and the exporter exist (tracepoints recorded without a
+ * tracer need them too). 0 or TRACE_ENOMEM. Thread context. */
+int trace_export_ready(void);
 const char *trace_get_filter(void);
 bool trace_profiling(void);
 

@@ -6,6 +6,8 @@
 
 #include "core.h"
 #include "ktest.h"
+#include "symbols.h"
+#include "text_alias.h"
 
 volatile uint64_t dt_tramp_hits;
 void dt_count_tramp(void);
@@ -94,9 +96,8 @@ KTEST(direct_site_shared_with_ops)
 extern bool trace_direct_force_long;
 
 /* The long path (trace_caller_direct and the literal's direct_call slot)
- * for a trampoline in range, forced: the same results as the BL. A
- * trampoline really placed beyond 128 MiB needs an executable mapping
- * there, which kernel/mmu.c does not make yet. */
+ * for a trampoline in range, forced: the same results as the BL. The
+ * next test places one really beyond 128 MiB. */
 KTEST(direct_long_path_gives_the_same_results)
 {
 	extern char trace_caller_direct[];
@@ -117,5 +118,34 @@ KTEST(direct_long_path_gives_the_same_results)
 	KT_EQ(t, trace_direct_detach(dt_plus_one), 0);
 	KT_EQ(t, trace_direct_detach(dt_double), 0);
 	KT_EQ(t, insn_at(f + 4), INSN_NOP);
+	KT_EQ(t, dt_double(21), 42);
+}
+
+/* A trampoline really placed beyond branch range: a copy of
+ * dt_fexit_tramp (position independent) in the far text page, hundreds
+ * of GiB from the image. The site must take the long path and give the
+ * same results as the in-range BL. */
+KTEST(direct_trampoline_beyond_128_mib_takes_the_long_path)
+{
+	extern char trace_caller_direct[];
+	uintptr_t f = (uintptr_t)dt_double, size = 0;
+
+	KT_EXPECT(t, sym_lookup((uintptr_t)dt_fexit_tramp, NULL, &size) && size >= 16);
+	void *far = far_text_place((const void *)(uintptr_t)dt_fexit_tramp, size);
+
+	KT_EXPECT(t, far != NULL);
+	if (!far)
+		return;
+	KT_EXPECT(t, (uintptr_t)far - f > (128UL << 20));
+	KT_EQ(t, trace_direct_attach(dt_double, dt_fexit_tramp), 0);	/* in range */
+	int near = dt_double(21);
+
+	KT_EQ(t, insn_at(f + 4), patch_insn_bl(f + 4, (uintptr_t)dt_fexit_tramp));
+	KT_EQ(t, trace_direct_detach(dt_double), 0);
+	KT_EQ(t, trace_direct_attach(dt_double, far), 0);		/* far */
+	KT_EQ(t, insn_at(f + 4), patch_insn_bl(f + 4, (uintptr_t)trace_caller_direct));
+	KT_EQ(t, dt_double(21), near);
+	KT_EQ(t, near, 1042);
+	KT_EQ(t, trace_direct_detach(dt_double), 0);
 	KT_EQ(t, dt_double(21), 42);
 }
