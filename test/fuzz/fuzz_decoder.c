@@ -17,19 +17,7 @@
 #include <string.h>
 
 #include "../../tools/baretrace/bt.h"
-
-/* See fuzz_fdt.c: UBSan findings must stop the run. */
-const char *__ubsan_default_options(void);
-const char *__ubsan_default_options(void)
-{
-	return "halt_on_error=1:print_stacktrace=1";
-}
-
-static void must(int ok)
-{
-	if (!ok)
-		abort();
-}
+#include "fuzz.h"
 
 static struct bt_flame flame;
 static struct bt_profile prof;

@@ -21,14 +21,7 @@
 #include <string.h>
 
 #include "fdt.h"
-
-/* Make UBSan findings fatal even when built without
- * -fno-sanitize-recover, so libFuzzer stops and saves the input. */
-const char *__ubsan_default_options(void);
-const char *__ubsan_default_options(void)
-{
-	return "halt_on_error=1:print_stacktrace=1";
-}
+#include "fuzz.h"
 
 /* Header fields, devicetree specification v0.4 5.2. */
 enum { H_MAGIC = 0, H_TOTAL = 4, H_STRUCT = 8, H_STRINGS = 12,
@@ -36,12 +29,6 @@ enum { H_MAGIC = 0, H_TOTAL = 4, H_STRUCT = 8, H_STRINGS = 12,
 
 /* The structure block of the blob being walked. */
 static const uint8_t *block_start, *block_end;
-
-static void must(int ok)
-{
-	if (!ok)
-		abort();	/* libFuzzer reports it as a crash */
-}
 
 static void check_span(const void *p, int len)
 {
