@@ -47,6 +47,15 @@ static void capture(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 	ring_commit();
 }
 
+static void release(struct args_spec *a, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		if (a[i].ops.registered)
+			trace_ops_unregister(&a[i].ops);
+		trace_ops_release(&a[i].ops);
+	}
+}
+
 int trace_set_args(const char *spec)
 {
 	struct args_spec next[ARGS_MAX];
@@ -68,32 +77,36 @@ int trace_set_args(const char *spec)
 			if (n == ARGS_MAX || !colon || colon == p ||
 			    (size_t)(colon - p) >= sizeof(next[n].func) ||
 			    (size_t)(e - colon - 1) >= sizeof(num))
-				return TRACE_EINVAL;
+				goto refuse;
 			memcpy(next[n].func, p, (size_t)(colon - p));
 			memcpy(num, colon + 1, (size_t)(e - colon - 1));
 			num[e - colon - 1] = '\0';
 			if (bootargs_parse_ulong(num, &count) || count < 1 || count > 8)
-				return TRACE_EINVAL;
+				goto refuse;
 			next[n].n = (unsigned int)count;
 			next[n].ops.func = capture;
-			if ((err = trace_ops_set_filter(&next[n].ops, next[n].func)))
-				return err;
-			if (!trace_filter_matches(&next[n].ops)) {
+			if (trace_ops_set_filter(&next[n].ops, next[n].func) ||
+			    !trace_filter_matches(&next[n].ops)) {
 				kprintf("args: no function matches '%s'\n", next[n].func);
-				return TRACE_EINVAL;
+				n++;	/* its filter bitmap is released too */
+				goto refuse;
 			}
 			n++;
 		}
 		p = *e ? e + 1 : e;
 	}
-	for (unsigned int i = 0; i < nspecs; i++)
-		trace_ops_unregister(&specs[i].ops);
+	release(specs, nspecs);
 	memcpy(specs, next, sizeof(next));
 	nspecs = n;
-	for (unsigned int i = 0; i < n; i++)
-		if ((err = trace_ops_register(&specs[i].ops)))
-			return err;
-	return 0;
+	/* A refusal by the patcher leaves no captures rather than some. */
+	if ((err = trace_ops_register_each(&specs[0].ops, sizeof(specs[0]), n))) {
+		release(specs, n);
+		nspecs = 0;
+	}
+	return err;
+refuse:	/* a bad spec: free what parsing made, keep the old captures */
+	release(next, n);
+	return TRACE_EINVAL;
 }
 
 void args_list(void)

@@ -108,5 +108,10 @@ extern struct ops_list *trace_live_ops;
 void trace_init(void);
 unsigned int trace_wanted_sites(const struct trace_ops *ops);
 unsigned int trace_filter_matches(const struct trace_ops *ops);	/* sites its filter selects */
+/* Frees an unregistered ops' filter bitmaps (the ops may be reused). */
+void trace_ops_release(struct trace_ops *ops);
+/* Registers n ops laid out 'stride' bytes apart; on a failure unregisters
+ * those it did and returns the error. */
+int trace_ops_register_each(struct trace_ops *first, size_t stride, unsigned int n);
 
 #endif /* TRACE_CORE_H */

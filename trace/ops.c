@@ -293,6 +293,29 @@ unsigned int trace_wanted_sites(const struct trace_ops *ops)
 	return n;
 }
 
+int trace_ops_register_each(struct trace_ops *first, size_t stride, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		int err = trace_ops_register((struct trace_ops *)((char *)first + i * stride));
+
+		if (err) {
+			while (i--)
+				trace_ops_unregister((struct trace_ops *)((char *)first + i * stride));
+			return err;
+		}
+	}
+	return 0;
+}
+
+void trace_ops_release(struct trace_ops *ops)
+{
+	if (ops->registered)
+		return;
+	free(ops->filter_bits);
+	free(ops->notrace_bits);
+	ops->filter_bits = ops->notrace_bits = NULL;
+}
+
 unsigned int trace_filter_matches(const struct trace_ops *ops)
 {
 	unsigned int n = 0;

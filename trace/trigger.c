@@ -111,13 +111,13 @@ static void fire(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 	}
 }
 
-static void clear_all(void)
+static void release(struct trigger *t, unsigned int n)
 {
-	for (unsigned int i = 0; i < ntriggers; i++)
-		if (triggers[i].ops.registered)
-			trace_ops_unregister(&triggers[i].ops);
-	memset(triggers, 0, sizeof(triggers));
-	ntriggers = 0;
+	for (unsigned int i = 0; i < n; i++) {
+		if (t[i].ops.registered)
+			trace_ops_unregister(&t[i].ops);
+		trace_ops_release(&t[i].ops);
+	}
 }
 
 /* Parses one "func:action[:count]" into t; 0 or TRACE_EINVAL. */
@@ -162,27 +162,33 @@ int trace_set_triggers(const char *spec)
 		while (*e && *e != ',' && *e != ' ')
 			e++;
 		if (e > p) {
-			if (n == TRIGGER_MAX || (err = parse_one(p, (size_t)(e - p), &next[n])))
-				return TRACE_EINVAL;
-			if ((err = trace_ops_set_filter(&next[n].ops, next[n].func)))
-				return err;
-			if (!trace_filter_matches(&next[n].ops)) {
+			err = n == TRIGGER_MAX || parse_one(p, (size_t)(e - p), &next[n]) ?
+			      TRACE_EINVAL : trace_ops_set_filter(&next[n].ops, next[n].func);
+			if (!err && !trace_filter_matches(&next[n].ops)) {
 				kprintf("trigger: no function matches '%s'\n", next[n].func);
-				return TRACE_EINVAL;
+				err = TRACE_EINVAL;
+			}
+			if (err) {
+				release(next, n + (n < TRIGGER_MAX));
+				return err;
 			}
 			n++;
 		}
 		p = *e ? e + 1 : e;
 	}
-	clear_all();
-	if (n && snapshot_alloc())
+	if (n && snapshot_alloc()) {
+		release(next, n);
 		return TRACE_ENOMEM;
+	}
+	release(triggers, ntriggers);
 	memcpy(triggers, next, sizeof(next));
 	ntriggers = n;
-	for (unsigned int i = 0; i < n; i++)
-		if ((err = trace_ops_register(&triggers[i].ops)))
-			return err;
-	return 0;
+	/* A refusal by the patcher leaves no triggers rather than some. */
+	if ((err = trace_ops_register_each(&triggers[0].ops, sizeof(triggers[0]), n))) {
+		release(triggers, n);
+		ntriggers = 0;
+	}
+	return err;
 }
 
 void trigger_list(void)
