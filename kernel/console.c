@@ -22,6 +22,10 @@ static bool panic_mode;
 #define RX_SIZE 256
 static char rx_buf[RX_SIZE];
 static volatile uint32_t rx_head, rx_tail;
+/* Set once the receive interrupt feeds rx_buf: from then on only the
+ * interrupt reads the UART, or a poll could take a byte ahead of those
+ * the interrupt is moving into the ring and swap their order. */
+static volatile bool rx_irq_on;
 
 void console_init(void)
 {
@@ -48,6 +52,7 @@ static void console_rx_irq(unsigned int irq, void *arg)
 void console_init_irq(void)
 {
 	irq_register(BOARD_UART_IRQ, console_rx_irq, NULL);
+	smp_store_release(&rx_irq_on, true);
 	uart_rx_irq_enable();
 }
 
@@ -97,9 +102,8 @@ int console_trygetc(void)
 	uint32_t tail = rx_tail;
 
 	if (smp_load_acquire(&rx_head) == tail) {
-		/* Before interrupts are on (or on a board without a receive
-		 * interrupt) poll the UART itself. */
-		return uart_getc();
+		/* Before the receive interrupt is on, poll the UART itself. */
+		return smp_load_acquire(&rx_irq_on) ? -1 : uart_getc();
 	}
 	int c = (unsigned char)rx_buf[tail % RX_SIZE];
 
