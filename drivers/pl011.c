@@ -20,6 +20,7 @@
 #define FR_BUSY		(1 << 3)
 #define FR_RXFE		(1 << 4)
 #define FR_TXFF		(1 << 5)
+#define FR_TXFE		(1 << 7)
 #define LCR_H_FEN	(1 << 4)
 #define LCR_H_WLEN8	(3 << 5)
 #define CR_UARTEN	(1 << 0)
@@ -62,6 +63,14 @@ void uart_putc(char c)
 	while (*reg(UART_FR) & FR_TXFF)
 		;
 	*reg(UART_DR) = (uint8_t)c;
+}
+
+/* PL011 TRM 3.3.3: TXFE says the FIFO is empty, BUSY that the shift
+ * register still sends; both must hold before the last stop bit left. */
+void uart_flush(void)
+{
+	while ((*reg(UART_FR) & (FR_TXFE | FR_BUSY)) != FR_TXFE)
+		;
 }
 
 int uart_getc(void)

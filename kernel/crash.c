@@ -149,6 +149,9 @@ void crash(struct exc_frame *f, const char *why)
 	case PANIC_HALT:
 		break;
 	}
+	/* A host capture still gets every event and the end of the stream. */
+	trace_stop_and_drain();
+	trace_end_stream();
 	kprintf("baretrace: halted (boot with panic=poweroff to exit instead)\n");
 	for (;;)
 		wfi();

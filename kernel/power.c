@@ -4,6 +4,7 @@
 #include "barrier.h"
 #include "kprintf.h"
 #include "power.h"
+#include "uart.h"
 
 #define SYS_EXIT			0x18
 #define ADP_STOPPED_APPLICATION_EXIT	0x20026
@@ -20,6 +21,7 @@ void power_exit(int status)
 	 * the status from here. */
 	kprintf("baretrace: exit status %d\n", status);
 	trace_end_stream();
+	uart_flush();	/* the last bit leaves before the machine stops */
 	uint64_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint64_t)(int64_t)status };
 
 	semihost_call(SYS_EXIT, block);
@@ -32,7 +34,10 @@ void power_exit(int status)
 
 void power_reset(void)
 {
+	trace_stop_and_drain();
 	kprintf("baretrace: reset\n");
+	trace_end_stream();
+	uart_flush();
 	hw_reset();
 	power_exit(EXIT_STATUS_CRASH);
 }

@@ -7,6 +7,7 @@
 
 void uart_init(void);
 void uart_putc(char c);			/* waits for FIFO room */
+void uart_flush(void);			/* returns once the last bit is sent */
 int uart_getc(void);			/* -1 when the FIFO is empty */
 void uart_rx_irq_enable(void);
 /* Board hook, called by uart_init before the UART is enabled: route its

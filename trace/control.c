@@ -26,6 +26,7 @@
 #include "ring.h"
 #include "smp.h"
 #include "tracer.h"
+#include "uart.h"
 
 #define CLOSE_AFTER_TICKS_DIV	10	/* close a block after 1/10 s */
 #define PATTERN_MAX		128
@@ -36,7 +37,7 @@ bool trace_filtered;
 
 static struct spinlock ctl_lock = SPINLOCK_INIT;
 static struct trace_ops *tracer;	/* chosen recording tracer, NULL = nop */
-static bool running, exporting, profiling;
+static bool running, exporting, profiling, ended;
 static size_t buf_bytes = RING_DEFAULT_BYTES;
 static enum ring_mode buf_mode = RING_OVERWRITE;
 static char filter_pat[PATTERN_MAX], notrace_pat[PATTERN_MAX], graph_pat[PATTERN_MAX];
@@ -263,38 +264,46 @@ bool trace_active(void)
 	return running;
 }
 
+/*
+ * New rings for every CPU while every CPU may be writing (graph return
+ * hooks, tracepoints, printf, triggers): the exporter is held off and
+ * each CPU switches its own ring (ring_setup); what the old rings held
+ * is counted as discarded.
+ */
+static int swap_rings(size_t bytes, enum ring_mode mode)
+{
+	if (!ring_of(0))
+		return 0;
+	export_hold();
+	int err = ring_setup(bytes, mode);
+
+	export_release();
+	if (err == -2)
+		kprintf("trace: a CPU did not switch rings in time; its old ring is kept\n");
+	return err == -1 ? TRACE_ENOMEM : 0;
+}
+
 int trace_clear(void)
 {
-	bool was = running;
-
-	trace_stop();
-	int err = ring_of(0) ? ring_setup(buf_bytes, buf_mode) : 0;
-
-	if (was)
-		trace_start();
-	return err ? TRACE_ENOMEM : 0;
+	return swap_rings(buf_bytes, buf_mode);
 }
 
 int trace_set_buffer(size_t bytes, int stop_mode)
 {
 	enum ring_mode mode = stop_mode ? RING_STOP : RING_OVERWRITE;
-	bool was = running;
+	bool was = running;	/* tracing goes on across the swap */
 
 	if (bytes < RING_MIN_BLOCKS * RING_BLOCK_SIZE || bytes > (64UL << 20))
 		return TRACE_EINVAL;
-	if (was) {
-		trace_stop();		/* no CPU writes after this */
-		export_drain();
-	}
-	int err = ring_of(0) ? ring_setup(bytes, mode) : 0;
+	(void)was;
+	export_flush();		/* what was recorded goes out, not away */
+	int err = swap_rings(bytes, mode);
 
 	if (!err) {
 		buf_bytes = bytes;
 		buf_mode = mode;
 	}
-	if (was)
-		trace_start();
-	return err ? TRACE_ENOMEM : 0;
+	return err;
 }
 
 int trace_profile(bool on, const char *globs)
@@ -338,6 +347,7 @@ void trace_end_stream(void)
 {
 	if (exporting)
 		export_end();
+	uart_flush();
 }
 
 void trace_stop_and_drain(void)
@@ -351,24 +361,9 @@ void trace_stop_and_drain(void)
 	}
 	if (profile_of(0))
 		profile_send();
-	if (!exporting)
+	if (!exporting || ended)
 		return;
-	export_drain();
-
-	/* The totals a benchmark or a CI log can read. */
-	uint64_t events = 0, lost = 0;
-	struct export_stats es;
-
-	for (unsigned int c = 0; c < smp_num_cpus(); c++) {
-		struct ring_cpu *r = ring_of(c);
-
-		if (r) {
-			events += ring_produced(r);
-			lost += r->lost;
-		}
-	}
-	export_get_stats(&es);
-	kprintf("trace: %lu events, %lu lost, %lu frames, %lu wire bytes, "
-		"%lu data blocks\n", (unsigned long)events, (unsigned long)lost,
-		(unsigned long)es.frames, (unsigned long)es.bytes, (unsigned long)es.blocks);
+	ended = true;
+	export_close();
+	trace_report_totals();
 }

@@ -20,7 +20,7 @@
 
 /* One dump at a time: the buffers below are shared. */
 static struct spinlock dump_lock = SPINLOCK_INIT;
-static uint8_t copy[RING_BLOCK_SIZE + 16];
+static uint8_t copy[RING_BLOCK_SIZE + 32];
 static struct wire_rec_iter it;
 
 static const char *name_of_site(uint64_t site)
@@ -39,14 +39,15 @@ static void print_ts(unsigned int cpu, uint64_t ts, char *buf, size_t n)
 		  (unsigned long)us);
 }
 
-static unsigned long print_block(unsigned int cpu, size_t len, uint64_t base)
+static unsigned long print_block(unsigned int cpu, size_t len, uint64_t base,
+				 uint64_t first)
 {
-	unsigned int vl = wire_varint_put(copy, base);
+	unsigned int vl = wire_block_head_put(copy, base, first);
 	struct wire_record r;
 	unsigned long n = 0;
 	char ts[40];
 
-	memmove(copy + vl, copy + 16, len);
+	memmove(copy + vl, copy + 32, len);
 	if (wire_rec_begin(&it, copy, len + vl, NULL, NULL))
 		return 0;
 	while (wire_rec_next(&it, &r) == WIRE_REC_OK) {
@@ -84,7 +85,8 @@ static unsigned long print_block(unsigned int cpu, size_t len, uint64_t base)
 }
 
 /* Copies block 'seq' if it still holds it: its data goes to copy + 16. */
-static long snapshot(const struct ring_cpu *r, uint64_t seq, uint64_t *base)
+static long snapshot(const struct ring_cpu *r, uint64_t seq, uint64_t *base,
+		     uint64_t *first)
 {
 	struct ring_block *b = (struct ring_block *)((uint8_t *)r->mem +
 						     (size_t)(seq % r->nblocks) * RING_BLOCK_SIZE);
@@ -99,7 +101,8 @@ static long snapshot(const struct ring_cpu *r, uint64_t seq, uint64_t *base)
 	if (len > r->cap)
 		return -1;
 	*base = b->base_ts;
-	memcpy(copy + 16, b->data, len);
+	*first = b->first;
+	memcpy(copy + 32, b->data, len);
 	dmb_ish();
 	return READ_ONCE(b->seq) == seq ? (long)len : -1;
 }
@@ -112,14 +115,15 @@ static unsigned long dump_one(unsigned int cpu, const struct ring_cpu *r)
 	if (!r || !r->started)
 		return 0;
 	uint64_t last = READ_ONCE(r->wr_seq);
-	uint64_t first = last + 1 > r->nblocks ? last + 1 - r->nblocks : 0;
+	uint64_t oldest = last + 1 > r->seq_base + r->nblocks ? last + 1 - r->nblocks :
+			  r->seq_base;
 
-	for (uint64_t seq = first; seq <= last; seq++) {
-		uint64_t base;
-		long len = snapshot(r, seq, &base);
+	for (uint64_t seq = oldest; seq <= last; seq++) {
+		uint64_t base, first;
+		long len = snapshot(r, seq, &base, &first);
 
 		if (len >= 0)
-			total += print_block(cpu, (size_t)len, base);
+			total += print_block(cpu, (size_t)len, base, first);
 	}
 	return total;
 }

@@ -12,15 +12,24 @@
 #include "percpu.h"
 #include "ring.h"
 #include "smp.h"
-#include "spinlock.h"
+#include "tracepoint.h"
+#include "uart.h"
 #include "wire.h"
 
 #define PAYLOAD_MAX	(RING_BLOCK_SIZE + 64)
 #define META_EVERY	256	/* data frames between metadata frames */
 
-/* Everything below is used only by the holder of export_lock (taken with
- * trylock from the tick, or with interrupts masked at drain). */
-static struct spinlock export_lock = SPINLOCK_INIT;
+#define IDLE_FRAMES_MAX	8	/* frames per idle wake-up, at most */
+
+/*
+ * The exporter's lock: the id + 1 of the CPU that holds it, 0 when free.
+ * Idle CPUs only try it; the end of a run waits for it, and takes it over
+ * from a CPU that was stopped while holding it (a crash). Everything
+ * below is used only by its holder.
+ */
+static volatile int export_owner;
+/* Set once at the end of a run: idle exporters stay out for good. */
+static volatile bool closing;
 static uint8_t body[PAYLOAD_MAX], payload[PAYLOAD_MAX];
 static uint8_t escaped[WIRE_ESCAPED_MAX(PAYLOAD_MAX)];
 static struct export_stats stats;
@@ -31,6 +40,45 @@ static uint32_t pace_per_tick;	/* bytes per tick, 0 = unlimited */
  * long time on a slow line). */
 static int64_t budget;
 static unsigned int next_cpu;
+
+static bool export_trylock(void)
+{
+	int none = 0;
+
+	return __atomic_compare_exchange_n(&export_owner, &none, (int)cpu_id() + 1, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static void export_unlock(void)
+{
+	__atomic_store_n(&export_owner, 0, __ATOMIC_RELEASE);
+}
+
+/* True if 'cpu' stopped for good (smp_stop_others): it runs no more. */
+static bool cpu_stopped(unsigned int cpu)
+{
+	return cpu != cpu_id() && !READ_ONCE(cpu_data(cpu)->online);
+}
+
+/* Waits up to 'us' for the lock; a holder that was stopped loses it. */
+static bool export_lock_wait(uint64_t us)
+{
+	uint64_t end = counter_read() + us * time_counter_hz() / 1000000;
+
+	for (;;) {
+		if (export_trylock())
+			return true;
+		int held = READ_ONCE(export_owner);
+
+		if (held && cpu_stopped((unsigned int)held - 1) &&
+		    __atomic_compare_exchange_n(&export_owner, &held, (int)cpu_id() + 1,
+						false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return true;
+		if (counter_read() > end)
+			return false;
+		cpu_relax();
+	}
+}
 
 void export_set_pace(uint32_t baud)
 {
@@ -52,13 +100,21 @@ static void send(unsigned int type, unsigned int cpu, uint64_t seq,
 	__atomic_fetch_sub(&budget, (int64_t)e, __ATOMIC_RELAXED);
 }
 
-void trace_printf_meta(struct wire_out *o);	/* trace/printf.c */
-void tp_meta(struct wire_out *o);		/* trace/tp_record.c */
+/* Metadata items after the fixed head: each writes its items from
+ * number 'from' on while they fit in o and returns the next one. */
+unsigned int trace_printf_meta(struct wire_out *o, unsigned int from);	/* trace/printf.c */
+unsigned int trace_format_count(void);
 
+/*
+ * The metadata set (wire.md 2.2): the head in the first frame, then the
+ * format strings and event schemas in as many frames as they need
+ * (wire.md 2.9), every item whole in one frame.
+ */
 static void send_meta(void)
 {
 	struct wire_out o;
 	extern char bt_tables_start[], bt_tables_end[];
+	unsigned int fmt = 0, ev = 0, nfmt = trace_format_count(), nev = tp_count();
 
 	wire_out_init(&o, body, sizeof(body));
 	wire_out_varint(&o, WIRE_META_VERSION);
@@ -74,11 +130,20 @@ static void send_meta(void)
 	wire_out_varint(&o, trace_site_count());
 	wire_out_varint(&o, WIRE_META_TEXT_BASE);
 	wire_out_varint(&o, (uintptr_t)_text);
-	trace_printf_meta(&o);
-	tp_meta(&o);
-	if (!o.overflow)
+	for (;;) {
+		size_t head = o.len;
+
+		fmt = trace_printf_meta(&o, fmt);
+		if (fmt == nfmt)
+			ev = tp_meta(&o, ev);
+		if (!head && !o.len)
+			break;	/* one item larger than a frame: never fits */
 		send(WIRE_FRAME_META, 0, meta_seq++, body, o.len);
-	stats.meta_frames++;
+		stats.meta_frames++;
+		if (fmt == nfmt && ev == nev)
+			break;
+		wire_out_init(&o, body, sizeof(body));
+	}
 	since_meta = 0;
 }
 
@@ -120,24 +185,26 @@ void export_frame(unsigned int type, unsigned int cpu, uint64_t seq,
 		  const uint8_t *b, size_t len)
 {
 	unsigned long flags = irq_save();
+	bool mine = READ_ONCE(export_owner) == (int)cpu_id() + 1;
 
-	for (int i = 0; !spin_trylock(&export_lock); i++)
-		if (i == 1000000) {
-			irq_restore(flags);
-			return;
-		}
-	send(type, cpu, seq, b, len);
-	spin_unlock(&export_lock);
+	if (mine || export_lock_wait(100000)) {
+		send(type, cpu, seq, b, len);
+		if (!mine)
+			export_unlock();
+	}
 	irq_restore(flags);
 }
 
 void export_start(void)
 {
-	unsigned long flags = spin_lock_irqsave(&export_lock);
+	unsigned long flags = irq_save();
 
-	send_meta();
-	send_symbols();
-	spin_unlock_irqrestore(&export_lock, flags);
+	if (export_lock_wait(1000000)) {
+		send_meta();
+		send_symbols();
+		export_unlock();
+	}
+	irq_restore(flags);
 }
 
 /* Sends one complete block of some CPU, round robin; false if none. */
@@ -147,20 +214,12 @@ static bool send_one_block(void)
 
 	for (unsigned int k = 0; k < n; k++) {
 		unsigned int cpu = (next_cpu + k) % n;
-		uint64_t seq, base;
-		uint8_t *data = body + WIRE_VARINT_MAX;
-		long len = ring_read_block(cpu, data, sizeof(body) - WIRE_VARINT_MAX,
-					   &seq, &base);
+		uint64_t seq;
+		long len = ring_read_body(cpu, body, sizeof(body), &seq);
 
 		if (len < 0)
 			continue;
-		/* The body is base_ts then the records: put the varint
-		 * right before the data. */
-		unsigned int vl = wire_varint_len(base);
-		uint8_t *start = data - vl;
-
-		wire_varint_put(start, base);
-		send(WIRE_FRAME_DATA, cpu, seq, start, (size_t)len + vl);
+		send(WIRE_FRAME_DATA, cpu, seq, body, (size_t)len);
 		stats.blocks++;
 		next_cpu = cpu + 1;
 		if (++since_meta >= META_EVERY)
@@ -170,14 +229,25 @@ static bool send_one_block(void)
 	return false;
 }
 
+/*
+ * Idle CPUs (thread context): a few frames, as the pace allows, and back
+ * to the idle loop as soon as this CPU is handed work, so the exporter
+ * never holds a CPU that has something to do.
+ */
 void export_idle(void)
 {
-	if (!spin_trylock(&export_lock))
+	struct percpu *me = this_cpu();
+
+	if (READ_ONCE(closing) || !export_trylock())
 		return;
-	while ((!pace_per_tick || __atomic_load_n(&budget, __ATOMIC_RELAXED) >=
-		(int64_t)WIRE_ESCAPED_MAX(PAYLOAD_MAX) / 2) && send_one_block())
-		;
-	spin_unlock(&export_lock);
+	for (unsigned int n = 0; n < IDLE_FRAMES_MAX; n++) {
+		if (READ_ONCE(closing) || READ_ONCE(me->work_fn) ||
+		    (pace_per_tick && __atomic_load_n(&budget, __ATOMIC_RELAXED) <
+		     (int64_t)WIRE_ESCAPED_MAX(PAYLOAD_MAX) / 2) ||
+		    !send_one_block())
+			break;
+	}
+	export_unlock();
 }
 
 void export_tick(void)
@@ -195,42 +265,116 @@ static void close_here(void *arg)
 	ring_close_block();
 }
 
-void export_drain(void)
+static bool can_call_others(void)
 {
-	/* Close every CPU's current block; others by IPI when we can. */
-	if (!irq_in_interrupt() && (read_sysreg(daif) & (1 << 7)) == 0)
-		smp_call_others(close_here, NULL);
-	ring_close_block();
+	return !irq_in_interrupt() && (read_sysreg(daif) & (1 << 7)) == 0;
+}
+
+/*
+ * Closes every CPU's current block: this one's here, running CPUs' in an
+ * IPI (when interrupts are on), stopped CPUs' from here (they run no
+ * more). A CPU inside a reservation keeps its block open; it is asked
+ * again until 'us' passed. With 'final', the rings stop recording first,
+ * so nothing is written after the last close (not even the IPI's own
+ * irq events).
+ */
+static void close_all(bool final, uint64_t us)
+{
+	uint64_t end = counter_read() + us * time_counter_hz() / 1000000;
+	bool ipi = can_call_others();
+
+	if (final)
+		ring_end();
+	for (;;) {
+		bool open = false;
+
+		ring_close_block();
+		if (ipi)
+			smp_call_others(close_here, NULL);
+		for (unsigned int c = 0; c < smp_num_cpus(); c++) {
+			if (cpu_stopped(c))
+				ring_close_block_of(c);
+			if (!ring_is_closed(c) && (ipi || c == cpu_id() || cpu_stopped(c)))
+				open = true;
+		}
+		if (!open || counter_read() > end)
+			return;
+		time_delay_us(100);
+	}
+}
+
+void export_flush(void)
+{
+	close_all(false, 10000);
 	unsigned long flags = irq_save();
 
-	/* Bounded: a crash may have stopped the CPU that held the lock. */
-	for (int i = 0; !spin_trylock(&export_lock); i++)
-		if (i == 1000000) {
-			irq_restore(flags);
-			return;
-		}
-	while (send_one_block())
+	if (export_lock_wait(1000000)) {
+		while (send_one_block())
+			;
+		export_unlock();
+	}
+	irq_restore(flags);
+}
+
+void export_hold(void)
+{
+	while (!export_lock_wait(1000000))
 		;
-	/* Losses noted while draining (stop mode) get their record now
-	 * that blocks are free again. */
-	ring_close_block();
-	while (send_one_block())
-		;
-	spin_unlock(&export_lock);
+}
+
+void export_release(void)
+{
+	export_unlock();
+}
+
+void export_close(void)
+{
+	unsigned long flags;
+
+	if (READ_ONCE(closing))
+		return;
+	WRITE_ONCE(closing, true);
+	close_all(true, 100000);
+	flags = irq_save();
+	/* Idle exporters leave between two frames; one that was stopped
+	 * holding the lock loses it. Kept from here to the end. */
+	if (export_lock_wait(2000000)) {
+		while (send_one_block())
+			;
+		/* Losses noted while draining (stop mode) get their record
+		 * now that blocks are free again (informational: the end
+		 * frame carries the totals). */
+		ring_close_block();
+		while (send_one_block())
+			;
+	}
 	irq_restore(flags);
 }
 
 void export_end(void)
 {
+	struct wire_end_cpu c[NR_CPUS];
+	unsigned int n = smp_num_cpus();
 	unsigned long flags = irq_save();
 
-	for (int i = 0; !spin_trylock(&export_lock); i++)
-		if (i == 1000000) {
-			irq_restore(flags);
-			return;
-		}
-	send(WIRE_FRAME_END, 0, 0, body, 0);
-	spin_unlock(&export_lock);
+	export_close();
+	if (READ_ONCE(export_owner) != (int)cpu_id() + 1 && !export_lock_wait(2000000)) {
+		irq_restore(flags);
+		return;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct ring_totals t;
+
+		ring_get_totals(i, &t);
+		/* What never left the ring (a block still open) was thrown
+		 * away on the target too. */
+		c[i] = (struct wire_end_cpu){ i, t.produced, t.overwritten, t.dropped,
+					      t.discarded + t.in_ring, t.blocks };
+	}
+	size_t len = wire_end_encode(body, sizeof(body), c, n);
+
+	send(WIRE_FRAME_END, 0, 0, body, len);
+	uart_flush();
 	irq_restore(flags);
 }
 

@@ -10,7 +10,7 @@
  * by default (QEMU's UART is instant), or what a given baud rate carries
  * (kernel parameter trace_pace=BAUD) to reproduce a real serial line's
  * losses. Senders never wait for a lock: if another CPU is exporting,
- * they return. export_drain() is the final flush at power-off.
+ * they return. export_close() and export_end() end a run.
  */
 #ifndef TRACE_EXPORT_H
 #define TRACE_EXPORT_H
@@ -20,9 +20,18 @@
 
 void export_start(void);		/* metadata and symbol frames */
 void export_tick(void);			/* CPU 0's tick: budget (and 1-CPU send) */
-void export_idle(void);			/* idle CPUs: send what the budget allows */
-void export_drain(void);		/* close and send every block */
-void export_end(void);			/* the end-of-stream frame: last */
+void export_idle(void);			/* idle CPUs: a few frames, if no work */
+void export_flush(void);		/* close every CPU's block, send them all */
+/* Keep every exporter out (ring_setup swaps rings under it), and let
+ * them back. Thread context. */
+void export_hold(void);
+void export_release(void);
+/* The end of a run: recording stops for good, every other exporter is
+ * kept out (a stopped one loses the lock), every ring is closed and
+ * sent. Then export_end(): the end-of-stream frame with each CPU's
+ * totals (wire.md 2.4), and a wait until the UART sent its last bit. */
+void export_close(void);
+void export_end(void);
 void export_set_pace(uint32_t baud);	/* 0 = unlimited */
 /* Any one frame (profile dumps); the body is copied before it returns. */
 void export_frame(unsigned int type, unsigned int cpu, uint64_t seq,

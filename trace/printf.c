@@ -33,11 +33,28 @@ void trace_printf_args(const struct trace_format *f, unsigned int n, const int64
 }
 
 /* Metadata items (key 8) for every format, appended to o. */
-void trace_printf_meta(struct wire_out *o)
+unsigned int trace_format_count(void)
 {
-	for (const struct trace_format *f = __bt_formats_start; f < __bt_formats_end; f++) {
+	return (unsigned int)(__bt_formats_end - __bt_formats_start);
+}
+
+/* Format strings from number 'from' on, each whole, while they fit. */
+unsigned int trace_printf_meta(struct wire_out *o, unsigned int from)
+{
+	unsigned int n = trace_format_count();
+
+	for (; from < n; from++) {
+		const struct trace_format *f = &__bt_formats_start[from];
+		size_t before = o->len;
+
 		wire_out_varint(o, WIRE_META_FORMAT);
-		wire_out_varint(o, (uint64_t)(f - __bt_formats_start));
+		wire_out_varint(o, from);
 		wire_out_str(o, f->fmt, strlen(f->fmt));
+		if (o->overflow) {
+			o->len = before;
+			o->overflow = 0;
+			break;
+		}
 	}
+	return from;
 }

@@ -6,6 +6,7 @@
 #include "ktime.h"
 #include "mmu.h"
 #include "percpu.h"
+#include "smp.h"
 #include "ring.h"
 #include "wire.h"
 
@@ -37,18 +38,58 @@ static struct ring_block *block_at(const struct ring_cpu *r, uint64_t seq)
 				     (size_t)(seq % r->nblocks) * RING_BLOCK_SIZE);
 }
 
-/*
- * Replaces every online CPU's ring. Allocates everything first (nothing
- * changes if memory runs out), then swaps with interrupts masked so this
- * CPU's exporter tick never sees a ring half replaced. The caller has
- * stopped every writer (no tracer registered) and the exporter on other
- * CPUs (only CPU 0 exports, and the control layer runs there or waits).
- */
+/* Applies a pending new memory (owner, interrupts masked, nest == 0):
+ * what the old memory still held is counted as discarded; numbering of
+ * events and blocks goes on where it was. */
+static void swap_now(struct ring_cpu *r, unsigned int cpu)
+{
+	struct ring_block *mem = r->new_mem;
+
+	if (r->cur) {
+		r->cur->used = (uint32_t)(r->wr - r->cur->data);
+		r->stored_done += r->cur_events;
+	}
+	r->discarded = r->stored_done - r->exported - r->overwritten;
+	if (r->started)
+		r->seq_base = r->wr_seq + 1;
+	r->started = false;
+	r->wr_seq = r->seq_base;
+	r->cur = NULL;
+	r->wr = r->wr_fast_end = NULL;
+	r->cur_events = 0;
+	r->old_mem = r->mem;
+	r->nblocks = r->new_nblocks;
+	r->cap = RING_BLOCK_SIZE - (uint32_t)sizeof(struct ring_block);
+	r->mode = r->new_mode;
+	for (uint32_t i = 0; i < r->nblocks; i++)
+		((struct ring_block *)((uint8_t *)mem + (size_t)i * RING_BLOCK_SIZE))->seq =
+			UINT64_MAX;	/* never written */
+	r->rd_seq = r->closed_seq = r->seq_base;
+	r->new_mem = NULL;
+	/* The blocks' marks and the counters are visible before the memory
+	 * is; the memory before swap_pending clears (the requester then
+	 * frees old_mem). */
+	smp_store_release(&r->mem, mem);
+	cpu_data(cpu)->ring = r;
+	smp_store_release(&r->swap_pending, false);
+}
+
+static void swap_if_idle(void *arg)
+{
+	unsigned int cpu = smp_cpu_id();
+	struct ring_cpu *r = &rings[cpu];
+
+	(void)arg;
+	if (READ_ONCE(r->swap_pending) && !r->nest)
+		swap_now(r, cpu);
+}
+
 int ring_setup(size_t bytes, enum ring_mode mode)
 {
 	uint32_t n = (uint32_t)(bytes / RING_BLOCK_SIZE);
 	void *mem[NR_CPUS] = { 0 };
 	unsigned int ncpus = smp_num_cpus();
+	int err = 0;
 
 	if (n < RING_MIN_BLOCKS)
 		return -1;
@@ -60,29 +101,35 @@ int ring_setup(size_t bytes, enum ring_mode mode)
 			return -1;
 		}
 	}
+	for (unsigned int c = 0; c < ncpus; c++) {
+		rings[c].new_mem = mem[c];
+		rings[c].new_nblocks = n;
+		rings[c].new_mode = mode;
+		smp_store_release(&rings[c].swap_pending, true);
+	}
+	/* Each CPU switches in its IPI unless it is inside a reservation;
+	 * then its ring_commit does. */
+	smp_call_others(swap_if_idle, NULL);
 	unsigned long flags = irq_save();
 
-	for (unsigned int c = 0; c < NR_CPUS; c++) {
-		struct ring_cpu *r = &rings[c];
+	swap_if_idle(NULL);
+	irq_restore(flags);
+	uint64_t deadline = counter_read() + time_counter_hz();	/* 1 s */
 
-		cpu_data(c)->ring = NULL;
-		free(r->mem);
-		memset(r, 0, sizeof(*r));
-		if (!mem[c])
+	for (unsigned int c = 0; c < ncpus; c++) {
+		while (smp_load_acquire(&rings[c].swap_pending) &&
+		       counter_read() < deadline)
+			cpu_relax();
+		if (READ_ONCE(rings[c].swap_pending)) {
+			err = -2;	/* it still may write the old memory */
 			continue;
-		r->mem = mem[c];
-		r->nblocks = n;
-		r->cap = RING_BLOCK_SIZE - (uint32_t)sizeof(struct ring_block);
-		r->mode = mode;
-		for (uint32_t i = 0; i < n; i++)
-			block_at(r, i)->seq = UINT64_MAX;	/* never written */
-		dsb_ish();
-		cpu_data(c)->ring = r;
+		}
+		free(rings[c].old_mem);
+		rings[c].old_mem = NULL;
 	}
 	ring_size = (size_t)n * RING_BLOCK_SIZE;
 	ring_mode_now = mode;
-	irq_restore(flags);
-	return 0;
+	return err;
 }
 
 static uint8_t *put_header(uint8_t *p, unsigned int kind, uint64_t delta)
@@ -113,12 +160,16 @@ static void leave_block(struct ring_cpu *r)
 
 bool ring_next_block(struct ring_cpu *r, uint64_t now)
 {
-	uint64_t next = r->started ? r->wr_seq + 1 : 0;
+	uint64_t next = r->started ? r->wr_seq + 1 : r->seq_base;
 	struct ring_block *b = block_at(r, next);
 
-	if (next >= r->nblocks) {
+	if (next >= r->seq_base + r->nblocks) {
 		uint64_t old = next - r->nblocks;
 
+		/* Never reuse the block an interrupted writer still fills:
+		 * an interrupt that fills the ring drops its events instead. */
+		if (r->nest && old >= r->resv_seq)
+			return false;
 		if (r->mode == RING_STOP) {
 			if (smp_load_acquire(&r->rd_seq) <= old)
 				return false;	/* the caller counts the drop */
@@ -128,6 +179,7 @@ bool ring_next_block(struct ring_cpu *r, uint64_t now)
 			 * carrying, are lost now. */
 			r->lost_pending += b->events;
 			r->lost += b->events;
+			r->overwritten += b->events;
 			if (b->used && b->data[0] >> 5 == WIRE_REC_LOST) {
 				uint64_t carried = 0;
 
@@ -139,6 +191,7 @@ bool ring_next_block(struct ring_cpu *r, uint64_t now)
 	leave_block(r);
 	smp_store_release(&b->seq, next);
 	b->base_ts = now;
+	b->first = r->stored_done + r->dropped;
 	b->used = 0;
 	b->events = 0;
 	r->cur_events = 0;
@@ -175,8 +228,12 @@ static void count_drop(struct ring_cpu *r)
 
 volatile bool ring_paused;
 
+static volatile bool ring_ended;
+
 void ring_pause(bool on)
 {
+	if (READ_ONCE(ring_ended))
+		return;		/* the run is over: nothing resumes it */
 	WRITE_ONCE(ring_paused, on);
 	dsb_ish();
 	/* Send every writer to the slow path, which reads ring_paused. A
@@ -232,7 +289,8 @@ uint8_t *ring_reserve(unsigned int kind, unsigned int len)
 	r->last_ts = now;
 	r->wr = p + len;
 	r->cur_events++;
-	r->nest++;
+	if (!r->nest++)
+		r->resv_seq = r->wr_seq;
 out:
 	irq_restore(flags);
 	return p;
@@ -243,8 +301,11 @@ void ring_commit(void)
 	unsigned long flags = irq_save();
 	struct ring_cpu *r = my_ring();
 
-	if (r && r->nest && --r->nest == 0)
+	if (r && r->nest && --r->nest == 0) {
 		smp_store_release(&r->closed_seq, r->wr_seq);
+		if (READ_ONCE(r->swap_pending))
+			swap_now(r, smp_cpu_id());
+	}
 	irq_restore(flags);
 }
 
@@ -279,6 +340,27 @@ void ring_close_block(void)
 	irq_restore(flags);
 }
 
+void ring_end(void)
+{
+	ring_pause(true);
+	WRITE_ONCE(ring_ended, true);
+}
+
+void ring_close_block_of(unsigned int cpu)
+{
+	struct ring_cpu *r = ring_of(cpu);
+
+	if (r)
+		finish_block(r);
+}
+
+bool ring_is_closed(unsigned int cpu)
+{
+	struct ring_cpu *r = ring_of(cpu);
+
+	return !r || (!READ_ONCE(r->cur) && !READ_ONCE(r->nest));
+}
+
 void ring_close_if_older(uint64_t ticks)
 {
 	unsigned long flags = irq_save();
@@ -290,13 +372,12 @@ void ring_close_if_older(uint64_t ticks)
 	irq_restore(flags);
 }
 
-long ring_read_block(unsigned int cpu, uint8_t *buf, size_t cap,
-		     uint64_t *seq, uint64_t *base_ts)
+long ring_read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq)
 {
 	struct ring_cpu *r = ring_of(cpu);
 
 	for (;;) {
-		if (!r)
+		if (!r || cap < 2 * WIRE_VARINT_MAX)
 			return -1;
 		uint64_t want = smp_load_acquire(&r->rd_seq);
 
@@ -307,16 +388,34 @@ long ring_read_block(unsigned int cpu, uint8_t *buf, size_t cap,
 		if (smp_load_acquire(&b->seq) != want)
 			continue;	/* being reused: rd_seq has moved */
 		size_t len = b->used;
+		uint32_t events = b->events;
+		unsigned int head = wire_block_head_put(buf, b->base_ts, b->first);
 
-		if (len > cap || len > r->cap)
+		if (len > cap - head || len > r->cap)
 			len = 0;	/* cannot happen for a complete block */
-		memcpy(buf, b->data, len);
-		*base_ts = b->base_ts;
+		memcpy(buf + head, b->data, len);
 		*seq = want;
 		dmb_ish();	/* the copy is done before we claim the block */
 		if (__atomic_compare_exchange_n(&r->rd_seq, &want, want + 1, false,
-						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-			return (long)len;
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			r->exported += events;
+			return (long)(len + head);
+		}
 		/* The writer took it as lost while we copied: next one. */
 	}
+}
+
+void ring_get_totals(unsigned int cpu, struct ring_totals *t)
+{
+	struct ring_cpu *r = ring_of(cpu);
+
+	*t = (struct ring_totals){ 0 };
+	if (!r)
+		return;
+	t->produced = ring_produced(r);
+	t->overwritten = r->overwritten;
+	t->dropped = r->dropped;
+	t->discarded = r->discarded;
+	t->in_ring = t->produced - t->dropped - t->overwritten - t->discarded - r->exported;
+	t->blocks = r->started ? r->wr_seq + 1 : r->seq_base;
 }

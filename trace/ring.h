@@ -44,6 +44,7 @@ enum ring_mode {
 struct ring_block {
 	volatile uint64_t seq;	/* sequence number of what it holds now */
 	uint64_t base_ts;	/* counter value the first delta is from */
+	uint64_t first;		/* number of its first event (wire.md 2.8) */
 	uint32_t used;		/* bytes of records in data[], set when the
 				   block is left (the writer uses wr) */
 	uint32_t events;	/* records in it (for lost accounting) */
@@ -55,6 +56,7 @@ struct ring_cpu {
 	uint32_t nblocks;
 	uint32_t cap;		/* bytes of data[] per block */
 	enum ring_mode mode;
+	uint64_t seq_base;	/* sequence number of this memory's first block */
 
 	/* Writer: the owning CPU only. */
 	struct ring_block *cur;	/* block being filled, NULL when none */
@@ -66,9 +68,16 @@ struct ring_cpu {
 	bool started;		/* a block has been opened */
 	uint64_t last_ts;	/* timestamp of the last record written */
 	uint32_t nest;		/* open reservations */
+	uint64_t resv_seq;	/* block of the outermost open reservation */
 	uint64_t lost_pending;	/* lost, not yet written as a kind-6 record */
+	/* Totals since tracing started; they survive ring_setup, like the
+	 * sequence numbers, so every event is accounted for once:
+	 * produced = exported + overwritten + dropped + discarded + still
+	 * in the ring. */
 	uint64_t stored_done;	/* events in blocks already left */
 	uint64_t dropped;	/* events never stored (stop mode, full) */
+	uint64_t overwritten;	/* events in blocks reused unread */
+	uint64_t discarded;	/* events thrown away by ring_setup */
 	/* Last caller per site slot in the current block: one key of
 	 * caller offset (32 bits), block number (low 16) and site (16). */
 	uint64_t cache[RING_CALLER_CACHE];
@@ -76,7 +85,18 @@ struct ring_cpu {
 	/* Shared. */
 	volatile uint64_t closed_seq;	/* blocks below it are complete */
 	volatile uint64_t rd_seq;	/* next block to read */
-	uint64_t lost;			/* events dropped or overwritten (owner) */
+	uint64_t lost;			/* dropped + overwritten (owner) */
+	uint64_t exported;		/* events in blocks read (readers,
+					   serialised by their callers) */
+
+	/* A new memory waiting for this CPU (ring_setup): set by the
+	 * requester, applied by the owner when no reservation is open (in
+	 * the requester's IPI, or by ring_commit), then swap_pending is
+	 * cleared with a release store and the old memory handed back. */
+	struct ring_block *new_mem, *old_mem;
+	uint32_t new_nblocks;
+	enum ring_mode new_mode;
+	volatile bool swap_pending;
 };
 
 /* Events this CPU tried to record: stored ones plus dropped ones. */
@@ -85,8 +105,16 @@ static inline uint64_t ring_produced(const struct ring_cpu *r)
 	return r->stored_done + (r->cur ? r->cur_events : 0) + r->dropped;
 }
 
-/* Allocates every online CPU's ring (thread context, tracing off).
- * 'bytes' per CPU, rounded to whole blocks. Returns 0 or -1. */
+/*
+ * Gives every online CPU a new, empty ring of 'bytes' (whole blocks),
+ * discarding (and counting) what the old one still held. Safe while
+ * every CPU writes: each CPU switches its own ring in an IPI, or at its
+ * next ring_commit if it holds a reservation then, and the old memory is
+ * freed once all have switched. Readers must be held off by the caller
+ * (the exporter's lock). Thread context, interrupts on. 0, or -1 with
+ * nothing changed (no memory) or -2 (a CPU did not switch in time; its
+ * old memory is kept, not freed).
+ */
 int ring_setup(size_t bytes, enum ring_mode mode);
 struct ring_cpu *ring_of(unsigned int cpu);
 size_t ring_bytes(void);
@@ -206,13 +234,28 @@ void ring_pause(bool on);
 /* Closes this CPU's partly filled block so the reader can take it, if no
  * reservation is open. Any context on the owning CPU. */
 void ring_close_block(void);
+/* The same for a CPU that was stopped for good (a crash): it writes no
+ * more, so another CPU may close its block. */
+void ring_close_block_of(unsigned int cpu);
+/* No block open and no reservation held ('cpu' stopped, or after its
+ * ring_close_block with recording paused). */
+bool ring_is_closed(unsigned int cpu);
+/* The end of the run: recording stops for good (ring_pause(false) no
+ * longer resumes it), so the totals stop moving. */
+void ring_end(void);
 
-/* Reader: copies the oldest complete unread block of 'cpu' (data only)
- * into buf. Returns its length, or -1 when there is none, and its
- * sequence number and base timestamp. Any CPU; callers serialise
- * readers. */
-long ring_read_block(unsigned int cpu, uint8_t *buf, size_t cap,
-		     uint64_t *seq, uint64_t *base_ts);
+/* Reader: copies the oldest complete unread block of 'cpu' into buf as
+ * a data frame body (wire.md 2.1: base_ts, first, records). Returns its
+ * length, or -1 when there is none, and its sequence number. Any CPU;
+ * callers serialise readers. */
+long ring_read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq);
+#define RING_BODY_MAX	(RING_BLOCK_SIZE + 20)	/* what ring_read_body may write */
+
+/* One CPU's totals (wire.md 2.4), read with writers and readers quiet. */
+struct ring_totals {
+	uint64_t produced, overwritten, dropped, discarded, in_ring, blocks;
+};
+void ring_get_totals(unsigned int cpu, struct ring_totals *t);
 /* Closes this CPU's block if its first record is older than 'ticks'
  * (so a quiet CPU's events still reach the host). */
 void ring_close_if_older(uint64_t ticks);

@@ -77,10 +77,14 @@ void tp_record(const struct tp_event *ev, const uint64_t *fields)
 	ring_commit();
 }
 
-void tp_meta(struct wire_out *o)
+/* Event schemas from id 'from' on, each whole, while they fit. */
+unsigned int tp_meta(struct wire_out *o, unsigned int from)
 {
-	for (unsigned int id = 0; id < tp_count(); id++) {
+	unsigned int id;
+
+	for (id = from; id < tp_count(); id++) {
 		const struct tp_event *ev = tp_by_id(id);
+		size_t before = o->len;
 
 		wire_out_varint(o, WIRE_META_EVENT_SCHEMA);
 		wire_out_varint(o, id);
@@ -93,7 +97,13 @@ void tp_meta(struct wire_out *o)
 			wire_out_u8(o, f->type);
 			wire_out_str(o, f->format, strlen(f->format));
 		}
+		if (o->overflow) {
+			o->len = before;
+			o->overflow = 0;
+			break;
+		}
 	}
+	return id;
 }
 
 static int set_recording(const struct tp_event *ev, bool on)

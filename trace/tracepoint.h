@@ -14,7 +14,8 @@ uint64_t tp_field_value(const struct tp_field *f, uint64_t v);
 uintptr_t tp_first_site(const struct tp_event *ev, bool call);
 /* trace/tp_record.c: the recorder probe and the schemas (key 7). */
 void tp_record(const struct tp_event *ev, const uint64_t *fields);
-void tp_meta(struct wire_out *o);
+/* Schemas from id 'from' on while they fit in o; the next id to write. */
+unsigned int tp_meta(struct wire_out *o, unsigned int from);
 void tp_boot_start(void);
 
 #endif /* TRACE_TRACEPOINT_H */

@@ -43,6 +43,8 @@ void trace_boot_start(void);
  * the final console line) the end-of-stream frame. */
 void trace_stop_and_drain(void);
 void trace_end_stream(void);
+/* trace/totals.c: the end-of-run totals line(s) on the console. */
+void trace_report_totals(void);
 /* Prints every CPU's buffer as text on the console, without consuming it
  * (trace/dump.c). Any context; used after a crash report. */
 void trace_dump(void);

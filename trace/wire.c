@@ -191,6 +191,32 @@ int wire_rec_encode(struct wire_out *o, const struct wire_record *r)
 
 /* ---- frames and escaping ---------------------------------------------- */
 
+unsigned wire_block_head_put(uint8_t out[2 * WIRE_VARINT_MAX], uint64_t base_ts,
+			     uint64_t first)
+{
+	unsigned n = wire_varint_put(out, base_ts);
+
+	return n + wire_varint_put(out + n, first);
+}
+
+size_t wire_end_encode(uint8_t *out, size_t cap, const struct wire_end_cpu *c,
+		       unsigned n)
+{
+	struct wire_out o;
+
+	wire_out_init(&o, out, cap);
+	wire_out_varint(&o, n);
+	for (unsigned i = 0; i < n; i++) {
+		wire_out_varint(&o, c[i].cpu);
+		wire_out_varint(&o, c[i].produced);
+		wire_out_varint(&o, c[i].overwritten);
+		wire_out_varint(&o, c[i].dropped);
+		wire_out_varint(&o, c[i].discarded);
+		wire_out_varint(&o, c[i].blocks);
+	}
+	return o.overflow ? 0 : o.len;
+}
+
 unsigned wire_frame_head(uint8_t out[WIRE_FRAME_HEAD_MAX], unsigned type,
 			 unsigned cpu, uint64_t seq, uint64_t body_len)
 {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WIRE_VERSION		1
+#define WIRE_VERSION		2
 
 /* Framing bytes (section 1). Console text never contains them. */
 #define WIRE_STX		0x02
@@ -192,6 +192,7 @@ typedef int (*wire_event_types_fn)(void *ctx, uint64_t id, const uint8_t **types
 struct wire_rec_iter {
 	const uint8_t *first, *p, *end;
 	uint64_t ts;
+	uint64_t first_event;	/* the block's 'first' (section 2.8) */
 	int error;
 	wire_event_types_fn event_types;
 	void *ctx;
@@ -208,7 +209,8 @@ enum {
 	WIRE_REC_EEVENT = -2,	/* tracepoint with no known schema */
 };
 
-/* Returns 0, or WIRE_REC_EBAD if the body has no base timestamp. */
+/* Reads the body's head (base_ts, first); returns 0, or WIRE_REC_EBAD
+ * if it has none. */
 int wire_rec_begin(struct wire_rec_iter *it, const uint8_t *body, size_t len,
 		   wire_event_types_fn event_types, void *ctx);
 /* WIRE_REC_OK with *r filled, WIRE_REC_DONE at the end, or an error
@@ -258,6 +260,26 @@ int wire_profile_begin(struct wire_profile_iter *it, const uint8_t *body, size_t
 /* WIRE_REC_OK with *e filled, WIRE_REC_DONE after 'count' entries (bytes
  * after them are ignored), or WIRE_REC_EBAD if an entry is cut short. */
 int wire_profile_next(struct wire_profile_iter *it, struct wire_profile_entry *e);
+
+/* ---- data block head and end of stream (sections 2.1, 2.4) ------------ */
+
+/* A data block body's head: base_ts then first; returns the bytes. */
+unsigned wire_block_head_put(uint8_t out[2 * WIRE_VARINT_MAX], uint64_t base_ts,
+			     uint64_t first);
+
+/* One CPU's totals in the end-of-stream frame. */
+struct wire_end_cpu {
+	uint64_t cpu, produced, overwritten, dropped, discarded, blocks;
+};
+
+/* Encodes n entries; returns the body length, or 0 if it does not fit. */
+size_t wire_end_encode(uint8_t *out, size_t cap, const struct wire_end_cpu *c,
+		       unsigned n);
+/* Decodes up to max entries into c: returns how many the body holds (all
+ * of them read when <= max), 0 for an empty (version 1) body, or -1 if it
+ * is malformed. */
+int wire_end_decode(const uint8_t *body, size_t len, struct wire_end_cpu *c,
+		    unsigned max);
 
 /* ---- frames (section 2) ------------------------------------------------ */
 

@@ -130,6 +130,7 @@ int wire_rec_begin(struct wire_rec_iter *it, const uint8_t *body, size_t len,
 	struct rd r = { body, body + len, 0 };
 
 	it->ts = rd_varint(&r);
+	it->first_event = rd_varint(&r);
 	it->first = it->p = r.p;
 	it->end = body + len;
 	it->error = r.bad ? WIRE_REC_EBAD : 0;
@@ -290,6 +291,34 @@ int wire_profile_next(struct wire_profile_iter *it, struct wire_profile_entry *e
 }
 
 /* ---- frames ---------------------------------------------------------- */
+
+int wire_end_decode(const uint8_t *body, size_t len, struct wire_end_cpu *c,
+		    unsigned max)
+{
+	struct rd r = { body, body + len, 0 };
+	uint64_t n;
+
+	if (!len)
+		return 0;
+	n = rd_varint(&r);
+	if (r.bad || n > 255)
+		return -1;
+	for (uint64_t i = 0; i < n; i++) {
+		struct wire_end_cpu e;
+
+		e.cpu = rd_varint(&r);
+		e.produced = rd_varint(&r);
+		e.overwritten = rd_varint(&r);
+		e.dropped = rd_varint(&r);
+		e.discarded = rd_varint(&r);
+		e.blocks = rd_varint(&r);
+		if (r.bad)
+			return -1;
+		if (i < max)
+			c[i] = e;
+	}
+	return (int)n;
+}
 
 int wire_frame_parse(const uint8_t *payload, size_t len, struct wire_frame *f)
 {

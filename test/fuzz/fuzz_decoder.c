@@ -106,7 +106,8 @@ static void records(const uint8_t *body, size_t len)
 		if (r.data_len > 48)
 			continue;	/* re-encode what fits the buffer */
 		wire_out_init(&o, buf, sizeof(buf));
-		wire_out_varint(&o, 0);
+		wire_out_varint(&o, 0);		/* base_ts */
+		wire_out_varint(&o, 0);		/* first */
 		must(wire_rec_encode(&o, &r) == 0);
 		must(wire_rec_begin(&again, buf, o.len, types_of, NULL) == 0);
 		must(wire_rec_next(&again, &r2) == WIRE_REC_OK && same(&r, &r2));

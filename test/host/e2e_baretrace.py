@@ -93,7 +93,7 @@ def exits_only(base, calls, origin=None, retvals=None):
     first when ends coincide. retvals: {(site, start): value}."""
     origin = base if origin is None else origin
     retvals = retvals or {}
-    b, now = varint(base), base
+    b, now = varint(base) + varint(0), base
     for site, start, end in sorted(calls, key=lambda c: (c[2], -c[1])):
         rv = retvals.get((site, start))
         flags = bytes([1]) + varint(zigzag(rv)) if rv is not None else bytes([0])
@@ -190,7 +190,7 @@ FREQ = 62500000          # QEMU virt's counter: 16 ns a tick
 S_MAIN, S_OUTER, S_LEAF, S_MID = 0, 1, 2, 3
 
 
-def metadata(image_hash, version=1):
+def metadata(image_hash, version=2):
     b = varint(1) + varint(version) + varint(2) + varint(FREQ) + varint(3) + varint(2)
     b += varint(4) + struct.pack("<I", image_hash) + varint(5) + varint(len(SITES))
     b += varint(6) + varint(0x40080000)
@@ -218,6 +218,7 @@ def caller_of(ret_offset):
 
 def cpu0_block0():
     b = varint(FREQ)  # base: 1.000000 s
+    b += varint(0)  # first event number (wire.md 2.8)
     b += rec(1, 0, varint(S_MAIN), caller_of(0x10))           # main <- _start
     b += rec(3, 10, varint(S_OUTER), varint(0))               # outer() {
     b += rec(3, 5, varint(S_LEAF), varint(1))                 #   leaf();
@@ -236,6 +237,7 @@ def cpu0_block0():
 
 def cpu0_block1():
     b = varint(FREQ + 100000)
+    b += varint(0)  # first event number (wire.md 2.8)
     b += rec(3, 0, varint(S_OUTER), varint(0))
     b += rec(2, 100000, varint(S_OUTER), varint(100000), bytes([0]))  # 1.6 ms: '#'
     return b
@@ -243,6 +245,7 @@ def cpu0_block1():
 
 def cpu0_block2():
     b = varint(FREQ + 300000)
+    b += varint(0)  # first event number (wire.md 2.8)
     b += rec(1, 1, varint(S_LEAF), caller_of(0x250))          # leaf <- helper (not a site)
     b += rec(4, 4, varint(2), varint(zigzag(0x40081234)))
     b += rec(3, 100, varint(S_MID), varint(0))                # mid() {
@@ -252,6 +255,7 @@ def cpu0_block2():
 
 def cpu1_block(seq):
     b = varint(FREQ + 50 + 1000 * seq)
+    b += varint(0)  # first event number (wire.md 2.8)
     b += rec(1, 0, varint(S_LEAF), caller_of(0x150))          # leaf <- outer
     b += rec(0, 3, varint(S_LEAF))
     b += rec(3, 40, varint(S_MID), varint(3))                 # entry with no exit
@@ -261,6 +265,7 @@ def cpu1_block(seq):
 def raw_log_entries(image_hash):
     """A function-tracer-only capture: entries (kinds 0 and 1), no graph."""
     b = varint(2 * FREQ)
+    b += varint(0)  # first event number (wire.md 2.8)
     b += rec(1, 5, varint(S_OUTER), caller_of(0x50))          # outer <- main
     b += rec(1, 1, varint(S_LEAF), caller_of(0x150))          # leaf <- outer
     for i in range(2):
@@ -277,7 +282,7 @@ TEXT = ["baretrace: booting on 2 CPUs\r\n", "smp: 2 CPUs online\n",
         "demo: stage 1\n", "demo: PASS\n", "baretrace: exit status 0\n"]
 
 
-def raw_log(image_hash, version=1):
+def raw_log(image_hash, version=2):
     """Returns (raw bytes, console text expected on stdout)."""
     frames = []
     t = lambda i: frames.append(TEXT[i].encode())
@@ -520,12 +525,12 @@ def checks(tap, tool, tmp, update):
     tap.ok(rc == 0 and " 1 damaged" in err and "(no end-of-stream frame)" in err and rc2 == 0,
            "capture of a log cut mid-frame counts the cut frame, the file reads", err)
     # A stream format the tool does not know.
-    with open(rawp + ".v2", "wb") as f:
-        f.write(raw_log(good_hash, version=2)[0])
-    rc, out, err = run([tool, "capture", "--file", rawp + ".v2", "-o", tmp + "/v2s.bt"])
-    tap.ok(rc == 0 and "stream format version 2" in err, "capture stores a version-2 stream, warns", err)
-    rc, out, err = run([tool, "report", tmp + "/v2s.bt"])
-    tap.ok(rc == 1 and "format version 2 is not supported" in err,
+    with open(rawp + ".v3", "wb") as f:
+        f.write(raw_log(good_hash, version=3)[0])
+    rc, out, err = run([tool, "capture", "--file", rawp + ".v3", "-o", tmp + "/v3s.bt"])
+    tap.ok(rc == 0 and "stream format version 3" in err, "capture stores a version-3 stream, warns", err)
+    rc, out, err = run([tool, "report", tmp + "/v3s.bt"])
+    tap.ok(rc == 1 and "format version 3 is not supported" in err,
            "report refuses a stream version it does not know: exit 1", err)
     errors(tap, tool, tmp, trace, rawp)
 

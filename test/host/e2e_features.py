@@ -47,6 +47,7 @@ def capture(frames):
 
 def ext_log():
     b = varint(4 * FREQ)
+    b += varint(0)  # first event number (wire.md 2.8)
     b += rec(1, 0, varint(MAIN), bt.caller_of(0x10))                 # main(0x1, ..) <- _start
     b += bt.ext_args(0, MAIN, 1, 2, 3)
     b += rec(3, 5, varint(READ), varint(0))                          # sensor_read(...) {
@@ -101,7 +102,7 @@ PROFILE = {"main": (1, 90000, 90000, 90000), "filter_apply": (4, 9000, 1000, 300
 
 
 def profile_log():
-    entries = varint(5 * FREQ) + rec(1, 0, varint(READ), bt.caller_of(0x60))
+    entries = varint(5 * FREQ) + varint(0) + rec(1, 0, varint(READ), bt.caller_of(0x60))
     entries += rec(0, 4, varint(READ)) + rec(1, 4, varint(UART), bt.caller_of(0x210))
     return capture([(5, 0, 0, bt.profile_body(DUMP0_OLD)), (5, 1, 0, bt.profile_body(DUMP1)),
                     (1, 0, 0, entries),

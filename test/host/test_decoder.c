@@ -58,6 +58,7 @@ static int feed_block(struct bt_decoder *d, unsigned cpu, uint64_t seq, uint64_t
 
 	wire_out_init(&o, b, sizeof(b));
 	wire_out_varint(&o, 1000);
+	wire_out_varint(&o, seq);	/* first: one event per block */
 	wire_rec_encode(&o, &r);
 	return feed(d, WIRE_FRAME_DATA, cpu, seq, b, o.len);
 }
@@ -92,7 +93,7 @@ static void test_gaps(void)
 {
 	static struct bt_decoder d;
 	uint8_t m[256];
-	size_t mn = meta(m, 1);
+	size_t mn = meta(m, WIRE_VERSION);
 
 	seen[0] = 0;
 	bt_dec_init(&d, &visitor, NULL);
@@ -121,7 +122,7 @@ static void test_pending(void)
 {
 	static struct bt_decoder d;
 	uint8_t m[256], dump[64];
-	size_t mn = meta(m, 1);
+	size_t mn = meta(m, WIRE_VERSION);
 	struct wire_out o;
 	char nb[32];
 
@@ -159,12 +160,12 @@ static void test_versions(void)
 {
 	static struct bt_decoder d;
 	uint8_t m[256];
-	size_t mn = meta(m, 2);
+	size_t mn = meta(m, WIRE_VERSION + 1);
 
 	bt_dec_init(&d, &visitor, NULL);
 	d.quiet = 1;
 	tap_eq_int(feed(&d, WIRE_FRAME_META, 0, 0, m, mn), -1,
-		   "versions: metadata of format version 2 is refused");
+		   "versions: metadata of a later format version is refused");
 	bt_dec_free(&d);
 	bt_dec_init(&d, &visitor, NULL);
 	d.quiet = 1;
@@ -178,7 +179,7 @@ static void test_render(void)
 {
 	static struct bt_decoder d;
 	uint8_t m[256], args[32];
-	size_t mn = meta(m, 1);
+	size_t mn = meta(m, WIRE_VERSION);
 	struct wire_out o;
 	struct wire_record r = { .kind = WIRE_REC_PRINTF, .id = 1, .count = 3 };
 	char buf[128];

@@ -114,9 +114,10 @@ static void test_extensions(void)
 
 	wire_out_init(&m, meta, sizeof(meta));
 	wire_out_varint(&m, WIRE_META_VERSION);
-	wire_out_varint(&m, 1);
+	wire_out_varint(&m, WIRE_VERSION);
 	wire_out_init(&o, b, sizeof(b));
 	wire_out_varint(&o, 1000);
+	wire_out_varint(&o, 0);		/* first event number */
 	r.subtype = WIRE_EXT_ARGS, r.data = args, r.data_len = sizeof(args);
 	wire_rec_encode(&o, &r);
 	r.subtype = 77;				/* from a later version */

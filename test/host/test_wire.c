@@ -148,10 +148,12 @@ static void test_records(void)
 
 	wire_out_init(&o, body, sizeof(body));
 	wire_out_varint(&o, ts);
+	wire_out_varint(&o, 300);	/* first: the block's first event number */
 	for (size_t i = 0; i < n; i++)
 		pass &= wire_rec_encode(&o, &recs[i]) == 0;
 	tap_ok(pass && !o.overflow, "records: every kind encodes");
 	tap_eq_int(wire_rec_begin(it, body, o.len, types_of, NULL), 0, "records: block begins");
+	tap_eq_int((int)it->first_event, 300, "records: the block's first event number");
 	for (size_t i = 0; i < n; i++) {
 		int rc = wire_rec_next(it, &r);
 

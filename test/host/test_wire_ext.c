@@ -87,6 +87,7 @@ static void test_in_block(void)
 	r.data_len = in.len;
 	wire_out_init(&o, blk, sizeof(blk));
 	wire_out_varint(&o, 1000);
+	wire_out_varint(&o, 0);		/* first event number */
 	tap_ok(wire_rec_encode(&o, &r) == 0, "block: a trigger record encodes");
 	tap_ok(wire_rec_begin(&it, blk, o.len, NULL, NULL) == 0 &&
 	       wire_rec_next(&it, &r) == WIRE_REC_OK && r.ts == 1040 &&

@@ -137,24 +137,22 @@ struct decoded {
 	char name[9];
 };
 
-static uint8_t body[RING_BLOCK_SIZE + 16];
+static uint8_t body[RING_BODY_MAX];
 static struct wire_rec_iter iter;
 
 /* Decodes this CPU's test:hit records into out; returns how many. */
 static unsigned int collect(struct decoded *out, unsigned int max)
 {
 	const struct tp_event *ev = &tp_ev_test_hit;
-	uint64_t id = (uint64_t)(ev - tp_by_id(0)), seq, base;
+	uint64_t id = (uint64_t)(ev - tp_by_id(0)), seq;
 	unsigned int n = 0, cpu = smp_cpu_id();
 	long len;
 
 	ring_close_block();
-	while ((len = ring_read_block(cpu, body + 16, sizeof(body) - 16, &seq, &base)) >= 0) {
-		unsigned int vl = wire_varint_put(body, base);
+	while ((len = ring_read_body(cpu, body, sizeof(body), &seq)) >= 0) {
 		struct wire_record r;
 
-		memmove(body + vl, body + 16, (size_t)len);
-		if (wire_rec_begin(&iter, body, (size_t)len + vl, event_types, NULL))
+		if (wire_rec_begin(&iter, body, (size_t)len, event_types, NULL))
 			continue;
 		while (wire_rec_next(&iter, &r) == WIRE_REC_OK && n < max) {
 			if (r.kind != WIRE_REC_EVENT || r.id != id)

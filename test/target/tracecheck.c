@@ -8,7 +8,7 @@
 #include "symbols.h"
 #include "tracecheck.h"
 
-static uint8_t body[RING_BLOCK_SIZE + 16];
+static uint8_t body[RING_BODY_MAX];
 static struct wire_rec_iter it;
 
 void check_reset(void)
@@ -23,7 +23,7 @@ int site_of(const char *name)
 
 unsigned int check_collect(unsigned int cpu, struct rec *out, unsigned int max)
 {
-	uint64_t seq, base;
+	uint64_t seq;
 	long len;
 	unsigned int n = 0;
 
@@ -31,12 +31,10 @@ unsigned int check_collect(unsigned int cpu, struct rec *out, unsigned int max)
 		ring_close_block();
 	else
 		smp_call(cpu, (smp_fn)ring_close_block, NULL);
-	while ((len = ring_read_block(cpu, body + 16, sizeof(body) - 16, &seq, &base)) >= 0) {
-		unsigned int vl = wire_varint_put(body, base);
+	while ((len = ring_read_body(cpu, body, sizeof(body), &seq)) >= 0) {
 		struct wire_record r;
 
-		memmove(body + vl, body + 16, (size_t)len);
-		if (wire_rec_begin(&it, body, (size_t)len + vl, NULL, NULL))
+		if (wire_rec_begin(&it, body, (size_t)len, NULL, NULL))
 			continue;
 		while (wire_rec_next(&it, &r) == WIRE_REC_OK && n < max) {
 			struct rec *o = &out[n++];
