@@ -287,6 +287,10 @@ def stage_boot(res, board):
     expect(res, "trace stress with truly parallel CPUs (multi-threaded TCG): hits exact",
            st, out, present=[r"^ok 1 trace_stress_register_while_other_cpus_call$"])
 
+    st, out = boot(board, tgt, "mttcg", "panic=poweroff -- ktest buffer_and_clear")
+    expect(res, "buffer and clear while every CPU writes (multi-threaded TCG)",
+           st, out, present=[r"^ok 1 buffer_and_clear_while_every_cpu_writes$"])
+
     st, out = boot(board, tgt, "direct", "panic=poweroff -- printlines")
     lines = [l for l in out.splitlines() if l.startswith("pl ")]
     good = [l for l in lines if re.fullmatch(
@@ -555,6 +559,9 @@ import trace_scenarios  # noqa: E402
 
 UPDATE_GOLDEN = False
 STAGES["trace"] = lambda res, board: trace_scenarios.stage_trace(
+    sys.modules[__name__], res, board)
+import end_of_run  # noqa: E402
+STAGES["endrun"] = lambda res, board: end_of_run.stage_endrun(
     sys.modules[__name__], res, board)
 
 

@@ -1,0 +1,121 @@
+"""test/end_of_run.py: the end of a traced run loses nothing (issue 10).
+
+Boots the traced demo exactly as `make run` does (U-Boot on qemu-virt,
+the firmware path on rpi3, `baretrace capture` on the serial line, no
+-icount) many times and checks each run's books against the target's own:
+
+  target:  trace: P events, L lost, ...        (its totals at the end)
+  host:    baretrace capture: F frames, D damaged, G sequence gaps, E events, ...
+           baretrace capture: target produced P events: E decoded + T lost
+             on the target (...) + W lost on the wire
+
+Every run must end with the end-of-stream frame, no damaged frame, and
+E = P - L exactly. Lossy runs (small rings, a paced line, stop mode,
+tracepoints recording to the end) must balance the same way: every event
+decoded or counted lost on the target, none unaccounted.
+"""
+import os
+import re
+from concurrent.futures import ThreadPoolExecutor
+
+TARGET = re.compile(r"^trace: (\d+) events, (\d+) lost", re.M)
+CAPTURE = re.compile(r"^baretrace capture: (\d+) frames, (\d+) damaged, (\d+) sequence gaps, "
+                     r"(\d+) events, (\d+) lost, .*?$", re.M)
+BOOKS = re.compile(r"^baretrace capture: target produced (\d+) events: (\d+) decoded \+ "
+                   r"(\d+) lost on the target .*\+ (\d+) lost on the wire", re.M)
+
+
+def make_run(h, board, run_dir, bootargs="", trace=None):
+    cmd = ["make", "-s", f"BOARD={board}", f"RUN_DIR={run_dir}", "run"]
+    if bootargs:
+        cmd.append(f"BOOTARGS={bootargs}")
+    if trace is not None:
+        cmd.append(f"TRACE={trace}")
+    st, out = h.run(cmd, timeout=h.QEMU_TIMEOUT * 2)
+    return st, out.replace("\r", "")
+
+
+def books(out):
+    """Checks one run's output; returns (ok, why, figures)."""
+    t, c, b = TARGET.search(out), CAPTURE.search(out), BOOKS.search(out)
+    if not t or not c:
+        return False, "no target totals line" if not t else "no capture summary", None
+    produced, lost = int(t.group(1)), int(t.group(2))
+    damaged, decoded = int(c.group(2)), int(c.group(4))
+    fig = dict(produced=produced, lost=lost, decoded=decoded, damaged=damaged)
+    if "(no end-of-stream frame)" in c.group(0) or "(interrupted)" in c.group(0):
+        return False, "no end-of-stream frame: " + c.group(0), fig
+    if damaged:
+        return False, f"{damaged} damaged frames", fig
+    if decoded != produced - lost:
+        return False, f"decoded {decoded} != produced {produced} - lost {lost}", fig
+    if b:
+        hp, hd, ht, hw = (int(x) for x in b.groups())
+        if (hp, hd, ht, hw) != (produced, decoded, lost, 0):
+            return False, f"host books {b.group(0)!r} disagree with the target's", fig
+    return True, "", fig
+
+
+def repeat(h, res, board, n, name, bootargs="", trace=None, parallel=2):
+    root = os.path.join(h.ROOT, "build", "endrun", board)
+
+    def one(i):
+        return make_run(h, board, os.path.join(root, f"{name}-{i}"), bootargs, trace)
+
+    with ThreadPoolExecutor(max_workers=parallel) as ex:
+        results = list(ex.map(one, range(n)))
+    bad = []
+    totals = []
+    for i, (st, out) in enumerate(results):
+        ok, why, fig = books(out)
+        if st != 0:
+            ok, why = False, f"make run exited {st}"
+        if fig:
+            totals.append(fig)
+        if not ok:
+            bad.append(f"run {i}: {why}\n" + "\n".join(out.splitlines()[-12:]))
+    events = sum(f["produced"] for f in totals)
+    lost = sum(f["lost"] for f in totals)
+    res.record(f"end of run [{board}] {name}: {n} of {n} runs end with every event "
+               f"decoded or counted lost ({events} events, {lost} lost on the target)",
+               not bad, "\n".join(bad[:2]))
+    return totals
+
+
+def stage_endrun(h, res, board):
+    if board != "qemu-virt":
+        return
+    # Exactly `make run`, 20 times on qemu-virt and 5 on rpi3.
+    repeat(h, res, "qemu-virt", 20, "make run")
+    repeat(h, res, "rpi3", 5, "make run")
+    # Losses on every CPU, in both modes, with tracepoints recording up to
+    # the end: the books balance in events, the end of the run included.
+    lossy = "trace_buf=4K trace_pace=115200 trace_event=irq:*,timer:tick,ipi:*"
+    figs = repeat(h, res, "qemu-virt", 2, "overwrite, 4K rings, paced line", lossy)
+    res.record("end of run: the overwrite runs really lost events on the target",
+               bool(figs) and all(f["lost"] > 0 for f in figs), repr(figs))
+    figs = repeat(h, res, "qemu-virt", 2, "stop mode, 4K rings, paced line",
+                  lossy + " trace_mode=stop")
+    res.record("end of run: the stop-mode runs really dropped events on the target",
+               bool(figs) and all(f["lost"] > 0 for f in figs), repr(figs))
+    # The target says what was lost and what would have kept it.
+    st, out = make_run(h, "qemu-virt", os.path.join(h.ROOT, "build", "endrun", "advice"),
+                       lossy)
+    m = re.search(r"^trace: (\d+) % lost \((\d+) ring overwritten, (\d+) ring full in stop "
+                  r"mode, (\d+) discarded by clear or a buffer change\); trace_buf=(\d+[KM]) "
+                  r"holds this run$", out, re.M)
+    t = TARGET.search(out)
+    ok = bool(m and t) and int(m.group(2)) + int(m.group(3)) + int(m.group(4)) == \
+        int(t.group(2)) and m.group(5) not in ("2K", "4K")
+    res.record("end of run: the target names the loss and a trace_buf that holds the run",
+               ok, "\n".join(out.splitlines()[-15:]))
+    if not ok:
+        return
+    # And that size really does: the same run with it loses nothing.
+    st, out = make_run(h, "qemu-virt", os.path.join(h.ROOT, "build", "endrun", "advice2"),
+                       lossy + f" trace_buf={m.group(5)}")
+    t = TARGET.search(out)
+    ok2, why, _ = books(out)
+    res.record(f"end of run: with the advised trace_buf={m.group(5)} the run loses nothing",
+               st == 0 and ok2 and t is not None and t.group(2) == "0",
+               why + "\n" + "\n".join(out.splitlines()[-15:]))
