@@ -287,6 +287,10 @@ def stage_boot(res, board):
     expect(res, "trace stress with truly parallel CPUs (multi-threaded TCG): hits exact",
            st, out, present=[r"^ok 1 trace_stress_register_while_other_cpus_call$"])
 
+    st, out = boot(board, tgt, "mttcg", "panic=poweroff -- ktest fp_")
+    expect(res, "FP/SIMD state kept by callbacks, hooks, IPIs, probes (multi-threaded TCG)",
+           st, out, present=[r"^1\.\.7$", r"^# ktest: 7 tests, 0 failed"])
+
     st, out = boot(board, tgt, "direct", "panic=poweroff -- printlines")
     lines = [l for l in out.splitlines() if l.startswith("pl ")]
     good = [l for l in lines if re.fullmatch(
