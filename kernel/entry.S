@@ -80,6 +80,7 @@ exc_common:
 	mrs	x4, esr_el1
 	mrs	x5, far_el1
 	stp	x4, x5, [sp, #FRAME_ESR]
+#ifndef ENTRY_NO_FP_SAVE	/* test/bench/entry_nofp.S: the cost of the save */
 	mrs	x4, fpsr
 	mrs	x5, fpcr
 	stp	x4, x5, [sp, #FRAME_FPSR]
@@ -100,11 +101,13 @@ exc_common:
 	stp	q26, q27, [sp, #FRAME_Q(26)]
 	stp	q28, q29, [sp, #FRAME_Q(28)]
 	stp	q30, q31, [sp, #FRAME_Q(30)]
+#endif
 	stp	x29, x2, [sp, #FRAME_RECORD]	// record = {x29, elr}
 	add	x29, sp, #FRAME_RECORD
 	mov	x0, sp
 	bl	exception_dispatch
 
+#ifndef ENTRY_NO_FP_SAVE
 	ldp	q0, q1, [sp, #FRAME_Q(0)]
 	ldp	q2, q3, [sp, #FRAME_Q(2)]
 	ldp	q4, q5, [sp, #FRAME_Q(4)]
@@ -124,6 +127,7 @@ exc_common:
 	ldp	x2, x3, [sp, #FRAME_FPSR]
 	msr	fpsr, x2
 	msr	fpcr, x3
+#endif
 	ldp	x2, x3, [sp, #FRAME_ELR]
 	msr	elr_el1, x2
 	msr	spsr_el1, x3
