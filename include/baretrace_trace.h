@@ -76,7 +76,7 @@ struct trace_ops {
  * register, FPCR or FPSR (it is built -mgeneral-regs-only, as the trace
  * core's own tracers are), so the trampoline need not save them. Without
  * it (the default) q0-q7, FPCR and FPSR are saved around the callback:
- * about 20 instructions a call (make bench, "FP/SIMD preservation"). */
+ * 21 instructions a call (make bench, build/bench/fp.json). */
 #define TRACE_OPS_NO_FPSIMD	(1u << 0)
 
 #define TRACE_EINVAL	(-1)	/* bad pattern or argument */

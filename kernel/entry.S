@@ -8,19 +8,24 @@
  *          FPCR and FPSR in a struct exc_frame on the stack, sets FPCR to
  *          its reset value (round to nearest, no traps, no flush to zero:
  *          a handler computes the same whatever it interrupted), links
- *          a frame record
- *          {interrupted x29, ELR} into x29 so a backtrace walks from the
- *          handler into the interrupted code, calls
- *          exception_dispatch(frame, kind), then restores everything from
+ *          a frame record {interrupted x29, ELR} into x29 so a
+ *          backtrace walks from the handler into the interrupted code,
+ *          calls exception_dispatch(frame, kind), then restores everything from
  *          the frame (a handler may change ELR and registers, e.g. for a
  *          fault fixup) and returns with ERET.
  *   FP/SIMD state is saved eagerly, every time: the kernel itself is
  *   built -mgeneral-regs-only, but application handlers run from here
  *   (irq_register, time_tick_hook, smp_call) and may use floating point
  *   (ARCHITECTURE.md 7a: the interrupted code keeps every register).
- *   Measured by make bench (bench_fp.c): the save and restore are 70
- *   instructions of a round trip; CPACR_EL1.FPEN is on from boot/head.S
- *   before VBAR_EL1 points here, so the stores cannot trap.
+ *   The save and restore are 39 instructions of a round trip of 117
+ *   (make bench, test/bench/fp.c, which assembles this file again with
+ *   ENTRY_NO_FP_SAVE to compare). Eager rather than lazy (trapping the
+ *   first FP use with CPACR_EL1.FPEN): a lazy scheme would still write
+ *   CPACR and synchronise twice per exception and needs a trap handler
+ *   that finds, across nested exceptions, whose state to save; 39 plain
+ *   loads and stores are cheaper to trust. The frame grows to 832 bytes
+ *   of the 16 KiB stack. CPACR_EL1.FPEN is on from boot/head.S before
+ *   VBAR_EL1 points here, so the stores cannot trap.
  *   Exceptions from EL0 or while on SP_EL0 are never expected; they take
  *   the same path and crash with their kind named.
  */
