@@ -25,9 +25,9 @@
  * fields[i] holds field i (integers widened to 64 bits, strings as a
  * pointer). A probe may use floating point: the block keeps FPCR and
  * FPSR around the call, and in application code (built with FP/SIMD)
- * the asm names v0-v7 and v16-v31 as clobbered, so the compiler keeps
- * its own values out of them; kernel code holds none (it is built
- * -mgeneral-regs-only).
+ * it keeps q8-q15 and the asm names v0-v7 and v16-v31 as clobbered, so
+ * the compiler keeps its own values out of them; kernel code holds none
+ * (it is built -mgeneral-regs-only).
  *
  * Attach, detach, enable and filter calls are thread context only; they
  * take trace_lock and patch through the trace core's patcher.
@@ -107,8 +107,19 @@ void tp_iterate(const struct tp_event *ev, const uint64_t *fields);
 #define TP_FP_CLOBBERS , "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7",	\
 	"v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25",	\
 	"v26", "v27", "v28", "v29", "v30", "v31"
+/* v8-v15 are not named: the compiler would then save d8-d15 in the
+ * prologue of every function with a site, on the path where the site is
+ * a NOP. But it may keep a whole 128-bit vector in one of them across
+ * the asm, and a probe keeps only their low halves (AAPCS64), so the
+ * block saves q8-q15 around the call itself. */
+#define TP_VSAVE "	stp q8, q9, [sp, #-128]!\n	stp q10, q11, [sp, #32]\n"	\
+	"	stp q12, q13, [sp, #64]\n	stp q14, q15, [sp, #96]\n"
+#define TP_VRESTORE "	ldp q14, q15, [sp, #96]\n	ldp q12, q13, [sp, #64]\n"	\
+	"	ldp q10, q11, [sp, #32]\n	ldp q8, q9, [sp], #128\n"
 #else
 #define TP_FP_CLOBBERS
+#define TP_VSAVE ""
+#define TP_VRESTORE ""
 #endif
 
 /*
@@ -152,7 +163,9 @@ void tp_iterate(const struct tp_event *ev, const uint64_t *fields);
 			     "	mrs x12, fpcr\n"				\
 			     "	mrs x13, fpsr\n"				\
 			     "	stp x12, x13, [sp, #32]\n"			\
+			     TP_VSAVE						\
 			     "1:	bl tp_iterate\n"			\
+			     TP_VRESTORE					\
 			     "	ldp x12, x13, [sp, #32]\n"			\
 			     "	msr fpcr, x12\n"				\
 			     "	msr fpsr, x13\n"				\

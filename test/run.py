@@ -309,7 +309,7 @@ def stage_boot(res, board):
 
     st, out = boot(board, tgt, "mttcg", "panic=poweroff -- ktest fp_")
     expect(res, "FP/SIMD state kept by callbacks, hooks, IPIs, probes (multi-threaded TCG)",
-           st, out, present=[r"^1\.\.7$", r"^# ktest: 7 tests, 0 failed"])
+           st, out, present=[r"^1\.\.8$", r"^# ktest: 8 tests, 0 failed"])
 
     st, out = boot(board, tgt, "direct", "panic=poweroff -- printlines")
     lines = [l for l in out.splitlines() if l.startswith("pl ")]

@@ -338,6 +338,8 @@ static double __attribute__((noinline, noipa)) fp_tp_site(double a, double b)
 
 KTEST(fp_tracepoint_probe_keeps_fp_state)
 {
+	unsigned int before = fp_probe_hits;
+
 	KT_EQ(t, tp_probe_attach(&tp_ev_fptest_hit, fp_probe), 0);
 	fp_ctl_write(FPCR_THREAD, FPSR_THREAD);
 	double r = fp_tp_site(1.5, 4.0);
@@ -345,8 +347,33 @@ KTEST(fp_tracepoint_probe_keeps_fp_state)
 
 	fp_ctl_write(0, 0);
 	KT_EQ(t, tp_probe_detach(&tp_ev_fptest_hit, fp_probe), 0);
-	KT_EQ(t, fp_probe_hits, 1);
+	KT_EQ(t, fp_probe_hits - before, 1);
 	KT_EXPECT(t, r == 7.5);
 	KT_EQ(t, fpcr, FPCR_THREAD);
 	KT_EQ(t, fpsr, FPSR_THREAD);
+}
+
+/* A vector value live across the site: the compiler may keep it whole
+ * in one of v8-v15, of which a probe keeps only the low halves. */
+static fp_v2d __attribute__((noinline, noipa)) fp_tp_vec_site(fp_v2d a, fp_v2d b)
+{
+	fp_v2d x = a * b;
+
+	trace_event(fptest, hit, 8);
+	return x + a;
+}
+
+KTEST(fp_tracepoint_probe_keeps_live_vectors)
+{
+	fp_v2d a = { 1.5, -2.25 }, b = { 4.0, 8.0 };
+	unsigned int before = fp_probe_hits;
+
+	KT_EQ(t, tp_probe_attach(&tp_ev_fptest_hit, fp_probe), 0);
+	fp_v2d r = fp_tp_vec_site(a, b);
+
+	KT_EQ(t, tp_probe_detach(&tp_ev_fptest_hit, fp_probe), 0);
+	KT_EQ(t, fp_probe_hits - before, 1);
+	KT_EXPECT(t, r[0] == 7.5);
+	KT_EXPECT(t, r[1] == -20.25);
+	KT_EQ(t, (int64_t)(r[1] * 100), -2025);
 }
