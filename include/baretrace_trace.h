@@ -62,13 +62,13 @@ struct trace_ops {
 	trace_func func;		/* offset 0: the trampoline calls this */
 	uintptr_t direct_call;		/* offset 8: reserved for direct calls */
 	void *data;			/* the tracer's own */
-	uint32_t flags;			/* TRACE_OPS_*; set before registering */
+	uint32_t flags;			/* TRACE_OPS_*; read when registering */
 	/* Owned by the trace core (trace/ops.c); zero-initialise. Bitmaps
 	 * over sites; NULL filter = every site, NULL notrace = none. */
 	uint64_t *want;			/* filter minus notrace: read by dispatch */
 	uint64_t *filter_bits;
 	uint64_t *notrace_bits;
-	struct trace_ops *fp_shim;	/* what sites call unless NO_FPSIMD */
+	struct trace_ops *fp_shim;	/* the literal for it, unless NO_FPSIMD */
 	bool registered;
 };
 

@@ -184,7 +184,7 @@ static void publish_list(struct trace_ops *add, struct trace_ops *remove)
  * without the save, however the patcher's writes interleave. */
 struct trace_ops *trace_ops_literal(struct trace_ops *ops)
 {
-	return ops->flags & TRACE_OPS_NO_FPSIMD ? ops : ops->fp_shim;
+	return ops->fp_shim ? ops->fp_shim : ops;	/* decided at register */
 }
 
 int trace_ops_register(struct trace_ops *ops)
