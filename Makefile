@@ -58,7 +58,9 @@ endif
 
 # Flags. Every function gets a patchable entry (4 NOPs, 2 before the
 # symbol) unless its file is listed in NOTRACE; kernel code never touches
-# FP/SIMD registers; code that runs with the MMU off is strict-align.
+# FP/SIMD registers (the core tracers' callbacks run without saving them;
+# test/run.py checks), application code may; code that runs with the MMU
+# off is strict-align.
 CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-common \
   -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
   -fno-stack-protector -fpie \

@@ -23,8 +23,11 @@
  *
  * Probes are void probe(const struct tp_event *ev, const uint64_t *fields);
  * fields[i] holds field i (integers widened to 64 bits, strings as a
- * pointer). A probe must not use FP/SIMD registers in kernel code (the
- * kernel builds -mgeneral-regs-only; application sites clobber them).
+ * pointer). A probe may use floating point: the block keeps FPCR and
+ * FPSR around the call, and in application code (built with FP/SIMD)
+ * it keeps q8-q15 and the asm names v0-v7 and v16-v31 as clobbered, so
+ * the compiler keeps its own values out of them; kernel code holds none
+ * (it is built -mgeneral-regs-only).
  *
  * Attach, detach, enable and filter calls are thread context only; they
  * take trace_lock and patch through the trace core's patcher.
@@ -93,7 +96,8 @@ void tp_iterate(const struct tp_event *ev, const uint64_t *fields);
 
 /*
  * Registers the out-of-line call clobbers: what a BL may under the
- * AAPCS64, less x12-x15, which the block saves around the call itself.
+ * AAPCS64, less x12-x15, which the block saves around the call itself
+ * (with FPCR and FPSR, which a probe may change: ARCHITECTURE.md 7a).
  * That leaves the compiler four caller-saved registers for values live
  * across the site, so a site in a small function does not make it save
  * callee-saved registers on the path where the site is a NOP (measured:
@@ -103,8 +107,19 @@ void tp_iterate(const struct tp_event *ev, const uint64_t *fields);
 #define TP_FP_CLOBBERS , "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7",	\
 	"v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25",	\
 	"v26", "v27", "v28", "v29", "v30", "v31"
+/* v8-v15 are not named: the compiler would then save d8-d15 in the
+ * prologue of every function with a site, on the path where the site is
+ * a NOP. But it may keep a whole 128-bit vector in one of them across
+ * the asm, and a probe keeps only their low halves (AAPCS64), so the
+ * block saves q8-q15 around the call itself. */
+#define TP_VSAVE "	stp q8, q9, [sp, #-128]!\n	stp q10, q11, [sp, #32]\n"	\
+	"	stp q12, q13, [sp, #64]\n	stp q14, q15, [sp, #96]\n"
+#define TP_VRESTORE "	ldp q14, q15, [sp, #96]\n	ldp q12, q13, [sp, #64]\n"	\
+	"	ldp q10, q11, [sp, #32]\n	ldp q8, q9, [sp], #128\n"
 #else
 #define TP_FP_CLOBBERS
+#define TP_VSAVE ""
+#define TP_VRESTORE ""
 #endif
 
 /*
@@ -143,11 +158,19 @@ void tp_iterate(const struct tp_event *ev, const uint64_t *fields);
 		const uint64_t tp_f[] = { 0, TP_ARGS(__VA_ARGS__) };			\
 		register const struct tp_event *tp_x0 asm("x0") = &tp_ev_##sys##_##ev; \
 		register const uint64_t *tp_x1 asm("x1") = tp_f + 1;		\
-		asm volatile("	stp x12, x13, [sp, #-32]!\n"		\
+		asm volatile("	stp x12, x13, [sp, #-48]!\n"		\
 			     "	stp x14, x15, [sp, #16]\n"			\
+			     "	mrs x12, fpcr\n"				\
+			     "	mrs x13, fpsr\n"				\
+			     "	stp x12, x13, [sp, #32]\n"			\
+			     TP_VSAVE						\
 			     "1:	bl tp_iterate\n"			\
+			     TP_VRESTORE					\
+			     "	ldp x12, x13, [sp, #32]\n"			\
+			     "	msr fpcr, x12\n"				\
+			     "	msr fpsr, x13\n"				\
 			     "	ldp x14, x15, [sp, #16]\n"			\
-			     "	ldp x12, x13, [sp], #32\n"			\
+			     "	ldp x12, x13, [sp], #48\n"			\
 			     "	.pushsection .bt_tp_calls, \"a\"\n"		\
 			     "	.balign 4\n"					\
 			     "	.long %c2 - ., 1b - .\n"			\

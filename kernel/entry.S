@@ -4,15 +4,28 @@
  * Contract (every vector):
  *   state: EL1, SP_EL1 is a valid kernel stack with FRAME_SIZE bytes free,
  *          MMU on (or off during early boot, when only faults can happen)
- *   does:  saves x0-x30, the interrupted SP, ELR, SPSR, ESR and FAR in a
- *          struct exc_frame on the stack, links a frame record
- *          {interrupted x29, ELR} into x29 so a backtrace walks from the
- *          handler into the interrupted code, calls
- *          exception_dispatch(frame, kind), then restores everything from
+ *   does:  saves x0-x30, the interrupted SP, ELR, SPSR, ESR, FAR, q0-q31,
+ *          FPCR and FPSR in a struct exc_frame on the stack, sets FPCR to
+ *          its reset value (round to nearest, no traps, no flush to zero:
+ *          a handler computes the same whatever it interrupted), links
+ *          a frame record {interrupted x29, ELR} into x29 so a
+ *          backtrace walks from the handler into the interrupted code,
+ *          calls exception_dispatch(frame, kind), then restores everything from
  *          the frame (a handler may change ELR and registers, e.g. for a
  *          fault fixup) and returns with ERET.
- *   FP/SIMD registers are not saved: everything that runs from here is
- *   built -mgeneral-regs-only.
+ *   FP/SIMD state is saved eagerly, every time: the kernel itself is
+ *   built -mgeneral-regs-only, but application handlers run from here
+ *   (irq_register, time_tick_hook, smp_call) and may use floating point
+ *   (ARCHITECTURE.md 7a: the interrupted code keeps every register).
+ *   The save and restore are 39 instructions of a round trip of 117
+ *   (make bench, test/bench/fp.c, which assembles this file again with
+ *   ENTRY_NO_FP_SAVE to compare). Eager rather than lazy (trapping the
+ *   first FP use with CPACR_EL1.FPEN): a lazy scheme would still write
+ *   CPACR and synchronise twice per exception and needs a trap handler
+ *   that finds, across nested exceptions, whose state to save; 39 plain
+ *   loads and stores are cheaper to trust. The frame grows to 832 bytes
+ *   of the 16 KiB stack. CPACR_EL1.FPEN is on from boot/head.S before
+ *   VBAR_EL1 points here, so the stores cannot trap.
  *   Exceptions from EL0 or while on SP_EL0 are never expected; they take
  *   the same path and crash with their kind named.
  */
@@ -72,11 +85,54 @@ exc_common:
 	mrs	x4, esr_el1
 	mrs	x5, far_el1
 	stp	x4, x5, [sp, #FRAME_ESR]
+#ifndef ENTRY_NO_FP_SAVE	/* test/bench/entry_nofp.S: the cost of the save */
+	mrs	x4, fpsr
+	mrs	x5, fpcr
+	stp	x4, x5, [sp, #FRAME_FPSR]
+	msr	fpcr, xzr			// handlers start from the reset FPCR
+	stp	q0, q1, [sp, #FRAME_Q(0)]
+	stp	q2, q3, [sp, #FRAME_Q(2)]
+	stp	q4, q5, [sp, #FRAME_Q(4)]
+	stp	q6, q7, [sp, #FRAME_Q(6)]
+	stp	q8, q9, [sp, #FRAME_Q(8)]
+	stp	q10, q11, [sp, #FRAME_Q(10)]
+	stp	q12, q13, [sp, #FRAME_Q(12)]
+	stp	q14, q15, [sp, #FRAME_Q(14)]
+	stp	q16, q17, [sp, #FRAME_Q(16)]
+	stp	q18, q19, [sp, #FRAME_Q(18)]
+	stp	q20, q21, [sp, #FRAME_Q(20)]
+	stp	q22, q23, [sp, #FRAME_Q(22)]
+	stp	q24, q25, [sp, #FRAME_Q(24)]
+	stp	q26, q27, [sp, #FRAME_Q(26)]
+	stp	q28, q29, [sp, #FRAME_Q(28)]
+	stp	q30, q31, [sp, #FRAME_Q(30)]
+#endif
 	stp	x29, x2, [sp, #FRAME_RECORD]	// record = {x29, elr}
 	add	x29, sp, #FRAME_RECORD
 	mov	x0, sp
 	bl	exception_dispatch
 
+#ifndef ENTRY_NO_FP_SAVE
+	ldp	q0, q1, [sp, #FRAME_Q(0)]
+	ldp	q2, q3, [sp, #FRAME_Q(2)]
+	ldp	q4, q5, [sp, #FRAME_Q(4)]
+	ldp	q6, q7, [sp, #FRAME_Q(6)]
+	ldp	q8, q9, [sp, #FRAME_Q(8)]
+	ldp	q10, q11, [sp, #FRAME_Q(10)]
+	ldp	q12, q13, [sp, #FRAME_Q(12)]
+	ldp	q14, q15, [sp, #FRAME_Q(14)]
+	ldp	q16, q17, [sp, #FRAME_Q(16)]
+	ldp	q18, q19, [sp, #FRAME_Q(18)]
+	ldp	q20, q21, [sp, #FRAME_Q(20)]
+	ldp	q22, q23, [sp, #FRAME_Q(22)]
+	ldp	q24, q25, [sp, #FRAME_Q(24)]
+	ldp	q26, q27, [sp, #FRAME_Q(26)]
+	ldp	q28, q29, [sp, #FRAME_Q(28)]
+	ldp	q30, q31, [sp, #FRAME_Q(30)]
+	ldp	x2, x3, [sp, #FRAME_FPSR]
+	msr	fpsr, x2
+	msr	fpcr, x3
+#endif
 	ldp	x2, x3, [sp, #FRAME_ELR]
 	msr	elr_el1, x2
 	msr	spsr_el1, x3

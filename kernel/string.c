@@ -1,12 +1,15 @@
 /*
  * kernel/string.c: memset without FP/SIMD registers.
  *
- * newlib's aarch64 memset uses SIMD registers. Interrupt handlers do not
- * save FP/SIMD state (kernel/entry.S), so a memset called from one (or
- * emitted by the compiler for a struct there) would corrupt the
- * interrupted application's vector registers. This definition, linked
- * before libc, replaces newlib's for the whole image. newlib's other
- * aarch64 string routines use general registers only.
+ * newlib's aarch64 memset uses SIMD registers. Exception entry saves
+ * them now (kernel/entry.S), but the trace core's own callbacks run with
+ * no FP/SIMD save (their ops carry TRACE_OPS_NO_FPSIMD), and a memset
+ * there (or one the compiler emits for a struct) would corrupt the
+ * traced application's vector registers. So this definition, linked
+ * before libc, still replaces newlib's for the whole image; test/run.py
+ * checks that the kernel and trace core call no other library routine
+ * that names an FP/SIMD register (strchr only, parsing in thread
+ * context).
  * Built -fno-builtin and -fno-tree-loop-distribute-patterns so the loop
  * is not turned back into a call to memset.
  */

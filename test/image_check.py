@@ -8,6 +8,8 @@ cannot run (test/run.py's rpi4 stage).
                             sequences in the disassembly listing) and every
                             64-bit word of the loaded sections
   mkimage_script(path)      U-Boot legacy image header of a boot.scr
+  fp_simd_functions(elf)    functions that name an FP/SIMD register
+  object_symbols(objs)      functions objects define, names they need
 """
 import os
 import re
@@ -171,3 +173,47 @@ def mkimage_script(path):
         data = f.read()
     magic, = struct.unpack_from(">I", data, 0)
     return magic == 0x27051956, data[30], data[64:]
+
+
+def _tool(name):
+    """The cross binutils program the Makefile's toolchain choice implies."""
+    import shutil
+    for prefix in ("aarch64-none-elf-", "aarch64-linux-gnu-"):
+        if shutil.which(prefix + name):
+            return prefix + name
+    return name
+
+
+_FP_REG = re.compile(r"(?<![\w#])[qvdsh](?:[0-9]|[12][0-9]|3[01])(?!\w)")
+
+
+def fp_simd_functions(elf):
+    """Functions of elf with an instruction naming an FP/SIMD data register
+    (q/v/d/s/hN; FPCR and FPSR moves alone do not count)."""
+    out = subprocess.run([_tool("objdump"), "-d", "--no-show-raw-insn", elf],
+                         capture_output=True, text=True, check=True).stdout
+    found, func = set(), None
+    for line in out.splitlines():
+        m = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
+        if m:
+            func = m.group(1)
+            continue
+        parts = line.split("\t")
+        if func and len(parts) >= 3 and _FP_REG.search(parts[2].split("//")[0]):
+            found.add(func)
+    return found
+
+
+def object_symbols(objs):
+    """(defined function names, undefined names) over object files."""
+    defined, undefined = set(), set()
+    for o in objs:
+        out = subprocess.run([_tool("nm"), o], capture_output=True, text=True,
+                             check=True).stdout
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 2 and f[0] == "U":
+                undefined.add(f[1])
+            elif len(f) == 3 and f[1] in "Tt":
+                defined.add(f[2])
+    return defined, undefined

@@ -198,12 +198,32 @@ def parse_ktap(prefix, out, res):
                    False, out)
 
 
+def check_fp_free_core(res, board, image_dir):
+    """The core tracers' callbacks run with no FP/SIMD save (their ops
+    carry TRACE_OPS_NO_FPSIMD), so nothing the kernel and trace core run
+    may touch an FP/SIMD register: built -mgeneral-regs-only, only the
+    two save routines name one, and of the library routines they call
+    only strchr does (trace/trigger.c parsing a spec, thread context)."""
+    sys.path.insert(0, os.path.join(ROOT, "test"))
+    import image_check as ic
+    objs = [os.path.join(d, f) for d in (os.path.join(ROOT, "build", board, "obj", sub)
+                                         for sub in ("boot", "kernel", "trace", "drivers"))
+            if os.path.isdir(d) for f in sorted(os.listdir(d)) if f.endswith(".o")]
+    fp = ic.fp_simd_functions(os.path.join(image_dir, "baretrace.elf"))
+    defined, needed = ic.object_symbols(objs)
+    own, called = sorted(defined & fp), sorted((needed - defined) & fp)
+    res.record("kernel and trace core name no FP/SIMD register but in the saves",
+               own == ["exc_common", "trace_fp_call"] and set(called) <= {"strchr"},
+               f"own: {own}; library routines with FP/SIMD they call: {called}")
+
+
 def stage_target(res, board):
     st, out = run(["make", f"BOARD={board}", "APP=test/target"])
     if st != 0:
         res.record("build APP=test/target", False, out)
         return
     image_dir = make_dir(board, "test/target")
+    check_fp_free_core(res, board, image_dir)
     for mode in make_var(board, "TEST_BOOTS").split():
         st, out = boot(board, image_dir, mode, "panic=poweroff -- ktest")
         prefix = f"ktap[{mode}]"
@@ -290,6 +310,10 @@ def stage_boot(res, board):
     st, out = boot(board, tgt, "mttcg", "panic=poweroff -- ktest buffer_and_clear")
     expect(res, "buffer and clear while every CPU writes (multi-threaded TCG)",
            st, out, present=[r"^ok 1 buffer_and_clear_while_every_cpu_writes$"])
+
+    st, out = boot(board, tgt, "mttcg", "panic=poweroff -- ktest fp_")
+    expect(res, "FP/SIMD state kept by callbacks, hooks, IPIs, probes (multi-threaded TCG)",
+           st, out, present=[r"^1\.\.8$", r"^# ktest: 8 tests, 0 failed"])
 
     st, out = boot(board, tgt, "direct", "panic=poweroff -- printlines")
     lines = [l for l in out.splitlines() if l.startswith("pl ")]

@@ -85,6 +85,7 @@ int trace_set_args(const char *spec)
 				goto refuse;
 			next[n].n = (unsigned int)count;
 			next[n].ops.func = capture;
+			next[n].ops.flags = TRACE_OPS_NO_FPSIMD;
 			if (trace_ops_set_filter(&next[n].ops, next[n].func) ||
 			    !trace_filter_matches(&next[n].ops)) {
 				kprintf("args: no function matches '%s'\n", next[n].func);

@@ -96,6 +96,15 @@ uint32_t patch_insn_b(uintptr_t from, uintptr_t to);
 int patch_apply_insns(const uintptr_t *addr, const uint32_t *old,
 		      const uint32_t *insn, unsigned int n);
 
+/* trace/fp_call.S: a callback call with q0-q7, FPCR and FPSR kept
+ * (the shim's func takes the ops from shim->data). */
+void trace_fp_call(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *ops,
+		   struct trace_regs *regs);
+void trace_fp_shim_func(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *shim,
+			struct trace_regs *regs);
+/* trace/ops.c: what a site wanted by ops alone has as its literal. */
+struct trace_ops *trace_ops_literal(struct trace_ops *ops);
+
 /* trace/list.c */
 void trace_list_func(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *op,
 		     struct trace_regs *regs);

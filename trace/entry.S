@@ -23,6 +23,11 @@
  *          registers (a callback may have changed x0-x8 and lr), and
  *          continues at regs->pc with x30 = regs->lr.
  *   clobbers: x9-x18 (not live at a function's entry under AAPCS64)
+ *   FP/SIMD: not saved here, so the core tracers' fast path pays nothing
+ *   for it. Their ops carry TRACE_OPS_NO_FPSIMD (built
+ *   -mgeneral-regs-only); every other ops is reached through a shim ops
+ *   in the literal, or through trace_list_func, which keep q0-q7, FPCR
+ *   and FPSR around the callback (trace/fp_call.S).
  *   The direct-call slot (ops->direct_call, offset 8) is read only by
  *   trace_caller_direct below, so ordinary dispatch pays nothing for it.
  *

@@ -26,7 +26,11 @@ void trace_list_func(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *op,
 		struct trace_ops *o = l->ops[i];
 		const uint64_t *want = READ_ONCE(o->want);
 
-		if (want && (want[site / 64] & bit))
+		if (!want || !(want[site / 64] & bit))
+			continue;
+		if (!o->fp_shim)	/* TRACE_OPS_NO_FPSIMD when registered */
 			o->func(ip, parent_ip, o, regs);
+		else	/* an application's: keep the FP/SIMD state */
+			trace_fp_call(ip, parent_ip, o, regs);
 	}
 }

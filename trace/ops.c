@@ -140,7 +140,8 @@ static int update_sites(void)
 		uint8_t route = !has_direct ? 0 : count ? SITE_BOTH : SITE_DIRECT;
 		bool enable = count || has_direct;
 		struct trace_ops *lit = !count ? &trace_nop_ops :
-			count == 1 && !force_list ? single : (struct trace_ops *)s;
+			count == 1 && !force_list ? trace_ops_literal(single) :
+			(struct trace_ops *)s;
 
 		if (route == SITE_DIRECT)
 			lit = trace_direct_ops[i];
@@ -176,6 +177,16 @@ static void publish_list(struct trace_ops *add, struct trace_ops *remove)
 	smp_store_release(&trace_live_ops, next);
 }
 
+/* The literal a site wanted by ops alone gets: the ops itself, or for
+ * a callback that may use FP/SIMD its shim, whose func saves the
+ * traced function's FP/SIMD state around ops->func (trace/fp_call.S).
+ * The choice is in the literal, so a CPU never sees an application ops
+ * without the save, however the patcher's writes interleave. */
+struct trace_ops *trace_ops_literal(struct trace_ops *ops)
+{
+	return ops->fp_shim ? ops->fp_shim : ops;	/* decided at register */
+}
+
 int trace_ops_register(struct trace_ops *ops)
 {
 	if (!ops || !ops->func)
@@ -183,16 +194,29 @@ int trace_ops_register(struct trace_ops *ops)
 	if (!trace_live_ops)
 		return TRACE_ENOMEM;	/* trace_init failed */
 	uint64_t *want = compute_want(ops);
+	struct trace_ops *shim = NULL;
 
-	if (!want)
+	if (!(ops->flags & TRACE_OPS_NO_FPSIMD))
+		shim = calloc(1, sizeof(*shim));
+	if (!want || (!shim && !(ops->flags & TRACE_OPS_NO_FPSIMD))) {
+		free(want);
+		free(shim);
 		return TRACE_ENOMEM;
+	}
+	if (shim) {
+		shim->func = trace_fp_shim_func;
+		shim->data = ops;
+		shim->flags = TRACE_OPS_NO_FPSIMD;
+	}
 	spin_lock(&trace_lock);
 	if (ops->registered || trace_live_ops->n == TRACE_OPS_MAX) {
 		spin_unlock(&trace_lock);
 		free(want);
+		free(shim);
 		return TRACE_EBUSY;
 	}
 	ops->want = want;
+	ops->fp_shim = shim;
 	publish_list(ops, NULL);
 	int err = update_sites();
 
@@ -200,7 +224,9 @@ int trace_ops_register(struct trace_ops *ops)
 		publish_list(NULL, ops);
 		update_sites();		/* a no-op batch: its round is the grace period */
 		ops->want = NULL;
+		ops->fp_shim = NULL;
 		free(want);
+		free(shim);
 	} else {
 		ops->registered = true;
 	}
@@ -227,11 +253,14 @@ int trace_ops_unregister(struct trace_ops *ops)
 		return err;
 	}
 	uint64_t *want = ops->want;
+	struct trace_ops *shim = ops->fp_shim;	/* out of every literal since the round */
 
 	ops->want = NULL;
+	ops->fp_shim = NULL;
 	ops->registered = false;
 	spin_unlock(&trace_lock);
 	free(want);
+	free(shim);
 	return 0;
 }
 

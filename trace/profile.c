@@ -47,7 +47,7 @@ void profile_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now)
 		s->max = d;
 }
 
-struct trace_ops tracer_profile_ops = { .func = profile_entry };
+struct trace_ops tracer_profile_ops = { .func = profile_entry, .flags = TRACE_OPS_NO_FPSIMD };
 
 int profile_alloc(void)
 {

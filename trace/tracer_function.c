@@ -34,4 +34,6 @@ void tracer_function_filtered(uintptr_t ip, uintptr_t parent, struct trace_ops *
 		tracer_function_fast(ip, parent, ops, regs);
 }
 
-struct trace_ops tracer_function_ops = { .func = tracer_function_fast };
+struct trace_ops tracer_function_ops = {
+	.func = tracer_function_fast, .flags = TRACE_OPS_NO_FPSIMD
+};

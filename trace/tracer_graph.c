@@ -117,4 +117,4 @@ void graph_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now,
 			 wire_zigzag((int64_t)retval), now);
 }
 
-struct trace_ops tracer_graph_ops = { .func = graph_entry };
+struct trace_ops tracer_graph_ops = { .func = graph_entry, .flags = TRACE_OPS_NO_FPSIMD };

@@ -146,6 +146,7 @@ static int parse_one(const char *s, size_t len, struct trigger *t)
 	t->left = c ? (int64_t)count : -1;
 	strcpy(t->func, f);
 	t->ops.func = fire;
+	t->ops.flags = TRACE_OPS_NO_FPSIMD;
 	return 0;
 }
 

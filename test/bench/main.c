@@ -25,5 +25,6 @@ int main(int argc, char **argv)
 	bench_tracers();
 	bench_tracepoints();
 	bench_direct();
+	bench_fp();
 	return 0;
 }

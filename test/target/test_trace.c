@@ -122,6 +122,9 @@ KTEST(trace_site_dispatch_0_1_2_1_0)
 	KT_EXPECT(t, site >= 0);
 	trace_ops_set_filter(&a.ops, "tt_alpha");
 	trace_ops_set_filter(&b.ops, "tt_alpha");
+	/* count_hit only increments an integer: a may skip the FP/SIMD
+	 * save; b keeps the default and is reached through its shim. */
+	a.ops.flags = TRACE_OPS_NO_FPSIMD;
 	/* 0 ops */
 	KT_EQ(t, insn_at(f), INSN_MOV_X9_LR);
 	KT_EQ(t, insn_at(f + 4), INSN_NOP);
@@ -141,7 +144,9 @@ KTEST(trace_site_dispatch_0_1_2_1_0)
 	KT_EQ(t, b.hits, 1);
 	/* back to 1: b directly */
 	trace_ops_unregister(&a.ops);
-	KT_EQ(t, literal_of(&tt_alpha), (uintptr_t)&b.ops);
+	KT_EXPECT(t, b.ops.fp_shim != NULL);
+	KT_EQ(t, literal_of(&tt_alpha), (uintptr_t)b.ops.fp_shim);
+	KT_EQ(t, (uintptr_t)b.ops.fp_shim->data, (uintptr_t)&b.ops);
 	tt_alpha(1);
 	KT_EQ(t, a.hits, 2);
 	KT_EQ(t, b.hits, 2);

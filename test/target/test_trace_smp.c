@@ -129,8 +129,10 @@ KTEST(trace_backtrace_shows_traced_function_and_caller)
 	trace_ops_register(&o);
 	bt_caller();
 	trace_ops_unregister(&o);
-	/* callback <- trace_caller (return into tt_inner) <- bt_caller */
-	KT_STREQ(t, bt_names[0], "trace_caller");
-	KT_STREQ(t, bt_names[1], "tt_inner");
-	KT_STREQ(t, bt_names[2], "bt_caller");
+	/* callback <- trace_fp_call (an application ops: its FP/SIMD save)
+	 * <- trace_caller (return into tt_inner) <- bt_caller */
+	KT_STREQ(t, bt_names[0], "trace_fp_call");
+	KT_STREQ(t, bt_names[1], "trace_caller");
+	KT_STREQ(t, bt_names[2], "tt_inner");
+	KT_STREQ(t, bt_names[3], "bt_caller");
 }

@@ -1,0 +1,117 @@
+/*
+ * test/bench/fp.c: what keeping the FP/SIMD state costs (ARCHITECTURE.md
+ * 7a), side by side in one boot:
+ *  - an exception round trip (a write fault that kernel/fault.c fixes
+ *    up, less the same write that does not fault) through the kernel's
+ *    vectors, which save q0-q31, FPCR and FPSR, and through the same
+ *    kernel/entry.S assembled without the save (entry_nofp.S);
+ *  - bench_fn with an application callback (q0-q7, FPCR, FPSR kept by
+ *    trace/fp_call.S), the same callback flagged TRACE_OPS_NO_FPSIMD (no
+ *    save), both as the site's only ops and as two ops through the list,
+ *    and the core function tracer, whose ops carries the flag.
+ */
+#include <stdint.h>
+#include <stdio.h>
+
+#include <baretrace_trace.h>
+
+#include "barrier.h"
+#include "bench.h"
+#include "fault.h"
+#include "pmu.h"
+
+#define FP_ROUNDS 10000
+
+extern char exception_vectors[], bench_vectors_nofp[];
+static const uint32_t ro_word = 1;	/* .rodata: a write faults */
+static uint32_t rw_word;
+static volatile uint64_t cb_hits;
+
+static notrace void count_cb(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
+			     struct trace_regs *regs)
+{
+	(void)ip, (void)parent, (void)ops, (void)regs;
+	cb_hits++;
+}
+
+/* Instructions per fault_probe_write32(addr); faults counts the -1s. */
+static double per_write(void *addr, unsigned int *faults)
+{
+	uint32_t t0 = (uint32_t)pmu_insns();
+
+	for (int i = 0; i < FP_ROUNDS; i++)
+		*faults += fault_probe_write32(addr, 1) != 0;
+	return (double)(uint32_t)((uint32_t)pmu_insns() - t0) / FP_ROUNDS;
+}
+
+/* One exception round trip through the vectors at 'vbar'. IRQs stay
+ * masked so nothing else is counted, nor taken by the bench table. */
+static double round_trip(char *vbar, unsigned int *faults)
+{
+	unsigned long flags = irq_save();
+
+	write_sysreg(vbar_el1, (uintptr_t)vbar);
+	isb();		/* later exceptions use the new table */
+	double fault = per_write((void *)&ro_word, faults);
+	double plain = per_write(&rw_word, faults);
+
+	write_sysreg(vbar_el1, (uintptr_t)exception_vectors);
+	isb();
+	irq_restore(flags);
+	return fault - plain;
+}
+
+/* bench_fn per call beyond off with n copies of count_cb registered. */
+static double with_ops(unsigned int n, uint32_t flags, double off, int *bad)
+{
+	struct trace_ops ops[2] = { { .func = count_cb, .flags = flags },
+				    { .func = count_cb, .flags = flags } };
+
+	for (unsigned int k = 0; k < n; k++)
+		*bad |= trace_ops_set_filter(&ops[k], "bench_fn") || trace_ops_register(&ops[k]);
+	double v = bench_fn_per_call() - off;
+
+	for (unsigned int k = 0; k < n; k++) {
+		*bad |= trace_ops_unregister(&ops[k]);
+		trace_ops_set_filter(&ops[k], "");
+	}
+	return v;
+}
+
+void bench_fp(void)
+{
+	unsigned int faults = 0;
+	int bad = 0;
+	double exc_fp = round_trip(exception_vectors, &faults);
+	double exc_nofp = round_trip(bench_vectors_nofp, &faults);
+	double off = bench_fn_per_call();
+	uint64_t hits0 = cb_hits;
+	double app1 = with_ops(1, 0, off, &bad);
+	double core1 = with_ops(1, TRACE_OPS_NO_FPSIMD, off, &bad);
+	double app2 = with_ops(2, 0, off, &bad);
+	double core2 = with_ops(2, TRACE_OPS_NO_FPSIMD, off, &bad);
+
+	trace_set_tracer("function");
+	trace_set_filter("bench_fn");
+	trace_start();
+	double fn = bench_fn_per_call() - off;
+
+	trace_stop();
+	trace_set_tracer("nop");
+	if (bad || faults != 2 * FP_ROUNDS || cb_hits - hits0 != 6ULL * BENCH_CALLS)
+		printf("bench: fp: setup failed, %u of %d writes faulted, %lu callbacks\n",
+		       faults, 2 * FP_ROUNDS, (unsigned long)(cb_hits - hits0));
+	printf("\n| FP/SIMD preservation | with the save | without | save costs |\n"
+	       "|---|---:|---:|---:|\n");
+	printf("| exception round trip (q0-q31, FPCR, FPSR) | %.2f | %.2f | %.2f |\n",
+	       exc_fp, exc_nofp, exc_fp - exc_nofp);
+	printf("| one ops callback (q0-q7, FPCR, FPSR) | %.2f | %.2f | %.2f |\n",
+	       app1, core1, app1 - core1);
+	printf("| two ops callbacks, list | %.2f | %.2f | %.2f |\n", app2, core2, app2 - core2);
+	printf("| function tracer (core ops, never saves) | | %.2f | |\n", fn);
+	printf("BENCH-JSON fp {\"exception_round_trip_insns\": %.2f, "
+	       "\"exception_round_trip_nofp_insns\": %.2f, \"app_callback_insns\": %.2f, "
+	       "\"nofp_callback_insns\": %.2f, \"app_list2_insns\": %.2f, "
+	       "\"nofp_list2_insns\": %.2f, \"function_tracer_insns\": %.2f}\n",
+	       exc_fp, exc_nofp, app1, core1, app2, core2, fn);
+}
