@@ -98,7 +98,7 @@ flags_for = $(CFLAGS_BASE) $(if $(filter $(NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter $(INSTRUMENT),$(1)),-finstrument-functions) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
-.PHONY: all clean help run run-direct debug test test-host test-target test-boot bench setup newlib host-tools
+.PHONY: all clean help run run-direct debug test test-host test-target test-boot bench soak setup newlib host-tools
 all: $(OUT)/Image $(OUT)/baretrace.lst
 
 $(NEWLIB_DONE):
@@ -233,6 +233,12 @@ test: setup-check
 	$(Q)tools/setup
 	$(Q)python3 test/run.py --board $(BOARD) $(if $(TEST_STAGES),--only $(TEST_STAGES))
 
+# Every control operation while every CPU writes, SOAK_S seconds (default
+# 120), under multi-threaded TCG, captured; make test runs 30 s of it.
+soak: setup-check
+	$(Q)tools/setup
+	$(Q)SOAK_S=$(or $(SOAK_S),120) python3 test/end_of_run.py
+
 # ---- benchmarks -------------------------------------------------------------
 bench:
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) APP=test/bench
@@ -248,6 +254,8 @@ help:
 	@echo "make run-direct   boot with -kernel, no U-Boot"
 	@echo "make debug        QEMU halted with a gdb stub, gdb-multiarch attached"
 	@echo "make test         every test; the last line is 'N passed, N failed'"
+	@echo "make soak         every control operation while all CPUs trace, SOAK_S=120 seconds"
+	@echo "make bench        instruction counts under -icount (build/bench/*.json)"
 	@echo "make BOARD=rpi4 sdcard FIRMWARE_DIR=dir   Raspberry Pi boot partition (README)"
 
 # ---- Raspberry Pi flows ------------------------------------------------------

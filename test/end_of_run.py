@@ -58,9 +58,10 @@ def books(out):
 
 def repeat(h, res, board, n, name, bootargs="", trace=None, parallel=2):
     root = os.path.join(h.ROOT, "build", "endrun", board)
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
     def one(i):
-        return make_run(h, board, os.path.join(root, f"{name}-{i}"), bootargs, trace)
+        return make_run(h, board, os.path.join(root, f"{slug}-{i}"), bootargs, trace)
 
     with ThreadPoolExecutor(max_workers=parallel) as ex:
         results = list(ex.map(one, range(n)))
@@ -82,9 +83,58 @@ def repeat(h, res, board, n, name, bootargs="", trace=None, parallel=2):
     return totals
 
 
+SOAK = re.compile(r"^soak: (\d+) control operations, (\d+) worker calls on (\d+) CPUs, "
+                  r"(\d+) wrong results, (\d+) failed operations, (\d+) counter mismatches: "
+                  r"(PASS|FAIL)$", re.M)
+
+
+def soak(h, res, seconds):
+    """Every control operation while every CPU writes, under truly parallel
+    CPUs (multi-threaded TCG), captured as `make run` captures."""
+    st, out = h.run(["make", "-s", "APP=test/target"], timeout=600)
+    image = os.path.join(h.ROOT, "build", "qemu-virt", "app-test-target", "Image")
+    bt = os.path.join(h.ROOT, "build", "endrun", "soak.bt")
+    os.makedirs(os.path.dirname(bt), exist_ok=True)
+    st, out = h.run(["tools/qemu-run", "--image", image, "--bootargs",
+                     f"panic=poweroff -- soak {seconds}", "--qemu-flags",
+                     "-accel tcg,thread=multi", "--capture", bt],
+                    timeout=seconds + h.QEMU_TIMEOUT)
+    out = out.replace("\r", "")
+    m = SOAK.search(out)
+    ok, why, fig = books(out)
+    res.record(f"soak {seconds} s (multi-threaded TCG): no crash or hang, every control "
+               f"operation succeeded, counters exact"
+               + (f" ({m.group(1)} operations, {m.group(2)} calls)" if m else ""),
+               st == 0 and m is not None and m.group(7) == "PASS",
+               "\n".join(out.splitlines()[-20:]))
+    res.record(f"soak {seconds} s: every event decoded or counted lost"
+               + (f" ({fig['produced']} events, {fig['lost']} lost on the target)" if fig else ""),
+               ok, why + "\n" + "\n".join(out.splitlines()[-8:]))
+    return m, fig
+
+
+def crash_books(h, res):
+    """A crash ends the run as a power-off does: every event out, then the
+    end-of-stream frame, with panic=poweroff and with panic=halt (where
+    QEMU never exits by itself: the capture ends at the frame)."""
+    image = os.path.join(h.ROOT, "build", "qemu-virt", "app-test-target", "Image")
+    for action in ("poweroff", "halt"):
+        bt = os.path.join(h.ROOT, "build", "endrun", f"crash-{action}.bt")
+        st, out = h.run(["tools/qemu-run", "--image", image, "--bootargs",
+                         f"panic={action} trace=function trace_event=irq:* -- crash null",
+                         "--capture", bt], timeout=h.QEMU_TIMEOUT)
+        out = out.replace("\r", "")
+        ok, why, fig = books(out)
+        res.record(f"end of run: a crash with panic={action} still sends every event and "
+                   f"the end-of-stream frame", ok and "==== baretrace crash" in out,
+                   why + "\n" + "\n".join(out.splitlines()[-12:]))
+
+
 def stage_endrun(h, res, board):
     if board != "qemu-virt":
         return
+    soak(h, res, 30)
+    crash_books(h, res)
     # Exactly `make run`, 20 times on qemu-virt and 5 on rpi3.
     repeat(h, res, "qemu-virt", 20, "make run")
     repeat(h, res, "rpi3", 5, "make run")
@@ -119,3 +169,14 @@ def stage_endrun(h, res, board):
     res.record(f"end of run: with the advised trace_buf={m.group(5)} the run loses nothing",
                st == 0 and ok2 and t is not None and t.group(2) == "0",
                why + "\n" + "\n".join(out.splitlines()[-15:]))
+
+
+if __name__ == "__main__":
+    # make soak: the soak alone, SOAK_S seconds (default 120).
+    import sys
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import run as h  # noqa: E402
+    res = h.Results(False)
+    soak(h, res, int(os.environ.get("SOAK_S", "120")))
+    print(f"{res.passed} passed, {res.failed} failed")
+    sys.exit(0 if res.failed == 0 else 1)

@@ -180,7 +180,9 @@ def boot(board, image_dir, mode, bootargs, timeout=QEMU_TIMEOUT):
     elif mode == "mttcg":
         cmd += ["--qemu-flags", "-accel tcg,thread=multi"]
     st, out = run(cmd, timeout=timeout)
-    return st, out.replace("\r", "")
+    # Trace frames (STX ... ETX, docs/wire.md; ETX never occurs inside)
+    # may sit between console lines: drop them before reading lines.
+    return st, re.sub("\x02[^\x03]*\x03", "", out).replace("\r", "")
 
 
 def parse_ktap(prefix, out, res):

@@ -296,7 +296,8 @@ int trace_set_buffer(size_t bytes, int stop_mode)
 	if (bytes < RING_MIN_BLOCKS * RING_BLOCK_SIZE || bytes > (64UL << 20))
 		return TRACE_EINVAL;
 	(void)was;
-	export_flush();		/* what was recorded goes out, not away */
+	if (exporting)
+		export_flush();	/* what was recorded goes out, not away */
 	int err = swap_rings(bytes, mode);
 
 	if (!err) {

@@ -30,6 +30,8 @@
 static volatile int export_owner;
 /* Set once at the end of a run: idle exporters stay out for good. */
 static volatile bool closing;
+/* Idle CPUs export unless a test that reads the rings itself says not. */
+static volatile bool idle_off;
 static uint8_t body[PAYLOAD_MAX], payload[PAYLOAD_MAX];
 static uint8_t escaped[WIRE_ESCAPED_MAX(PAYLOAD_MAX)];
 static struct export_stats stats;
@@ -238,7 +240,7 @@ void export_idle(void)
 {
 	struct percpu *me = this_cpu();
 
-	if (READ_ONCE(closing) || !export_trylock())
+	if (READ_ONCE(closing) || READ_ONCE(idle_off) || !export_trylock())
 		return;
 	for (unsigned int n = 0; n < IDLE_FRAMES_MAX; n++) {
 		if (READ_ONCE(closing) || READ_ONCE(me->work_fn) ||
@@ -248,6 +250,11 @@ void export_idle(void)
 			break;
 	}
 	export_unlock();
+}
+
+void export_idle_enable(bool on)
+{
+	WRITE_ONCE(idle_off, !on);
 }
 
 void export_tick(void)

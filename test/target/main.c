@@ -10,8 +10,10 @@
  *   hang             never returns (the runner must time out and say so)
  *   args ...         prints argc and each argv word in brackets
  *   golden           a fixed call tree for the golden trace test
+ *   soak SECONDS     every control operation while every CPU writes
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <baretrace.h>
@@ -29,6 +31,8 @@ int main(int argc, char **argv)
 		return scenario_printlines();
 	if (!strcmp(argv[0], "golden"))
 		return scenario_golden();
+	if (!strcmp(argv[0], "soak") && argc == 2)
+		return scenario_soak((unsigned int)strtoul(argv[1], NULL, 10));
 	if (!strcmp(argv[0], "hang"))
 		for (;;)
 			time_delay_us(1000);
@@ -39,7 +43,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, hang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, soak SECONDS, hang, args)\n",
 	       argv[0]);
 	return 2;
 }

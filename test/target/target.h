@@ -5,6 +5,7 @@
 int scenario_crash(const char *kind);
 int scenario_printlines(void);
 int scenario_golden(void);
+int scenario_soak(unsigned int seconds);
 
 
 

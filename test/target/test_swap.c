@@ -51,6 +51,10 @@ KTEST(buffer_and_clear_while_every_cpu_writes)
 
 	if (n < 2)
 		return ktest_skip(t, "needs 2 CPUs");
+	/* Rings before the first start: the exporter stays off (the other
+	 * suites read the rings themselves, test/target/tracecheck.c). */
+	if (!ring_of(0))
+		KT_EQ(t, ring_setup(8 * 1024, RING_OVERWRITE), 0);
 	KT_EQ(t, trace_set_tracer("function_graph"), 0);
 	KT_EQ(t, trace_set_filter("tt_swap_*"), 0);
 	KT_EQ(t, trace_start(), 0);
