@@ -86,6 +86,10 @@ static void graph_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 
 	(void)parent;
 	(void)ops;
+	/* Before the depth and graph-function tests: frames a longjmp
+	 * abandoned still count in graph_depth and inside. */
+	if (__builtin_expect(fgraph_abandoned(st, regs), 0))
+		fgraph_unwind(st, regs->sp, regs->lr != (uintptr_t)fgraph_return, counter_read());
 	if (gf && !is_gf && !st->inside)
 		return;
 	if (trace_filtered && !want_here(pc))
@@ -106,14 +110,14 @@ static void graph_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 }
 
 void graph_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now,
-		uint64_t retval)
+		uint64_t retval, bool returned)
 {
 	uint64_t dur = now - f->ts;
 
 	st->graph_depth--;
 	st->inside -= f->flags;
 	if (dur >= graph_opts.threshold)
-		put_exit(this_cpu()->ring, f->site, dur, graph_opts.retval,
+		put_exit(this_cpu()->ring, f->site, dur, graph_opts.retval && returned,
 			 wire_zigzag((int64_t)retval), now);
 }
 
