@@ -34,7 +34,17 @@
 
 extern char trace_caller[];
 
-static struct trace_patch_stats stats;	/* under trace_lock */
+/* Written only under trace_lock, one word at a time with atomic
+ * stores (stat_add); read without the lock by trace_patch_stats, which
+ * must never wait for trace_lock: a patcher holding it waits for every
+ * CPU's IPI, and a reader spinning with interrupts masked never takes
+ * it (a deadlock). */
+static struct trace_patch_stats stats;
+
+static void stat_add(uint64_t *c, uint64_t n)
+{
+	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);	/* the only writer */
+}
 
 uint32_t patch_insn_bl(uintptr_t from, uintptr_t to)
 {
@@ -79,7 +89,7 @@ void patch_sync_round(void)
 {
 	if (nr_cpus_online > 1)
 		smp_call_others(isb_here, NULL);
-	stats.rounds++;
+	stat_add(&stats.rounds, 1);
 }
 
 int patch_apply(const struct patch_req *reqs, unsigned int n)
@@ -88,7 +98,7 @@ int patch_apply(const struct patch_req *reqs, unsigned int n)
 
 	for (unsigned int k = 0; k < n; k++) {
 		if (!site_as_expected(&reqs[k])) {
-			stats.refused++;
+			stat_add(&stats.refused, 1);
 			return TRACE_EPATCH;
 		}
 	}
@@ -118,8 +128,8 @@ int patch_apply(const struct patch_req *reqs, unsigned int n)
 	if (n)
 		text_sync(lo, hi);
 	patch_sync_round();
-	stats.batches++;
-	stats.sites += n;
+	stat_add(&stats.batches, 1);
+	stat_add(&stats.sites, n);
 	trace_event(trace, patch, n, 0);
 	return 0;
 }
@@ -143,7 +153,7 @@ int patch_apply_insns(const uintptr_t *addr, const uint32_t *old,
 			kprintf("trace: instruction at %p is %08x, expected %08x; "
 				"batch refused, nothing written\n", (void *)addr[k],
 				*(const volatile uint32_t *)addr[k], old[k]);
-			stats.refused++;
+			stat_add(&stats.refused, 1);
 			return TRACE_EPATCH;
 		}
 	}
@@ -156,8 +166,8 @@ int patch_apply_insns(const uintptr_t *addr, const uint32_t *old,
 	if (n)
 		text_sync(lo, hi);
 	patch_sync_round();
-	stats.batches++;
-	stats.sites += n;
+	stat_add(&stats.batches, 1);
+	stat_add(&stats.sites, n);
 	trace_event(trace, patch, n, 1);
 	return 0;
 }
@@ -169,10 +179,11 @@ uint32_t patch_insn_b(uintptr_t from, uintptr_t to)
 	return 0x14000000U | ((uint32_t)off & 0x03ffffffU);
 }
 
+/* Each counter is exact; the four may come from different moments. */
 void trace_patch_stats(struct trace_patch_stats *out)
 {
-	unsigned long flags = spin_lock_irqsave(&trace_lock);
-
-	*out = stats;
-	spin_unlock_irqrestore(&trace_lock, flags);
+	out->batches = __atomic_load_n(&stats.batches, __ATOMIC_RELAXED);
+	out->sites = __atomic_load_n(&stats.sites, __ATOMIC_RELAXED);
+	out->rounds = __atomic_load_n(&stats.rounds, __ATOMIC_RELAXED);
+	out->refused = __atomic_load_n(&stats.refused, __ATOMIC_RELAXED);
 }
