@@ -157,6 +157,33 @@ def stage_build(res, board):
     st, out = run(["make", "APP=no/such/app"])
     res.record("make APP=no/such/app fails naming valid apps",
                st != 0 and "no/such/app" in out and "examples/demo" in out, out)
+    check_trace_path_fails(res)
+
+
+def check_trace_path_fails(res):
+    """tools/check-trace-path on a small listing: export_tick reaches
+    smp_num_cpus through a tail branch, and smp_num_cpus is a callsite."""
+    import tempfile
+    lst = ("0000000000001000 <export_tick>:\n"
+           "    1000:\td503201f \tnop\n"
+           "    1004:\t94000010 \tbl\t1044 <helper>\n"
+           "0000000000001040 <helper>:\n"
+           "    1044:\t14000005 \tb\t1058 <smp_num_cpus>\n"
+           "0000000000001058 <smp_num_cpus>:\n"
+           "    1058:\td65f03c0 \tret\n")
+    tables = "bt_sites:\n\t.long 7\t// smp_num_cpus\nbt_site_count:\n"
+    with tempfile.TemporaryDirectory() as d:
+        paths = [os.path.join(d, "a.lst"), os.path.join(d, "tables.S")]
+        for path, text in zip(paths, [lst, tables]):
+            with open(path, "w") as f:
+                f.write(text)
+        st, out = run(["tools/check-trace-path"] + paths)
+        res.record("check-trace-path fails on a traced function the exporter reaches",
+                   st == 1 and "smp_num_cpus <- helper <- export_tick" in out, out)
+        with open(paths[1], "w") as f:
+            f.write("bt_sites:\n\t.long 7\t// other\nbt_site_count:\n")
+        st, out = run(["tools/check-trace-path"] + paths)
+        res.record("check-trace-path passes when nothing reached is a callsite", st == 0, out)
 
 
 # ---- target ----------------------------------------------------------------
