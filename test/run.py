@@ -314,6 +314,12 @@ def stage_boot(res, board):
     expect(res, "trace stress with truly parallel CPUs (multi-threaded TCG): hits exact",
            st, out, present=[r"^ok 1 trace_stress_register_while_other_cpus_call$"])
 
+    # The trace core's cross-CPU races, with truly parallel CPUs.
+    mt_suites = ["trigger_count", "patch_stats", "patch_refused"]
+    st, out = boot(board, tgt, "mttcg", "panic=poweroff -- ktest " + " ".join(mt_suites))
+    parse_ktap("ktap[mttcg races]", out, res)
+    res.record("ktap[mttcg races]: exit status 0", st == 0, out[-3000:])
+
     st, out = boot(board, tgt, "direct", "panic=poweroff -- printlines")
     lines = [l for l in out.splitlines() if l.startswith("pl ")]
     good = [l for l in lines if re.fullmatch(
