@@ -23,7 +23,9 @@
  *
  * Probes are void probe(const struct tp_event *ev, const uint64_t *fields);
  * fields[i] holds field i (integers widened to 64 bits, strings as a
- * pointer). A probe must not use FP/SIMD registers in kernel code (the
+ * pointer). A probe runs with IRQ and FIQ masked, called directly or
+ * through tp_iterate: the patcher's IPI round is then a grace period, so
+ * once tp_probe_detach returns no CPU is still inside the probe. A probe must not use FP/SIMD registers in kernel code (the
  * kernel builds -mgeneral-regs-only; application sites clobber them).
  *
  * Attach, detach, enable and filter calls are thread context only; they
@@ -143,11 +145,16 @@ void tp_iterate(const struct tp_event *ev, const uint64_t *fields);
 		const uint64_t tp_f[] = { 0, TP_ARGS(__VA_ARGS__) };			\
 		register const struct tp_event *tp_x0 asm("x0") = &tp_ev_##sys##_##ev; \
 		register const uint64_t *tp_x1 asm("x1") = tp_f + 1;		\
-		asm volatile("	stp x12, x13, [sp, #-32]!\n"		\
+		asm volatile("	stp x12, x13, [sp, #-48]!\n"		\
 			     "	stp x14, x15, [sp, #16]\n"			\
+			     "	mrs x12, daif\n"				\
+			     "	str x12, [sp, #32]\n"				\
+			     "	msr daifset, #3\n"				\
 			     "1:	bl tp_iterate\n"			\
+			     "	ldr x12, [sp, #32]\n"				\
+			     "	msr daif, x12\n"				\
 			     "	ldp x14, x15, [sp, #16]\n"			\
-			     "	ldp x12, x13, [sp], #32\n"			\
+			     "	ldp x12, x13, [sp], #48\n"			\
 			     "	.pushsection .bt_tp_calls, \"a\"\n"		\
 			     "	.balign 4\n"					\
 			     "	.long %c2 - ., 1b - .\n"			\

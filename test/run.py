@@ -315,7 +315,7 @@ def stage_boot(res, board):
            st, out, present=[r"^ok 1 trace_stress_register_while_other_cpus_call$"])
 
     # The trace core's cross-CPU races, with truly parallel CPUs.
-    mt_suites = ["trigger_count", "patch_stats", "patch_refused"]
+    mt_suites = ["trigger_count", "patch_stats", "patch_refused", "grace_period"]
     st, out = boot(board, tgt, "mttcg", "panic=poweroff -- ktest " + " ".join(mt_suites))
     parse_ktap("ktap[mttcg races]", out, res)
     res.record("ktap[mttcg races]: exit status 0", st == 0, out[-3000:])

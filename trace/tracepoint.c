@@ -5,7 +5,12 @@
  * Probe arrays: each event has two; tp_iterate reads probes[cur] with
  * interrupts masked, so once a synchronisation round has run after 'cur'
  * flipped (every other CPU took the IPI, hence left any tp_iterate) the
- * old array is free to be rewritten. Every change here ends in one
+ * old array is free to be rewritten; until then it holds a trap probe
+ * that counts stale calls (tp_stale_hits). The site's out-of-line block
+ * masks interrupts around its BL too (include/baretrace_tracepoint.h),
+ * so a probe called directly (a static call) is also finished on every
+ * CPU when the round ends: a detached probe, or the recorder whose
+ * filter tp_set_filter rewrites while it is detached, is not running. Every change here ends in one
  * patch_apply_insns batch, whose round is that grace period, even when
  * no instruction changes.
  *
@@ -147,6 +152,16 @@ static int tp_patch(const struct tp_event *ev, unsigned int was, tp_probe_fn was
 	return patch_apply_insns(addr, old, insn, n);
 }
 
+/* What a retired probe array holds until it is reused: a CPU still
+ * reading it past the grace period is counted here (tests assert 0). */
+volatile uint64_t tp_stale_hits;
+
+static void tp_stale_probe(const struct tp_event *ev, const uint64_t *fields)
+{
+	(void)ev, (void)fields;
+	__atomic_fetch_add(&tp_stale_hits, 1, __ATOMIC_RELAXED);
+}
+
 /* Publishes 'next' (n probes) as ev's array and patches. trace_lock. */
 static int tp_publish(const struct tp_event *ev, const tp_probe_fn *next, unsigned int n)
 {
@@ -164,8 +179,13 @@ static int tp_publish(const struct tp_event *ev, const tp_probe_fn *next, unsign
 		__atomic_store_n(&s->cur, spare ^ 1, __ATOMIC_RELEASE);
 		s->nprobes = was;
 		patch_sync_round();	/* no tp_iterate still reads 'spare' */
+		return err;
 	}
-	return err;
+	/* Past the batch's round no CPU reads the old array: poison it until
+	 * the next change rewrites it. */
+	for (unsigned int i = 0; i < TP_MAX_PROBES; i++)
+		s->probes[spare ^ 1][i] = tp_stale_probe;
+	return 0;
 }
 
 static int tp_change(const struct tp_event *ev, tp_probe_fn probe, bool attach)
