@@ -52,11 +52,10 @@ void fgraph_unwind(struct fgraph_stack *st, uint64_t sp, bool at_entry, uint64_t
 	}
 }
 
-struct fgraph_frame *fgraph_push(struct fgraph_stack *st, struct trace_regs *regs,
-				 unsigned int site, enum fgraph_owner owner, uint64_t now)
+static inline struct fgraph_frame *push_frame(struct fgraph_stack *st, struct trace_regs *regs,
+					      unsigned int site, enum fgraph_owner owner,
+					      uint64_t now)
 {
-	if (__builtin_expect(fgraph_abandoned(st, regs), 0))
-		fgraph_unwind(st, regs->sp, regs->lr != (uintptr_t)fgraph_return, now);
 	if (fgraph_stopped)
 		return NULL;
 	if (st->top == FGRAPH_DEPTH) {
@@ -74,6 +73,23 @@ struct fgraph_frame *fgraph_push(struct fgraph_stack *st, struct trace_regs *reg
 	f->flags = 0;
 	regs->lr = (uintptr_t)fgraph_return;
 	return f;
+}
+
+/* Out of line, so the common path keeps no frame of its own. */
+static struct fgraph_frame *__attribute__((noinline, cold))
+push_after_unwind(struct fgraph_stack *st, struct trace_regs *regs, unsigned int site,
+		  enum fgraph_owner owner, uint64_t now)
+{
+	fgraph_unwind(st, regs->sp, regs->lr != (uintptr_t)fgraph_return, now);
+	return push_frame(st, regs, site, owner, now);
+}
+
+struct fgraph_frame *fgraph_push(struct fgraph_stack *st, struct trace_regs *regs,
+				 unsigned int site, enum fgraph_owner owner, uint64_t now)
+{
+	if (__builtin_expect(fgraph_abandoned(st, regs), 0))
+		return push_after_unwind(st, regs, site, owner, now);
+	return push_frame(st, regs, site, owner, now);
 }
 
 static void __attribute__((noinline, cold, noreturn)) empty_stack(void)

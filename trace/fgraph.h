@@ -16,7 +16,10 @@
  * through its hook, so its frame stays on the shadow stack. Each frame
  * keeps the stack pointer at the call; the stack grows down, so a frame
  * whose SP is below the SP of a call being entered or returning is dead
- * (nothing live can be deeper than the code now running). Such frames
+ * (nothing live can be deeper than the code now running). This holds
+ * because each CPU runs on one stack and exceptions push onto it
+ * (kernel/entry.S); code that switched a CPU to another stack while a
+ * hooked call was open would break it. Such frames
  * are unwound, innermost first: their owners record an exit without a
  * return value (the time the abandonment was noticed) and
  * fgraph_unwound counts them. A return whose SP matches no frame, or
