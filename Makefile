@@ -171,8 +171,12 @@ $(OUT)/Image: $(OUT)/baretrace.elf
 	@$(if $(Q),echo "  IMAGE   $@")
 	$(Q)$(OBJCOPY) -O binary $< $@
 
-$(OUT)/baretrace.lst: $(OUT)/baretrace.elf
-	$(Q)$(OBJDUMP) -d $< > $@
+# The listing is also where the build proves the trace path (trampolines,
+# tracers, exporter, down to the UART) calls no function with a patch site.
+$(OUT)/baretrace.lst: $(OUT)/baretrace.elf tools/check-trace-path
+	$(Q)$(OBJDUMP) -d $< > $@.tmp
+	$(Q)tools/check-trace-path $@.tmp $(OUT)/tables.S
+	$(Q)mv $@.tmp $@
 
 setup-check:
 	@command -v $(CC) >/dev/null && command -v qemu-system-aarch64 >/dev/null \

@@ -23,11 +23,14 @@
  *
  * Probes are void probe(const struct tp_event *ev, const uint64_t *fields);
  * fields[i] holds field i (integers widened to 64 bits, strings as a
- * pointer). A probe may use floating point: the block keeps FPCR and
- * FPSR around the call, and in application code (built with FP/SIMD)
- * it keeps q8-q15 and the asm names v0-v7 and v16-v31 as clobbered, so
- * the compiler keeps its own values out of them; kernel code holds none
- * (it is built -mgeneral-regs-only).
+ * pointer). A probe runs with IRQ and FIQ masked, called directly or
+ * through tp_iterate: the patcher's IPI round is then a grace period, so
+ * once tp_probe_detach returns no CPU is still inside the probe. A probe
+ * may use floating point: the block keeps FPCR and FPSR around the call,
+ * and in application code (built with FP/SIMD) it keeps q8-q15 and the
+ * asm names v0-v7 and v16-v31 as clobbered, so the compiler keeps its own
+ * values out of them; kernel code holds none (it is built
+ * -mgeneral-regs-only).
  *
  * Attach, detach, enable and filter calls are thread context only; they
  * take trace_lock and patch through the trace core's patcher.
@@ -158,19 +161,24 @@ void tp_iterate(const struct tp_event *ev, const uint64_t *fields);
 		const uint64_t tp_f[] = { 0, TP_ARGS(__VA_ARGS__) };			\
 		register const struct tp_event *tp_x0 asm("x0") = &tp_ev_##sys##_##ev; \
 		register const uint64_t *tp_x1 asm("x1") = tp_f + 1;		\
-		asm volatile("	stp x12, x13, [sp, #-48]!\n"		\
+		asm volatile("	stp x12, x13, [sp, #-64]!\n"		\
 			     "	stp x14, x15, [sp, #16]\n"			\
 			     "	mrs x12, fpcr\n"				\
 			     "	mrs x13, fpsr\n"				\
 			     "	stp x12, x13, [sp, #32]\n"			\
+			     "	mrs x12, daif\n"				\
+			     "	str x12, [sp, #48]\n"				\
+			     "	msr daifset, #3\n"				\
 			     TP_VSAVE						\
 			     "1:	bl tp_iterate\n"			\
 			     TP_VRESTORE					\
+			     "	ldr x12, [sp, #48]\n"				\
+			     "	msr daif, x12\n"				\
 			     "	ldp x12, x13, [sp, #32]\n"			\
 			     "	msr fpcr, x12\n"				\
 			     "	msr fpsr, x13\n"				\
 			     "	ldp x14, x15, [sp, #16]\n"			\
-			     "	ldp x12, x13, [sp], #48\n"			\
+			     "	ldp x12, x13, [sp], #64\n"			\
 			     "	.pushsection .bt_tp_calls, \"a\"\n"		\
 			     "	.balign 4\n"					\
 			     "	.long %c2 - ., 1b - .\n"			\

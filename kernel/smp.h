@@ -9,6 +9,15 @@
 
 #include <baretrace.h>
 
+/* On the export path (trace/export.c asks smp_num_cpus for every block
+ * it sends, export_drain closes other CPUs' blocks by smp_call_others,
+ * which is also the patcher's synchronisation round): declared again
+ * here without a patch site, so that the definitions in kernel/smp.c get
+ * none either and the exporter never traces itself (the build checks it:
+ * tools/check-trace-path). */
+__attribute__((patchable_function_entry(0, 0))) unsigned int smp_num_cpus(void);
+__attribute__((patchable_function_entry(0, 0))) void smp_call_others(smp_fn fn, void *arg);
+
 /* Reads /cpus, starts every secondary CPU and prints
  * "smp: N CPUs online". Boot CPU, after irq and time init. */
 void smp_init(const void *fdt);

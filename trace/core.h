@@ -73,6 +73,10 @@ struct patch_req {
 	struct trace_ops *literal;	/* new literal */
 	bool enable;			/* BL (true) or NOP */
 	uint8_t route;			/* 0 (trace_caller), SITE_DIRECT or SITE_BOTH */
+	/* SITE_BOTH: the ops trace_direct_both[site]->data must name; the
+	 * patcher stores it only once the batch is accepted. */
+	struct trace_ops *inner;
+	struct trace_ops *old_inner;	/* the patcher's, for a roll back */
 };
 /* trace/direct.c, both NULL before the first attach, under trace_lock:
  * trace_site_direct[i] is site i's direct trampoline, what its BL targets
@@ -88,7 +92,7 @@ extern struct trace_ops **trace_direct_ops;
 extern struct trace_ops **trace_direct_both;
 uintptr_t trace_direct_target(unsigned int i);	/* what the BL calls */
 int trace_sites_update(void);	/* trace/ops.c: recompute and patch */
-int patch_apply(const struct patch_req *reqs, unsigned int n);
+int patch_apply(struct patch_req *reqs, unsigned int n);
 void patch_sync_round(void);
 uint32_t patch_insn_bl(uintptr_t from, uintptr_t to);
 uint32_t patch_insn_b(uintptr_t from, uintptr_t to);

@@ -31,7 +31,35 @@ struct trace_ops **trace_direct_both;
 bool trace_direct_force_long;	/* tests and benchmarks: take the long path */
 
 extern char trace_caller_direct[];
+extern char trace_direct_stale[];	/* trace/direct_stale.S */
 extern struct trace_ops trace_nop_ops;
+
+/* Uses of a freed direct ops (should stay 0; tests read it). */
+volatile uint64_t trace_direct_stale_hits;
+
+static void stale_func(uintptr_t ip, uintptr_t parent, struct trace_ops *op,
+		       struct trace_regs *regs)
+{
+	(void)ip, (void)parent, (void)op, (void)regs;
+	__atomic_fetch_add(&trace_direct_stale_hits, 1, __ATOMIC_RELAXED);
+}
+
+static struct trace_ops stale_ops = { .func = stale_func };
+
+/* Frees a pair (literal ops, shared ops) filled so that any later use
+ * is counted in trace_direct_stale_hits rather than silent (malloc may
+ * reuse the first words of the block). */
+static void free_poisoned(struct trace_ops *pair)
+{
+	if (!pair)
+		return;
+	for (int k = 0; k < 2; k++) {
+		pair[k].func = stale_func;
+		pair[k].direct_call = (uintptr_t)trace_direct_stale;
+		pair[k].data = &stale_ops;
+	}
+	free(pair);
+}
 
 #define BL_RANGE (128L << 20)
 
@@ -129,7 +157,10 @@ int trace_direct_attach(void *func, void *tramp)
 			trace_direct_ops[i] = old;
 			trace_direct_both[i] = old_both;
 		} else {
-			free(old);	/* both halves: out of text since its detach's round */
+			/* Both halves: out of text since its detach's round,
+			 * and every load of a literal is masked (the grace
+			 * period, trace/entry.S). */
+			free_poisoned(old);
 		}
 	}
 	spin_unlock(&trace_lock);

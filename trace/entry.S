@@ -44,6 +44,7 @@
  *  - grace period: a CPU that takes the patcher's IPI is not between
  *    loading a literal and returning from the callback it named, so one
  *    IPI round after swapping literals proves no CPU holds the old ops.
+ *    Every load of a literal in this file is masked for that reason.
  */
 #include "config.h"
 
@@ -127,13 +128,20 @@ trace_nop_func:
  * gives it. While the patcher takes the trampoline off, a CPU may still
  * run this BL after the literal changed (literals are written first);
  * that ops has no direct_call, so it goes through trace_caller as the
- * new literal says. Clobbers: x16 (free at a function's entry).
+ * new literal says. The two loads run with IRQ/FIQ masked: the patcher's
+ * IPI round is then the grace period for the old ops too (trace/direct.c
+ * frees it on the next attach); after the loads only the trampoline's
+ * address (text) is held. Clobbers: x16, x17 (free at a function's
+ * entry).
  */
 	.globl	trace_caller_direct
 	.type	trace_caller_direct, %function
 trace_caller_direct:
+	mrs	x17, daif
+	msr	daifset, #3			// grace period: no IPI until the ops is read
 	ldr	x16, [x30, #-16]		// ops = *(func - 8)
 	ldr	x16, [x16, #8]			// ops->direct_call
+	msr	daif, x17
 	cbz	x16, trace_caller		// literal already changed: plain dispatch
 	br	x16
 	.size	trace_caller_direct, . - trace_caller_direct
@@ -154,8 +162,11 @@ trace_caller_direct:
 	.type	trace_caller_both, %function
 trace_caller_both:
 	TRACE_CALL_OPS
+	mrs	x12, daif
+	msr	daifset, #3			// grace period, as trace_caller_direct
 	ldr	x16, [x9, #-16]			// ops = *(func - 8)
 	ldr	x16, [x16, #8]			// ops->direct_call
+	msr	daif, x12
 	cbz	x16, 2f
 	mov	x17, x30
 	mov	x30, x9				// x30 = func + 8

@@ -11,6 +11,7 @@
 
 struct fgraph_stack fgraph_stacks[NR_CPUS];
 volatile bool fgraph_stopped;
+volatile uint64_t fgraph_unwound;	/* atomic adds; read by tests */
 
 static void __attribute__((noinline, cold)) stop(const char *why, unsigned int site)
 {
@@ -28,8 +29,32 @@ void fgraph_init(void)
 		cpu_data(c)->fgraph = &fgraph_stacks[c];
 }
 
-struct fgraph_frame *fgraph_push(struct fgraph_stack *st, struct trace_regs *regs,
-				 unsigned int site, enum fgraph_owner owner, uint64_t now)
+/* The owner's bookkeeping for a frame just popped. */
+static void frame_done(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now,
+		       uint64_t retval, bool returned)
+{
+	if (f->owner == FGRAPH_GRAPH)
+		graph_exit(st, f, now, retval, returned);
+	else
+		profile_exit(st, f, now);
+}
+
+void fgraph_unwind(struct fgraph_stack *st, uint64_t sp, bool at_entry, uint64_t now)
+{
+	/* Live frames all belong to calls above 'sp' (the stack grows down,
+	 * interrupt handlers run below what they interrupted): one below
+	 * it, or at it when a new call is entered there, was left without
+	 * returning. */
+	while (st->top && (st->frames[st->top - 1].sp < sp ||
+			   (at_entry && st->frames[st->top - 1].sp == sp))) {
+		frame_done(st, &st->frames[--st->top], now, 0, false);
+		__atomic_fetch_add(&fgraph_unwound, 1, __ATOMIC_RELAXED);
+	}
+}
+
+static inline struct fgraph_frame *push_frame(struct fgraph_stack *st, struct trace_regs *regs,
+					      unsigned int site, enum fgraph_owner owner,
+					      uint64_t now)
 {
 	if (fgraph_stopped)
 		return NULL;
@@ -41,6 +66,7 @@ struct fgraph_frame *fgraph_push(struct fgraph_stack *st, struct trace_regs *reg
 
 	f->ret = regs->lr;
 	f->fp = regs->fp;
+	f->sp = regs->sp;
 	f->ts = now;
 	f->site = site;
 	f->owner = (uint8_t)owner;
@@ -49,12 +75,36 @@ struct fgraph_frame *fgraph_push(struct fgraph_stack *st, struct trace_regs *reg
 	return f;
 }
 
+/* Out of line, so the common path keeps no frame of its own. */
+static struct fgraph_frame *__attribute__((noinline, cold))
+push_after_unwind(struct fgraph_stack *st, struct trace_regs *regs, unsigned int site,
+		  enum fgraph_owner owner, uint64_t now)
+{
+	fgraph_unwind(st, regs->sp, regs->lr != (uintptr_t)fgraph_return, now);
+	return push_frame(st, regs, site, owner, now);
+}
+
+struct fgraph_frame *fgraph_push(struct fgraph_stack *st, struct trace_regs *regs,
+				 unsigned int site, enum fgraph_owner owner, uint64_t now)
+{
+	if (__builtin_expect(fgraph_abandoned(st, regs), 0))
+		return push_after_unwind(st, regs, site, owner, now);
+	return push_frame(st, regs, site, owner, now);
+}
+
 static void __attribute__((noinline, cold, noreturn)) empty_stack(void)
 {
 	panic("trace: return hook with an empty shadow stack");
 }
 
-uint64_t fgraph_exit(uint64_t fp, uint64_t retval)
+/* The return at 'sp' matched no frame: the innermost is the only
+ * candidate left (LIFO); hooking stops. */
+static void __attribute__((noinline, cold)) unmatched(struct fgraph_stack *st)
+{
+	stop("stack pointer at return matches no shadow frame", st->frames[st->top - 1].site);
+}
+
+uint64_t fgraph_exit(uint64_t fp, uint64_t retval, uint64_t sp)
 {
 	unsigned long flags = irq_save();
 	struct fgraph_stack *st = this_cpu()->fgraph;
@@ -62,6 +112,18 @@ uint64_t fgraph_exit(uint64_t fp, uint64_t retval)
 
 	if (__builtin_expect(!st->top, 0))	/* only a corrupted stack */
 		empty_stack();
+	if (__builtin_expect(st->frames[st->top - 1].sp != sp, 0)) {
+		/* Frames above this return's own were abandoned by a
+		 * longjmp: unwind to it, never return to theirs. */
+		unsigned int k = st->top;
+
+		while (k && st->frames[k - 1].sp < sp)
+			k--;
+		if (k && st->frames[k - 1].sp == sp)
+			fgraph_unwind(st, sp, false, now);
+		else
+			unmatched(st);
+	}
 	struct fgraph_frame *f = &st->frames[--st->top];
 	uint64_t ret = f->ret;
 
@@ -69,10 +131,7 @@ uint64_t fgraph_exit(uint64_t fp, uint64_t retval)
 	 * stay right while the frames still pushed unwind. */
 	if (__builtin_expect(f->fp != fp, 0))
 		stop("frame pointer mismatch at return", f->site);
-	if (f->owner == FGRAPH_GRAPH)
-		graph_exit(st, f, now, retval);
-	else
-		profile_exit(st, f, now);
+	frame_done(st, f, now, retval, true);
 	irq_restore(flags);
 	return ret;
 }

@@ -9,8 +9,23 @@
  * function returns there, fgraph_exit() pops the frame, checks that the
  * frame pointer is the one saved, calls the owner's exit function and
  * goes back to the real address. Interrupt handlers nest on the same
- * stack (strictly LIFO). A mismatch or a full stack stops all return
- * hooking with a message; frames already pushed still unwind correctly.
+ * stack (strictly LIFO). A full stack stops all return hooking with a
+ * message; frames already pushed still unwind correctly.
+ *
+ * Frames a longjmp abandoned: a function left by longjmp never returns
+ * through its hook, so its frame stays on the shadow stack. Each frame
+ * keeps the stack pointer at the call; the stack grows down, so a frame
+ * whose SP is below the SP of a call being entered or returning is dead
+ * (nothing live can be deeper than the code now running). This holds
+ * because each CPU runs on one stack and exceptions push onto it
+ * (kernel/entry.S); code that switched a CPU to another stack while a
+ * hooked call was open would break it. Such frames
+ * are unwound, innermost first: their owners record an exit without a
+ * return value (the time the abandonment was noticed) and
+ * fgraph_unwound counts them. A return whose SP matches no frame, or
+ * whose frame pointer differs from the one saved, stops all return
+ * hooking with a message; it still returns to the address its own frame
+ * saved, never to an abandoned one.
  *
  * Concurrency: each CPU's stack is touched only by that CPU, with
  * interrupts masked (entry callbacks run masked; fgraph_exit masks).
@@ -33,6 +48,7 @@ enum fgraph_owner {
 struct fgraph_frame {
 	uint64_t ret;		/* real return address */
 	uint64_t fp;		/* caller's frame pointer at the call */
+	uint64_t sp;		/* stack pointer at the call (= at the return) */
 	uint64_t ts;		/* counter at entry */
 	uint32_t site;
 	uint8_t owner;		/* enum fgraph_owner */
@@ -49,6 +65,7 @@ struct fgraph_stack {
 
 extern struct fgraph_stack fgraph_stacks[];
 extern volatile bool fgraph_stopped;
+extern volatile uint64_t fgraph_unwound;	/* frames dropped after a longjmp */
 extern char fgraph_return[];
 
 /* Pushes a frame and hooks the return; NULL (nothing hooked) when the
@@ -58,12 +75,31 @@ struct fgraph_frame *fgraph_push(struct fgraph_stack *st, struct trace_regs *reg
 /* Gives every CPU its stack (percpu->fgraph); at boot. */
 void fgraph_init(void);
 
-/* Called at return by fgraph_return; returns the real return address. */
-uint64_t fgraph_exit(uint64_t fp, uint64_t retval);
+/* Unwinds the frames a longjmp abandoned: those whose SP is below 'sp'
+ * (at a return, or at an entry), or equal to it (at an entry: a new
+ * call at the same depth, unless regs->lr is already fgraph_return,
+ * i.e. a second tracer hooks the same call). Interrupts masked. */
+void fgraph_unwind(struct fgraph_stack *st, uint64_t sp, bool at_entry, uint64_t now);
 
-/* Owners' exit hooks (interrupts masked). */
+/* Whether an entry with these regs finds abandoned frames on top. */
+static inline bool fgraph_abandoned(const struct fgraph_stack *st,
+				    const struct trace_regs *regs)
+{
+	if (!st->top)
+		return false;
+	const struct fgraph_frame *f = &st->frames[st->top - 1];
+
+	return f->sp < regs->sp || (f->sp == regs->sp && regs->lr != (uintptr_t)fgraph_return);
+}
+
+/* Called at return by fgraph_return with x29, x0 and sp as the traced
+ * function left them; returns the real return address. */
+uint64_t fgraph_exit(uint64_t fp, uint64_t retval, uint64_t sp);
+
+/* Owners' exit hooks (interrupts masked). 'returned' is false for a
+ * frame unwound after a longjmp (retval means nothing then). */
 void graph_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now,
-		uint64_t retval);
+		uint64_t retval, bool returned);
 void profile_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now);
 
 /* The real return address behind the n-th fgraph_return (0 = innermost)

@@ -7,7 +7,7 @@
  *          x29 its caller's frame pointer, sp as before the call
  *   state: EL1, MMU on, any DAIF
  *   does:  saves x0-x8 and x29, links a frame record {x29, 0}, calls
- *          fgraph_exit(x29, x0), which pops the shadow stack and returns
+ *          fgraph_exit(x29, x0, sp), which pops the shadow stack and returns
  *          the real return address; restores the registers and returns
  *          there with x30 = that address.
  *   clobbers: x9-x18 (caller-saved across the call that just returned)
@@ -32,6 +32,7 @@ fgraph_return:
 	add	x29, sp, #80
 	ldr	x0, [sp, #80]			// fp = the caller's frame pointer
 	ldr	x1, [sp, #0]			// retval = x0
+	add	x2, sp, #96			// sp as the function returned
 	bl	fgraph_exit
 	mov	x30, x0				// the real return address
 	ldp	x0, x1, [sp, #0]

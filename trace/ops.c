@@ -143,10 +143,12 @@ static int update_sites(void)
 			count == 1 && !force_list ? trace_ops_literal(single) :
 			(struct trace_ops *)s;
 
+		struct trace_ops *inner = NULL;
+
 		if (route == SITE_DIRECT)
 			lit = trace_direct_ops[i];
-		if (route == SITE_BOTH) {	/* data first: the literal may be live */
-			__atomic_store_n(&trace_direct_both[i]->data, lit, __ATOMIC_RELEASE);
+		if (route == SITE_BOTH) {	/* the patcher publishes inner */
+			inner = lit;
 			lit = trace_direct_both[i];
 		}
 
@@ -154,8 +156,9 @@ static int update_sites(void)
 		s->flags = (uint8_t)(count ? s->flags | SITE_WANTED : s->flags & ~SITE_WANTED);
 
 		if (lit != s->installed || enable != !!(s->flags & SITE_ENABLED) ||
-		    route != (s->flags & (SITE_DIRECT | SITE_BOTH)))
-			reqs[n++] = (struct patch_req){ i, lit, enable, route };
+		    route != (s->flags & (SITE_DIRECT | SITE_BOTH)) ||
+		    (inner && inner != trace_direct_both[i]->data))
+			reqs[n++] = (struct patch_req){ i, lit, enable, route, inner, NULL };
 	}
 	return patch_apply(reqs, n);
 }

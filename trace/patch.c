@@ -19,7 +19,11 @@
  * ops lists replaced in the batch (see trace/entry.S).
  *
  * Before anything is written every site is checked against the state the
- * core believes it is in; on any mismatch the whole batch is refused.
+ * core believes it is in; on any mismatch the whole batch is refused. A
+ * text write that fails all the same (it cannot while trace_lock is held
+ * and the check passed, but its result is checked) rolls back what the
+ * batch wrote. Either way the batch still ends in a synchronisation
+ * round, the grace period for what the caller published and takes back.
  * Called with trace_lock held.
  */
 #include <stdint.h>
@@ -34,7 +38,17 @@
 
 extern char trace_caller[];
 
-static struct trace_patch_stats stats;	/* under trace_lock */
+/* Written only under trace_lock, one word at a time with atomic
+ * stores (stat_add); read without the lock by trace_patch_stats, which
+ * must never wait for trace_lock: a patcher holding it waits for every
+ * CPU's IPI, and a reader spinning with interrupts masked never takes
+ * it (a deadlock). */
+static struct trace_patch_stats stats;
+
+static void stat_add(uint64_t *c, uint64_t n)
+{
+	__atomic_store_n(c, *c + n, __ATOMIC_RELAXED);	/* the only writer */
+}
 
 uint32_t patch_insn_bl(uintptr_t from, uintptr_t to)
 {
@@ -79,47 +93,118 @@ void patch_sync_round(void)
 {
 	if (nr_cpus_online > 1)
 		smp_call_others(isb_here, NULL);
-	stats.rounds++;
+	stat_add(&stats.rounds, 1);
 }
 
-int patch_apply(const struct patch_req *reqs, unsigned int n)
+/* Puts back what a batch wrote before a text write failed: the first
+ * 'lits' literals and 'insns' instructions of reqs, and every shared
+ * site's inner ops. Reports what it cannot undo. */
+static void roll_back(const struct patch_req *reqs, unsigned int n, unsigned int lits,
+		      unsigned int insns)
+{
+	for (unsigned int k = 0; k < insns; k++) {
+		const struct site_state *s = &bt_site_state[reqs[k].site];
+		uint32_t was = site_insn(reqs[k].site, s->flags & SITE_ENABLED,
+					 s->flags & (SITE_DIRECT | SITE_BOTH));
+		uint32_t now = site_insn(reqs[k].site, reqs[k].enable, reqs[k].route);
+
+		if (now != was && text_write32((void *)(site_func(reqs[k].site) + 4), now, was))
+			kprintf("trace: site %s: cannot put its instruction back\n",
+				trace_site_name(reqs[k].site));
+	}
+	for (unsigned int k = 0; k < lits; k++) {
+		const struct site_state *s = &bt_site_state[reqs[k].site];
+
+		if (reqs[k].literal != s->installed &&
+		    text_write64((void *)(site_func(reqs[k].site) - 8),
+				 (uintptr_t)reqs[k].literal, (uintptr_t)s->installed))
+			kprintf("trace: site %s: cannot put its literal back\n",
+				trace_site_name(reqs[k].site));
+	}
+	for (unsigned int k = 0; k < n; k++)
+		if (reqs[k].route == SITE_BOTH)
+			__atomic_store_n(&trace_direct_both[reqs[k].site]->data,
+					 reqs[k].old_inner, __ATOMIC_RELEASE);
+}
+
+static void __attribute__((noinline, cold)) write_failed(unsigned int site, int err)
+{
+	kprintf("trace: writing site %s failed (error %d); batch rolled back\n",
+		trace_site_name(site), err);
+}
+
+/*
+ * A refused or failed batch still ends in a synchronisation round: the
+ * caller published state for it (an ops list, a want bitmap) that it
+ * now takes back, and may reuse only once no CPU can hold it.
+ */
+int patch_apply(struct patch_req *reqs, unsigned int n)
 {
 	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	unsigned int k, lits = 0, insns = 0;
+	int err = 0;
 
-	for (unsigned int k = 0; k < n; k++) {
+	for (k = 0; k < n; k++) {
 		if (!site_as_expected(&reqs[k])) {
-			stats.refused++;
+			stat_add(&stats.refused, 1);
+			patch_sync_round();
 			return TRACE_EPATCH;
 		}
 	}
-	for (unsigned int k = 0; k < n; k++) {
-		struct site_state *s = &bt_site_state[reqs[k].site];
-		uintptr_t f = site_func(reqs[k].site);
+	/* Accepted. A shared site's inner ops first: its literal may be
+	 * live already, and a new one must be valid before it is. */
+	for (k = 0; k < n; k++) {
+		if (reqs[k].route != SITE_BOTH)
+			continue;
+		struct trace_ops *both = trace_direct_both[reqs[k].site];
 
-		if (reqs[k].literal != s->installed)
-			text_write64((void *)(f - 8), (uintptr_t)s->installed,
-				     (uintptr_t)reqs[k].literal);
-		s->installed = reqs[k].literal;
+		reqs[k].old_inner = both->data;
+		__atomic_store_n(&both->data, reqs[k].inner, __ATOMIC_RELEASE);
+	}
+	for (; lits < n && !err; lits++) {
+		const struct site_state *s = &bt_site_state[reqs[lits].site];
+		uintptr_t f = site_func(reqs[lits].site);
+
+		if (reqs[lits].literal != s->installed)
+			err = text_write64((void *)(f - 8), (uintptr_t)s->installed,
+					   (uintptr_t)reqs[lits].literal);
 		lo = f - 8 < lo ? f - 8 : lo;
 		hi = f + 8 > hi ? f + 8 : hi;
 	}
 	dsb_ish();	/* literals are visible before any new BL can be */
-	for (unsigned int k = 0; k < n; k++) {
-		struct site_state *s = &bt_site_state[reqs[k].site];
-		bool was = s->flags & SITE_ENABLED;
-		uint32_t old = site_insn(reqs[k].site, was, s->flags & (SITE_DIRECT | SITE_BOTH));
-		uint32_t insn = site_insn(reqs[k].site, reqs[k].enable, reqs[k].route);
+	for (; insns < n && !err; insns++) {
+		const struct site_state *s = &bt_site_state[reqs[insns].site];
+		uint32_t old = site_insn(reqs[insns].site, s->flags & SITE_ENABLED,
+					 s->flags & (SITE_DIRECT | SITE_BOTH));
+		uint32_t insn = site_insn(reqs[insns].site, reqs[insns].enable, reqs[insns].route);
 
 		if (insn != old)
-			text_write32((void *)(site_func(reqs[k].site) + 4), old, insn);
+			err = text_write32((void *)(site_func(reqs[insns].site) + 4), old, insn);
+	}
+	if (err) {	/* the word that failed was not written */
+		unsigned int bad = insns ? insns - 1 : lits - 1;
+
+		write_failed(reqs[bad].site, err);
+		roll_back(reqs, n, insns ? lits : lits - 1, insns ? insns - 1 : 0);
+		dsb_ish();
+		if (lo <= hi)
+			text_sync(lo, hi);
+		patch_sync_round();
+		stat_add(&stats.refused, 1);
+		return TRACE_EPATCH;
+	}
+	for (k = 0; k < n; k++) {
+		struct site_state *s = &bt_site_state[reqs[k].site];
+
+		s->installed = reqs[k].literal;
 		s->flags = (uint8_t)((s->flags & ~(SITE_ENABLED | SITE_DIRECT | SITE_BOTH)) |
 				     (reqs[k].enable ? SITE_ENABLED : 0) | reqs[k].route);
 	}
 	if (n)
 		text_sync(lo, hi);
 	patch_sync_round();
-	stats.batches++;
-	stats.sites += n;
+	stat_add(&stats.batches, 1);
+	stat_add(&stats.sites, n);
 	trace_event(trace, patch, n, 0);
 	return 0;
 }
@@ -143,21 +228,34 @@ int patch_apply_insns(const uintptr_t *addr, const uint32_t *old,
 			kprintf("trace: instruction at %p is %08x, expected %08x; "
 				"batch refused, nothing written\n", (void *)addr[k],
 				*(const volatile uint32_t *)addr[k], old[k]);
-			stats.refused++;
+			stat_add(&stats.refused, 1);
+			patch_sync_round();	/* the caller takes back what it published */
 			return TRACE_EPATCH;
 		}
 	}
 	for (unsigned int k = 0; k < n; k++) {
-		if (old[k] != insn[k] && text_write32((void *)addr[k], old[k], insn[k]))
-			return TRACE_EPATCH;	/* not text: checked above, cannot race */
+		int err = old[k] != insn[k] ? text_write32((void *)addr[k], old[k], insn[k]) : 0;
+
 		lo = addr[k] < lo ? addr[k] : lo;
 		hi = addr[k] + 4 > hi ? addr[k] + 4 : hi;
+		if (err) {	/* checked above under trace_lock: not expected */
+			kprintf("trace: writing the instruction at %p failed (error %d); "
+				"batch rolled back\n", (void *)addr[k], err);
+			while (k--)
+				if (old[k] != insn[k] && text_write32((void *)addr[k], insn[k], old[k]))
+					kprintf("trace: cannot put back the instruction at %p\n",
+						(void *)addr[k]);
+			text_sync(lo, hi);
+			patch_sync_round();
+			stat_add(&stats.refused, 1);
+			return TRACE_EPATCH;
+		}
 	}
 	if (n)
 		text_sync(lo, hi);
 	patch_sync_round();
-	stats.batches++;
-	stats.sites += n;
+	stat_add(&stats.batches, 1);
+	stat_add(&stats.sites, n);
 	trace_event(trace, patch, n, 1);
 	return 0;
 }
@@ -169,10 +267,11 @@ uint32_t patch_insn_b(uintptr_t from, uintptr_t to)
 	return 0x14000000U | ((uint32_t)off & 0x03ffffffU);
 }
 
+/* Each counter is exact; the four may come from different moments. */
 void trace_patch_stats(struct trace_patch_stats *out)
 {
-	unsigned long flags = spin_lock_irqsave(&trace_lock);
-
-	*out = stats;
-	spin_unlock_irqrestore(&trace_lock, flags);
+	out->batches = __atomic_load_n(&stats.batches, __ATOMIC_RELAXED);
+	out->sites = __atomic_load_n(&stats.sites, __ATOMIC_RELAXED);
+	out->rounds = __atomic_load_n(&stats.rounds, __ATOMIC_RELAXED);
+	out->refused = __atomic_load_n(&stats.refused, __ATOMIC_RELAXED);
 }

@@ -5,7 +5,12 @@
  * Probe arrays: each event has two; tp_iterate reads probes[cur] with
  * interrupts masked, so once a synchronisation round has run after 'cur'
  * flipped (every other CPU took the IPI, hence left any tp_iterate) the
- * old array is free to be rewritten. Every change here ends in one
+ * old array is free to be rewritten; until then it holds a trap probe
+ * that counts stale calls (tp_stale_hits). The site's out-of-line block
+ * masks interrupts around its BL too (include/baretrace_tracepoint.h),
+ * so a probe called directly (a static call) is also finished on every
+ * CPU when the round ends: a detached probe, or the recorder whose
+ * filter tp_set_filter rewrites while it is detached, is not running. Every change here ends in one
  * patch_apply_insns batch, whose round is that grace period, even when
  * no instruction changes.
  *
@@ -15,6 +20,7 @@
  * the new array; so after a call returns, every hit on every CPU calls
  * exactly the probes attached.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <baretrace_trace.h>
@@ -36,7 +42,42 @@ extern const struct tp_site_ent __bt_tp_sites_start[], __bt_tp_sites_end[];
 extern const struct tp_call_ent __bt_tp_calls_start[], __bt_tp_calls_end[];
 
 #define REL(field) ((uintptr_t)&(field) + (intptr_t)(field))
-#define TP_BATCH_MAX 128	/* site words one event may have */
+
+/* The words of one batch: room for every site word of the image (no
+ * event can have more), allocated on the first change. Under trace_lock
+ * once installed. */
+static uintptr_t *batch_addr;
+static uint32_t *batch_old, *batch_insn;
+
+static unsigned int site_words(void)
+{
+	return (unsigned int)((__bt_tp_calls_end - __bt_tp_calls_start) +
+			      (__bt_tp_sites_end - __bt_tp_sites_start));
+}
+
+/* Thread context, before trace_lock: 0 or TRACE_ENOMEM. */
+static int batch_alloc(void)
+{
+	if (__atomic_load_n(&batch_addr, __ATOMIC_ACQUIRE))
+		return 0;
+	unsigned int n = site_words() + 1;
+	uintptr_t *a = malloc(n * sizeof(*a));
+	uint32_t *o = malloc(n * sizeof(*o)), *i = malloc(n * sizeof(*i));
+
+	if (!a || !o || !i) {
+		free(a), free(o), free(i);
+		return TRACE_ENOMEM;
+	}
+	spin_lock(&trace_lock);
+	if (!batch_addr) {
+		batch_old = o, batch_insn = i;
+		__atomic_store_n(&batch_addr, a, __ATOMIC_RELEASE);
+		a = NULL, o = NULL, i = NULL;
+	}
+	spin_unlock(&trace_lock);
+	free(a), free(o), free(i);
+	return 0;
+}
 
 unsigned int tp_count(void)
 {
@@ -84,14 +125,14 @@ static uint32_t call_insn(uintptr_t bl, unsigned int n, tp_probe_fn first)
  */
 static int tp_patch(const struct tp_event *ev, unsigned int was, tp_probe_fn was_first)
 {
-	static uintptr_t addr[TP_BATCH_MAX];	/* under trace_lock */
-	static uint32_t old[TP_BATCH_MAX], insn[TP_BATCH_MAX];
+	uintptr_t *addr = batch_addr;
+	uint32_t *old = batch_old, *insn = batch_insn;
 	struct tp_state *s = ev->state;
 	tp_probe_fn first = s->probes[s->cur][0];
 	unsigned int n = 0;
 
 	for (const struct tp_call_ent *c = __bt_tp_calls_start; c < __bt_tp_calls_end; c++) {
-		if ((const struct tp_event *)REL(c->ev) != ev || n == TP_BATCH_MAX)
+		if ((const struct tp_event *)REL(c->ev) != ev)
 			continue;
 		addr[n] = REL(c->bl);
 		old[n] = call_insn(addr[n], was, was_first);
@@ -99,7 +140,7 @@ static int tp_patch(const struct tp_event *ev, unsigned int was, tp_probe_fn was
 		n++;
 	}
 	for (const struct tp_site_ent *t = __bt_tp_sites_start; t < __bt_tp_sites_end; t++) {
-		if ((const struct tp_event *)REL(t->ev) != ev || n == TP_BATCH_MAX)
+		if ((const struct tp_event *)REL(t->ev) != ev)
 			continue;
 		uintptr_t nop = REL(t->nop), b = patch_insn_b(nop, REL(t->label));
 
@@ -109,6 +150,16 @@ static int tp_patch(const struct tp_event *ev, unsigned int was, tp_probe_fn was
 		n++;
 	}
 	return patch_apply_insns(addr, old, insn, n);
+}
+
+/* What a retired probe array holds until it is reused: a CPU still
+ * reading it past the grace period is counted here (tests assert 0). */
+volatile uint64_t tp_stale_hits;
+
+static void tp_stale_probe(const struct tp_event *ev, const uint64_t *fields)
+{
+	(void)ev, (void)fields;
+	__atomic_fetch_add(&tp_stale_hits, 1, __ATOMIC_RELAXED);
 }
 
 /* Publishes 'next' (n probes) as ev's array and patches. trace_lock. */
@@ -128,8 +179,13 @@ static int tp_publish(const struct tp_event *ev, const tp_probe_fn *next, unsign
 		__atomic_store_n(&s->cur, spare ^ 1, __ATOMIC_RELEASE);
 		s->nprobes = was;
 		patch_sync_round();	/* no tp_iterate still reads 'spare' */
+		return err;
 	}
-	return err;
+	/* Past the batch's round no CPU reads the old array: poison it until
+	 * the next change rewrites it. */
+	for (unsigned int i = 0; i < TP_MAX_PROBES; i++)
+		s->probes[spare ^ 1][i] = tp_stale_probe;
+	return 0;
 }
 
 static int tp_change(const struct tp_event *ev, tp_probe_fn probe, bool attach)
@@ -140,6 +196,8 @@ static int tp_change(const struct tp_event *ev, tp_probe_fn probe, bool attach)
 
 	if (!ev || !probe)
 		return TRACE_EINVAL;
+	if (batch_alloc())
+		return TRACE_ENOMEM;
 	spin_lock(&trace_lock);
 	struct tp_state *s = ev->state;
 

@@ -12,6 +12,7 @@
 /* trace/tracepoint.c */
 uint64_t tp_field_value(const struct tp_field *f, uint64_t v);
 uintptr_t tp_first_site(const struct tp_event *ev, bool call);
+extern volatile uint64_t tp_stale_hits;	/* calls through a retired probe array */
 /* trace/tp_record.c: the recorder probe and the schemas (key 7). */
 void tp_record(const struct tp_event *ev, const uint64_t *fields);
 /* Schemas from id 'from' on while they fit in o; the next id to write. */

@@ -22,6 +22,7 @@
 #include "wire.h"
 
 struct graph_options graph_opts;
+extern struct trace_ops tracer_graph_ops;
 
 static bool want_here(struct percpu *pc)
 {
@@ -76,6 +77,20 @@ static void put_exit(struct ring_cpu *r, unsigned int site, uint64_t dur, bool r
 }
 
 static void graph_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
+			struct trace_regs *regs);
+
+/* Out of line, so the common path of graph_entry keeps its short frame:
+ * unwinds what a longjmp abandoned, then enters as usual. */
+static void __attribute__((noinline, cold)) graph_entry_unwind(uintptr_t ip,
+							      struct trace_regs *regs)
+{
+	struct fgraph_stack *st = this_cpu()->fgraph;
+
+	fgraph_unwind(st, regs->sp, regs->lr != (uintptr_t)fgraph_return, counter_read());
+	graph_entry(ip, 0, &tracer_graph_ops, regs);
+}
+
+static void graph_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 			struct trace_regs *regs)
 {
 	struct percpu *pc = this_cpu();
@@ -86,6 +101,10 @@ static void graph_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 
 	(void)parent;
 	(void)ops;
+	/* Before the depth and graph-function tests: frames a longjmp
+	 * abandoned still count in graph_depth and inside. */
+	if (__builtin_expect(fgraph_abandoned(st, regs), 0))
+		return graph_entry_unwind(ip, regs);
 	if (gf && !is_gf && !st->inside)
 		return;
 	if (trace_filtered && !want_here(pc))
@@ -106,14 +125,14 @@ static void graph_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 }
 
 void graph_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now,
-		uint64_t retval)
+		uint64_t retval, bool returned)
 {
 	uint64_t dur = now - f->ts;
 
 	st->graph_depth--;
 	st->inside -= f->flags;
 	if (dur >= graph_opts.threshold)
-		put_exit(this_cpu()->ring, f->site, dur, graph_opts.retval,
+		put_exit(this_cpu()->ring, f->site, dur, graph_opts.retval && returned,
 			 wire_zigzag((int64_t)retval), now);
 }
 

@@ -29,6 +29,7 @@
 struct trigger {
 	struct trace_ops ops;	/* first: the callback gets &ops */
 	enum trigger_action action;
+	/* Hit on any CPU at once: both change only by atomic operations. */
 	int64_t left;		/* firings left, -1 for no limit */
 	volatile uint64_t fired;
 	char func[48];
@@ -84,11 +85,15 @@ static void fire(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 	unsigned int n;
 
 	(void)parent;
-	if (!t->left)
-		return;
-	if (t->left > 0)
-		t->left--;
-	t->fired++;
+	/* Claim one firing: exactly 'count' hits fire, whichever CPUs. */
+	int64_t left = __atomic_load_n(&t->left, __ATOMIC_RELAXED);
+
+	do {
+		if (!left)
+			return;
+	} while (left > 0 && !__atomic_compare_exchange_n(&t->left, &left, left - 1, false,
+							  __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	__atomic_fetch_add(&t->fired, 1, __ATOMIC_RELAXED);
 	n = wire_varint_put(b, site);
 	b[n++] = (uint8_t)t->action;
 	record_ext(WIRE_EXT_TRIGGER, b, n);
