@@ -10,6 +10,7 @@
  *   hang             never returns (the runner must time out and say so)
  *   args ...         prints argc and each argv word in brackets
  *   golden           a fixed call tree for the golden trace test
+ *   overflow N, crashprint, serror   kernel protections (scenarios_kern.c)
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +30,12 @@ int main(int argc, char **argv)
 		return scenario_printlines();
 	if (!strcmp(argv[0], "golden"))
 		return scenario_golden();
+	if (!strcmp(argv[0], "overflow") && argc == 2)
+		return scenario_overflow(argv[1]);
+	if (!strcmp(argv[0], "crashprint"))
+		return scenario_crashprint();
+	if (!strcmp(argv[0], "serror"))
+		return scenario_serror();
 	if (!strcmp(argv[0], "hang"))
 		for (;;)
 			time_delay_us(1000);

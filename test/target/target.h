@@ -5,6 +5,10 @@
 int scenario_crash(const char *kind);
 int scenario_printlines(void);
 int scenario_golden(void);
+/* scenarios_kern.c */
+int scenario_overflow(const char *cpu);
+int scenario_crashprint(void);
+int scenario_serror(void);
 
 
 
