@@ -10,7 +10,8 @@
  *   hang             never returns (the runner must time out and say so)
  *   args ...         prints argc and each argv word in brackets
  *   golden           a fixed call tree for the golden trace test
- *   overflow N, crashprint, serror   kernel protections (scenarios_kern.c)
+ *   overflow N, guardwrite N, crashprint, serror
+ *                    kernel protections (scenarios_kern.c)
  */
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +37,8 @@ int main(int argc, char **argv)
 		return scenario_crashprint();
 	if (!strcmp(argv[0], "serror"))
 		return scenario_serror();
+	if (!strcmp(argv[0], "guardwrite") && argc == 2)
+		return scenario_guardwrite(argv[1]);
 	if (!strcmp(argv[0], "hang"))
 		for (;;)
 			time_delay_us(1000);

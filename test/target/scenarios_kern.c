@@ -4,6 +4,7 @@
  *   overflow N   unbounded recursion on CPU N: "stack overflow on CPU N"
  *   crashprint   CPU 0 crashes while the others print without pause: the
  *                crash report must come out in one piece
+ *   guardwrite N a store into CPU N's guard page: also a stack overflow
  *   serror       a virtual SError from the EL2 stub (boots at EL2 only)
  */
 #include <stdint.h>
@@ -85,5 +86,21 @@ int scenario_serror(void)
 	__asm__ volatile("hvc %1" : "+r"(x0) : "i"(HVC_INJECT_VSERROR) : "x9", "x10", "memory");
 	isb();
 	printf("serror: survived (x0 %ld)\n", (long)x0);
+	return 1;
+}
+
+/* A store into CPU n's guard page from CPU 0, whose own stack is fine. */
+int scenario_guardwrite(const char *cpu_arg)
+{
+	unsigned int cpu = (unsigned int)strtoul(cpu_arg, NULL, 0);
+	extern uint8_t cpu_stack_area[];
+
+	if (cpu >= NR_CPUS) {
+		printf("guardwrite: no CPU %u\n", cpu);
+		return 2;
+	}
+	printf("guardwrite: storing below CPU %u's stack\n", cpu);
+	*(volatile uint64_t *)&cpu_stack_area[cpu * STACK_SLOT_SIZE + 64] = 1;
+	printf("guardwrite: survived\n");
 	return 1;
 }

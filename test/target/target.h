@@ -9,6 +9,7 @@ int scenario_golden(void);
 int scenario_overflow(const char *cpu);
 int scenario_crashprint(void);
 int scenario_serror(void);
+int scenario_guardwrite(const char *cpu);
 
 
 
