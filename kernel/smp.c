@@ -252,12 +252,14 @@ static void smp_sgi_init(void)
 unsigned int smp_stop_others(void)
 {
 	unsigned int self = smp_cpu_id(), running = 0;
-	uint64_t deadline = time_counter() + time_counter_hz() / 10;	/* 100 ms */
+	uint64_t deadline = time_counter() + time_counter_hz();	/* 1 s */
 
 	irqchip_send_sgi_others(SGI_STOP);
 	/* Each CPU clears its 'online' in sgi_stop before it parks; one
-	 * with interrupts masked takes the SGI when it unmasks them, so wait
-	 * a little, not for ever (it may be crashed or spinning). */
+	 * with interrupts masked takes the SGI when it unmasks them, so wait,
+	 * but not for ever (it may be crashed or spinning). A second, not
+	 * less: under QEMU on a loaded host a vCPU thread can be descheduled
+	 * for tens of milliseconds, and only a CPU that never stops costs it. */
 	for (unsigned int c = 0; c < NR_CPUS; c++) {
 		if (c == self)
 			continue;
