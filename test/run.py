@@ -554,14 +554,14 @@ STAGES.update(rpi3=stage_rpi3, rpi4=stage_rpi4)
 # CPU ids with a CPU that does not start, stack guard pages, SErrors, and
 # crash reports while other CPUs print.
 
-def virt_dtb_with_cpu1_at(mpidr):
-    """QEMU virt's own DTB (4 CPUs, 512M) with /cpus/cpu@1's reg (its
-    MPIDR) replaced, so PSCI CPU_ON is asked for a CPU that does not exist.
-    Written in the DTB format (devicetree specification v0.4 chapter 5)."""
+def dtb_set_cpu1_cell(blob, prop, value):
+    """A copy of the DTB 'blob' whose /cpus/cpu@1 property 'prop' has its
+    last 32-bit cell set to 'value', cut to its real size (QEMU pads a
+    dumped DTB to 1 MiB, which the kernel takes for no DTB at all).
+    Walks the structure block (devicetree specification v0.4 chapter 5)."""
     import struct
 
-    with open(host_dtb(), "rb") as f:
-        blob = bytearray(f.read())
+    blob = bytearray(blob)
     _, _, off_st, off_str = struct.unpack(">4I", blob[:16])
     size_str, size_st = struct.unpack(">II", blob[32:40])
     pos, path = off_st, []
@@ -578,27 +578,33 @@ def virt_dtb_with_cpu1_at(mpidr):
             ln, nameoff = struct.unpack(">II", blob[pos:pos + 8])
             pos += 8
             name = blob[off_str + nameoff:blob.index(b"\0", off_str + nameoff)]
-            if path[1:] == ["cpus", "cpu@1"] and name == b"reg":
-                blob[pos + ln - 4:pos + ln] = struct.pack(">I", mpidr)
+            if path[1:] == ["cpus", "cpu@1"] and name == prop.encode():
+                blob[pos + ln - 4:pos + ln] = struct.pack(">I", value)
                 break
             pos = (pos + ln + 3) & ~3
         elif tok == 4:          # FDT_NOP
             continue
         else:
-            raise ValueError("virt DTB without /cpus/cpu@1 reg")
-    # QEMU pads its dump to 1 MiB; cut the padding (the kernel takes a DTB
-    # of that size for no DTB at all).
+            raise ValueError(f"DTB without /cpus/cpu@1 {prop}")
     total = max(off_st + size_st, off_str + size_str)
     blob[4:8] = struct.pack(">I", total)
+    return bytes(blob[:total])
+
+
+def virt_dtb_with_cpu1_at(mpidr):
+    """QEMU virt's own DTB (4 CPUs, 512M) whose cpu@1 names MPIDR 'mpidr'."""
+    with open(host_dtb(), "rb") as f:
+        blob = dtb_set_cpu1_cell(f.read(), "reg", mpidr)
     path = os.path.join(HOST, "virt-cpu1-%x.dtb" % mpidr)
     with open(path, "wb") as f:
-        f.write(bytes(blob[:total]))
+        f.write(blob)
     return path
 
 
-def qemu_boot(image_dir, bootargs, machine="virt", cpu="cortex-a72", flags="", capture=""):
+def qemu_boot(image_dir, bootargs, machine="virt", cpu="cortex-a72", flags="", capture="",
+              mem="512M"):
     cmd = ["tools/qemu-run", "--image", os.path.join(image_dir, "Image"),
-           "--machine", machine, "--cpu", cpu, "--smp", "4", "--mem", "512M",
+           "--machine", machine, "--cpu", cpu, "--smp", "4", "--mem", mem,
            "--bootargs", bootargs]
     if flags:
         cmd += ["--qemu-flags", flags]
@@ -650,6 +656,24 @@ def stage_kern(res, board):
            out, present=[r"^smp: 3 CPUs online$", r"^demo: PASS$",
                          r"^trace: \d+ events, 0 lost", r"^baretrace: exit status 0$"],
            absent=[r"==== baretrace crash"])
+
+    # A CPU that accepts the start but never arrives: on raspi3b, cpu@1's
+    # cpu-release-addr points where no CPU polls. Start-up gives up after
+    # 1 s, abandons the slot, and CPU 2 and 3 become ids 1 and 2.
+    st, out = run(["make", "BOARD=rpi3", "APP=test/target"])
+    if st != 0:
+        res.record("kern: rpi3: build APP=test/target", False, out)
+    else:
+        pdtb = os.path.join(ROOT, "build", "rpi3", "raspi3b-cpu1-unreleased.dtb")
+        with open(pdtb, "wb") as f:
+            f.write(dtb_set_cpu1_cell(pi3_dtb(), "cpu-release-addr", 0x3000))
+        st, out = qemu_boot(make_dir("rpi3", "test/target"), "panic=poweroff -- ktest cpus",
+                            machine="raspi3b", cpu="cortex-a53", mem="1G",
+                            flags=f"-dtb {pdtb}")
+        expect(res, "kern: rpi3: a CPU that never arrives is given up, ids stay dense",
+               st, out, present=[r"^smp: CPU 1 did not come up; its id 1 goes to the next$",
+                                 r"^smp: 3 CPUs online$", r"^ok \d+ cpus_online_ids_are_dense$",
+                                 r"^# ktest: \d+ tests, 0 failed$"])
 
     # 3.10b: unbounded recursion runs into the guard page below the stack.
     for cpu in ("0", "1"):

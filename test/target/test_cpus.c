@@ -1,4 +1,5 @@
-/* test/target/test_cpus.c: CPU ids, per-CPU exception state after boot. */
+/* test/target/test_cpus.c: CPU ids, per-CPU exception state and stacks
+ * after boot. */
 #include <stdint.h>
 #include <string.h>
 
@@ -6,6 +7,8 @@
 #include <baretrace_trace.h>
 
 #include "barrier.h"
+#include "config.h"
+#include "fault.h"
 #include "ktest.h"
 #include "percpu.h"
 #include "target.h"
@@ -118,4 +121,23 @@ KTEST(cpus_serror_unmasked_in_thread_context)
 		KT_EXPECT(t, daif_seen[c] & 1);
 		KT_EQ(t, daif_seen[c] & DAIF_A, 0);
 	}
+}
+
+/* Each CPU's stack slot: the guard page below the stack and the one
+ * below the emergency stack fault; the stacks themselves do not. */
+KTEST(cpus_stack_guard_pages_fault)
+{
+	extern uint8_t cpu_stack_area[];
+	uint32_t v;
+
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		uint8_t *slot = &cpu_stack_area[c * STACK_SLOT_SIZE];
+
+		KT_EQ(t, fault_probe_write32(slot, 1), -1);
+		KT_EQ(t, fault_probe_write32(slot + STACK_SLOT_STACK - 4, 1), -1);
+		KT_EQ(t, fault_probe_read32(slot + STACK_SLOT_EMERGENCY - 4, &v), -1);
+		KT_EQ(t, fault_probe_read32(slot + STACK_SLOT_STACK, &v), 0);
+		KT_EQ(t, fault_probe_read32(slot + STACK_SLOT_EMERGENCY, &v), 0);
+	}
+	KT_EQ(t, this_cpu()->stack_top, (uintptr_t)&cpu_stack_area[STACK_SLOT_STACK + STACK_SIZE]);
 }
