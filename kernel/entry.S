@@ -24,7 +24,8 @@
  * stack overflow into its guard page), so such an exception goes to
  * exc_overflow (kernel/entry_overflow.S), which reports it from the
  * emergency stack. SP_EL0 and then TPIDRRO_EL0 hold x0 and x1 meanwhile:
- * nothing else uses them at EL1h. Costs 9 instructions per exception. */
+ * nothing else uses them at EL1h. Costs 10 instructions (2 loads) per
+ * exception. */
 	.macro	vector kind
 	.balign	0x80
 	msr	sp_el0, x0			// park x0

@@ -6,6 +6,13 @@
 #include "config.h"
 #include "exception.h"
 
+	/* The vector's check lets an exception through with only
+	 * EXC_ENTRY_RESERVE bytes below SP: everything entry pushes before
+	 * C runs must fit in it (FP/SIMD state too, if entry saves it). */
+	.if	FRAME_SIZE > EXC_ENTRY_RESERVE
+	.error	"EXC_ENTRY_RESERVE (config.h) is smaller than an exception frame"
+	.endif
+
 /*
  * exc_overflow: the vector found SP outside this CPU's stack (below
  * percpu->stack_limit or above stack_top; kernel/entry.S).
