@@ -13,9 +13,12 @@
  *
  * Contract (secondary_entry, given to PSCI CPU_ON or a spin-table):
  *   in:    x0 = address of this CPU's struct percpu (PSCI context_id)
- *   state: as above; relocation and BSS already done by CPU 0
- *   does:  drops to EL1, TPIDR_EL1 = x0, SP = percpu->stack_top, FP/SIMD
- *          on, calls boot_secondary(). Never returns.
+ *   state: as above; relocation and BSS already done by CPU 0, the page
+ *          tables built and mmu_boot_regs written
+ *   does:  drops to EL1, turns the MMU on, claims the slot (percpu
+ *          boot_token; parks if it is not its own), TPIDR_EL1 = x0,
+ *          SP = percpu->stack_top, FP/SIMD on, calls boot_secondary().
+ *          Never returns.
  *
  * Register table from entry until C takes over:
  *   x19  DTB address (primary) / struct percpu * (secondary)
@@ -82,7 +85,7 @@ primary_entry:
 	stp	xzr, xzr, [x9], #16
 	b	4b
 
-5:	adrp	x9, boot_stack_top	// CPU 0 runs on boot_stack until smp
+5:	adrp	x9, boot_stack_top	// CPU 0's stack in cpu_stack_area
 	add	x9, x9, :lo12:boot_stack_top
 	mov	sp, x9
 	mov	x29, xzr		// terminate frame-pointer chains here
@@ -103,6 +106,30 @@ secondary_entry:
 	mov	x19, x0
 	bl	drop_to_el1
 	msr	daifset, #0xf
+	/* MMU and caches on before any store to the stack: a stack written
+	 * with the MMU off goes straight to memory, and the same lines read
+	 * later through the cache could come from stale cache contents. */
+	bl	secondary_mmu_on
+
+	/* Claim the slot: swap percpu->boot_token == BOOT_TOKEN(own
+	 * affinity) for BOOT_ARRIVED. Anything else means the starter gave
+	 * up on this CPU (and may have handed the slot, stack included, to
+	 * another): park without touching it. */
+	mrs	x9, mpidr_el1
+	ubfx	x10, x9, #32, #8		// Aff3
+	and	x9, x9, #0xffffff		// Aff2..Aff0
+	orr	x9, x9, x10, lsl #32
+	orr	x9, x9, #(1 << BOOT_TOKEN_BIT)	// x9 = BOOT_TOKEN(mpidr)
+	add	x10, x19, #PERCPU_BOOT_TOKEN
+8:	ldaxr	x11, [x10]
+	cmp	x11, x9
+	b.ne	9f
+	.if	BOOT_ARRIVED != 0
+	.error	"the claim stores xzr as BOOT_ARRIVED"
+	.endif
+	stxr	w11, xzr, [x10]			// boot_token = BOOT_ARRIVED
+	cbnz	w11, 8b
+
 	msr	tpidr_el1, x19
 	ldr	x9, [x19, #PERCPU_STACK_TOP]
 	mov	sp, x9
@@ -114,12 +141,44 @@ secondary_entry:
 	bl	boot_secondary
 7:	wfe
 	b	7b
+9:	clrex					// not ours: park for good, no stack
+10:	wfe
+	b	10b
 	.size	secondary_entry, . - secondary_entry
 
 /*
+ * secondary_mmu_on: turn on the MMU, D- and I-cache with the tables the
+ * boot CPU built (kernel/mmu.c), whose register values it left in
+ * mmu_boot_regs, cleaned to the point of coherency.
+ *   in: x30 = return address;  clobbers x9-x11
+ *   state: EL1, MMU off, no stack used; everything it touches is
+ *          identity-mapped, so execution continues across the switch
+ */
+	.type	secondary_mmu_on, %function
+secondary_mmu_on:
+	adrp	x9, mmu_boot_regs
+	add	x9, x9, :lo12:mmu_boot_regs
+	ldp	x10, x11, [x9]			// mair, tcr
+	msr	mair_el1, x10
+	msr	tcr_el1, x11
+	ldp	x10, x11, [x9, #16]		// ttbr0, SCTLR bits to set
+	msr	ttbr0_el1, x10
+	isb
+	tlbi	vmalle1				// nothing cached from firmware's tables
+	ic	iallu
+	dsb	ish				// invalidations done before the MMU goes on
+	isb
+	mrs	x10, sctlr_el1
+	orr	x10, x10, x11
+	msr	sctlr_el1, x10
+	isb
+	ret
+	.size	secondary_mmu_on, . - secondary_mmu_on
+
+/*
  * drop_to_el1: if running at EL2, configure EL2 so EL1 runs AArch64 with
- * the timers and FP/SIMD untrapped, and ERET to EL1 at the caller's return
- * address. At EL1 it only records the level.
+ * the timers and FP/SIMD untrapped, install el2_vectors, and ERET to EL1
+ * at the caller's return address. At EL1 it only records the level.
  *   in: x30 = return address;  out: x21 = entry EL;  clobbers x9
  */
 	.type	drop_to_el1, %function
@@ -144,6 +203,8 @@ drop_to_el1:
 	msr	vmpidr_el2, x9
 	ldr	x9, =SCTLR_EL1_RES1
 	msr	sctlr_el1, x9
+	adr	x9, el2_vectors
+	msr	vbar_el2, x9
 	mov	x9, #SPSR_EL1H_MASKED
 	msr	spsr_el2, x9
 	msr	elr_el2, x30
@@ -151,9 +212,72 @@ drop_to_el1:
 	eret
 	.size	drop_to_el1, . - drop_to_el1
 
-	.bss
-	.balign	16
-boot_stack:
-	.space	STACK_SIZE
+/*
+ * el2_vectors: EL2's vector table while EL1 runs (installed by
+ * drop_to_el1). Only HVC #HVC_INJECT_VSERROR means something: it sets
+ * HCR_EL2.AMO and VSE, so EL1 takes a virtual SError as soon as its
+ * PSTATE.A allows (tests use it to prove SErrors are reported), with
+ * VSERROR_SYNDROME where the CPU has RAS. Any
+ * other HVC returns x0 = -1 (PSCI NOT_SUPPORTED); anything else taken
+ * to EL2 parks the CPU.
+ *   clobbers (of the EL1 caller): x9, x10, and x0 for an unknown HVC
+ *   state: EL2, MMU off at EL2, no stack used
+ */
+#define HCR_EL2_AMO		(1 << 5)
+#define HCR_EL2_VSE		(1 << 8)
+#define ESR_EC_HVC64		0x16
+/* ESR ISS of the injected SError where FEAT_RAS lets us choose it:
+ * AET = UEO (restartable, 2 << 10), DFSC = asynchronous SError (0x11). */
+#define VSERROR_SYNDROME	((2 << 10) | 0x11)
+
+	.text
+	.balign	2048
+el2_vectors:
+	.rept	8			// from EL2 itself: never expected
+	.balign	0x80
+	b	el2_park
+	.endr
+	.balign	0x80			// lower EL, AArch64, synchronous
+	b	el2_hvc
+	.rept	7
+	.balign	0x80
+	b	el2_park
+	.endr
+
+	.type	el2_hvc, %function
+el2_hvc:
+	mrs	x9, esr_el2
+	lsr	x10, x9, #26		// EC
+	cmp	x10, #ESR_EC_HVC64
+	b.ne	el2_park
+	and	x9, x9, #0xffff		// the HVC immediate
+	cmp	x9, #HVC_INJECT_VSERROR
+	b.ne	1f
+	mrs	x9, id_aa64pfr0_el1
+	ubfx	x9, x9, #28, #4		// RAS: with it, VSESR_EL2 gives the syndrome
+	cbz	x9, 2f
+	mov	x9, #VSERROR_SYNDROME
+	msr	S3_4_C5_C2_3, x9	// VSESR_EL2 (named so without +ras)
+2:	mrs	x9, hcr_el2
+	orr	x9, x9, #HCR_EL2_AMO		// SErrors to EL2, virtual ones to EL1
+	orr	x9, x9, #HCR_EL2_VSE		// a virtual SError is pending
+	msr	hcr_el2, x9
+	isb
+	eret				// to the instruction after the HVC
+1:	mov	x0, #-1
+	eret
+	.size	el2_hvc, . - el2_hvc
+
+el2_park:
+	wfe
+	b	el2_park
+
+/* Every CPU's stacks (layout in kernel/config.h); the guard pages in
+ * each slot are left out of the page tables by kernel/mmu.c. */
+	.section .stacks, "aw", %nobits
+	.balign	PAGE_SIZE
+	.globl	cpu_stack_area
+cpu_stack_area:
+	.space	NR_CPUS * STACK_SLOT_SIZE
 	.globl	boot_stack_top
-boot_stack_top:
+	.set	boot_stack_top, cpu_stack_area + STACK_SLOT_STACK + STACK_SIZE

@@ -134,9 +134,12 @@ void crash(struct exc_frame *f, const char *why)
 		for (;;)
 			wfi();
 	}
+	/* Stop the others before printing, so none of their output lands
+	 * inside the report (a CPU stopped holding the console lock is why
+	 * panic mode writes without it). */
+	smp_stop_others();
 	console_panic_mode();
 	report(f, why);
-	smp_stop_others();
 	if (trace_active()) {	/* what led here, readable without a host */
 		kprintf("==== trace buffers at the crash ====\n");
 		trace_dump();

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "esr.h"
+#include "kprintf.h"
 
 static const char *const ec_names[64] = {
 	[0x00] = "Unknown reason (undefined instruction)",
@@ -53,4 +54,28 @@ const char *esr_fault_name(uint64_t esr)
 	case 0x30: return "TLB conflict abort";
 	}
 	return "other fault";
+}
+
+/* ESR_ELx ISS for EC 0x2f (SError interrupt): IDS (bit 24) says the rest
+ * is IMPLEMENTATION DEFINED; otherwise AET (bits 12:10) grades the error
+ * (with FEAT_RAS), EA (bit 9) is the external abort type and DFSC (bits
+ * 5:0) says whether it is an asynchronous SError (0x11). */
+void esr_serror_describe(uint64_t esr, char *buf, unsigned long size)
+{
+	static const char *const aet[8] = {
+		"uncontainable (AET UC)", "unrecoverable (AET UEU)",
+		"restartable (AET UEO)", "recoverable (AET UER)", "AET 4", "AET 5",
+		"corrected (AET CE)", "AET 7" };
+	unsigned int dfsc = esr & 0x3f;
+
+	if (esr & (1UL << 24)) {
+		ksnprintf(buf, size, "implementation-defined syndrome %06lx",
+			  (unsigned long)(esr & 0xffffff));
+		return;
+	}
+	ksnprintf(buf, size, "%s, %s, EA %lu",
+		  dfsc == 0x11 ? "asynchronous SError interrupt" :
+		  dfsc == 0 ? "uncategorized" : "DFSC reserved",
+		  dfsc == 0x11 ? aet[(esr >> 10) & 7] : "no error grade",
+		  (unsigned long)((esr >> 9) & 1));
 }

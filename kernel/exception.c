@@ -5,14 +5,22 @@
  * expected fault (kernel/fault.h) or a crash; everything else is a crash.
  * Built without patch sites: it runs on the way into every handler.
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "barrier.h"
+#include "esr.h"
 #include "exception.h"
 #include "fault.h"
 #include "irq.h"
+#include "kprintf.h"
+#include "percpu.h"
 
 extern char exception_vectors[];
+/* kernel/entry_overflow.S: calls exception_overflow(f, kind) on this
+ * CPU's emergency stack. */
+void exception_switch_to_emergency(struct exc_frame *f, unsigned long kind)
+	__attribute__((noreturn));
 
 void exception_init_cpu(void)
 {
@@ -22,6 +30,48 @@ void exception_init_cpu(void)
 	 * never zero, which trace/entry.S relies on. */
 	__asm__ volatile("msr daifset, #8" ::: "memory");
 	isb();
+	/* SErrors (asynchronous external aborts) are reported from now on:
+	 * the vectors are in place. Exception entry masks them again while
+	 * a handler runs. FIQs stay masked: no board here routes any. */
+	__asm__ volatile("msr daifclr, #4" ::: "memory");
+	isb();
+}
+
+static const char *const kind_names[] = {
+	[VEC_SPX_SYNC] = "synchronous exception", [VEC_SPX_IRQ] = "IRQ",
+	[VEC_SPX_FIQ] = "FIQ", [VEC_SPX_SERROR] = "SError",
+};
+
+/* Runs on this CPU's emergency stack: entered from kernel/entry.S when an
+ * exception arrived with SP outside the CPU's stack (no room for a frame),
+ * or from exception_dispatch when a fault hit a guard page. */
+void exception_overflow(struct exc_frame *f, unsigned long kind)
+{
+	struct percpu *pc = this_cpu();
+	char why[160];
+	bool emergency = false;
+	int owner = ESR_EC(f->esr) == ESR_EC_DABT ? stack_guard_owner(f->far, &emergency) : -1;
+
+	if (owner >= 0)
+		ksnprintf(why, sizeof(why), "%sstack overflow on CPU %d (%s at %lx, in the "
+			  "guard page below it)", emergency ? "emergency " : "", owner,
+			  kind < 8 && kind_names[kind] ? kind_names[kind] : "exception",
+			  (unsigned long)f->far);
+	else
+		ksnprintf(why, sizeof(why), "stack overflow on CPU %u (%s with SP %lx, "
+			  "outside its stack %lx-%lx)", pc->cpu,
+			  kind < 8 && kind_names[kind] ? kind_names[kind] : "exception",
+			  (unsigned long)f->sp,
+			  (unsigned long)(pc->stack_limit - EXC_ENTRY_RESERVE),
+			  (unsigned long)pc->stack_top);
+	crash(f, why);
+}
+
+static bool hit_stack_guard(const struct exc_frame *f)
+{
+	bool emergency;
+
+	return ESR_EC(f->esr) == ESR_EC_DABT && stack_guard_owner(f->far, &emergency) >= 0;
 }
 
 void exception_dispatch(struct exc_frame *f, unsigned long kind)
@@ -33,11 +83,20 @@ void exception_dispatch(struct exc_frame *f, unsigned long kind)
 	case VEC_SPX_SYNC:
 		if (fault_fixup(f))
 			return;
+		/* The stack may have only EXC_ENTRY_RESERVE bytes left,
+		 * too few for the report: it runs on the emergency stack. */
+		if (hit_stack_guard(f))
+			exception_switch_to_emergency(f, kind);
 		crash(f, "unexpected synchronous exception");
 	case VEC_SPX_FIQ:
 		crash(f, "unexpected FIQ");
-	case VEC_SPX_SERROR:
-		crash(f, "SError (asynchronous external abort)");
+	case VEC_SPX_SERROR: {
+		char why[128], syn[80];
+
+		esr_serror_describe(f->esr, syn, sizeof(syn));
+		ksnprintf(why, sizeof(why), "SError (asynchronous external abort): %s", syn);
+		crash(f, why);
+	}
 	default:
 		crash(f, kind < 4 ? "exception taken while on SP_EL0"
 				  : "exception from a lower exception level");

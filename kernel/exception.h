@@ -47,6 +47,9 @@ _Static_assert(__builtin_offsetof(struct exc_frame, fpsr) == FRAME_FPSR, "frame 
 _Static_assert(__builtin_offsetof(struct exc_frame, q) == FRAME_Q(0), "frame layout");
 
 void exception_dispatch(struct exc_frame *f, unsigned long kind);
+/* A stack overflow's crash report (kernel/exception.c), on the emergency
+ * stack. Never returns. */
+void exception_overflow(struct exc_frame *f, unsigned long kind) __attribute__((noreturn));
 void exception_init_cpu(void);
 /* Prints the crash report, stops the other CPUs and halts or powers
  * off (kernel parameter panic=). Never returns. */

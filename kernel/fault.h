@@ -26,4 +26,9 @@ uint64_t fault_last_esr(void);
  * the frame now resumes at the recovery point. */
 bool fault_fixup(struct exc_frame *f);
 
+/* The CPU whose guard page holds addr (config.h: one below each stack,
+ * one below each emergency stack, then *emergency is set), or -1 when
+ * addr is in no guard page. */
+int stack_guard_owner(uintptr_t addr, bool *emergency);
+
 #endif /* KERNEL_FAULT_H */

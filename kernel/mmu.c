@@ -9,7 +9,8 @@
  *   RAM outside the image       Normal WB, RW, XN
  *   [_text, _etext)             Normal WB, RO, executable
  *   [_etext, _erodata)          Normal WB, RO, XN
- *   [_erodata, _end)            Normal WB, RW, XN
+ *   [_erodata, _end)            Normal WB, RW, XN, except the guard
+ *                               pages of cpu_stack_area (unmapped)
  *   TEXT_ALIAS_BASE + text      Normal WB, RW, XN (the patcher's window)
  *   FAR_TEXT_BASE               Normal WB, RO, executable: one BSS page
  *                               (far_text_page, itself RW, XN) seen as
@@ -66,6 +67,10 @@
 static uint64_t pt_pool[PT_POOL][PT_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 uint8_t far_text_page[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
 static unsigned int pt_used;
+/* What secondary_mmu_on (boot/head.S) loads, with its MMU still off:
+ * written once by mmu_init and cleaned to the point of coherency. The
+ * layout is fixed by that code: mair, tcr, ttbr0, SCTLR bits to set. */
+struct mmu_boot_regs mmu_boot_regs;
 
 static uint64_t *pt_alloc(void)
 {
@@ -111,6 +116,25 @@ static void map_range(uint64_t va, uint64_t pa, uint64_t size, uint64_t prot)
 static uint64_t page_down(uint64_t x) { return x & ~(uint64_t)(PAGE_SIZE - 1); }
 static uint64_t page_up(uint64_t x) { return page_down(x + PAGE_SIZE - 1); }
 
+/* Maps [lo, hi) read-write, leaving out each CPU's two guard pages in
+ * cpu_stack_area: a stack that overflows faults there. */
+static void map_rw_but_guards(uint64_t lo, uint64_t hi)
+{
+	uint64_t area = (uintptr_t)cpu_stack_area;
+
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		uint64_t slot = area + (uint64_t)c * STACK_SLOT_SIZE;
+		uint64_t stack = slot + STACK_SLOT_STACK;
+		uint64_t emergency = slot + STACK_SLOT_EMERGENCY;
+
+		map_range(lo, lo, slot - lo, PROT_RW);	/* up to the guard */
+		map_range(stack, stack, STACK_SIZE, PROT_RW);
+		map_range(emergency, emergency, EMERGENCY_STACK_SIZE, PROT_RW);
+		lo = emergency + EMERGENCY_STACK_SIZE;
+	}
+	map_range(lo, lo, hi - lo, PROT_RW);
+}
+
 static void map_ram_around_image(const struct mem_region *ram)
 {
 	uint64_t lo = ram->base < NULL_GUARD ? NULL_GUARD : ram->base;
@@ -121,8 +145,7 @@ static void map_ram_around_image(const struct mem_region *ram)
 	map_range(img_lo, img_lo, (uintptr_t)_etext - img_lo, PROT_RX);
 	map_range((uintptr_t)_etext, (uintptr_t)_etext,
 		  (uintptr_t)_erodata - (uintptr_t)_etext, PROT_RO);
-	map_range((uintptr_t)_erodata, (uintptr_t)_erodata,
-		  img_hi - (uintptr_t)_erodata, PROT_RW);
+	map_rw_but_guards((uintptr_t)_erodata, img_hi);
 
 	/* RAM below and above the image; the 2 MiB blocks that hold image
 	 * pages are already tables, so map_range falls back to pages. */
@@ -131,6 +154,8 @@ static void map_ram_around_image(const struct mem_region *ram)
 	if (hi > img_hi)
 		map_range(img_hi, img_hi, hi - img_hi, PROT_RW);
 }
+
+static void mmu_enable_boot_cpu(void);
 
 void mmu_init(const struct mem_region *ram)
 {
@@ -144,28 +169,39 @@ void mmu_init(const struct mem_region *ram)
 		  (uintptr_t)_etext - (uintptr_t)_text, PROT_RW);
 	map_range(FAR_TEXT_BASE, (uintptr_t)far_text_page, PAGE_SIZE, PROT_RX);
 
-	/* The tables were written with the MMU off (straight to memory);
-	 * drop any stale cache lines before walks may allocate them. */
-	dsb_sy();
-	dcache_clean_inval_poc((uintptr_t)pt_pool, (uintptr_t)pt_pool[PT_POOL]);
-	mmu_enable();
-}
-
-void mmu_enable(void)
-{
 	uint64_t parange = read_sysreg(id_aa64mmfr0_el1) & 0xf;
 
 	if (parange > 5)
 		parange = 5;	/* 48-bit is plenty for any board here */
-	write_sysreg(mair_el1, MAIR_VALUE);
-	write_sysreg(tcr_el1, TCR_T0SZ | TCR_WALK | TCR_EPD1 | (parange << 32));
-	write_sysreg(ttbr0_el1, (uintptr_t)pt_pool[0]);
+	mmu_boot_regs.mair = MAIR_VALUE;
+	mmu_boot_regs.tcr = TCR_T0SZ | TCR_WALK | TCR_EPD1 | (parange << 32);
+	mmu_boot_regs.ttbr0 = (uintptr_t)pt_pool[0];
+	mmu_boot_regs.sctlr_set = SCTLR_M | SCTLR_C | SCTLR_I | SCTLR_SA;
+
+	/* The tables and the registers were written with the MMU off
+	 * (straight to memory); drop any stale cache lines before walks, or
+	 * this CPU with caches on, may allocate them. */
+	dsb_sy();
+	dcache_clean_inval_poc((uintptr_t)pt_pool, (uintptr_t)pt_pool[PT_POOL]);
+	dcache_clean_inval_poc((uintptr_t)&mmu_boot_regs,
+			       (uintptr_t)(&mmu_boot_regs + 1));
+	mmu_enable_boot_cpu();
+}
+
+/* The boot CPU's twin of secondary_mmu_on (boot/head.S), in C: this CPU
+ * already runs C on its stack with the MMU off (the boot protocol enters
+ * with the D-cache off and the loader's lines cleaned), so what it wrote
+ * so far is in memory, where the cached view finds it. */
+static void mmu_enable_boot_cpu(void)
+{
+	write_sysreg(mair_el1, mmu_boot_regs.mair);
+	write_sysreg(tcr_el1, mmu_boot_regs.tcr);
+	write_sysreg(ttbr0_el1, mmu_boot_regs.ttbr0);
 	isb();
 	__asm__ volatile("tlbi vmalle1\n\tic iallu" ::: "memory");
 	dsb_ish();
 	isb();
-	write_sysreg(sctlr_el1, read_sysreg(sctlr_el1) |
-		     SCTLR_M | SCTLR_C | SCTLR_I | SCTLR_SA);
+	write_sysreg(sctlr_el1, read_sysreg(sctlr_el1) | mmu_boot_regs.sctlr_set);
 	isb();
 }
 

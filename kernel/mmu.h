@@ -30,8 +30,19 @@ struct mem_region {
 /* Builds the tables and turns the MMU on for the boot CPU. Runs with the
  * MMU off; 'ram' is what the DTB's /memory says. */
 void mmu_init(const struct mem_region *ram);
-/* Turns the MMU on with the shared tables (secondary CPUs). */
-void mmu_enable(void);
+/* Secondary CPUs turn the MMU on in boot/head.S (secondary_mmu_on),
+ * before they touch their stack, from these values (asm reads them in
+ * this order). */
+struct mmu_boot_regs {
+	uint64_t mair;
+	uint64_t tcr;
+	uint64_t ttbr0;
+	uint64_t sctlr_set;	/* ORed into SCTLR_EL1 */
+};
+extern struct mmu_boot_regs mmu_boot_regs;
+
+/* Every CPU's stack slot (layout in config.h), from boot/head.S. */
+extern uint8_t cpu_stack_area[] __attribute__((visibility("hidden")));
 
 /* Cache maintenance by VA, to the point of unification / coherency. */
 void dcache_clean_pou(uintptr_t start, uintptr_t end);

@@ -23,6 +23,17 @@ struct percpu {
 	/* Expected-fault recovery (kernel/fault.h): resume PC, 0 when none,
 	 * and the ESR of the last recovered fault. */
 	uintptr_t fault_recover;
+	/* Set before the CPU starts, read by exception entry (entry.S):
+	 * the lowest SP an exception may arrive with (stack base +
+	 * EXC_ENTRY_RESERVE) and the top of the emergency stack. */
+	uintptr_t stack_limit;
+	uintptr_t emergency_top;
+	/* Start-up handshake (kernel/smp.c start_cpu, boot/head.S): the
+	 * starter sets BOOT_TOKEN(mpidr); the started CPU, MMU on, swaps it
+	 * for BOOT_ARRIVED before it touches the stack; a starter that gives
+	 * up swaps it for BOOT_ABANDONED, and a CPU arriving later finds no
+	 * token of its own and parks without using the slot. */
+	uint64_t boot_token;
 	uint64_t fault_esr;
 	uint64_t mpidr;			/* affinity from the DTB */
 	volatile bool online;		/* set once by the CPU itself */
@@ -52,6 +63,9 @@ struct percpu {
 
 _Static_assert(__builtin_offsetof(struct percpu, stack_top) == PERCPU_STACK_TOP, "asm offset");
 _Static_assert(__builtin_offsetof(struct percpu, fault_recover) == PERCPU_FAULT_RECOVER, "asm offset");
+_Static_assert(__builtin_offsetof(struct percpu, stack_limit) == PERCPU_STACK_LIMIT, "asm offset");
+_Static_assert(__builtin_offsetof(struct percpu, emergency_top) == PERCPU_EMERGENCY_TOP, "asm offset");
+_Static_assert(__builtin_offsetof(struct percpu, boot_token) == PERCPU_BOOT_TOKEN, "asm offset");
 
 extern struct percpu percpu_data[NR_CPUS];
 extern unsigned int nr_cpus_online;

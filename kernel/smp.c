@@ -23,11 +23,25 @@
 
 #define MPIDR_AFF_MASK	0xff00ffffffUL
 
-struct percpu percpu_data[NR_CPUS];
+/* Where each CPU's stacks are in its slot of cpu_stack_area (config.h). */
+#define SLOT(cpu)		((uintptr_t)cpu_stack_area + (uintptr_t)(cpu) * STACK_SLOT_SIZE)
+#define STACK_TOP(cpu)		(SLOT(cpu) + STACK_SLOT_STACK + STACK_SIZE)
+#define STACK_LIMIT(cpu)	(SLOT(cpu) + STACK_SLOT_STACK + EXC_ENTRY_RESERVE)
+#define EMERGENCY_TOP(cpu)	(SLOT(cpu) + STACK_SLOT_EMERGENCY + EMERGENCY_STACK_SIZE)
+#define BOOT_TOKEN(mpidr)	((mpidr) | (1UL << BOOT_TOKEN_BIT))
+
+/* CPU 0's stack fields are there before its first exception can be
+ * taken (the vectors check SP against them); boot/head.S puts its SP at
+ * boot_stack_top, the same STACK_TOP(0). */
+struct percpu percpu_data[NR_CPUS] = {
+	[0] = { .stack_top = STACK_TOP(0), .stack_limit = STACK_LIMIT(0),
+		.emergency_top = EMERGENCY_TOP(0) },
+};
+/* Logical ids are dense: CPUs 0 .. nr_cpus_online - 1 are the ones that
+ * came up, so every per-CPU array indexed below smp_num_cpus() is
+ * complete. Only the boot CPU writes it, in smp_init. */
 unsigned int nr_cpus_online = 1;
 static unsigned int max_cpus = NR_CPUS;
-
-static uint8_t cpu_stacks[NR_CPUS][STACK_SIZE] __attribute__((aligned(16)));
 
 /* Serialises callers of smp_call/smp_call_others: one call in flight. */
 static struct spinlock smp_call_lock = SPINLOCK_INIT;
@@ -213,11 +227,12 @@ static void __attribute__((noreturn)) idle_loop(void)
 	}
 }
 
+/* Entered with the MMU on (boot/head.S turned it on before the stack
+ * was first used) and the slot claimed. */
 void boot_secondary(void)
 {
 	struct percpu *pc = this_cpu();
 
-	mmu_enable();
 	exception_init_cpu();
 	pmu_init();
 	irq_init_cpu();
@@ -234,34 +249,64 @@ static void smp_sgi_init(void)
 	irq_register(SGI_STOP, sgi_stop, NULL);
 }
 
-void smp_stop_others(void)
+unsigned int smp_stop_others(void)
 {
+	unsigned int self = smp_cpu_id(), running = 0;
+	uint64_t deadline = time_counter() + time_counter_hz();	/* 1 s */
+
 	irqchip_send_sgi_others(SGI_STOP);
-	time_delay_us(10000);
+	/* Each CPU clears its 'online' in sgi_stop before it parks; one
+	 * with interrupts masked takes the SGI when it unmasks them, so wait,
+	 * but not for ever (it may be crashed or spinning). A second, not
+	 * less: under QEMU on a loaded host a vCPU thread can be descheduled
+	 * for tens of milliseconds, and only a CPU that never stops costs it. */
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		if (c == self)
+			continue;
+		while (READ_ONCE(percpu_data[c].online) && time_counter() < deadline)
+			cpu_relax();
+		if (READ_ONCE(percpu_data[c].online))
+			running++;
+	}
+	return running;
 }
 
-static void start_cpu(unsigned int cpu, uint64_t mpidr)
+/*
+ * Starts the CPU 'mpidr' as logical CPU 'cpu'. Returns true when it came
+ * up, false when it did not: its slot is then free for the next CPU
+ * (ids stay dense). A CPU that was started but is late parks itself in
+ * boot/head.S when it finds the slot's boot_token is not its own.
+ */
+static bool start_cpu(unsigned int cpu, uint64_t mpidr)
 {
 	struct percpu *pc = cpu_data(cpu);
+	uint64_t token = BOOT_TOKEN(mpidr);
 
 	pc->cpu = cpu;
 	pc->mpidr = mpidr;
-	pc->stack_top = (uintptr_t)cpu_stacks[cpu] + STACK_SIZE;
-	/* The new CPU starts with its MMU off and reads *pc from memory. */
-	dcache_clean_inval_poc((uintptr_t)pc, (uintptr_t)(pc + 1));
+	pc->stack_top = STACK_TOP(cpu);
+	pc->stack_limit = STACK_LIMIT(cpu);
+	pc->emergency_top = EMERGENCY_TOP(cpu);
+	/* No cache maintenance: the new CPU reads *pc only once its MMU
+	 * and caches are on (boot/head.S), so it sees these stores. */
+	smp_store_release(&pc->boot_token, token);
 	if (cpu_boot(mpidr, (uintptr_t)secondary_entry, (uintptr_t)pc))
-		return;
+		return false;
 	uint64_t deadline = time_counter() + time_counter_hz();	/* 1 s */
 
 	while (!smp_load_acquire(&pc->online)) {
-		if (time_counter() > deadline) {
-			kprintf("smp: CPU %u (mpidr %lx) did not come up\n",
-				cpu, (unsigned long)mpidr);
-			return;
+		if (time_counter() > deadline &&
+		    __atomic_compare_exchange_n(&pc->boot_token, &token, BOOT_ABANDONED,
+						false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			kprintf("smp: CPU %lx did not come up; its id %u goes to the next\n",
+				(unsigned long)mpidr, cpu);
+			return false;
 		}
+		/* Once the CPU has claimed the slot (token gone) it is ours:
+		 * it runs boot_secondary, which ends by setting 'online'. */
 		cpu_relax();
 	}
-	nr_cpus_online++;
+	return true;
 }
 
 void smp_init(const void *fdt)
@@ -270,7 +315,6 @@ void smp_init(const void *fdt)
 	int cpus = fdt ? fdt_path(fdt, "/cpus") : -1;
 	int len, acells = 1;
 	const void *p = cpus >= 0 ? fdt_prop(fdt, cpus, "#address-cells", &len) : NULL;
-	unsigned int next = 1;
 
 	percpu_data[0].mpidr = self;
 	smp_sgi_init();
@@ -285,12 +329,14 @@ void smp_init(const void *fdt)
 			continue;
 		uint64_t mpidr = fdt_cells(reg, acells) & MPIDR_AFF_MASK;
 
-		if (mpidr == self || next >= max_cpus)
+		if (mpidr == self || nr_cpus_online >= max_cpus)
 			continue;
-		start_cpu(next++, mpidr);
+		if (start_cpu(nr_cpus_online, mpidr))
+			nr_cpus_online++;
 	}
 	for (unsigned int i = 0; cpus < 0 && i < sizeof(board_cpus) / sizeof(board_cpus[0]); i++)
-		if (board_cpus[i] != self && next < max_cpus)
-			start_cpu(next++, board_cpus[i]);
+		if (board_cpus[i] != self && nr_cpus_online < max_cpus &&
+		    start_cpu(nr_cpus_online, board_cpus[i]))
+			nr_cpus_online++;
 	kprintf("smp: %u CPUs online\n", nr_cpus_online);
 }

@@ -25,8 +25,9 @@ void smp_init(const void *fdt);
  * context, interrupts on): work that may take long, like pushing trace
  * frames out of a slow UART. */
 void smp_set_idle_hook(void (*fn)(void));
-/* Sends SGI_STOP to every other CPU (crash path; does not wait long). */
-void smp_stop_others(void);
+/* Sends SGI_STOP to every other CPU and waits (at most 1 s) until
+ * each has parked; returns how many did not (crash path). */
+unsigned int smp_stop_others(void);
 /* Entered from boot/head.S on each secondary CPU. */
 void boot_secondary(void) __attribute__((noreturn));
 

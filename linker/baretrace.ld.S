@@ -93,6 +93,14 @@ SECTIONS
 		. = ALIGN(16);
 		__bss_end = .;
 	}
+	/* Every CPU's stacks with their guard pages (boot/head.S); not
+	 * cleared at boot. Page-aligned so kernel/mmu.c can leave the guard
+	 * pages unmapped. */
+	.stacks (NOLOAD) : ALIGN(PAGE_SIZE) {
+		__stacks_start = .;
+		KEEP(*(.stacks))
+		__stacks_end = .;
+	}
 	. = ALIGN(PAGE_SIZE);
 	_end = .;
 	/* For the Image header: 32-bit halves, which a PIE link resolves
@@ -110,4 +118,9 @@ ASSERT(_text == 0, "the image is linked at 0; head.S relies on it")
 ASSERT((_etext % PAGE_SIZE) == 0, "text must end on a page")
 ASSERT((_erodata % PAGE_SIZE) == 0, "rodata must end on a page")
 ASSERT((__bss_start % 16) == 0 && (__bss_end % 16) == 0, "BSS alignment")
+ASSERT((__stacks_start % PAGE_SIZE) == 0 && cpu_stack_area == __stacks_start &&
+       __stacks_end - __stacks_start == NR_CPUS * STACK_SLOT_SIZE,
+       "cpu_stack_area: page-aligned, alone in .stacks")
+ASSERT((STACK_SLOT_SIZE % PAGE_SIZE) == 0 && (STACK_SIZE % PAGE_SIZE) == 0 &&
+       (EMERGENCY_STACK_SIZE % PAGE_SIZE) == 0, "stack slots are whole pages")
 ASSERT(_end < 0x10000000, "image larger than 256 MiB")

@@ -306,7 +306,11 @@ static void close_all(bool final, uint64_t us)
 		}
 		if (!open || counter_read() > end)
 			return;
-		time_delay_us(100);
+		/* A reservation lasts a few instructions: ask again soon
+		 * (a plain wait: the kernel's delay has a patch site). */
+		for (uint64_t t = counter_read() + time_counter_hz() / 10000;
+		     counter_read() < t;)
+			cpu_relax();
 	}
 }
 

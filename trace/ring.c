@@ -76,7 +76,7 @@ static void swap_now(struct ring_cpu *r, unsigned int cpu)
 
 static void swap_if_idle(void *arg)
 {
-	unsigned int cpu = smp_cpu_id();
+	unsigned int cpu = cpu_id();
 	struct ring_cpu *r = &rings[cpu];
 
 	(void)arg;
@@ -304,7 +304,7 @@ void ring_commit(void)
 	if (r && r->nest && --r->nest == 0) {
 		smp_store_release(&r->closed_seq, r->wr_seq);
 		if (READ_ONCE(r->swap_pending))
-			swap_now(r, smp_cpu_id());
+			swap_now(r, cpu_id());
 	}
 	irq_restore(flags);
 }

@@ -11,6 +11,8 @@
  *   args ...         prints argc and each argv word in brackets
  *   golden           a fixed call tree for the golden trace test
  *   soak SECONDS     every control operation while every CPU writes
+ *   overflow N, guardwrite N, crashprint, serror
+ *                    kernel protections (scenarios_kern.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,14 @@ int main(int argc, char **argv)
 		return scenario_golden();
 	if (!strcmp(argv[0], "soak") && argc == 2)
 		return scenario_soak((unsigned int)strtoul(argv[1], NULL, 10));
+	if (!strcmp(argv[0], "overflow") && argc == 2)
+		return scenario_overflow(argv[1]);
+	if (!strcmp(argv[0], "crashprint"))
+		return scenario_crashprint();
+	if (!strcmp(argv[0], "serror"))
+		return scenario_serror();
+	if (!strcmp(argv[0], "guardwrite") && argc == 2)
+		return scenario_guardwrite(argv[1]);
 	if (!strcmp(argv[0], "hang"))
 		for (;;)
 			time_delay_us(1000);
@@ -43,7 +53,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, soak SECONDS, hang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, soak SECONDS, overflow N, guardwrite N, crashprint, serror, hang, args)\n",
 	       argv[0]);
 	return 2;
 }

@@ -6,6 +6,11 @@ int scenario_crash(const char *kind);
 int scenario_printlines(void);
 int scenario_golden(void);
 int scenario_soak(unsigned int seconds);
+/* scenarios_kern.c */
+int scenario_overflow(const char *cpu);
+int scenario_crashprint(void);
+int scenario_serror(void);
+int scenario_guardwrite(const char *cpu);
 
 
 

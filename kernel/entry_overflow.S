@@ -1,0 +1,88 @@
+/*
+ * kernel/entry_overflow.S: exception entry for a CPU whose stack has
+ * overflowed; the report runs on the CPU's emergency stack (the slot
+ * layout is in kernel/config.h).
+ */
+#include "config.h"
+#include "exception.h"
+
+	/* The vector's check lets an exception through with only
+	 * EXC_ENTRY_RESERVE bytes below SP: everything entry pushes before
+	 * C runs must fit in it (FP/SIMD state too, if entry saves it). */
+	.if	FRAME_SIZE > EXC_ENTRY_RESERVE
+	.error	"EXC_ENTRY_RESERVE (config.h) is smaller than an exception frame"
+	.endif
+
+/*
+ * exc_overflow: the vector found SP outside this CPU's stack (below
+ * percpu->stack_limit or above stack_top; kernel/entry.S).
+ *   in:    x1 = vector kind; the interrupted x0 in SP_EL0, x1 in
+ *          TPIDRRO_EL0; SP = the interrupted SP, unusable
+ *   state: EL1h, exceptions masked by entry, TPIDR_EL1 = struct percpu
+ *   does:  builds a struct exc_frame at the top of the emergency stack
+ *          (the interrupted SP in it) and calls exception_overflow(frame,
+ *          kind), which reports and never returns.
+ * An exception taken while already on the emergency stack lands here too
+ * (SP is above stack_top) and starts it afresh: by then a report is under
+ * way and crash() only says that it crashed again.
+ */
+	.text
+	.globl	exc_overflow
+	.type	exc_overflow, %function
+exc_overflow:
+	mrs	x0, tpidr_el1
+	ldr	x0, [x0, #PERCPU_EMERGENCY_TOP]
+	sub	x0, x0, #FRAME_SIZE		// x0 = frame, SP not moved yet
+	stp	x2, x3, [x0, #FRAME_X(2)]
+	stp	x4, x5, [x0, #FRAME_X(4)]
+	stp	x6, x7, [x0, #FRAME_X(6)]
+	stp	x8, x9, [x0, #FRAME_X(8)]
+	stp	x10, x11, [x0, #FRAME_X(10)]
+	stp	x12, x13, [x0, #FRAME_X(12)]
+	stp	x14, x15, [x0, #FRAME_X(14)]
+	stp	x16, x17, [x0, #FRAME_X(16)]
+	stp	x18, x19, [x0, #FRAME_X(18)]
+	stp	x20, x21, [x0, #FRAME_X(20)]
+	stp	x22, x23, [x0, #FRAME_X(22)]
+	stp	x24, x25, [x0, #FRAME_X(24)]
+	stp	x26, x27, [x0, #FRAME_X(26)]
+	stp	x28, x29, [x0, #FRAME_X(28)]
+	mov	x2, sp				// interrupted SP
+	stp	x30, x2, [x0, #FRAME_X(30)]
+	mov	sp, x0				// now on the emergency stack
+	mrs	x2, sp_el0
+	mrs	x3, tpidrro_el0
+	stp	x2, x3, [sp, #FRAME_X(0)]	// interrupted x0, x1
+	msr	tpidrro_el0, xzr
+	mrs	x2, elr_el1
+	mrs	x3, spsr_el1
+	stp	x2, x3, [sp, #FRAME_ELR]
+	mrs	x4, esr_el1
+	mrs	x5, far_el1
+	stp	x4, x5, [sp, #FRAME_ESR]
+	stp	x29, x2, [sp, #FRAME_RECORD]	// record = {x29, elr}
+	add	x29, sp, #FRAME_RECORD
+	mov	x0, sp
+	bl	exception_overflow		// (frame, kind in x1)
+1:	wfe
+	b	1b
+	.size	exc_overflow, . - exc_overflow
+
+/*
+ * exception_switch_to_emergency(struct exc_frame *f, unsigned long kind):
+ * exception_dispatch found a fault in a guard page while the stack still
+ * had room for the frame, but maybe not for a report. Calls
+ * exception_overflow(f, kind) on this CPU's emergency stack; f stays
+ * where it is.
+ *   state: EL1, TPIDR_EL1 = struct percpu;  never returns
+ */
+	.globl	exception_switch_to_emergency
+	.type	exception_switch_to_emergency, %function
+exception_switch_to_emergency:
+	mrs	x9, tpidr_el1
+	ldr	x9, [x9, #PERCPU_EMERGENCY_TOP]
+	mov	sp, x9
+	bl	exception_overflow
+1:	wfe
+	b	1b
+	.size	exception_switch_to_emergency, . - exception_switch_to_emergency
