@@ -91,7 +91,7 @@ SOAK = re.compile(r"^soak: (\d+) control operations, (\d+) worker calls on (\d+)
 def soak(h, res, seconds):
     """Every control operation while every CPU writes, under truly parallel
     CPUs (multi-threaded TCG), captured as `make run` captures."""
-    st, out = h.run(["make", "-s", "APP=test/target"], timeout=600)
+    h.run(["make", "-s", "APP=test/target"], timeout=600)
     image = os.path.join(h.ROOT, "build", "qemu-virt", "app-test-target", "Image")
     bt = os.path.join(h.ROOT, "build", "endrun", "soak.bt")
     os.makedirs(os.path.dirname(bt), exist_ok=True)
@@ -130,9 +130,27 @@ def crash_books(h, res):
                    why + "\n" + "\n".join(out.splitlines()[-12:]))
 
 
+def many_schemas(h, res):
+    """Metadata larger than one frame goes out over several (wire.md 2.9):
+    the host names every event of an image with 24 long schemas."""
+    image = os.path.join(h.ROOT, "build", "qemu-virt", "app-test-target")
+    bt = os.path.join(h.ROOT, "build", "endrun", "schemas.bt")
+    st, out = h.run(["tools/qemu-run", "--image", os.path.join(image, "Image"), "--bootargs",
+                     "panic=poweroff -- ktest tp_schemas", "--capture", bt],
+                    timeout=h.QEMU_TIMEOUT)
+    rc, rep = h.run([os.path.join(h.HOST, "baretrace"), "report", bt,
+                     "--elf", os.path.join(image, "baretrace.elf")])
+    names = set(re.findall(r"schema:event_with_a_long_descriptive_name_(\d\d)", rep))
+    res.record("metadata over several frames: the host names all 24 events of an image "
+               "whose schemas do not fit one frame", st == 0 and rc == 0 and len(names) == 24,
+               f"{len(names)} of 24 named\n" + "\n".join(rep.splitlines()[-10:]))
+
+
 def stage_endrun(h, res, board):
     if board != "qemu-virt":
         return
+    h.run(["make", "-s", "APP=test/target"], timeout=600)
+    many_schemas(h, res)
     soak(h, res, 30)
     crash_books(h, res)
     # Exactly `make run`, 20 times on qemu-virt and 5 on rpi3.
