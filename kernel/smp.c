@@ -191,9 +191,9 @@ void smp_wait(unsigned int cpu)
 }
 
 /* Called by idle CPUs after every wake-up (set once, before use). */
-static void (*idle_hook)(void);
+static bool (*idle_hook)(void);
 
-void smp_set_idle_hook(void (*fn)(void))
+void smp_set_idle_hook(bool (*fn)(void))
 {
 	smp_store_release(&idle_hook, fn);
 }
@@ -203,10 +203,10 @@ static void __attribute__((noreturn)) idle_loop(void)
 	struct percpu *pc = this_cpu();
 
 	for (;;) {
-		void (*hook)(void) = smp_load_acquire(&idle_hook);
-
-		if (hook && !READ_ONCE(pc->work_fn))
-			hook();
+		bool (*hook)(void) = smp_load_acquire(&idle_hook);
+		/* The hook returns early when work arrives, or to let the
+		 * loop look: true says it has more to do, so no WFI then. */
+		bool more = hook && !READ_ONCE(pc->work_fn) && hook();
 		smp_fn fn = smp_load_acquire(&pc->work_fn);
 
 		if (fn == WORK_CLAIMED)
@@ -218,6 +218,8 @@ static void __attribute__((noreturn)) idle_loop(void)
 			sev();		/* wake smp_wait() */
 			continue;
 		}
+		if (more)
+			continue;
 		/* Masked WFI: a wake-up SGI that arrives between the check
 		 * and the WFI stays pending and ends the WFI. */
 		irq_disable();

@@ -23,8 +23,10 @@ __attribute__((patchable_function_entry(0, 0))) void smp_call_others(smp_fn fn, 
 void smp_init(const void *fdt);
 /* Runs fn on each idle secondary CPU whenever it wakes (thread
  * context, interrupts on): work that may take long, like pushing trace
- * frames out of a slow UART. */
-void smp_set_idle_hook(void (*fn)(void));
+ * frames out of a slow UART. fn returns soon when work is handed to its
+ * CPU; it returns true when it has more to do (called again at once),
+ * false to let the CPU wait for an interrupt. */
+void smp_set_idle_hook(bool (*fn)(void));
 /* Sends SGI_STOP to every other CPU and waits (at most 1 s) until
  * each has parked; returns how many did not (crash path). */
 unsigned int smp_stop_others(void);

@@ -56,13 +56,15 @@ def books(out):
     return True, "", fig
 
 
-def repeat(h, res, board, n, name, bootargs="", trace=None, parallel=2):
+def repeat(h, res, board, n, name, bootargs="", trace=None, parallel=1):
     root = os.path.join(h.ROOT, "build", "endrun", board)
     slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
     def one(i):
         return make_run(h, board, os.path.join(root, f"{slug}-{i}"), bootargs, trace)
 
+    # One at a time: make run writes the U-Boot disk and cmdline.txt of the
+    # board in place.
     with ThreadPoolExecutor(max_workers=parallel) as ex:
         results = list(ex.map(one, range(n)))
     bad = []

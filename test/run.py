@@ -207,9 +207,13 @@ def boot(board, image_dir, mode, bootargs, timeout=QEMU_TIMEOUT):
     elif mode == "mttcg":
         cmd += ["--qemu-flags", "-accel tcg,thread=multi"]
     st, out = run(cmd, timeout=timeout)
-    # Trace frames (STX ... ETX, docs/wire.md; ETX never occurs inside)
-    # may sit between console lines: drop them before reading lines.
-    return st, re.sub("\x02[^\x03]*\x03", "", out).replace("\r", "")
+    return st, strip_frames(out)
+
+
+def strip_frames(out):
+    """Console text without trace frames (STX ... ETX, docs/wire.md; ETX
+    never occurs inside one), which may sit between console lines."""
+    return re.sub("\x02[^\x03]*\x03", "", out).replace("\r", "")
 
 
 def parse_ktap(prefix, out, res):
@@ -668,7 +672,7 @@ def qemu_boot(image_dir, bootargs, machine="virt", cpu="cortex-a72", flags="", c
     if capture:
         cmd += ["--capture", capture]
     st, out = run(cmd, timeout=QEMU_TIMEOUT)
-    return st, out.replace("\r", "")
+    return st, strip_frames(out) if not capture else out.replace("\r", "")
 
 
 def crash_report_lines(out):

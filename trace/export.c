@@ -19,7 +19,7 @@
 #define PAYLOAD_MAX	(RING_BLOCK_SIZE + 64)
 #define META_EVERY	256	/* data frames between metadata frames */
 
-#define IDLE_FRAMES_MAX	8	/* frames per idle wake-up, at most */
+#define IDLE_FRAMES_MAX	8	/* frames per call, then back to the idle loop */
 
 /*
  * The exporter's lock: the id + 1 of the CPU that holds it, 0 when free.
@@ -234,22 +234,30 @@ static bool send_one_block(void)
 /*
  * Idle CPUs (thread context): a few frames, as the pace allows, and back
  * to the idle loop as soon as this CPU is handed work, so the exporter
- * never holds a CPU that has something to do.
+ * never holds a CPU that has something to do. True when it stopped with
+ * frames still to send (the idle loop calls again instead of waiting).
  */
-void export_idle(void)
+bool export_idle(void)
 {
 	struct percpu *me = this_cpu();
+	bool more = false;
 
 	if (READ_ONCE(closing) || READ_ONCE(idle_off) || !export_trylock())
-		return;
-	for (unsigned int n = 0; n < IDLE_FRAMES_MAX; n++) {
+		return false;
+	for (unsigned int n = 0;; n++) {
 		if (READ_ONCE(closing) || READ_ONCE(me->work_fn) ||
 		    (pace_per_tick && __atomic_load_n(&budget, __ATOMIC_RELAXED) <
-		     (int64_t)WIRE_ESCAPED_MAX(PAYLOAD_MAX) / 2) ||
-		    !send_one_block())
+		     (int64_t)WIRE_ESCAPED_MAX(PAYLOAD_MAX) / 2))
+			break;
+		if (n == IDLE_FRAMES_MAX) {
+			more = true;
+			break;
+		}
+		if (!send_one_block())
 			break;
 	}
 	export_unlock();
+	return more;
 }
 
 void export_idle_enable(bool on)

@@ -21,7 +21,7 @@
 
 void export_start(void);		/* metadata and symbol frames */
 void export_tick(void);			/* CPU 0's tick: budget (and 1-CPU send) */
-void export_idle(void);			/* idle CPUs: a few frames, if no work */
+bool export_idle(void);			/* idle CPUs: a few frames, if no work */
 void export_idle_enable(bool on);	/* tests that read the rings themselves */
 void export_flush(void);		/* close every CPU's block, send them all */
 /* Keep every exporter out (ring_setup swaps rings under it), and let
