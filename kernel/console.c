@@ -8,6 +8,7 @@
 #include "console.h"
 #include "irq.h"
 #include "kprintf.h"
+#include "rx_ring.h"
 #include "spinlock.h"
 #include "uart.h"
 
@@ -17,14 +18,12 @@
 static struct spinlock console_lock = SPINLOCK_INIT;
 static bool panic_mode;
 
-/* Receive ring: written only by the UART interrupt (rx_head), read only
- * in thread context (rx_tail); power-of-two size, indices wrap. */
-#define RX_SIZE 256
-static char rx_buf[RX_SIZE];
-static volatile uint32_t rx_head, rx_tail;
-/* Set once the receive interrupt feeds rx_buf: from then on only the
- * interrupt reads the UART, or a poll could take a byte ahead of those
- * the interrupt is moving into the ring and swap their order. */
+/* Receive ring (rx_ring.h): filled only by the UART interrupt, emptied
+ * only in thread context. 1024 entries hold several pasted lines while
+ * a command runs; past that, input is lost and the ring marks where. */
+#define RX_SIZE 1024
+static uint16_t rx_slots[RX_SIZE];
+static struct rx_ring rx = { rx_slots, RX_SIZE, 0, 0, false, 0 };
 static volatile bool rx_irq_on;
 
 void console_init(void)
@@ -39,13 +38,8 @@ static void console_rx_irq(unsigned int irq, void *arg)
 	(void)irq;
 	(void)arg;
 	while ((c = uart_getc()) >= 0) {
-		uint32_t head = rx_head;
-
 		trace_event(uart, receive, c);
-		if (head - rx_tail < RX_SIZE) {
-			rx_buf[head % RX_SIZE] = (char)c;
-			smp_store_release(&rx_head, head + 1);
-		}
+		rx_ring_put(&rx, (unsigned char)c);
 	}
 }
 
@@ -97,17 +91,23 @@ void console_panic_mode(void)
 	panic_mode = true;
 }
 
+/* The next input: a byte, RX_LOST or -1. */
+static int next_input(void)
+{
+	int c = rx_ring_take(&rx);
+
+	/* Before the receive interrupt is on, poll the UART itself. */
+	if (c < 0 && !smp_load_acquire(&rx_irq_on))
+		c = uart_getc();
+	return c;
+}
+
 int console_trygetc(void)
 {
-	uint32_t tail = rx_tail;
+	int c;
 
-	if (smp_load_acquire(&rx_head) == tail) {
-		/* Before the receive interrupt is on, poll the UART itself. */
-		return smp_load_acquire(&rx_irq_on) ? -1 : uart_getc();
-	}
-	int c = (unsigned char)rx_buf[tail % RX_SIZE];
-
-	rx_tail = tail + 1;
+	while ((c = next_input()) == RX_LOST)
+		;	/* byte readers (newlib's read) skip the marks */
 	return c;
 }
 
@@ -116,6 +116,15 @@ int console_getc(void)
 	int c;
 
 	while ((c = console_trygetc()) < 0)
+		wfi();
+	return c;
+}
+
+int console_get_input(void)
+{
+	int c;
+
+	while ((c = next_input()) < 0)
 		wfi();
 	return c;
 }
