@@ -50,13 +50,10 @@ void console_init_irq(void)
 	uart_rx_irq_enable();
 }
 
-void console_write(const char *s, size_t n)
+/* Text to the UART: '\n' as "\r\n", frame delimiters as '?'. The caller
+ * holds console_lock (or is in panic mode) with interrupts masked. */
+static void put_text(const char *s, size_t n)
 {
-	unsigned long flags = irq_save();
-	bool locked = !panic_mode;
-
-	if (locked)
-		spin_lock(&console_lock);
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
 
@@ -66,9 +63,33 @@ void console_write(const char *s, size_t n)
 			c = '?';	/* frame delimiters never appear in text */
 		uart_putc(c);
 	}
+}
+
+/* 'locked' is !panic_mode read once by the caller, so lock and unlock
+ * agree even if panic mode starts in between. */
+static unsigned long console_lock_out(bool locked)
+{
+	unsigned long flags = irq_save();
+
+	if (locked)
+		spin_lock(&console_lock);
+	return flags;
+}
+
+static void console_unlock_out(unsigned long flags, bool locked)
+{
 	if (locked)
 		spin_unlock(&console_lock);
 	irq_restore(flags);
+}
+
+void console_write(const char *s, size_t n)
+{
+	bool locked = !panic_mode;
+	unsigned long flags = console_lock_out(locked);
+
+	put_text(s, n);
+	console_unlock_out(flags, locked);
 }
 
 void console_write_raw(const void *p, size_t n)
@@ -138,7 +159,17 @@ void kprintf(const char *fmt, ...)
 	va_start(ap, fmt);
 	n = kvsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
-	console_write(buf, (size_t)n);
+	if (n < (int)sizeof(buf)) {
+		console_write(buf, (size_t)n);
+		return;
+	}
+	/* Longer than buf: format again in pieces, each written as it
+	 * fills, all under the lock so the line stays whole and unmixed. */
+	bool locked = !panic_mode;
+	unsigned long flags = console_lock_out(locked);
+
+	va_start(ap, fmt);
+	kvformat_chunks(buf, sizeof(buf), put_text, fmt, ap);
+	va_end(ap);
+	console_unlock_out(flags, locked);
 }

@@ -556,6 +556,8 @@ import trace_scenarios  # noqa: E402
 UPDATE_GOLDEN = False
 STAGES["trace"] = lambda res, board: trace_scenarios.stage_trace(
     sys.modules[__name__], res, board)
+STAGES["input"] = lambda res, board: trace_scenarios.stage_bad_input(
+    sys.modules[__name__], res, board)
 
 
 def main():

@@ -372,3 +372,10 @@ void trace_stop_and_drain(void)
 		"%lu data blocks\n", (unsigned long)events, (unsigned long)lost,
 		(unsigned long)es.frames, (unsigned long)es.bytes, (unsigned long)es.blocks);
 }
+
+size_t trace_buffer_bytes(bool *stop_mode)
+{
+	if (stop_mode)
+		*stop_mode = buf_mode == RING_STOP;
+	return ring_of(0) ? ring_bytes() : buf_bytes / RING_BLOCK_SIZE * RING_BLOCK_SIZE;
+}
