@@ -349,7 +349,10 @@ def stage_bad_input(h, res, board):
         (b"profile on tt_*", r"^profile: already on \('profile off' first\)$"),
         (b"profile off", None),
         (b"x" * 200, r"^console: line too long \(max 159 characters\), line dropped$"),
-        (b"tracer\x1b", r"^tracer: function \(off\)$"),
+        # ESC then Enter (CR) ends the line; were the CR swallowed, the
+        # next word would join it ("tracerfilter"). Every line still ends
+        # in LF, so a regression cannot leave the session waiting.
+        (b"tracer\x1b\rfilter", r"^tracer: function \(off\)$"),
         (b"tracer \x1b[Dfunction_graph", None),
         (b"tracer", r"^tracer: function_graph \(off\)$"),
         (b"exit 5", r"^baretrace: exit status 5$"),
@@ -360,7 +363,8 @@ def stage_bad_input(h, res, board):
                if p and not re.search(p, out, re.M)]
     refusals = len(re.findall(r"^event: no such event or field, or a value outside", out, re.M))
     sizes = len(re.findall(r"^buffer: 65536 KiB per CPU, overwrite mode$", out, re.M))
-    unwanted = [p for p in (r"^unknown command 'x", r"^tracer: profile", r"not while the graph")
+    unwanted = [p for p in (r"^unknown command 'x", r"^unknown command 'tracer",
+                            r"^tracer: profile", r"not while the graph")
                 if re.search(p, out, re.M)]
     res.record(f"input: {len(session)} console lines: bad globs, long filters, buffer sizes, "
                "out-of-range event values, a second 'profile on', over-long lines and ESC "
