@@ -23,7 +23,7 @@ static bool panic_mode;
  * a command runs; past that, input is lost and the ring marks where. */
 #define RX_SIZE 1024
 static uint16_t rx_slots[RX_SIZE];
-static struct rx_ring rx = { rx_slots, RX_SIZE, 0, 0, false, 0 };
+static struct rx_ring rx = { .slot = rx_slots, .size = RX_SIZE };
 static volatile bool rx_irq_on;
 
 void console_init(void)
