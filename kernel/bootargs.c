@@ -46,8 +46,8 @@ static void report_refused(const struct kernel_param *t, size_t n, const char *w
 		size_t len = (size_t)(eq - w);
 
 		if (!strncmp(t[k].name, w, len) && !t[k].name[len]) {
-			kprintf("bootargs: %s: value '%s' refused (%s); not applied\n",
-				t[k].name, *eq ? eq + 1 : "", t[k].help);
+			kprintf("bootargs: invalid value in '%s' (%s); not applied\n",
+				w, t[k].help);
 			return;
 		}
 	}
