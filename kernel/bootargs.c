@@ -1,5 +1,6 @@
 /* kernel/bootargs.c: the kernel side of boot arguments (see bootargs.h). */
 #include <stddef.h>
+#include <string.h>
 
 #include "bootargs.h"
 #include "fdt.h"
@@ -18,7 +19,10 @@ static struct bootargs args;
  * answers. */
 static const char *semihost_bootargs(void)
 {
-	static char line[BOOTARGS_MAX_LEN + 256];	/* + the file name */
+	/* Room for the file name and for a line longer than we use: the
+	 * host refuses the call outright when the buffer is too small, and
+	 * a long line should lose its tail (reported), not everything. */
+	static char line[4 * BOOTARGS_MAX_LEN];
 	struct { char *buf; unsigned long len; } block = { line, sizeof(line) - 1 };
 	const char *s = line;
 
@@ -28,6 +32,25 @@ static const char *semihost_bootargs(void)
 	while (*s && *s != ' ')
 		s++;
 	return *s ? s + 1 : s;
+}
+
+/* "trace_buf=1K": the value, not applied, and what the parameter wants;
+ * an earlier accepted value of the same parameter stays in force. */
+static void report_refused(const struct kernel_param *t, size_t n, const char *w)
+{
+	const char *eq = w;
+
+	while (*eq && *eq != '=')
+		eq++;
+	for (size_t k = 0; k < n; k++) {
+		size_t len = (size_t)(eq - w);
+
+		if (!strncmp(t[k].name, w, len) && !t[k].name[len]) {
+			kprintf("bootargs: invalid value in '%s' (%s); not applied\n",
+				w, t[k].help);
+			return;
+		}
+	}
 }
 
 void bootargs_init(const void *fdt)
@@ -44,8 +67,21 @@ void bootargs_init(const void *fdt)
 		line = "";
 	kprintf("bootargs: \"%s\"\n", line);
 	if (bootargs_split(line, &args, &err)) {
-		kprintf("bootargs: ignored: %s\n", err);
-		return;
+		/* What came before the problem still applies (panic= above all). */
+		const char *rest = line + args.ignored_at;
+		char word[44];
+		size_t k = 0;
+
+		while (rest[k] && rest[k] != ' ' && k < 40) {
+			word[k] = rest[k];
+			k++;
+		}
+		word[k] = '\0';
+		kprintf("bootargs: %s (at most %d bytes, %d words): ignoring everything "
+			"from byte %lu ('%s%s') on; %d kernel and %d app words kept\n",
+			err, BOOTARGS_MAX_LEN - 1, BOOTARGS_MAX_WORDS,
+			(unsigned long)args.ignored_at, word,
+			rest[k] && rest[k] != ' ' ? "..." : "", args.nkernel, args.napp);
 	}
 	size_t n = (size_t)(__kparams_end - __kparams_start);
 
@@ -60,7 +96,7 @@ void bootargs_init(const void *fdt)
 			kprintf(")\n");
 			break;
 		case -2:
-			kprintf("bootargs: invalid value in '%s', ignored\n", w);
+			report_refused(__kparams_start, n, w);
 			break;
 		}
 	}

@@ -33,11 +33,14 @@ struct bootargs {
 	int nkernel;
 	char *app[BOOTARGS_MAX_WORDS + 1];	/* NULL-terminated */
 	int napp;
+	size_t ignored_at;	/* after a failed split: first byte not used */
 };
 
 /* Splits 'line' into words (pure; host-tested). Returns 0, or -1 with
  * *err set when the line is too long, has too many words or an
- * unterminated quote; then 'out' holds no words. */
+ * unterminated quote; then 'out' holds every whole word before the
+ * problem and ignored_at is where in 'line' the first word left out
+ * starts (a long line keeps what fits rather than losing everything). */
 int bootargs_split(const char *line, struct bootargs *out, const char **err);
 
 /* Looks up 'word' ("name" or "name=value") in a parameter table and calls

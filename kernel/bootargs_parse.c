@@ -17,10 +17,12 @@ int bootargs_split(const char *line, struct bootargs *out, const char **err)
 {
 	size_t w = 0;
 	int after_dashes = 0;
+	const char *p = line, *word_start;
 
 	out->nkernel = out->napp = 0;
 	out->app[0] = NULL;
-	for (const char *p = line;;) {
+	out->ignored_at = 0;
+	for (;;) {
 		while (is_space(*p))
 			p++;
 		if (!*p)
@@ -28,6 +30,7 @@ int bootargs_split(const char *line, struct bootargs *out, const char **err)
 		char *word = out->buf + w;
 		int quoted = 0, had_quote = 0;
 
+		word_start = p;
 		/* Room for each byte and for the word's NUL is checked before
 		 * storing: an empty quoted word stores only the NUL. */
 		while (*p && (quoted || !is_space(*p))) {
@@ -43,7 +46,7 @@ int bootargs_split(const char *line, struct bootargs *out, const char **err)
 		}
 		if (quoted) {
 			*err = "unterminated quote";
-			goto fail;
+			goto stop;
 		}
 		if (w + 1 > sizeof(out->buf))
 			goto too_long;
@@ -56,7 +59,7 @@ int bootargs_split(const char *line, struct bootargs *out, const char **err)
 		}
 		if (out->nkernel + out->napp >= BOOTARGS_MAX_WORDS) {
 			*err = "too many words";
-			goto fail;
+			goto stop;
 		}
 		if (after_dashes) {
 			out->app[out->napp++] = word;
@@ -68,9 +71,9 @@ int bootargs_split(const char *line, struct bootargs *out, const char **err)
 	return 0;
 too_long:
 	*err = "line too long";
-fail:
-	out->nkernel = out->napp = 0;
-	out->app[0] = NULL;
+stop:
+	/* The words before this one stay: a long line keeps what fits. */
+	out->ignored_at = (size_t)(word_start - line);
 	return -1;
 }
 

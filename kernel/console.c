@@ -8,6 +8,7 @@
 #include "console.h"
 #include "irq.h"
 #include "kprintf.h"
+#include "rx_ring.h"
 #include "spinlock.h"
 #include "uart.h"
 
@@ -17,14 +18,12 @@
 static struct spinlock console_lock = SPINLOCK_INIT;
 static bool panic_mode;
 
-/* Receive ring: written only by the UART interrupt (rx_head), read only
- * in thread context (rx_tail); power-of-two size, indices wrap. */
-#define RX_SIZE 256
-static char rx_buf[RX_SIZE];
-static volatile uint32_t rx_head, rx_tail;
-/* Set once the receive interrupt feeds rx_buf: from then on only the
- * interrupt reads the UART, or a poll could take a byte ahead of those
- * the interrupt is moving into the ring and swap their order. */
+/* Receive ring (rx_ring.h): filled only by the UART interrupt, emptied
+ * only in thread context. 1024 entries hold several pasted lines while
+ * a command runs; past that, input is lost and the ring marks where. */
+#define RX_SIZE 1024
+static uint16_t rx_slots[RX_SIZE];
+static struct rx_ring rx = { .slot = rx_slots, .size = RX_SIZE };
 static volatile bool rx_irq_on;
 
 void console_init(void)
@@ -39,13 +38,8 @@ static void console_rx_irq(unsigned int irq, void *arg)
 	(void)irq;
 	(void)arg;
 	while ((c = uart_getc()) >= 0) {
-		uint32_t head = rx_head;
-
 		trace_event(uart, receive, c);
-		if (head - rx_tail < RX_SIZE) {
-			rx_buf[head % RX_SIZE] = (char)c;
-			smp_store_release(&rx_head, head + 1);
-		}
+		rx_ring_put(&rx, (unsigned char)c);
 	}
 }
 
@@ -56,13 +50,10 @@ void console_init_irq(void)
 	uart_rx_irq_enable();
 }
 
-void console_write(const char *s, size_t n)
+/* Text to the UART: '\n' as "\r\n", frame delimiters as '?'. The caller
+ * holds console_lock (or is in panic mode) with interrupts masked. */
+static void put_text(const char *s, size_t n)
 {
-	unsigned long flags = irq_save();
-	bool locked = !panic_mode;
-
-	if (locked)
-		spin_lock(&console_lock);
 	for (size_t i = 0; i < n; i++) {
 		char c = s[i];
 
@@ -72,9 +63,33 @@ void console_write(const char *s, size_t n)
 			c = '?';	/* frame delimiters never appear in text */
 		uart_putc(c);
 	}
+}
+
+/* 'locked' is !panic_mode read once by the caller, so lock and unlock
+ * agree even if panic mode starts in between. */
+static unsigned long console_lock_out(bool locked)
+{
+	unsigned long flags = irq_save();
+
+	if (locked)
+		spin_lock(&console_lock);
+	return flags;
+}
+
+static void console_unlock_out(unsigned long flags, bool locked)
+{
 	if (locked)
 		spin_unlock(&console_lock);
 	irq_restore(flags);
+}
+
+void console_write(const char *s, size_t n)
+{
+	bool locked = !panic_mode;
+	unsigned long flags = console_lock_out(locked);
+
+	put_text(s, n);
+	console_unlock_out(flags, locked);
 }
 
 void console_write_raw(const void *p, size_t n)
@@ -97,17 +112,23 @@ void console_panic_mode(void)
 	panic_mode = true;
 }
 
+/* The next input: a byte, RX_LOST or -1. */
+static int next_input(void)
+{
+	int c = rx_ring_take(&rx);
+
+	/* Before the receive interrupt is on, poll the UART itself. */
+	if (c < 0 && !smp_load_acquire(&rx_irq_on))
+		c = uart_getc();
+	return c;
+}
+
 int console_trygetc(void)
 {
-	uint32_t tail = rx_tail;
+	int c;
 
-	if (smp_load_acquire(&rx_head) == tail) {
-		/* Before the receive interrupt is on, poll the UART itself. */
-		return smp_load_acquire(&rx_irq_on) ? -1 : uart_getc();
-	}
-	int c = (unsigned char)rx_buf[tail % RX_SIZE];
-
-	rx_tail = tail + 1;
+	while ((c = next_input()) == RX_LOST)
+		;	/* byte readers (newlib's read) skip the marks */
 	return c;
 }
 
@@ -116,6 +137,15 @@ int console_getc(void)
 	int c;
 
 	while ((c = console_trygetc()) < 0)
+		wfi();
+	return c;
+}
+
+int console_get_input(void)
+{
+	int c;
+
+	while ((c = next_input()) < 0)
 		wfi();
 	return c;
 }
@@ -129,7 +159,17 @@ void kprintf(const char *fmt, ...)
 	va_start(ap, fmt);
 	n = kvsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof(buf))
-		n = sizeof(buf) - 1;
-	console_write(buf, (size_t)n);
+	if (n < (int)sizeof(buf)) {
+		console_write(buf, (size_t)n);
+		return;
+	}
+	/* Longer than buf: format again in pieces, each written as it
+	 * fills, all under the lock so the line stays whole and unmixed. */
+	bool locked = !panic_mode;
+	unsigned long flags = console_lock_out(locked);
+
+	va_start(ap, fmt);
+	kvformat_chunks(buf, sizeof(buf), put_text, fmt, ap);
+	va_end(ap);
+	console_unlock_out(flags, locked);
 }

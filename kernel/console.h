@@ -3,8 +3,8 @@
  *
  * console_write() emits a buffer as one unit under console_lock with
  * interrupts masked, turning '\n' into "\r\n"; lines from different CPUs
- * never mix. Input arrives by the UART receive interrupt into a small
- * ring; console_getc() waits for it.
+ * never mix. Input arrives by the UART receive interrupt into a ring
+ * (rx_ring.h); console_getc() waits for it.
  */
 #ifndef KERNEL_CONSOLE_H
 #define KERNEL_CONSOLE_H
@@ -20,6 +20,10 @@ void console_write(const char *s, size_t n);
 void console_write_raw(const void *p, size_t n);
 int console_getc(void);			/* waits; thread context */
 int console_trygetc(void);		/* -1 when nothing is waiting */
+/* Waits for the next byte, or RX_LOST (rx_ring.h) where the receive
+ * ring was full and input went missing: for the shell, which drops the
+ * line that lost bytes. Thread context. */
+int console_get_input(void);
 /* From now on write without taking the lock: the crash path, where the
  * holder may be the CPU that crashed. */
 void console_panic_mode(void);

@@ -16,13 +16,23 @@
 struct out {
 	char *buf;
 	size_t size;
-	size_t len;
+	size_t len;		/* the whole output so far */
+	/* Set: buf is a window; when full it goes to emit and refills. */
+	void (*emit)(const char *s, size_t n);
+	size_t pos;		/* bytes waiting in buf (with emit) */
 };
 
 static void put(struct out *o, char c)
 {
-	if (o->len + 1 < o->size)
+	if (o->emit) {
+		if (o->pos == o->size) {
+			o->emit(o->buf, o->pos);
+			o->pos = 0;
+		}
+		o->buf[o->pos++] = c;
+	} else if (o->len + 1 < o->size) {
 		o->buf[o->len] = c;
+	}
 	o->len++;
 }
 
@@ -59,14 +69,38 @@ static size_t utoa(char *end, unsigned long long v, unsigned int base,
 	return (size_t)(end - p);
 }
 
+static void format(struct out *o, const char *fmt, va_list ap);
+
 int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
-	struct out o = { buf, size, 0 };
+	struct out o = { buf, size, 0, NULL, 0 };
+
+	format(&o, fmt, ap);
+	if (size)
+		buf[o.len < size ? o.len : size - 1] = '\0';
+	return (int)o.len;
+}
+
+int kvformat_chunks(char *buf, size_t size, void (*emit)(const char *s, size_t n),
+		    const char *fmt, va_list ap)
+{
+	struct out o = { buf, size, 0, emit, 0 };
+
+	if (!size)
+		return 0;
+	format(&o, fmt, ap);
+	if (o.pos)
+		emit(buf, o.pos);
+	return (int)o.len;
+}
+
+static void format(struct out *o, const char *fmt, va_list ap)
+{
 	char num[24];
 
 	for (; *fmt; fmt++) {
 		if (*fmt != '%') {
-			put(&o, *fmt);
+			put(o, *fmt);
 			continue;
 		}
 		bool left = false;
@@ -110,7 +144,7 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			n = utoa(end, u, 10, false);
 			if (v < 0)
 				num[sizeof(num) - ++n] = '-';
-			put_padded(&o, end - n, n, width, left, pad, v < 0);
+			put_padded(o, end - n, n, width, left, pad, v < 0);
 			break;
 		}
 		case 'u':
@@ -118,14 +152,14 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		case 'X':
 			u = lng ? va_arg(ap, unsigned long long) : va_arg(ap, unsigned int);
 			n = utoa(end, u, *fmt == 'u' ? 10 : 16, *fmt == 'X');
-			put_padded(&o, end - n, n, width, left, pad, 0);
+			put_padded(o, end - n, n, width, left, pad, 0);
 			break;
 		case 'p':
 			u = (uintptr_t)va_arg(ap, void *);
 			n = utoa(end, u, 16, false);
 			num[sizeof(num) - ++n] = 'x';
 			num[sizeof(num) - ++n] = '0';
-			put_padded(&o, end - n, n, width, left, pad, 2);
+			put_padded(o, end - n, n, width, left, pad, 2);
 			break;
 		case 's': {
 			const char *s = va_arg(ap, const char *);
@@ -134,28 +168,25 @@ int kvsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 				s = "(null)";
 			for (n = 0; s[n]; n++)
 				;
-			put_padded(&o, s, n, width, left, ' ', 0);
+			put_padded(o, s, n, width, left, ' ', 0);
 			break;
 		}
 		case 'c':
 			num[0] = (char)va_arg(ap, int);
-			put_padded(&o, num, 1, width, left, ' ', 0);
+			put_padded(o, num, 1, width, left, ' ', 0);
 			break;
 		case '%':
-			put(&o, '%');
+			put(o, '%');
 			break;
 		case '\0':
 			fmt--;	/* a lone '%' at the end: stop */
 			break;
 		default:	/* unknown conversion: print it as written */
-			put(&o, '%');
-			put(&o, *fmt);
+			put(o, '%');
+			put(o, *fmt);
 			break;
 		}
 	}
-	if (size)
-		buf[o.len < size ? o.len : size - 1] = '\0';
-	return (int)o.len;
 }
 
 int ksnprintf(char *buf, size_t size, const char *fmt, ...)

@@ -1,7 +1,6 @@
 /*
- * kernel/shell.c: reading lines from the console with simple editing
- * (backspace, Ctrl-U, Ctrl-C; escape sequences ignored) and running the
- * commands declared with SHELL_CMD.
+ * kernel/shell.c: reading lines from the console (editing in
+ * line_edit.c) and running the commands declared with SHELL_CMD.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 #include "bootargs.h"
 #include "console.h"
 #include "kprintf.h"
+#include "line_edit.h"
 #include "shell.h"
 
 extern const struct shell_cmd __shell_cmds_start[], __shell_cmds_end[];
@@ -76,39 +76,32 @@ int shell_exec(char *line)
 	return c->fn(argc, argv);
 }
 
-/* One line with editing; false on Ctrl-C (line dropped). */
+static void echo(const char *s, size_t n)
+{
+	console_write(s, n);
+}
+
+/* One whole line; false (and a message saying why) when it is dropped. */
 static bool read_line(char *buf, size_t cap)
 {
-	size_t n = 0;
+	struct line_edit le;
 
+	line_edit_init(&le, buf, cap, echo);
 	for (;;) {
-		int c = console_getc();
-
-		if (c == '\r' || c == '\n') {
-			kprintf("\n");
-			buf[n] = '\0';
+		switch (line_edit_feed(&le, console_get_input())) {
+		case LINE_MORE:
+			break;
+		case LINE_DONE:
 			return true;
-		}
-		if (c == 0x03) {		/* Ctrl-C */
-			kprintf("^C\n");
+		case LINE_CANCELLED:
 			return false;
-		}
-		if (c == 0x15) {		/* Ctrl-U: kill the line */
-			while (n) {
-				kprintf("\b \b");
-				n--;
-			}
-		} else if (c == 0x7f || c == '\b') {
-			if (n) {
-				n--;
-				kprintf("\b \b");
-			}
-		} else if (c == 0x1b) {		/* ESC [ x: arrows and the like */
-			if (console_getc() == '[')
-				console_getc();
-		} else if (c >= ' ' && c < 0x7f && n + 1 < cap) {
-			buf[n++] = (char)c;
-			kprintf("%c", c);
+		case LINE_OVERFLOW:
+			kprintf("console: input overflow, line dropped\n");
+			return false;
+		case LINE_TOO_LONG:
+			kprintf("console: line too long (max %u characters), line dropped\n",
+				(unsigned int)cap - 1);
+			return false;
 		}
 	}
 }

@@ -22,14 +22,24 @@ static int cmd_dump(int argc, char **argv)
 }
 SHELL_CMD(dump, cmd_dump, "", "print the trace buffers as text");
 
+/* What the rings are, or will be once tracing first starts: before
+ * that they do not exist and ring_bytes() is only the default. */
+static void buffer_show(void)
+{
+	bool stop;
+	unsigned long size = trace_buffer_bytes(&stop);
+
+	kprintf("buffer: %lu KiB per CPU, %s mode\n", size / 1024, stop ? "stop" : "overwrite");
+}
+
 static int cmd_buffer(int argc, char **argv)
 {
-	unsigned long size = ring_bytes();
-	int stop = ring_get_mode() == RING_STOP;
+	unsigned long size;
+	bool stop;
 
+	trace_buffer_bytes(&stop);
 	if (argc == 1) {
-		kprintf("buffer: %lu KiB per CPU, %s mode\n", size / 1024,
-			stop ? "stop" : "overwrite");
+		buffer_show();
 		return 0;
 	}
 	if (argc > 3)
@@ -40,9 +50,9 @@ static int cmd_buffer(int argc, char **argv)
 		return shell_usage("buffer", "SIZE must be from 2K to 64M");
 	if (argc == 3) {
 		if (!strcmp(argv[2], "stop"))
-			stop = 1;
+			stop = true;
 		else if (!strcmp(argv[2], "overwrite"))
-			stop = 0;
+			stop = false;
 		else
 			return shell_usage("buffer", "the mode is 'overwrite' or 'stop'");
 	}
@@ -50,8 +60,7 @@ static int cmd_buffer(int argc, char **argv)
 		kprintf("buffer: not enough memory for %lu bytes per CPU; unchanged\n", size);
 		return 1;
 	}
-	kprintf("buffer: %lu KiB per CPU, %s mode\n", ring_bytes() / 1024,
-		stop ? "stop" : "overwrite");
+	buffer_show();
 	return 0;
 }
 SHELL_CMD(buffer, cmd_buffer, "[SIZE [overwrite|stop]]", "show or set the ring buffers");

@@ -49,7 +49,8 @@ static int cmd_event(int argc, char **argv)
 		return shell_usage("event", "enable|disable GLOB..., or filter EVENT [FIELD==VALUE]");
 	}
 	if (err)
-		kprintf("event: %s\n", err == TRACE_EINVAL ? "no such event, field or bad value" :
+		kprintf("event: %s\n", err == TRACE_EINVAL ?
+			"no such event or field, or a value outside the field's type" :
 			err == TRACE_EPATCH ? "the patcher refused" : "too many probes");
 	return err ? 1 : 0;
 }

@@ -56,15 +56,44 @@ static int cmd_tracer(int argc, char **argv)
 }
 SHELL_CMD(tracer, cmd_tracer, "[function|function_graph|nop]", "show or choose the tracer");
 
+/* A pattern list is checked here, whatever the tracer state (the
+ * control layer compiles it only once a tracer is chosen). */
+static int check_patterns(const char *name, const char *pat)
+{
+	char why[128];
+	const char *bad;
+	size_t n;
+
+	if (!pat || strlen(pat) >= TRACE_PATTERN_MAX) {
+		ksnprintf(why, sizeof(why), "too long, max %d characters", TRACE_PATTERN_MAX - 1);
+		return shell_usage(name, why);
+	}
+	if ((bad = glob_list_bad(pat, &n))) {
+		char shown[TRACE_PATTERN_MAX];
+
+		memcpy(shown, bad, n);
+		shown[n] = '\0';
+		ksnprintf(why, sizeof(why), "invalid glob '%s' (an unclosed '[', a bare '!' "
+			  "or a trailing '\\')", shown);
+		return shell_usage(name, why);
+	}
+	return 0;
+}
+
 static int pattern_cmd(const char *name, int argc, char **argv,
 		       int (*set)(const char *))
 {
-	char buf[SHELL_LINE_MAX];
+	char buf[SHELL_LINE_MAX], what[32];
 	const char *pat = rest(argc, argv, buf, sizeof(buf));
+	int err;
 
-	if (!pat)
-		return shell_usage(name, "the list is too long");
-	return result(name, set(pat), "invalid glob (an unclosed '[', a bare '!' or a trailing '\\')");
+	if (check_patterns(name, pat))
+		return 1;
+	if ((err = result(name, set(pat), "invalid glob")))
+		return err;
+	ksnprintf(what, sizeof(what), "%s:", name);
+	trace_warn_unmatched(what, pat);	/* accepted, but likely a typo */
+	return 0;
 }
 
 static int cmd_filter(int argc, char **argv)
@@ -218,10 +247,19 @@ static int cmd_profile(int argc, char **argv)
 		profile_print(40);
 		return 0;
 	}
-	if (!strcmp(argv[1], "on"))
-		return result("profile", trace_profile(true, rest(argc - 1, argv + 1, buf,
-								  sizeof(buf)) ?: "?"),
-			      "invalid glob, or already on");
+	if (!strcmp(argv[1], "on")) {
+		const char *pat = rest(argc - 1, argv + 1, buf, sizeof(buf));
+		int err;
+
+		if (trace_profiling())
+			return shell_usage("profile", "already on ('profile off' first)");
+		if (check_patterns("profile", pat))
+			return 1;
+		if ((err = result("profile", trace_profile(true, pat), "invalid glob")))
+			return err;
+		trace_warn_unmatched("profile:", pat);
+		return 0;
+	}
 	if (argc == 2 && !strcmp(argv[1], "off"))
 		return result("profile", trace_profile(false, NULL), "");
 	if (argc == 2 && !strcmp(argv[1], "send")) {

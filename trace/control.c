@@ -368,3 +368,10 @@ void trace_stop_and_drain(void)
 	export_close();
 	trace_report_totals();
 }
+
+size_t trace_buffer_bytes(bool *stop_mode)
+{
+	if (stop_mode)
+		*stop_mode = buf_mode == RING_STOP;
+	return ring_of(0) ? ring_bytes() : buf_bytes / RING_BLOCK_SIZE * RING_BLOCK_SIZE;
+}

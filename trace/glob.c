@@ -102,3 +102,37 @@ bool glob_match(const char *pat, size_t len, const char *s)
 		p++;
 	return p == len;
 }
+
+static bool is_list_sep(char c)
+{
+	return c == ' ' || c == ',' || c == '\t' || c == '\n';
+}
+
+size_t glob_list_next(const char **p, const char **pat)
+{
+	const char *s = *p;
+
+	while (is_list_sep(*s))
+		s++;
+	*pat = s;
+	while (*s && !is_list_sep(*s))
+		s++;
+	*p = s;
+	return (size_t)(s - *pat);
+}
+
+const char *glob_list_bad(const char *list, size_t *len)
+{
+	const char *p = list, *pat;
+	size_t n;
+
+	while ((n = glob_list_next(&p, &pat)) != 0) {
+		bool neg = *pat == '!';
+
+		if (n == neg || !glob_valid(pat + neg, n - neg)) {
+			*len = n;
+			return pat;
+		}
+	}
+	return NULL;
+}

@@ -16,4 +16,24 @@ bool glob_valid(const char *pat, size_t len);
 /* Matches the first 'len' bytes of pat against all of s. */
 bool glob_match(const char *pat, size_t len, const char *s);
 
+/*
+ * Pattern lists, as filters take them: patterns separated by spaces,
+ * commas, tabs or newlines; '!' in front of one excludes what it matches.
+ * Longer lists than TRACE_PATTERN_MAX - 1 characters are refused (the
+ * control layer keeps each in a buffer of that size, trace/control.c).
+ */
+#define TRACE_PATTERN_MAX	128
+
+/* The next pattern of a list from *p on: returns its length (0 at the
+ * end, '!' included) with its start in *pat, and moves *p past it. */
+size_t glob_list_next(const char **p, const char **pat);
+/* NULL if every pattern of the list is well formed; else the first bad
+ * one, its length in *len. */
+const char *glob_list_bad(const char *list, size_t *len);
+
+/* Kernel side (trace/filter_warn.c): prints "WHAT 'PATTERN' matches no
+ * function" for each pattern of the list that names no traceable
+ * function; returns how many did not. */
+unsigned int trace_warn_unmatched(const char *what, const char *list);
+
 #endif /* TRACE_GLOB_H */

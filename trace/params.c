@@ -17,6 +17,7 @@
 
 #include "bootargs.h"
 #include "export.h"
+#include "glob.h"
 #include "kprintf.h"
 #include "ring.h"
 #include "tracer.h"
@@ -27,17 +28,29 @@ static unsigned long p_depth, p_threshold, p_retval, p_pace, p_cpumask;
 static unsigned long p_buf = RING_DEFAULT_BYTES;
 static int p_stop_mode;
 
+/* Setters check the whole value before storing it: a refused value
+ * leaves an earlier accepted one ("trace_buf=8K trace_buf=1K") in force. */
 static int set_str(const char **slot, const char *v)
 {
 	*slot = v;
 	return 0;
 }
 
-static int set_num(unsigned long *slot, const char *v, unsigned long max)
+/* Pattern lists: well formed and short enough for the control layer. */
+static int set_globs(const char **slot, const char *v)
+{
+	size_t n;
+
+	if (strlen(v) >= TRACE_PATTERN_MAX || glob_list_bad(v, &n))
+		return -1;
+	return set_str(slot, v);
+}
+
+static int set_num(unsigned long *slot, const char *v, unsigned long min, unsigned long max)
 {
 	unsigned long n;
 
-	if (bootargs_parse_ulong(v, &n) || n > max)
+	if (bootargs_parse_ulong(v, &n) || n < min || n > max)
 		return -1;
 	*slot = n;
 	return 0;
@@ -51,14 +64,14 @@ static int param_trace(const char *v)
 }
 KERNEL_PARAM("trace", param_trace, "tracer to start at boot: function, function_graph, nop");
 
-static int param_filter(const char *v) { return set_str(&p_filter, v); }
-KERNEL_PARAM("trace_filter", param_filter, "functions to trace (globs)");
-static int param_notrace(const char *v) { return set_str(&p_notrace, v); }
-KERNEL_PARAM("trace_notrace", param_notrace, "functions not to trace (globs)");
-static int param_graph(const char *v) { return set_str(&p_graph, v); }
-KERNEL_PARAM("trace_graph_function", param_graph, "graph only beneath these (globs)");
-static int param_profile(const char *v) { return set_str(&p_profile, v); }
-KERNEL_PARAM("trace_profile", param_profile, "start the profiler on these (globs)");
+static int param_filter(const char *v) { return set_globs(&p_filter, v); }
+KERNEL_PARAM("trace_filter", param_filter, "functions to trace (globs, at most 127 characters)");
+static int param_notrace(const char *v) { return set_globs(&p_notrace, v); }
+KERNEL_PARAM("trace_notrace", param_notrace, "functions not to trace (globs, at most 127 characters)");
+static int param_graph(const char *v) { return set_globs(&p_graph, v); }
+KERNEL_PARAM("trace_graph_function", param_graph, "graph only beneath these (globs, at most 127 characters)");
+static int param_profile(const char *v) { return set_globs(&p_profile, v); }
+KERNEL_PARAM("trace_profile", param_profile, "start the profiler on these (globs, at most 127 characters)");
 static int param_trigger(const char *v) { return set_str(&p_trigger, v); }
 KERNEL_PARAM("trace_trigger", param_trigger, "func:action[:count],... (see 'trigger')");
 static int param_args(const char *v) { return set_str(&p_args, v); }
@@ -72,20 +85,20 @@ static int param_context(const char *v)
 }
 KERNEL_PARAM("trace_context", param_context, "trace thread, irq or all contexts");
 
-static int param_depth(const char *v) { return set_num(&p_depth, v, 1000); }
+static int param_depth(const char *v) { return set_num(&p_depth, v, 0, 1000); }
 KERNEL_PARAM("trace_max_depth", param_depth, "function_graph depth limit (0 = none)");
-static int param_threshold(const char *v) { return set_num(&p_threshold, v, 60000000); }
+static int param_threshold(const char *v) { return set_num(&p_threshold, v, 0, 60000000); }
 KERNEL_PARAM("trace_threshold", param_threshold, "function_graph: only calls of at least N us");
-static int param_retval(const char *v) { return set_num(&p_retval, v, 1); }
+static int param_retval(const char *v) { return set_num(&p_retval, v, 0, 1); }
 KERNEL_PARAM("trace_retval", param_retval, "function_graph: record return values (0/1)");
-static int param_pace(const char *v) { return set_num(&p_pace, v, 100000000); }
+static int param_pace(const char *v) { return set_num(&p_pace, v, 0, 100000000); }
 KERNEL_PARAM("trace_pace", param_pace, "export at most this many baud (0 = as fast as possible)");
-static int param_cpumask(const char *v) { return set_num(&p_cpumask, v, ~0UL) || !p_cpumask; }
-KERNEL_PARAM("trace_cpumask", param_cpumask, "trace only these CPUs (bit mask)");
+static int param_cpumask(const char *v) { return set_num(&p_cpumask, v, 1, ~0UL); }
+KERNEL_PARAM("trace_cpumask", param_cpumask, "trace only these CPUs (bit mask, not 0)");
 
 static int param_buf(const char *v)
 {
-	return set_num(&p_buf, v, 64UL << 20) || p_buf < RING_MIN_BLOCKS * RING_BLOCK_SIZE;
+	return set_num(&p_buf, v, RING_MIN_BLOCKS * RING_BLOCK_SIZE, 64UL << 20);
 }
 KERNEL_PARAM("trace_buf", param_buf, "ring buffer bytes per CPU (2K-64M)");
 
@@ -101,40 +114,75 @@ KERNEL_PARAM("trace_mode", param_mode, "when full: overwrite (newest) or stop (o
 
 void tp_boot_start(void);
 
+static const char *why(int err)
+{
+	return err == TRACE_EINVAL ? "invalid" : err == TRACE_EBUSY ? "busy" :
+	       err == TRACE_ENOMEM ? "out of memory" : "the patcher refused";
+}
+
 static void check(int err, const char *what, const char *value)
 {
 	if (err)
-		kprintf("trace: %s '%s' refused (error %d); not applied\n", what, value, err);
+		kprintf("trace: %s '%s' refused (%s); not applied\n", what, value, why(err));
+}
+
+static void check_num(int err, const char *what, unsigned long value)
+{
+	char v[24];
+
+	ksnprintf(v, sizeof(v), "%lu", value);
+	check(err, what, v);
 }
 
 void trace_boot_start(void)
 {
 	export_set_pace((uint32_t)p_pace);
-	check(trace_set_buffer(p_buf, p_stop_mode), "trace_buf", "");
-	if (p_cpumask)
-		check(trace_set_cpumask(p_cpumask), "trace_cpumask", "");
+	check_num(trace_set_buffer(p_buf, p_stop_mode), "trace_buf", p_buf);
+	if (p_cpumask) {
+		char v[24];
+
+		ksnprintf(v, sizeof(v), "0x%lx", p_cpumask);
+		check(trace_set_cpumask(p_cpumask), "trace_cpumask", v);
+	}
 	if (p_context)
 		check(trace_set_context(p_context), "trace_context", p_context);
-	check(trace_set_max_depth((unsigned int)p_depth), "trace_max_depth", "");
-	check(trace_set_threshold_us(p_threshold), "trace_threshold", "");
+	check_num(trace_set_max_depth((unsigned int)p_depth), "trace_max_depth", p_depth);
+	check_num(trace_set_threshold_us(p_threshold), "trace_threshold", p_threshold);
 	trace_set_retval(p_retval);
 	check(trace_set_graph_function(p_graph), "trace_graph_function", p_graph);
+	if (*p_graph)
+		trace_warn_unmatched("trace: trace_graph_function", p_graph);
 	if (p_trigger)
 		check(trace_set_triggers(p_trigger), "trace_trigger", p_trigger);
 	if (p_args)
 		check(trace_set_args(p_args), "trace_args", p_args);
-	if (p_profile)
+	if (p_profile) {
 		check(trace_profile(true, p_profile), "trace_profile", p_profile);
+		trace_warn_unmatched("trace: trace_profile", p_profile);
+	}
 	tp_boot_start();	/* trace_event= (trace/tp_record.c) */
 	if (!p_tracer)
 		return;
+	if (!strcmp(p_tracer, "nop")) {
+		/* Chosen, not started: nop records nothing (and says so). */
+		check(trace_set_tracer(p_tracer), "trace", p_tracer);
+		kprintf("trace: nop tracer: no function is traced\n");
+		return;
+	}
 	check(trace_set_tracer(p_tracer), "trace", p_tracer);
 	check(trace_set_filter(p_filter), "trace_filter", p_filter);
 	check(trace_set_notrace(p_notrace), "trace_notrace", p_notrace);
+	trace_warn_unmatched("trace: filter", p_filter);
+	trace_warn_unmatched("trace: notrace", p_notrace);
 	int err = trace_start();
 
 	check(err, "trace", p_tracer);
-	if (!err)
-		kprintf("trace: %s tracer on, %lu KiB per CPU, %s mode\n", p_tracer,
-			(unsigned long)ring_bytes() / 1024, p_stop_mode ? "stop" : "overwrite");
+	if (!err) {
+		char cpus[32] = "";
+
+		if (p_cpumask)
+			ksnprintf(cpus, sizeof(cpus), ", CPUs 0x%lx", p_cpumask);
+		kprintf("trace: %s tracer on, %lu KiB per CPU, %s mode%s\n", p_tracer,
+			(unsigned long)ring_bytes() / 1024, p_stop_mode ? "stop" : "overwrite", cpus);
+	}
 }

@@ -3,6 +3,7 @@
  * kind-4 records), its field filter, enabling by glob, and the event
  * schemas (metadata key 7) that let the host decode any event.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,6 +153,28 @@ int tp_enable(const char *globs, int on)
 	return err;
 }
 
+/* A number that fits the field's type: no sign for unsigned types, the
+ * type's range for all (999...9 for a u32 is refused, not cut to
+ * 4294967295; -5 is refused, not taken as 4294967291). *end is NULL
+ * when refused. */
+static uint64_t parse_value(const struct tp_field *f, const char *s, char **end)
+{
+	bool is_signed = f->type >= TP_S8 && f->type <= TP_S64;
+	const char *digits = s + (*s == '-' || *s == '+');
+	uint64_t v;
+
+	if (*digits < '0' || *digits > '9' || (*s == '-' && !is_signed)) {
+		*end = NULL;
+		return 0;
+	}
+	errno = 0;
+	v = is_signed ? (uint64_t)strtoll(s, end, 0) : (uint64_t)strtoull(s, end, 0);
+	/* tp_field_value narrows to the type: unchanged only if it fits */
+	if (errno == ERANGE || **end || tp_field_value(f, v) != v)
+		*end = NULL;
+	return v;
+}
+
 /* "field==value", "field!=value", or "" for none. */
 int tp_set_filter(const char *event, const char *expr)
 {
@@ -175,10 +198,9 @@ int tp_set_filter(const char *event, const char *expr)
 
 		if (field == ev->nfields || ev->fields[field].type == TP_STR)
 			return TRACE_EINVAL;
-		value = (uint64_t)strtoll(op + 2, &end, 0);
-		if (end == op + 2 || *end)
-			return TRACE_EINVAL;
-		value = tp_field_value(&ev->fields[field], value);
+		value = parse_value(&ev->fields[field], op + 2, &end);
+		if (!end)
+			return TRACE_EINVAL;	/* not a number of the field's type */
 	}
 	/* The recorder comes off while the filter changes, so no CPU reads
 	 * half a filter; it is put back with the new one. */

@@ -34,6 +34,9 @@ const char *trace_tracer_name(void);
  * tracer need them too). 0 or TRACE_ENOMEM. Thread context. */
 int trace_export_ready(void);
 const char *trace_get_filter(void);
+/* The ring bytes per CPU in use, or to be used once tracing first
+ * starts (whole blocks); *stop_mode (if not NULL) the mode. */
+size_t trace_buffer_bytes(bool *stop_mode);
 bool trace_profiling(void);
 
 /* Boot: applies the trace_* kernel parameters (params.c). After

@@ -5,11 +5,13 @@
  * read outside either; a pattern glob_valid rejects may still be matched
  * (the core never does that, but the matcher must stay in bounds).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../trace/glob.h"
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -25,6 +27,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	name[slen] = '\0';
 	glob_valid(pat, plen);
 	glob_match(pat, plen, name);
+	/* The name as a pattern list: a bad pattern reported lies inside
+	 * the list and really is bad; a list called good has only good ones. */
+	size_t blen = 0, n;
+	const char *bad = glob_list_bad(name, &blen), *p = name, *one;
+	bool all_good = true;
+
+	while ((n = glob_list_next(&p, &one)) != 0) {
+		must(one >= name && one + n <= name + slen);
+		all_good &= n > (*one == '!') &&
+			    glob_valid(one + (*one == '!'), n - (*one == '!'));
+	}
+	must(!bad == all_good);
+	if (bad)
+		must(bad >= name && bad + blen <= name + slen && blen > 0);
 	free(pat);
 	free(name);
 	return 0;

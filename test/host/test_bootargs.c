@@ -39,7 +39,10 @@ static void split_ok(const char *what, const char *line, const char *const *want
 	free(a);
 }
 
-static void split_fails(const char *what, const char *line, const char *want_err)
+/* A split that stops at a problem: it names it, keeps the 'nk' kernel
+ * and 'na' app words before it and says where in the line it stopped. */
+static void split_fails(const char *what, const char *line, const char *want_err,
+			int nk, int na, size_t at)
 {
 	struct bootargs *a = malloc(sizeof(*a));
 	const char *err = NULL;
@@ -47,10 +50,11 @@ static void split_fails(const char *what, const char *line, const char *want_err
 	memset(a, 0x5a, sizeof(*a));
 	int rc = bootargs_split(line, a, &err);
 
-	if (!tap_ok(rc == -1 && err && !strcmp(err, want_err) && a->nkernel == 0 &&
-		    a->napp == 0 && a->app[0] == NULL, "split fails: %s", what))
-		tap_diag("rc %d, err \"%s\", %d kernel and %d app words", rc,
-			 err ? err : "(none)", a->nkernel, a->napp);
+	if (!tap_ok(rc == -1 && err && !strcmp(err, want_err) && a->nkernel == nk &&
+		    a->napp == na && a->app[a->napp] == NULL && a->ignored_at == at,
+		    "split stops: %s", what))
+		tap_diag("rc %d, err \"%s\", %d kernel and %d app words, ignored from %zu",
+			 rc, err ? err : "(none)", a->nkernel, a->napp, a->ignored_at);
 	free(a);
 }
 
@@ -94,7 +98,7 @@ static void empty_word_at_limit(void)
 		const char *err = NULL;
 		int rc = bootargs_split(line, &a, &err);
 
-		_exit((rc == -1 && a.nkernel == 0) ||
+		_exit((rc == -1 && a.nkernel == 1 && a.kernel[0] == a.buf) ||
 		      (rc == 0 && a.nkernel == 2 && a.kernel[0] == a.buf &&
 		       a.kernel[1] < a.buf + sizeof(a.buf)) ? 0 : 1);
 	}
@@ -130,7 +134,34 @@ static void splitting(void)
 	split_ok("empty line", "", (const char *[]){ NULL });
 	split_ok("whitespace-only line", " \t \n ", (const char *[]){ NULL });
 
-	split_fails("unterminated quote", "a b=\"oops", "unterminated quote");
+	split_fails("unterminated quote keeps the words before it", "a b=\"oops",
+		    "unterminated quote", 1, 0, 2);
+}
+
+/* A 1500-byte line: panic= and the words that fit still count, the
+ * word that straddles the limit and those after it are named as left out. */
+static void long_line(void)
+{
+	struct bootargs *a = malloc(sizeof(*a));
+	char *line = malloc(2000), *p = line;
+	const char *err = NULL;
+	int i;
+
+	p += sprintf(p, "panic=poweroff");
+	for (i = 0; p - line < 1500; i++)
+		p += sprintf(p, " trace_filter=function_number_%03d", i);
+	int rc = bootargs_split(line, a, &err);
+	/* words take 33 bytes with their NUL, panic=poweroff 15 */
+	int fit = (BOOTARGS_MAX_LEN - 15) / 33;
+	char want[64];
+
+	snprintf(want, sizeof(want), " trace_filter=function_number_%03d", fit);
+	tap_ok(rc == -1 && err && !strcmp(err, "line too long") && a->nkernel == 1 + fit &&
+	       !strcmp(a->kernel[0], "panic=poweroff") &&
+	       a->ignored_at == (size_t)(strstr(line, want) - line) + 1,
+	       "split: a 1500-byte line keeps panic= and the %d words that fit", fit);
+	free(line);
+	free(a);
 }
 
 static void limits(void)
@@ -146,7 +177,8 @@ static void limits(void)
 		"w28", "w29", "w30", "w31", NULL });
 	free(s);
 	s = words(BOOTARGS_MAX_WORDS + 1, -1);
-	split_fails("33 kernel words", s, "too many words");
+	split_fails("33 kernel words keep the first 32", s, "too many words", 32, 0,
+		    (size_t)(strstr(s, "w32 ") - s));
 	free(s);
 	s = words(BOOTARGS_MAX_WORDS, 16);
 	tap_ok(bootargs_split(s, a, &err) == 0 && a->nkernel == 16 &&
@@ -154,7 +186,8 @@ static void limits(void)
 	       "split: \"--\" does not count toward the 32 words");
 	free(s);
 	s = words(BOOTARGS_MAX_WORDS + 1, 16);
-	split_fails("33 words split by \"--\"", s, "too many words");
+	split_fails("33 words split by \"--\" keep 16 + 16", s, "too many words", 16, 16,
+		    (size_t)(strstr(s, "w32 ") - s));
 	free(s);
 
 	s = repeat('a', BOOTARGS_MAX_LEN - 1, "");
@@ -164,11 +197,13 @@ static void limits(void)
 	free(a);
 	free(s);
 	s = repeat('a', BOOTARGS_MAX_LEN, "");
-	split_fails("a 1024-byte word", s, "line too long");
+	split_fails("a 1024-byte word", s, "line too long", 0, 0, 0);
 	free(s);
 	s = repeat('a', BOOTARGS_MAX_LEN - 1, " b");
-	split_fails("a second word past the buffer", s, "line too long");
+	split_fails("a second word past the buffer keeps the first", s, "line too long",
+		    1, 0, BOOTARGS_MAX_LEN);
 	free(s);
+	long_line();
 	empty_word_at_limit();
 }
 

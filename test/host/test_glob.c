@@ -3,6 +3,7 @@
  * test/host/test_glob.c: the filter glob matcher against cases worked
  * out by hand from ftrace's documented syntax.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "../../trace/glob.h"
@@ -18,6 +19,39 @@ static void valid(const char *pat, int want)
 {
 	tap_ok(glob_valid(pat, strlen(pat)) == want, "\"%s\" is %s", pat,
 	       want ? "valid" : "invalid");
+}
+
+/* The first bad pattern of a list, "" for none. */
+static void list_bad(const char *list, const char *want)
+{
+	size_t n = 0;
+	const char *bad = glob_list_bad(list, &n);
+	char got[64] = "";
+
+	if (bad)
+		snprintf(got, sizeof(got), "%.*s", (int)n, bad);
+	if (!tap_ok(!strcmp(got, want), "list \"%s\": first bad pattern \"%s\"", list, want))
+		tap_diag("got \"%s\"", got);
+}
+
+static void lists(void)
+{
+	const char *p = " a*,!b\tc ", *pat;
+	size_t n;
+
+	n = glob_list_next(&p, &pat);
+	tap_ok(n == 2 && !strncmp(pat, "a*", 2), "list: first pattern a*");
+	n = glob_list_next(&p, &pat);
+	tap_ok(n == 2 && !strncmp(pat, "!b", 2), "list: second pattern !b, '!' kept");
+	n = glob_list_next(&p, &pat);
+	tap_ok(n == 1 && *pat == 'c', "list: third pattern c after a tab");
+	tap_ok(glob_list_next(&p, &pat) == 0, "list: then the end");
+	list_bad("", "");
+	list_bad("tt_* !tt_beta", "");
+	list_bad("[", "[");
+	list_bad("ok x[a-", "x[a-");
+	list_bad("a ! b", "!");
+	list_bad("a,!x\\", "!x\\");
 }
 
 int main(int argc, char **argv)
@@ -64,5 +98,6 @@ int main(int argc, char **argv)
 	s[4000] = '\0';
 	tap_ok(!glob_match("*a*a*a*a*a*a*a*b", 16, s),
 	       "seven stars against 4000 'a's: no match, and it returns");
+	lists();
 	return tap_done();
 }

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "kprintf.h"
@@ -155,6 +156,56 @@ static void truncation(void)
 	       "exact fit: whole text, NUL in the last byte");
 }
 
+static char emitted[2048];
+static size_t emitted_n;
+static int emits;
+
+static void emit(const char *s, size_t n)
+{
+	if (emitted_n + n < sizeof(emitted)) {
+		memcpy(emitted + emitted_n, s, n);
+		emitted_n += n;
+		emitted[emitted_n] = '\0';
+	}
+	emits++;
+}
+
+static int chunks(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	emitted_n = 0;
+	emitted[0] = '\0';
+	emits = 0;
+	va_start(ap, fmt);
+	n = kvformat_chunks(buf, size, emit, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
+/* kprintf's path for lines longer than its buffer: all of the line,
+ * its newline included, through a window of 16 bytes. */
+static void long_lines(void)
+{
+	char buf[16], word[601], want[700];
+	int n;
+
+	for (int i = 0; i < 600; i++)
+		word[i] = (char)('a' + i % 26);
+	word[600] = '\0';
+	snprintf(want, sizeof(want), "bootargs: \"%s\" %5d|%-3s|\n", word, 42, "x");
+	n = chunks(buf, sizeof(buf), "bootargs: \"%s\" %5d|%-3s|\n", word, 42, "x");
+	tap_eq_int(n, (long long)strlen(want), "chunks: returns the whole length");
+	tap_eq_str(emitted, want, "chunks: a 600-character line comes out whole, newline included");
+	tap_eq_int(emits, (int)((strlen(want) + 15) / 16), "chunks: one emit per full window and the rest");
+	n = chunks(buf, sizeof(buf), "exactly 16 bytes");
+	tap_ok(n == 16 && emits == 1 && !strcmp(emitted, "exactly 16 bytes"),
+	       "chunks: a text of exactly the window is one emit");
+	n = chunks(buf, sizeof(buf), "");
+	tap_ok(n == 0 && emits == 0, "chunks: nothing to say, no emit");
+}
+
 int main(void)
 {
 	conversions();
@@ -163,5 +214,6 @@ int main(void)
 	pointers();
 	odd_formats();
 	truncation();
+	long_lines();
 	return tap_done();
 }
