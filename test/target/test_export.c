@@ -1,7 +1,7 @@
 /*
  * test/target/test_export.c: the exporter never holds a CPU that has
  * work to do. An idle CPU that is sending a long backlog of frames when
- * work is handed to it must start the work after at most a frame or two,
+ * work is handed to it must start the work after at most a few frames,
  * not after the whole backlog (a reviewer saw a worker start 297 s late
  * with graph tracing on every function at tick_hz=10000).
  */
@@ -60,21 +60,23 @@ KTEST(exporter_leaves_a_backlog_for_handed_work)
 
 	while (frames_now() < before + 2 && time_ns() < deadline)
 		cpu_relax();
-	uint64_t handed = frames_now();
-
-	for (unsigned int c = 1; c < n; c++)
-		smp_start(c, note_start, NULL);
-	uint64_t worst = 0;
+	uint64_t handed[NR_CPUS], worst = 0;
 
 	for (unsigned int c = 1; c < n; c++) {
+		handed[c] = frames_now();
+		smp_start(c, note_start, NULL);
+	}
+	for (unsigned int c = 1; c < n; c++) {
 		smp_wait(c);
-		if (frames_at_start[c] - handed > worst)
-			worst = frames_at_start[c] - handed;
+		if (frames_at_start[c] - handed[c] > worst)
+			worst = frames_at_start[c] - handed[c];
 	}
 	kprintf("    # %lu frames sent between the hand-off and the latest start\n",
 		(unsigned long)worst);
-	KT_EXPECT(t, handed >= before + 2);	/* the backlog was being sent */
-	KT_EXPECT(t, worst <= 2);
+	KT_EXPECT(t, handed[1] >= before + 2);	/* the backlog was being sent */
+	/* The frame in flight, and what other idle CPUs (not yet handed
+	 * work) send meanwhile: a few, never the backlog (about 60). */
+	KT_EXPECT(t, worst <= 4);
 	export_flush();
 	/* The other suites read the rings themselves. */
 	export_idle_enable(false);
