@@ -34,7 +34,7 @@ const char *bt_func_name(struct bt_decoder *d, uint64_t site, char *buf, size_t 
 
 uint64_t bt_events(const struct bt_decoder *d)
 {
-	return d->records + d->gap_notices;
+	return d->records;
 }
 
 static int event_types(void *ctx, uint64_t id, const uint8_t **types)
@@ -47,21 +47,22 @@ static int event_types(void *ctx, uint64_t id, const uint8_t **types)
 	return (int)s->nfields;
 }
 
-/* Data frames count per CPU from 0; a jump forward means frames lost. */
+/*
+ * Data frames count per CPU from 0; a jump forward means blocks that
+ * never arrived (overwritten on the target or lost on the way). The
+ * events they held are found as a hole by their numbers (books.c).
+ */
 static void check_data_seq(struct bt_decoder *d, const struct wire_frame *f)
 {
 	unsigned cpu = f->cpu;
 
 	if (d->have_seq[cpu] && f->seq > d->next_seq[cpu]) {
-		uint64_t gap = f->seq - d->next_seq[cpu];
-
 		d->seq_gaps++;
-		d->frames_lost += gap;
-		d->gap_notices++;
-		if (d->v && d->v->lost_frames)
-			d->v->lost_frames(d, cpu, gap);
+		d->frames_lost += f->seq - d->next_seq[cpu];
 	}
 	/* A step back is a new boot (or a replay): resynchronise silently. */
+	if (d->have_seq[cpu] && f->seq < d->next_seq[cpu])
+		bt_books_restart(d, cpu);
 	d->have_seq[cpu] = 1;
 	d->next_seq[cpu] = f->seq + 1;
 }
@@ -88,6 +89,8 @@ static void check_type_seq(struct bt_decoder *d, const struct wire_frame *f)
 	if (d->have_type_seq[t] && f->seq < d->next_type_seq[t] && t == WIRE_FRAME_META) {
 		memset(d->have_seq, 0, sizeof(d->have_seq));	/* target restarted */
 		memset(d->have_prof_seq, 0, sizeof(d->have_prof_seq));
+		for (unsigned cpu = 0; cpu < BT_MAX_CPUS; cpu++)
+			bt_books_restart(d, cpu);
 	}
 	d->have_type_seq[t] = 1;
 	d->next_type_seq[t] = f->seq + 1;
@@ -97,23 +100,31 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 {
 	struct wire_record r;
 	int rc;
-	uint64_t n = 0;
+	uint64_t n = 0, events = 0;
+	int consecutive = d->have_seq[f->cpu] && f->seq == d->next_seq[f->cpu];
 
 	check_data_seq(d, f);
 	d->data_frames++;
 	d->cpus_seen[f->cpu] = 1;
 	if (wire_rec_begin(&d->it, f->body, f->body_len, event_types, d)) {
 		if (d->bad_blocks++ < MAX_WARNINGS && !d->quiet)
-			bt_warn("CPU %u block %llu has no base timestamp; skipped", f->cpu,
-				(unsigned long long)f->seq);
+			bt_warn("CPU %u block %llu has no base timestamp and first event "
+				"number; skipped", f->cpu, (unsigned long long)f->seq);
+		d->books[f->cpu].end_unknown = 1;
 		return;
 	}
 	if (d->v && d->v->block_begin)
 		d->v->block_begin(d, f, d->it.ts);
+	d->books[f->cpu].ts = d->it.ts;
+	bt_books_block(d, f->cpu, d->it.first_event, consecutive, f->seq);
 	while ((rc = wire_rec_next(&d->it, &r)) == WIRE_REC_OK) {
 		struct wire_ext x;
 
 		n++;
+		/* Kind 6 is informational (wire.md 2.8): holes place losses. */
+		if (r.kind == WIRE_REC_LOST)
+			continue;
+		events++;
 		if (r.kind == WIRE_REC_EXT && wire_ext_parse(&r, &x) <= 0) {
 			/* Unknown subtypes are skipped; known ones that do not
 			 * parse are skipped and counted. */
@@ -125,8 +136,6 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 			continue;
 		}
 		d->records++;
-		if (r.kind == WIRE_REC_LOST)
-			d->events_lost += r.count;
 		if (!d->have_ts || r.ts < d->first_ts)
 			d->first_ts = r.ts;
 		if (!d->have_ts || r.ts > d->last_ts)
@@ -140,6 +149,9 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 			f->cpu, (unsigned long long)f->seq, (unsigned long long)n + 1,
 			rc == WIRE_REC_EEVENT ? "a tracepoint with no schema in the metadata"
 					      : "malformed");
+	d->events += events;
+	d->books[f->cpu].ts = d->it.ts;
+	bt_books_block_end(d, f->cpu, events, rc < 0);
 	if (d->v && d->v->block_end)
 		d->v->block_end(d, f);
 }
@@ -243,6 +255,7 @@ int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len)
 		if (d->meta.seen)
 			flush_pending(d);
 		d->ends++;
+		bt_books_end(d, &f);
 		break;
 	default:
 		break;	/* a frame type from a newer target: skipped */
@@ -271,26 +284,58 @@ void bt_dec_free(struct bt_decoder *d)
 	d->npending = 0;
 	bt_meta_free(&d->meta);
 	bt_symtab_free(&d->syms);
+	free(d->pre);
+	d->pre = NULL;
+}
+
+/* Reads the file once quietly for its end-of-stream totals and how many
+ * events it decodes, so that holes met before the END frame get their
+ * cause (books.c). */
+static void first_pass(struct bt_decoder *d, const char *path)
+{
+	struct bt_decoder *p = bt_alloc(sizeof(*p));
+
+	bt_dec_init(p, NULL, NULL);
+	p->quiet = 1;
+	bt_decode_file(p, path);
+	d->pre = bt_alloc(sizeof(*d->pre));
+	*d->pre = p->end;
+	bt_dec_free(p);
+	free(p);
 }
 
 int bt_decode_file(struct bt_decoder *d, const char *path)
 {
 	static uint8_t buf[WIRE_MAX_PAYLOAD];
-	FILE *f = bt_file_open(path);
+	FILE *f;
 	size_t len;
 	int rc;
 
-	while ((rc = bt_file_next(f, buf, &len)) == 1)
+	if (d->v && d->v->hole && !d->pre)
+		first_pass(d, path);
+	f = bt_file_open(path);
+	/* Only the printing pass warns: a quiet pass over the same file
+	 * (report's depths, the first pass) would say it all again. */
+	while ((rc = bt_file_next(f, buf, &len, &d->skipped_bytes)) == 1)
 		if (bt_dec_frame(d, buf, len) < 0) {
 			fclose(f);
 			return BT_EXIT_INPUT;
 		}
-	if (rc < 0)
+	fclose(f);
+	if (!d->frames && (rc < 0 || d->skipped_bytes)) {
+		if (!d->quiet)
+			bt_warn("%s: no whole frame could be read: the file is damaged", path);
+		return BT_EXIT_INPUT;
+	}
+	if (rc < 0 && !d->quiet)
 		bt_warn("%s: the last frame is cut short (capture interrupted?); ignored", path);
-	if (d->bad_frames)
+	if (d->skipped_bytes && !d->quiet)
+		bt_warn("%s: %llu bytes that held no frame whose length and CRC check were "
+			"skipped; reading resumed at the next good frame", path,
+			(unsigned long long)d->skipped_bytes);
+	if (d->bad_frames && !d->quiet)
 		bt_warn("%s: %llu frames failed their CRC and were skipped", path,
 			(unsigned long long)d->bad_frames);
-	fclose(f);
 	bt_dec_finish(d);
 	return 0;
 }

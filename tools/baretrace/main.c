@@ -125,6 +125,10 @@ static int cmd_capture(int argc, char **argv)
 			usage("bad baud rate '%s'", baud);
 		o.baud = (unsigned)b;
 	}
+	if (o.file)
+		bt_refuse_same_file(o.file, o.out);
+	if (o.serial)
+		bt_refuse_same_file(o.serial, o.out);
 	return bt_capture(&o);
 }
 
@@ -161,6 +165,9 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 		usage("export needs --format=chrome-json|folded|ctf|svg%s", "");
 	if (!out)
 		usage("export needs -o PATH%s", "");
+	bt_refuse_same_file(trace, out);
+	if (elf)
+		bt_refuse_same_file(elf, out);
 	if (per_cpu && strcmp(format, "svg") && strcmp(format, "folded"))
 		usage("--per-cpu goes with stats, svg or folded, not %s (it has a track per CPU)",
 		      format);

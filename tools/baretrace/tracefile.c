@@ -54,20 +54,80 @@ FILE *bt_file_open(const char *path)
 	return f;
 }
 
-int bt_file_next(FILE *f, uint8_t *buf, size_t *len)
+/*
+ * Whether buf[0 .. avail) starts with a stored frame: a length that fits,
+ * then a payload whose own length field and CRC check. The cheap checks
+ * go first, so scanning a damaged stretch byte by byte stays fast.
+ */
+static size_t frame_at(const uint8_t *buf, size_t avail)
 {
+	struct wire_frame f;
+	uint32_t want;
+	uint64_t seq, body_len;
+	int a, b;
+
+	if (avail < 4)
+		return 0;
+	want = (uint32_t)buf[0] | (uint32_t)buf[1] << 8 | (uint32_t)buf[2] << 16 |
+	       (uint32_t)buf[3] << 24;
+	if (want < 7 || want > WIRE_MAX_PAYLOAD || want > avail - 4)
+		return 0;
+	a = wire_varint_get(buf + 6, want - 2, &seq);
+	if (a < 0)
+		return 0;
+	b = wire_varint_get(buf + 6 + a, want - 2 - (size_t)a, &body_len);
+	if (b < 0 || 2 + (uint64_t)a + (uint64_t)b + body_len + WIRE_CRC_SIZE != want)
+		return 0;
+	return wire_frame_parse(buf + 4, want, &f) == WIRE_DMG_NONE ? want : 0;
+}
+
+/* The slow way, after a frame that did not check: scans from the byte
+ * after its start for the next one that does. */
+static int resync(FILE *f, uint8_t *buf, size_t *len, uint64_t *skipped)
+{
+	/* Room for a whole frame after any skip within one window. */
+	static uint8_t win[2 * (4 + WIRE_MAX_PAYLOAD)];
+	size_t have = 0, at = 1, want = 0;
+
+	for (;;) {
+		have += fread(win + have, 1, sizeof(win) - have, f);
+		for (; at + 4 <= have && at < sizeof(win) / 2; at++)
+			if ((want = frame_at(win + at, have - at)))
+				break;
+		if (want) {
+			memcpy(buf, win + at + 4, want);
+			*len = want;
+			*skipped += at;
+			/* Put back what follows the frame. */
+			return fseek(f, -(long)(have - at - 4 - want), SEEK_CUR) ? -1 : 1;
+		}
+		if (have < sizeof(win))
+			return -1;	/* to the end: no whole frame */
+		*skipped += at;		/* a window's first half held none */
+		memmove(win, win + at, have - at);
+		have -= at;
+		at = 0;
+	}
+}
+
+int bt_file_next(FILE *f, uint8_t *buf, size_t *len, uint64_t *skipped)
+{
+	long pos = ftell(f);
 	uint8_t n[4];
 	size_t got = fread(n, 1, 4, f);
 	uint32_t want;
+	struct wire_frame fr;
 
 	if (got == 0)
 		return 0;
-	if (got < 4)
-		return -1;
 	want = (uint32_t)n[0] | (uint32_t)n[1] << 8 | (uint32_t)n[2] << 16 |
 	       (uint32_t)n[3] << 24;
-	if (want > WIRE_MAX_PAYLOAD || fread(buf, 1, want, f) != want)
+	if (got == 4 && want <= WIRE_MAX_PAYLOAD && fread(buf, 1, want, f) == want &&
+	    wire_frame_parse(buf, want, &fr) == WIRE_DMG_NONE) {
+		*len = want;
+		return 1;
+	}
+	if (pos < 0 || fseek(f, pos, SEEK_SET))
 		return -1;
-	*len = want;
-	return 1;
+	return resync(f, buf, len, skipped);
 }
