@@ -26,6 +26,7 @@ import os
 import shutil
 import struct
 import sys
+import time
 import zlib
 
 import e2e_baretrace as bt
@@ -63,7 +64,7 @@ def cpu1(seq):
 TOTALS = [(0, 20, 8, 0, 0, 5), (1, 21, 0, 9, 0, 4)]
 
 
-def loss_log(image_hash, end=True, late=False, empty_end=False):
+def loss_log(image_hash, end=True, late=False, empty_end=False, totals=TOTALS):
     f = lambda *a: escape(payload(*a))
     out = [f(2, 0, 0, bt.metadata(image_hash)), f(3, 0, 0, bt.symdump(0, [0, 1, 2, 3]))]
     if not late:
@@ -73,7 +74,7 @@ def loss_log(image_hash, end=True, late=False, empty_end=False):
     bad[len(bad) // 2] ^= 0x40                # damaged on the wire
     out += [bytes(bad), f(1, 0, 4, cpu0(4)), f(1, 1, 3, cpu1(3))]
     if end:
-        out.append(f(4, 0, 0, b"" if empty_end else bt.end_totals(TOTALS)))
+        out.append(f(4, 0, 0, b"" if empty_end else bt.end_totals(totals)))
     out.append(b"loss: done\n")
     return b"".join(out)
 
@@ -179,6 +180,14 @@ def variant_checks(tap, tool, tmp, h):
     tap.ok(rep.splitlines()[-1] == "# no end-of-stream frame with totals: events after the last "
            "frame are not accounted for", "an END frame without totals: loss at the end unknown",
            rep)
+    # Totals that cannot be right: CPU 0 says it produced 5, 12 arrived.
+    with open(raw, "wb") as f:
+        f.write(loss_log(h, totals=[(0, 5, 0, 0, 0, 5)] + TOTALS[1:]))
+    rc, out, err = run([tool, "capture", "--file", raw, "-o", trace])
+    rc2, rep, _ = run([tool, "report", trace])
+    bad = "the books do not balance on CPU 0: 12 decoded + 0 lost on the target > 5 produced"
+    tap.ok("# " + bad in rep.splitlines() and "baretrace capture: " + bad in err.splitlines(),
+           "books that do not balance are said so, in report and capture", rep + err)
 
 
 def damage_checks(tap, tool, tmp, trace, rep):
@@ -242,6 +251,15 @@ def qemu_checks(tap, tool, tmp):
     tap.ok(rc == 0 and out.endswith("loss: done\nqemu: last line\n") and
            "terminating" not in out + err, "capture --qemu: console lines after the END frame "
            "pass through until QEMU exits", out + err)
+    # One that never exits is stopped a bounded time after the END frame.
+    script = ("import sys, time\nsys.stdout.buffer.write(open(%r, 'rb').read())\n"
+              "sys.stdout.flush()\ntime.sleep(60)\n" % raw)
+    t0 = time.monotonic()
+    rc, out, err = run([tool, "capture", "-o", trace, "--qemu", sys.executable, "-c", script])
+    took = time.monotonic() - t0
+    tap.ok(rc == 0 and 2.5 < took < 10 and out.endswith("loss: done\n"),
+           f"capture --qemu: a QEMU that does not exit is stopped after ~3 s ({took:.1f} s)",
+           out + err)
 
 
 def checks(tap, tool, tmp, update):

@@ -182,6 +182,32 @@ void bt_loss(const struct bt_decoder *d, struct bt_loss *l)
 		l->lost = l->holes_target + l->holes_other;
 }
 
+void bt_loss_imbalance(FILE *f, const struct bt_decoder *d, const char *prefix)
+{
+	for (unsigned cpu = 0; d->end.totals && cpu < BT_MAX_CPUS; cpu++) {
+		const struct bt_cpu_books *c = &d->books[cpu];
+		const struct wire_end_cpu *e = &d->end.end[cpu];
+		uint64_t target = e->overwritten + e->dropped + e->discarded;
+
+		if (!d->end.has[cpu]) {
+			if (c->decoded)
+				fprintf(f, "%sthe books do not balance: CPU %u has %llu events but "
+					"no end-of-stream totals\n", prefix, cpu,
+					(unsigned long long)c->decoded);
+			continue;
+		}
+		if (c->decoded + target > e->produced)
+			fprintf(f, "%sthe books do not balance on CPU %u: %llu decoded + %llu lost "
+				"on the target > %llu produced\n", prefix, cpu,
+				(unsigned long long)c->decoded, (unsigned long long)target,
+				(unsigned long long)e->produced);
+		if (c->blocks > e->blocks)
+			fprintf(f, "%sthe books do not balance on CPU %u: %llu blocks decoded > "
+				"%llu opened\n", prefix, cpu, (unsigned long long)c->blocks,
+				(unsigned long long)e->blocks);
+	}
+}
+
 void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
 		   uint64_t damaged_frames)
 {
@@ -199,28 +225,7 @@ void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
 				(unsigned long long)l.discarded, (unsigned long long)l.wire,
 				(unsigned long long)damaged_frames,
 				(unsigned long long)l.blocks_missing);
-		if (!l.balanced)
-			for (unsigned cpu = 0; cpu < BT_MAX_CPUS; cpu++) {
-				const struct bt_cpu_books *c = &d->books[cpu];
-				const struct wire_end_cpu *e = &d->end.end[cpu];
-
-				if (!d->end.has[cpu] && c->decoded)
-					fprintf(f, "%sthe books do not balance: CPU %u has %llu "
-						"events but no end-of-stream totals\n", prefix, cpu,
-						(unsigned long long)c->decoded);
-				else if (d->end.has[cpu] &&
-					 (c->decoded + e->overwritten + e->dropped + e->discarded >
-						  e->produced || c->blocks > e->blocks))
-					fprintf(f, "%sthe books do not balance on CPU %u: %llu decoded "
-						"+ %llu lost on the target > %llu produced, or %llu "
-						"blocks decoded > %llu sent\n", prefix, cpu,
-						(unsigned long long)c->decoded,
-						(unsigned long long)(e->overwritten + e->dropped +
-								     e->discarded),
-						(unsigned long long)e->produced,
-						(unsigned long long)c->blocks,
-						(unsigned long long)e->blocks);
-			}
+		bt_loss_imbalance(f, d, prefix);
 		return;
 	}
 	if (l.lost)

@@ -266,6 +266,8 @@ void bt_loss(const struct bt_decoder *d, struct bt_loss *l);
  * each line starts with 'prefix'. Nothing when nothing is lost. */
 void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
 		   uint64_t damaged_frames);
+/* Only the lines saying which CPUs' books do not balance, if any. */
+void bt_loss_imbalance(FILE *f, const struct bt_decoder *d, const char *prefix);
 
 /* ---- callstack.c ------------------------------------------------------- */
 

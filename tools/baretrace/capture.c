@@ -166,8 +166,7 @@ static void summary(struct capture *c, double t)
 		(unsigned long long)target, (unsigned long long)l.overwritten,
 		(unsigned long long)l.dropped, (unsigned long long)l.discarded,
 		(long long)(l.produced - l.decoded - target));
-	if (!l.balanced)
-		bt_loss_print(stderr, &c->bd, "baretrace capture: ", c->dec.damaged);
+	bt_loss_imbalance(stderr, &c->bd, "baretrace capture: ");
 }
 
 int bt_capture(const struct bt_capture_opts *o)
