@@ -223,7 +223,9 @@ int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len);
 /* End of input: decodes frames still waiting for metadata. */
 void bt_dec_finish(struct bt_decoder *d);
 void bt_dec_free(struct bt_decoder *d);
-/* Reads a whole .bt file through d; returns the process exit status. */
+/* Reads a whole .bt file through d (tracefile.c); returns the process
+ * exit status. With a hole visitor it reads the file quietly first, for
+ * the END totals that give holes their causes. */
 int bt_decode_file(struct bt_decoder *d, const char *path);
 /* Counter frequency, 1 GHz (ticks shown as ns) when none is known. */
 uint64_t bt_freq(const struct bt_decoder *d);
