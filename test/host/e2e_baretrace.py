@@ -402,6 +402,9 @@ def errors(tap, tool, tmp, trace, raw):
            "--elf of an ELF without .bt_tables")
     expect(["stats", trace, "--elf", tmp + "/other.elf"], 1,
            ["does not match this trace", "image hash"], "--elf of another build")
+    rc, out, err = run([tool, "report", trace, "--elf", tmp + "/other.elf"])
+    tap.ok(rc == 1 and err.count("does not match") == 1,
+           "report --elf of another build says so once (it reads the file twice)", err)
     expect(["export", "--format=ctf", "-o", tmp + "/ctf-bad", trace, "--elf", tmp + "/other.elf"],
            1, ["does not match"], "export refuses another build's ELF too")
 
