@@ -184,6 +184,8 @@ static int take_meta(struct bt_decoder *d, const struct wire_frame *f)
 		return -1;
 	}
 	if (d->elf_path && d->meta.have_hash && d->meta.image_hash != d->elf_hash) {
+		if (d->quiet)	/* a first pass: the printing pass says it */
+			return -1;
 		fflush(stdout);
 		fprintf(stderr, "baretrace: %s does not match this trace: image hash "
 			"0x%08x in the trace, 0x%08x in the ELF's .bt_tables (was the image "
