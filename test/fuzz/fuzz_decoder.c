@@ -1,4 +1,4 @@
-/* sources: trace/wire.c trace/wire_read.c trace/wire_stream.c tools/baretrace/decode.c tools/baretrace/meta.c tools/baretrace/symtab.c tools/baretrace/render.c tools/baretrace/render_ext.c tools/baretrace/tracefile.c tools/baretrace/util.c tools/baretrace/callstack.c tools/baretrace/flame.c tools/baretrace/profile.c */
+/* sources: trace/wire.c trace/wire_read.c trace/wire_stream.c tools/baretrace/decode.c tools/baretrace/books.c tools/baretrace/meta.c tools/baretrace/symtab.c tools/baretrace/render.c tools/baretrace/render_ext.c tools/baretrace/tracefile.c tools/baretrace/util.c tools/baretrace/callstack.c tools/baretrace/flame.c tools/baretrace/profile.c */
 /*
  * test/fuzz/fuzz_decoder.c: arbitrary bytes as a UART stream, through the
  * stream decoder (in chunks whose sizes the input picks), every frame it
@@ -66,7 +66,15 @@ static void keep_profile(struct bt_decoder *d, const struct wire_frame *f)
 	bt_profile_add(&prof, f);
 }
 
-static const struct bt_visitor visitor = { .record = render, .profile = keep_profile };
+/* A hole holds events and says why. */
+static void hole(struct bt_decoder *d, unsigned cpu, uint64_t events, const char *cause)
+{
+	(void)d;
+	must(cpu < BT_MAX_CPUS && events > 0 && cause && *cause);
+}
+
+static const struct bt_visitor visitor = { .record = render, .hole = hole,
+					   .profile = keep_profile };
 
 /* Tracepoint 1 is (u32, string); everything else unknown. */
 static int types_of(void *ctx, uint64_t id, const uint8_t **types)
@@ -177,6 +185,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wire_dec_finish(&d, &ev);
 	must(d.frames == events);
 	bt_dec_finish(&bd);
+	/* Books that balance account for every produced event. */
+	struct bt_loss l;
+
+	bt_loss(&bd, &l);
+	if (l.totals && l.balanced)
+		must(l.produced == l.decoded + l.overwritten + l.dropped + l.discarded + l.wire &&
+		     l.lost == l.produced - l.decoded);
 	bt_flame_finish(&flame);
 	must(flame.n[BT_FLAME_GRAPH].value >= flame.n[BT_FLAME_GRAPH].ticks);
 	for (unsigned c = 0; c <= BT_MAX_CPUS; c++) {

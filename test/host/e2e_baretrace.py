@@ -86,14 +86,15 @@ def profile_body(entries):
     return varint(len(entries)) + b"".join(b"".join(varint(v) for v in e) for e in entries)
 
 
-def exits_only(base, calls, origin=None, retvals=None):
+def exits_only(base, calls, origin=None, retvals=None, first=0):
     """A data-block body of graph exits with no entries (threshold mode, 2.7)
     for calls given as (site, start, end) in ticks after origin (default:
     the block's base); each exit is recorded at its call's end, inner calls
-    first when ends coincide. retvals: {(site, start): value}."""
+    first when ends coincide. retvals: {(site, start): value}. first: the
+    number of its first event (2.8)."""
     origin = base if origin is None else origin
     retvals = retvals or {}
-    b, now = varint(base) + varint(0), base
+    b, now = varint(base) + varint(first), base
     for site, start, end in sorted(calls, key=lambda c: (c[2], -c[1])):
         rv = retvals.get((site, start))
         flags = bytes([1]) + varint(zigzag(rv)) if rv is not None else bytes([0])
@@ -216,9 +217,27 @@ def caller_of(ret_offset):
     return varint(ret_offset // 4)
 
 
+# Event numbers (wire.md 2.8): CPU 0's block 0 holds events 0-11 (its
+# kind-6 record is no event); the ring then refused 7 (12-18, stop mode);
+# block 1 (19-20) is damaged on the wire; block 2 holds 21-24. CPU 1's
+# blocks hold 3 events each; its block 1 never arrives.
+CPU0_FIRST = [0, 19, 21]
+
+
+def end_totals(entries):
+    """An end-of-stream body: (cpu, produced, overwritten, dropped, discarded, blocks)."""
+    b = varint(len(entries))
+    for e in entries:
+        b += b"".join(varint(v) for v in e)
+    return b
+
+
+END_TOTALS = [(0, 25, 0, 7, 0, 3), (1, 9, 0, 0, 0, 3)]
+
+
 def cpu0_block0():
     b = varint(FREQ)  # base: 1.000000 s
-    b += varint(0)  # first event number (wire.md 2.8)
+    b += varint(CPU0_FIRST[0])  # first event number (wire.md 2.8)
     b += rec(1, 0, varint(S_MAIN), caller_of(0x10))           # main <- _start
     b += rec(3, 10, varint(S_OUTER), varint(0))               # outer() {
     b += rec(3, 5, varint(S_LEAF), varint(1))                 #   leaf();
@@ -230,14 +249,14 @@ def cpu0_block0():
     b += rec(2, 6000, varint(S_OUTER), varint(6763), bytes([1]), varint(zigzag(-5)))  # !
     b += rec(4, 3, varint(1), varint(zigzag(27)), string("uart"), varint(zigzag(-3)))
     b += rec(5, 31, varint(1), bytes([2]), varint(zigzag(42)), varint(zigzag(255)))
-    b += rec(6, 0, varint(7))                                 # 7 events lost
+    b += rec(6, 0, varint(7))                                 # informational: no marker
     b += rec(0, 2, varint(S_MAIN))                            # main again, same caller
     return b
 
 
 def cpu0_block1():
     b = varint(FREQ + 100000)
-    b += varint(0)  # first event number (wire.md 2.8)
+    b += varint(CPU0_FIRST[1])
     b += rec(3, 0, varint(S_OUTER), varint(0))
     b += rec(2, 100000, varint(S_OUTER), varint(100000), bytes([0]))  # 1.6 ms: '#'
     return b
@@ -245,7 +264,7 @@ def cpu0_block1():
 
 def cpu0_block2():
     b = varint(FREQ + 300000)
-    b += varint(0)  # first event number (wire.md 2.8)
+    b += varint(CPU0_FIRST[2])
     b += rec(1, 1, varint(S_LEAF), caller_of(0x250))          # leaf <- helper (not a site)
     b += rec(4, 4, varint(2), varint(zigzag(0x40081234)))
     b += rec(3, 100, varint(S_MID), varint(0))                # mid() {
@@ -255,7 +274,7 @@ def cpu0_block2():
 
 def cpu1_block(seq):
     b = varint(FREQ + 50 + 1000 * seq)
-    b += varint(0)  # first event number (wire.md 2.8)
+    b += varint(3 * seq)  # 3 events a block
     b += rec(1, 0, varint(S_LEAF), caller_of(0x150))          # leaf <- outer
     b += rec(0, 3, varint(S_LEAF))
     b += rec(3, 40, varint(S_MID), varint(3))                 # entry with no exit
@@ -275,7 +294,8 @@ def raw_log_entries(image_hash):
     b += rec(0, 1, varint(S_LEAF))                            # leaf <- mid again
     return (escape(payload(2, 0, 0, metadata(image_hash))) +
             escape(payload(3, 0, 0, symdump(0, [0, 1, 2, 3]))) +
-            escape(payload(1, 0, 0, b)) + escape(payload(4, 0, 0, b"")))
+            escape(payload(1, 0, 0, b)) +
+            escape(payload(4, 0, 0, end_totals([(0, 8, 0, 0, 0, 1)]))))  # 8 events, 1 block
 
 
 TEXT = ["baretrace: booting on 2 CPUs\r\n", "smp: 2 CPUs online\n",
@@ -302,7 +322,7 @@ def raw_log(image_hash, version=2):
     # cpu 1 seq 1 never arrives
     f(1, 1, 2, cpu1_block(2))
     t(3)
-    f(4, 0, 0, b"")
+    f(4, 0, 0, end_totals(END_TOTALS))
     t(4)
     return b"".join(frames), "".join(TEXT)
 
@@ -382,6 +402,9 @@ def errors(tap, tool, tmp, trace, raw):
            "--elf of an ELF without .bt_tables")
     expect(["stats", trace, "--elf", tmp + "/other.elf"], 1,
            ["does not match this trace", "image hash"], "--elf of another build")
+    rc, out, err = run([tool, "report", trace, "--elf", tmp + "/other.elf"])
+    tap.ok(rc == 1 and err.count("does not match") == 1,
+           "report --elf of another build says so once (it reads the file twice)", err)
     expect(["export", "--format=ctf", "-o", tmp + "/ctf-bad", trace, "--elf", tmp + "/other.elf"],
            1, ["does not match"], "export refuses another build's ELF too")
 
@@ -411,8 +434,12 @@ def chrome_checks(tap, doc):
            "chrome: function entries are instants", kinds)
     tap.ok(("tracepoint", "irq_entry") in kinds and ("tracepoint", "sched_tick") in kinds
            and ("printf", "value 42 = 0xff (?)") in kinds, "chrome: tracepoints and messages", kinds)
-    tap.ok(("lost", "lost 7 events") in kinds and kinds.count(("lost", "lost 1 frames")) == 2,
-           "chrome: lost events and lost frames are marked", kinds)
+    lost = sorted((e["tid"], e["name"], e["args"]["count"], e["args"]["cause"], e["ts"])
+                  for e in inst if e["cat"] == "lost")
+    tap.ok(lost == [(0, "lost 9 events", 9, "ring full (stop mode) or frames lost", 1000000 + 300000 / 62.5),
+                    (1, "lost 3 events", 3, "frames lost on the wire", 1000000 + (50 + 2000) / 62.5)],
+           "chrome: one lost-events instant per hole, at the block after it, with its count "
+           "and cause (none from the kind-6 record)", lost)
     opened = [e for e in ev if e["ph"] == "B"]
     tap.ok([(e["name"], e["tid"]) for e in opened] == [("mid", 1)],
            "chrome: a call still open at the end is begun, never ended", opened)
@@ -431,10 +458,14 @@ def checks(tap, tool, tmp, update):
     rc, out, err = run([tool, "capture", "--file", rawp, "-o", trace])
     tap.ok(rc == 0, "capture --file exits 0", err)
     tap.ok(out == text, "capture passes console text through unchanged", repr(out))
-    want = ("baretrace capture: 8 frames, 1 damaged, 2 sequence gaps, 23 events, 7 lost, "
+    want = ("baretrace capture: 8 frames, 1 damaged, 2 sequence gaps, 22 events, 12 lost, "
             f"{len(raw)} wire bytes in ")
-    tap.ok(err.startswith(want) and err.rstrip().endswith("-> " + trace),
-           "capture summary: frames, damaged, gaps, events, lost, bytes", err)
+    lines = err.splitlines()
+    tap.ok(len(lines) == 2 and lines[0].startswith(want) and lines[0].endswith("-> " + trace),
+           "capture summary: frames, damaged, gaps, events, lost (target + wire), bytes", err)
+    tap.ok(lines[-1] == "baretrace capture: target produced 34 events: 22 decoded + 7 lost on "
+           "the target (0 overwritten, 7 stop mode, 0 discarded) + 5 lost on the wire",
+           "capture summary: where the 34 produced events went, from the END totals", err)
     data = open(trace, "rb").read()
     n, at = 0, 8
     while at + 4 <= len(data):
@@ -473,13 +504,17 @@ def checks(tap, tool, tmp, update):
     rc, out, err = run([tool, "export", "--format=ctf", "-o", ctf, trace])
     tap.ok(rc == 0 and sorted(os.listdir(ctf)) == ["metadata", "stream_0", "stream_1"],
            "export ctf writes metadata and one stream per CPU", err)
-    reported = int(rep.strip().splitlines()[-1].split()[1])
+    count = [l for l in rep.splitlines() if l.startswith("# ") and l.endswith(" events")]
+    reported = int(count[0].split()[1])
+    markers = sum(1 for l in rep.splitlines() if "[LOST " in l)
     if shutil.which("babeltrace2"):
         rc, out, err = run(["babeltrace2", ctf])
         lines = out.splitlines()
-        tap.ok(rc == 0 and len(lines) == reported,
-               f"babeltrace2 reads the CTF: {len(lines)} events, report counts {reported}",
-               err + out)
+        holes = [l for l in lines if "lost_events" in l]
+        tap.ok(rc == 0 and len(lines) == reported + markers and len(holes) == 2
+               and "count = 3" in holes[0] and "count = 9" in holes[1],
+               f"babeltrace2 reads the CTF: {len(lines)} events, report counts {reported} "
+               f"and {markers} loss markers", err + out)
         tap.ok(any("graph_exit" in l and 'func = "outer"' in l and "retval = -5" in l
                    for l in lines), "babeltrace2 shows outer's exit with its retval", out)
         tap.ok(any("irq_entry" in l and "irq = 27" in l and 'name = "uart"' in l
@@ -509,14 +544,17 @@ def checks(tap, tool, tmp, update):
     # Profile dumps, extension records, threshold exits, the SVG flame graph.
     import e2e_features  # it uses this file's encoder: imported once this one is
     e2e_features.checks(tap, tool, tmp, update, trace, ent, tmp + "/good.elf")
+    # Holes, causes and totals; damaged files, same-file outputs, QEMU's end.
+    import e2e_loss
+    e2e_loss.checks(tap, tool, tmp, update)
 
     # Damage after capture: a trace cut inside its last frame still reads.
     cut = os.path.join(tmp, "cut.bt")
     with open(cut, "wb") as f:
         f.write(data[:-3])
     rc, out, err = run([tool, "report", cut])
-    tap.ok(rc == 0 and "cut short" in err and out.startswith(rep.splitlines()[0]),
-           "a trace cut inside a frame reads up to it, with a warning", err)
+    tap.ok(rc == 0 and err.count("cut short") == 1 and out.startswith(rep.splitlines()[0]),
+           "a trace cut inside a frame reads up to it, with one warning", err)
     # A raw log cut inside a frame: the capture counts it and stays valid.
     with open(rawp + ".cut", "wb") as f:
         f.write(raw[:raw.index(b"\x02", 200) + 9])
@@ -548,6 +586,8 @@ def write_seeds(d):
              "metadata.raw": b"boot\n" + escape(payload(2, 0, 0, metadata(1))) + b"ok\n"}
     import e2e_features
     seeds.update(e2e_features.seeds())
+    import e2e_loss
+    seeds.update(e2e_loss.seeds())
     for name, blob in seeds.items():
         with open(os.path.join(d, name), "wb") as f:
             f.write(blob)

@@ -1,8 +1,8 @@
-/* sources: trace/wire.c trace/wire_read.c trace/wire_stream.c tools/baretrace/decode.c tools/baretrace/meta.c tools/baretrace/symtab.c tools/baretrace/render.c tools/baretrace/tracefile.c tools/baretrace/util.c */
+/* sources: trace/wire.c trace/wire_read.c trace/wire_stream.c tools/baretrace/decode.c tools/baretrace/books.c tools/baretrace/meta.c tools/baretrace/symtab.c tools/baretrace/render.c tools/baretrace/tracefile.c tools/baretrace/util.c */
 /*
  * test/host/test_decoder.c: the host tool's frame decoder
- * (tools/baretrace/decode.c) and what it builds on: metadata merging,
- * symbol dumps, sequence numbers turned into lost-frame notices, data
+ * (tools/baretrace/decode.c tools/baretrace/books.c) and what it builds on: metadata merging,
+ * symbol dumps, event numbers turned into holes (more in test_books.c), data
  * kept until metadata arrives, versions it must refuse, and the safe
  * rendering of format strings that arrive over the wire.
  */
@@ -30,13 +30,14 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 									     : r->site));
 }
 
-static void on_gap(struct bt_decoder *d, unsigned cpu, uint64_t frames)
+static void on_hole(struct bt_decoder *d, unsigned cpu, uint64_t events, const char *cause)
 {
 	(void)d;
-	note("gap%u:%llu ", cpu, (unsigned long long)frames);
+	(void)cause;
+	note("hole%u:%llu ", cpu, (unsigned long long)events);
 }
 
-static const struct bt_visitor visitor = { .record = on_record, .lost_frames = on_gap };
+static const struct bt_visitor visitor = { .record = on_record, .hole = on_hole };
 
 static uint8_t pl[4096];
 
@@ -104,10 +105,10 @@ static void test_gaps(void)
 	feed_block(&d, 0, 4, 4);	/* 2 and 3 lost */
 	feed_block(&d, 1, 1, 5);
 	feed_block(&d, 1, 3, 6);	/* 2 lost */
-	tap_eq_str(seen, "r0:1 r1:2 r0:3 gap0:2 r0:4 r1:5 gap1:1 r1:6 ",
-		   "decoder: a sequence gap becomes a lost-frames notice before the next block");
-	tap_ok(d.seq_gaps == 2 && d.frames_lost == 3 && bt_events(&d) == 8,
-	       "decoder: gaps counted: 2 gaps, 3 frames, 8 events with the notices");
+	tap_eq_str(seen, "r0:1 r1:2 r0:3 hole0:2 r0:4 r1:5 hole1:1 r1:6 ",
+		   "decoder: a jump of 'first' becomes a hole before the next block");
+	tap_ok(d.seq_gaps == 2 && d.frames_lost == 3 && bt_events(&d) == 6,
+	       "decoder: gaps counted: 2 gaps, 3 frames, 6 events (holes are no events)");
 	seen[0] = 0;
 	feed(&d, WIRE_FRAME_META, 0, 0, m, mn);	/* metadata seq steps back: a restart */
 	feed_block(&d, 0, 0, 7);
@@ -154,6 +155,32 @@ static void test_pending(void)
 	tap_ok(d.meta.freq == 1000000 && d.meta.have_hash && d.meta.image_hash == 0xfeedf00d,
 	       "metadata: frequency and image hash, past a key from the future");
 	bt_dec_free(&d);
+}
+
+/* wire.md 2.9: key 1 starts a set; frames without it add to the set. */
+static void test_meta_sets(void)
+{
+	static struct bt_meta m;
+	uint8_t a[256], b[64], c[64];
+	size_t an = meta(a, WIRE_VERSION);
+	struct wire_out o;
+
+	wire_out_init(&o, b, sizeof(b));	/* continues the set: a format */
+	wire_out_varint(&o, WIRE_META_FORMAT);
+	wire_out_varint(&o, 2);
+	wire_out_str(&o, "two", 3);
+	tap_ok(!bt_meta_parse(&m, a, an) && !bt_meta_parse(&m, b, o.len) &&
+	       m.have_hash && m.freq == 1000000 && bt_meta_format(&m, 2) &&
+	       bt_meta_schema(&m, 5), "meta sets: a frame without key 1 adds to the set, "
+	       "keeps what the first said");
+	wire_out_init(&o, c, sizeof(c));	/* a new set: version and clock only */
+	wire_out_varint(&o, WIRE_META_VERSION);
+	wire_out_varint(&o, WIRE_VERSION);
+	wire_out_varint(&o, WIRE_META_FREQ);
+	wire_out_varint(&o, 54000000);
+	tap_ok(!bt_meta_parse(&m, c, o.len) && !m.have_hash && m.freq == 54000000 &&
+	       m.sets == 2, "meta sets: key 1 starts a new set: the old image hash is gone");
+	bt_meta_free(&m);
 }
 
 static void test_versions(void)
@@ -221,6 +248,7 @@ int main(int argc, char **argv)
 	(void)argv;
 	test_gaps();
 	test_pending();
+	test_meta_sets();
 	test_versions();
 	test_render();
 	return tap_done();

@@ -5,7 +5,8 @@
  *   meta.c       metadata frames: version, clock, schemas, formats
  *   symtab.c     function names by site and by address, symbol dumps
  *   elf_syms.c   the same names from an ELF's .bt_tables, image hash
- *   decode.c     frames in stream order -> records, lost-frame notices
+ *   decode.c     frames in stream order -> records
+ *   books.c      event numbers per CPU: holes, their causes, the totals
  *   callstack.c  per CPU: open graph entries, and returned calls nested
  *                by containment (with or without entries), self time
  *   depths.c     a first pass for report: depths of exits without entries
@@ -42,6 +43,8 @@ void bt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *bt_alloc(size_t n);		/* zeroed; dies when out of memory */
 void *bt_grow(void *p, size_t *cap, size_t want, size_t elem);
 char *bt_strndup(const void *p, size_t n);
+/* Dies with BT_EXIT_USAGE if both paths name one existing file. */
+void bt_refuse_same_file(const char *in, const char *out);
 
 /* ---- tracefile.c ------------------------------------------------------- */
 
@@ -50,8 +53,13 @@ FILE *bt_file_create(const char *path);
 int bt_file_write(FILE *f, const uint8_t *payload, size_t len);
 /* Opens and checks the magic; dies with a clear message otherwise. */
 FILE *bt_file_open(const char *path);
-/* 1: a frame in buf, 0: end of file, -1: a frame cut short. */
-int bt_file_next(FILE *f, uint8_t *buf, size_t *len);
+/*
+ * 1: a checked frame in buf, 0: end of file, -1: the rest of the file
+ * holds no whole frame (cut short or damaged). Bytes that are not a
+ * frame whose length and CRC check (a damaged length field, say) are
+ * skipped up to the next one that does; *skipped counts them.
+ */
+int bt_file_next(FILE *f, uint8_t *buf, size_t *len, uint64_t *skipped);
 
 /* ---- meta.c ------------------------------------------------------------ */
 
@@ -77,6 +85,7 @@ struct bt_format {
 
 struct bt_meta {
 	int seen;		/* a metadata frame arrived */
+	uint64_t sets;		/* frames with key 1: sets begun (wire.md 2.9) */
 	uint64_t version, freq, ncpus, nsites, text_base;
 	uint32_t image_hash;
 	int have_hash;
@@ -129,8 +138,12 @@ struct bt_decoder;
 
 struct bt_visitor {
 	void (*record)(struct bt_decoder *d, unsigned cpu, const struct wire_record *r);
-	/* A sequence gap: 'frames' data frames of this CPU never arrived. */
-	void (*lost_frames)(struct bt_decoder *d, unsigned cpu, uint64_t frames);
+	/*
+	 * A hole (docs/wire.md 2.8): 'events' events of this CPU are missing
+	 * right here, before the next record of that CPU (or at its end).
+	 * 'cause' says why as far as the data tells.
+	 */
+	void (*hole)(struct bt_decoder *d, unsigned cpu, uint64_t events, const char *cause);
 	/* Around the records of one data frame. */
 	void (*block_begin)(struct bt_decoder *d, const struct wire_frame *f, uint64_t base_ts);
 	void (*block_end)(struct bt_decoder *d, const struct wire_frame *f);
@@ -141,6 +154,30 @@ struct bt_visitor {
 struct bt_pending {
 	uint8_t *payload;
 	size_t len;
+};
+
+/* What one CPU's event numbers say (books.c). */
+struct bt_cpu_books {
+	uint64_t next_event;		/* the number after the last block's */
+	uint64_t decoded;		/* events in blocks decoded */
+	uint64_t blocks;		/* data frames decoded */
+	uint64_t last_seq;		/* of the last data frame decoded */
+	uint64_t hole_target;		/* events in holes with consecutive seqs */
+	uint64_t hole_other;		/* events in the other holes */
+	uint64_t holes;			/* holes found */
+	uint64_t ts;			/* where a hole found now sits: the block's
+					 * base, or the last record's time */
+	uint8_t have_block;		/* next_event and last_seq are known */
+	uint8_t end_unknown;		/* the last block was cut short */
+};
+
+/* The end-of-stream totals of a CPU, and what a first pass decoded. */
+struct bt_end_books {
+	struct wire_end_cpu end[BT_MAX_CPUS];
+	uint8_t has[BT_MAX_CPUS];	/* an END entry for this CPU */
+	uint64_t decoded[BT_MAX_CPUS];
+	int totals;			/* an END frame with totals arrived */
+	int empty_end;			/* an END frame without (version 1) */
 };
 
 struct bt_decoder {
@@ -161,9 +198,13 @@ struct bt_decoder {
 	size_t npending;
 	struct wire_rec_iter it;
 	/* What was seen, for summaries. */
-	uint64_t frames, data_frames, records, events_lost, frames_lost, seq_gaps;
-	uint64_t gap_notices;		/* lost_frames calls */
+	uint64_t frames, data_frames, records, frames_lost, seq_gaps;
+	uint64_t events;		/* every record but kind 6 (wire.md 2.8) */
 	uint64_t pending_dropped, bad_blocks, bad_frames, ends;
+	uint64_t skipped_bytes;		/* trace file bytes that were no frame */
+	struct bt_cpu_books books[BT_MAX_CPUS];
+	struct bt_end_books end;	/* from the END frame, as it arrives */
+	struct bt_end_books *pre;	/* from a first pass, for causes; or NULL */
 	uint64_t profile_frames, bad_profiles, bad_exts;
 	uint64_t first_ts, last_ts;
 	int have_ts;
@@ -182,18 +223,53 @@ int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len);
 /* End of input: decodes frames still waiting for metadata. */
 void bt_dec_finish(struct bt_decoder *d);
 void bt_dec_free(struct bt_decoder *d);
-/* Reads a whole .bt file through d; returns the process exit status. */
+/* Reads a whole .bt file through d (tracefile.c); returns the process
+ * exit status. With a hole visitor it reads the file quietly first, for
+ * the END totals that give holes their causes. */
 int bt_decode_file(struct bt_decoder *d, const char *path);
 /* Counter frequency, 1 GHz (ticks shown as ns) when none is known. */
 uint64_t bt_freq(const struct bt_decoder *d);
 /* Name of a record's function. */
 const char *bt_func_name(struct bt_decoder *d, uint64_t site, char *buf, size_t n);
 /*
- * What every command counts as its events: records of kinds 0-6 and of
- * the known extension subtypes (1-3), plus one notice per sequence gap.
- * report prints them, CTF holds one event each.
+ * What every command counts as its events: the records passed on (kind
+ * 6, informational loss counts, left out; loss markers never counted).
+ * The books (books.c) count also the records that arrived but were
+ * skipped (unknown or malformed extensions): the target counted them.
  */
 uint64_t bt_events(const struct bt_decoder *d);
+
+/* ---- books.c ------------------------------------------------------------ */
+
+/* A data block of f->cpu whose first event is 'first': finds a hole
+ * before it and tells the visitor. 'consecutive': its seq follows the
+ * previous block's of that CPU. Call before its records. */
+void bt_books_block(struct bt_decoder *d, unsigned cpu, uint64_t first, int consecutive,
+		    uint64_t seq);
+/* After the block's records: n events in it; cut: the block was cut short. */
+void bt_books_block_end(struct bt_decoder *d, unsigned cpu, uint64_t n, int cut);
+/* An end-of-stream frame: keeps its totals, tells the holes at the end. */
+void bt_books_end(struct bt_decoder *d, const struct wire_frame *f);
+/* A new boot on this CPU (its sequence numbers went back). */
+void bt_books_restart(struct bt_decoder *d, unsigned cpu);
+
+/* The loss figures of a whole trace, per cause, in events. */
+struct bt_loss {
+	int totals;			/* END totals for every CPU that had events */
+	int balanced;			/* decoded + target losses <= produced, all CPUs */
+	uint64_t produced, decoded, overwritten, dropped, discarded, wire;
+	uint64_t lost;			/* everything lost (or found in holes) */
+	uint64_t holes_target, holes_other;	/* without totals: holes found */
+	uint64_t blocks_missing;	/* END blocks less data frames decoded */
+};
+
+void bt_loss(const struct bt_decoder *d, struct bt_loss *l);
+/* "# N of P events lost (..)" and, if needed, what is unknown or wrong;
+ * each line starts with 'prefix'. Nothing when nothing is lost. */
+void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
+		   uint64_t damaged_frames);
+/* Only the lines saying which CPUs' books do not balance, if any. */
+void bt_loss_imbalance(FILE *f, const struct bt_decoder *d, const char *prefix);
 
 /* ---- callstack.c ------------------------------------------------------- */
 
@@ -204,6 +280,7 @@ uint64_t bt_events(const struct bt_decoder *d);
 struct bt_frame {
 	uint64_t site, depth, ts;
 	uint64_t child_ticks;	/* children handed on early (spilled) while open */
+	uint64_t holes_at;	/* its stack's holes when it was entered */
 	unsigned nargs;		/* from an arguments record right after the entry */
 	int64_t args[BT_ARGS_MAX];
 };
@@ -227,6 +304,7 @@ struct bt_stack {
 	uint64_t spill_start;		/* the last such with no open frame holding it */
 	int spill_loose;
 	uint64_t misnested;		/* exits that would have claimed one of those */
+	uint64_t holes, hole_ts;	/* holes met (books.c), where the latest sits */
 };
 
 struct bt_stacks {
@@ -253,6 +331,12 @@ struct bt_exit {
 
 struct bt_stack *bt_stack_of(struct bt_stacks *s, unsigned cpu);
 void bt_stack_enter(struct bt_stack *s, uint64_t site, uint64_t depth, uint64_t ts);
+/* Events of this CPU are missing here ('ts': the time after them). */
+void bt_stack_hole(struct bt_stack *s, uint64_t ts);
+/* Whether a call that just returned (bt_stack_exit) was open across a
+ * hole: calls of it or its callees may be missing. */
+struct bt_exit;
+int bt_stack_spans_hole(const struct bt_stack *s, const struct bt_exit *x);
 /* An arguments record: kept with the top frame if it is the site's, 1. */
 int bt_stack_args(struct bt_stack *s, const struct wire_ext *x);
 /*
@@ -275,6 +359,7 @@ struct bt_depth;
 struct bt_depths {
 	struct bt_depth *v[BT_MAX_CPUS];	/* by the exit's ordinal on its CPU */
 	size_t n[BT_MAX_CPUS], cap[BT_MAX_CPUS];
+	int graph, function;	/* graph records, function entries seen */
 };
 
 /* Reads the trace quietly for the depth of every graph exit. */

@@ -131,9 +131,10 @@ int bt_export_folded(const char *trace, const char *elf, const char *out, int pe
 int bt_export_ctf(const char *trace, const char *elf, const char *out);
 int bt_export_svg(const char *trace, const char *elf, const char *out, int per_cpu);
 
-/* ctf_meta.c: the TSDL text for export_ctf.c's streams. */
+/* ctf_meta.c: the TSDL text for export_ctf.c's streams. Id 5 was
+ * lost_frames: losses are lost_events, in events, since wire version 2. */
 enum { BT_CTF_FUNC, BT_CTF_GRAPH_ENTRY, BT_CTF_GRAPH_EXIT, BT_CTF_LOST_EVENTS,
-       BT_CTF_PRINTF, BT_CTF_LOST_FRAMES, BT_CTF_FUNC_ARGS, BT_CTF_STACK_TRACE,
+       BT_CTF_PRINTF, BT_CTF_RETIRED_5, BT_CTF_FUNC_ARGS, BT_CTF_STACK_TRACE,
        BT_CTF_TRIGGER, BT_CTF_FIRST_TRACEPOINT = 16 };
 void bt_ctf_metadata(FILE *f, struct bt_decoder *d, const uint8_t uuid[16]);
 /* The trace's UUID: the same trace file always gets the same one. */

@@ -37,9 +37,26 @@ void bt_stack_enter(struct bt_stack *s, uint64_t site, uint64_t depth, uint64_t 
 	while (s->n && s->f[s->n - 1].depth >= depth)
 		s->n--;
 	if (s->n < BT_STACK_MAX)
-		s->f[s->n++] = (struct bt_frame){ .site = site, .depth = depth, .ts = ts };
+		s->f[s->n++] = (struct bt_frame){ .site = site, .depth = depth, .ts = ts,
+						  .holes_at = s->holes };
 	else
 		s->overflow++;
+}
+
+void bt_stack_hole(struct bt_stack *s, uint64_t ts)
+{
+	s->holes++;
+	s->hole_ts = ts;
+}
+
+int bt_stack_spans_hole(const struct bt_stack *s, const struct bt_exit *x)
+{
+	if (!s->holes)
+		return 0;
+	if (x->matched)
+		return x->frame->holes_at != s->holes;
+	/* No entry: its span reaches back past the latest hole. */
+	return x->start < s->hole_ts;
 }
 
 int bt_stack_args(struct bt_stack *s, const struct wire_ext *x)

@@ -7,6 +7,11 @@
  *
  * The frames also go through a quiet decoder, only to count events,
  * losses and sequence gaps for the status line and the summary.
+ *
+ * With --qemu the capture does not stop at the end-of-stream frame: the
+ * console lines after it still come, and QEMU exits by itself at
+ * power-off. Text passes through until it does, for at most DRAIN_S;
+ * only then is QEMU stopped.
  */
 #include <errno.h>
 #include <poll.h>
@@ -19,6 +24,7 @@
 #include "capture.h"
 
 #define STATUS_MS	250
+#define DRAIN_S		3.0	/* after the END frame, for QEMU to exit */
 
 static volatile sig_atomic_t stop_signal;
 
@@ -51,6 +57,14 @@ struct capture {
 	double ev_rate, byte_rate;
 };
 
+static uint64_t lost_so_far(const struct bt_decoder *d)
+{
+	struct bt_loss l;
+
+	bt_loss(d, &l);
+	return l.lost;
+}
+
 static void clear_status(struct capture *c)
 {
 	if (c->shown)
@@ -66,17 +80,17 @@ static void draw_status(struct capture *c, double t)
 		double dt = t - c->rate_t, keep = dt >= 1.0 ? 0 : 1.0 - dt;
 
 		c->ev_rate = keep * c->ev_rate +
-			     (1 - keep) * (double)(c->bd.records - c->rate_events) / dt;
+			     (1 - keep) * (double)(c->bd.events - c->rate_events) / dt;
 		c->byte_rate = keep * c->byte_rate +
 			       (1 - keep) * (double)(c->wire_bytes - c->rate_bytes) / dt;
 		c->rate_t = t;
-		c->rate_events = c->bd.records;
+		c->rate_events = c->bd.events;
 		c->rate_bytes = c->wire_bytes;
 	}
 	fprintf(stderr, "\r\033[K[capture %.1fs] %llu frames, %llu events (%.0f/s), "
 		"%.1f KB/s, %llu lost", t - c->t0, (unsigned long long)c->dec.frames,
-		(unsigned long long)c->bd.records, c->ev_rate, c->byte_rate / 1024,
-		(unsigned long long)c->bd.events_lost);
+		(unsigned long long)c->bd.events, c->ev_rate, c->byte_rate / 1024,
+		(unsigned long long)lost_so_far(&c->bd));
 	c->shown = 1;
 	c->last_draw = t;
 }
@@ -120,17 +134,39 @@ static void feed(struct capture *c, const uint8_t *p, size_t n)
 	}
 }
 
+/*
+ * Two lines that scripts parse (keep the wording): what arrived, and,
+ * when the END frame carried totals, where every produced event went.
+ */
 static void summary(struct capture *c, double t)
 {
+	struct bt_loss l;
+
+	bt_loss(&c->bd, &l);
 	clear_status(c);
 	fflush(stdout);
 	fprintf(stderr, "baretrace capture: %llu frames, %llu damaged, %llu sequence gaps, "
 		"%llu events, %llu lost, %llu wire bytes in %.1f s -> %s%s\n",
 		(unsigned long long)c->dec.frames, (unsigned long long)c->dec.damaged,
-		(unsigned long long)c->bd.seq_gaps, (unsigned long long)c->bd.records,
-		(unsigned long long)c->bd.events_lost, (unsigned long long)c->wire_bytes,
+		(unsigned long long)c->bd.seq_gaps, (unsigned long long)c->bd.events,
+		(unsigned long long)l.lost, (unsigned long long)c->wire_bytes,
 		t - c->t0, c->path, c->ended ? "" : stop_signal ? " (interrupted)" :
 		" (no end-of-stream frame)");
+	if (!l.totals) {
+		if (c->ended && c->bd.end.empty_end)
+			fprintf(stderr, "baretrace capture: the end-of-stream frame has no totals "
+				"(version 1): events after the last frame are not accounted for\n");
+		return;
+	}
+	uint64_t target = l.overwritten + l.dropped + l.discarded;
+
+	fprintf(stderr, "baretrace capture: target produced %llu events: %llu decoded + %llu lost "
+		"on the target (%llu overwritten, %llu stop mode, %llu discarded) + %lld lost on "
+		"the wire\n", (unsigned long long)l.produced, (unsigned long long)l.decoded,
+		(unsigned long long)target, (unsigned long long)l.overwritten,
+		(unsigned long long)l.dropped, (unsigned long long)l.discarded,
+		(long long)(l.produced - l.decoded - target));
+	bt_loss_imbalance(stderr, &c->bd, "baretrace capture: ");
 }
 
 int bt_capture(const struct bt_capture_opts *o)
@@ -141,6 +177,7 @@ int bt_capture(const struct bt_capture_opts *o)
 	struct wire_ev ev;
 	pid_t child;
 	int fd, failed = 0;
+	double drain_until = 0;
 
 	sa.sa_handler = on_signal;	/* no SA_RESTART: read() returns EINTR */
 	sigaction(SIGINT, &sa, NULL);
@@ -154,11 +191,15 @@ int bt_capture(const struct bt_capture_opts *o)
 	c.status = isatty(STDERR_FILENO);
 	c.t0 = c.rate_t = now();
 	fd = bt_source_open(o, &child);
-	while (!stop_signal && !c.ended) {
+	while (!stop_signal && (!c.ended || (child && now() < drain_until))) {
 		struct pollfd p = { fd, POLLIN, 0 };
-		int r = poll(&p, 1, c.status ? STATUS_MS : -1);
+		int wait = c.status ? STATUS_MS : -1;
 		ssize_t n = 0;
+		int r;
 
+		if (c.ended)		/* draining QEMU's last console lines */
+			wait = (int)((drain_until - now()) * 1000) + 1;
+		r = poll(&p, 1, wait);
 		if (r > 0)
 			n = read(fd, in, sizeof(in));
 		if (r < 0 || n < 0) {
@@ -173,6 +214,8 @@ int bt_capture(const struct bt_capture_opts *o)
 			break;	/* end of input */
 		c.wire_bytes += (uint64_t)n;
 		feed(&c, in, (size_t)n);
+		if (c.ended && !drain_until)
+			drain_until = now() + DRAIN_S;
 		if (now() - c.last_draw >= STATUS_MS / 1000.0)
 			draw_status(&c, now());
 	}

@@ -48,8 +48,6 @@ static const char stream_and_events[] =
 	"\tfields := struct {\n\t\tuint64_t count;\n\t};\n};\n\n"
 	"event {\n\tname = \"printf\";\n\tid = 4;\n\tstream_id = 0;\n"
 	"\tfields := struct {\n\t\tstring msg;\n\t};\n};\n\n"
-	"event {\n\tname = \"lost_frames\";\n\tid = 5;\n\tstream_id = 0;\n"
-	"\tfields := struct {\n\t\tuint64_t frames;\n\t};\n};\n\n"
 	"event {\n\tname = \"func_args\";\n\tid = 6;\n\tstream_id = 0;\n"
 	"\tfields := struct {\n\t\tstring func;\n\t\tuint8_t nargs;\n"
 	"\t\tuint64_hex_t args[nargs];\n\t};\n};\n\n"

@@ -2,7 +2,8 @@
  * tools/baretrace/decode.c: checked frames, in stream order, to records.
  *
  * Keeps what the stream says about itself (metadata, symbol dumps), the
- * per-CPU sequence numbers that reveal lost frames, and up to
+ * per-CPU sequence numbers that reveal missing frames, each block's
+ * first event number for the books (books.c: holes), and up to
  * BT_MAX_PENDING data frames that arrived before any metadata. Records
  * go to the command's visitor one at a time, so memory does not grow
  * with the length of the trace.
@@ -34,7 +35,7 @@ const char *bt_func_name(struct bt_decoder *d, uint64_t site, char *buf, size_t 
 
 uint64_t bt_events(const struct bt_decoder *d)
 {
-	return d->records + d->gap_notices;
+	return d->records;
 }
 
 static int event_types(void *ctx, uint64_t id, const uint8_t **types)
@@ -47,21 +48,22 @@ static int event_types(void *ctx, uint64_t id, const uint8_t **types)
 	return (int)s->nfields;
 }
 
-/* Data frames count per CPU from 0; a jump forward means frames lost. */
+/*
+ * Data frames count per CPU from 0; a jump forward means blocks that
+ * never arrived (overwritten on the target or lost on the way). The
+ * events they held are found as a hole by their numbers (books.c).
+ */
 static void check_data_seq(struct bt_decoder *d, const struct wire_frame *f)
 {
 	unsigned cpu = f->cpu;
 
 	if (d->have_seq[cpu] && f->seq > d->next_seq[cpu]) {
-		uint64_t gap = f->seq - d->next_seq[cpu];
-
 		d->seq_gaps++;
-		d->frames_lost += gap;
-		d->gap_notices++;
-		if (d->v && d->v->lost_frames)
-			d->v->lost_frames(d, cpu, gap);
+		d->frames_lost += f->seq - d->next_seq[cpu];
 	}
 	/* A step back is a new boot (or a replay): resynchronise silently. */
+	if (d->have_seq[cpu] && f->seq < d->next_seq[cpu])
+		bt_books_restart(d, cpu);
 	d->have_seq[cpu] = 1;
 	d->next_seq[cpu] = f->seq + 1;
 }
@@ -88,6 +90,8 @@ static void check_type_seq(struct bt_decoder *d, const struct wire_frame *f)
 	if (d->have_type_seq[t] && f->seq < d->next_type_seq[t] && t == WIRE_FRAME_META) {
 		memset(d->have_seq, 0, sizeof(d->have_seq));	/* target restarted */
 		memset(d->have_prof_seq, 0, sizeof(d->have_prof_seq));
+		for (unsigned cpu = 0; cpu < BT_MAX_CPUS; cpu++)
+			bt_books_restart(d, cpu);
 	}
 	d->have_type_seq[t] = 1;
 	d->next_type_seq[t] = f->seq + 1;
@@ -97,23 +101,31 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 {
 	struct wire_record r;
 	int rc;
-	uint64_t n = 0;
+	uint64_t n = 0, events = 0;
+	int consecutive = d->have_seq[f->cpu] && f->seq == d->next_seq[f->cpu];
 
 	check_data_seq(d, f);
 	d->data_frames++;
 	d->cpus_seen[f->cpu] = 1;
 	if (wire_rec_begin(&d->it, f->body, f->body_len, event_types, d)) {
 		if (d->bad_blocks++ < MAX_WARNINGS && !d->quiet)
-			bt_warn("CPU %u block %llu has no base timestamp; skipped", f->cpu,
-				(unsigned long long)f->seq);
+			bt_warn("CPU %u block %llu has no base timestamp and first event "
+				"number; skipped", f->cpu, (unsigned long long)f->seq);
+		d->books[f->cpu].end_unknown = 1;
 		return;
 	}
 	if (d->v && d->v->block_begin)
 		d->v->block_begin(d, f, d->it.ts);
+	d->books[f->cpu].ts = d->it.ts;
+	bt_books_block(d, f->cpu, d->it.first_event, consecutive, f->seq);
 	while ((rc = wire_rec_next(&d->it, &r)) == WIRE_REC_OK) {
 		struct wire_ext x;
 
 		n++;
+		/* Kind 6 is informational (wire.md 2.8): holes place losses. */
+		if (r.kind == WIRE_REC_LOST)
+			continue;
+		events++;
 		if (r.kind == WIRE_REC_EXT && wire_ext_parse(&r, &x) <= 0) {
 			/* Unknown subtypes are skipped; known ones that do not
 			 * parse are skipped and counted. */
@@ -125,8 +137,6 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 			continue;
 		}
 		d->records++;
-		if (r.kind == WIRE_REC_LOST)
-			d->events_lost += r.count;
 		if (!d->have_ts || r.ts < d->first_ts)
 			d->first_ts = r.ts;
 		if (!d->have_ts || r.ts > d->last_ts)
@@ -140,6 +150,9 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 			f->cpu, (unsigned long long)f->seq, (unsigned long long)n + 1,
 			rc == WIRE_REC_EEVENT ? "a tracepoint with no schema in the metadata"
 					      : "malformed");
+	d->events += events;
+	d->books[f->cpu].ts = d->it.ts;
+	bt_books_block_end(d, f->cpu, events, rc < 0);
 	if (d->v && d->v->block_end)
 		d->v->block_end(d, f);
 }
@@ -171,6 +184,8 @@ static int take_meta(struct bt_decoder *d, const struct wire_frame *f)
 		return -1;
 	}
 	if (d->elf_path && d->meta.have_hash && d->meta.image_hash != d->elf_hash) {
+		if (d->quiet)	/* a first pass: the printing pass says it */
+			return -1;
 		fflush(stdout);
 		fprintf(stderr, "baretrace: %s does not match this trace: image hash "
 			"0x%08x in the trace, 0x%08x in the ELF's .bt_tables (was the image "
@@ -243,6 +258,7 @@ int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len)
 		if (d->meta.seen)
 			flush_pending(d);
 		d->ends++;
+		bt_books_end(d, &f);
 		break;
 	default:
 		break;	/* a frame type from a newer target: skipped */
@@ -271,26 +287,6 @@ void bt_dec_free(struct bt_decoder *d)
 	d->npending = 0;
 	bt_meta_free(&d->meta);
 	bt_symtab_free(&d->syms);
-}
-
-int bt_decode_file(struct bt_decoder *d, const char *path)
-{
-	static uint8_t buf[WIRE_MAX_PAYLOAD];
-	FILE *f = bt_file_open(path);
-	size_t len;
-	int rc;
-
-	while ((rc = bt_file_next(f, buf, &len)) == 1)
-		if (bt_dec_frame(d, buf, len) < 0) {
-			fclose(f);
-			return BT_EXIT_INPUT;
-		}
-	if (rc < 0)
-		bt_warn("%s: the last frame is cut short (capture interrupted?); ignored", path);
-	if (d->bad_frames)
-		bt_warn("%s: %llu frames failed their CRC and were skipped", path,
-			(unsigned long long)d->bad_frames);
-	fclose(f);
-	bt_dec_finish(d);
-	return 0;
+	free(d->pre);
+	d->pre = NULL;
 }

@@ -31,6 +31,8 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 	struct bt_exit x;
 	uint64_t k = dp->n[cpu];
 
+	dp->graph |= r->kind == WIRE_REC_GRAPH_ENTRY || r->kind == WIRE_REC_EXIT;
+	dp->function |= r->kind == WIRE_REC_FUNC || r->kind == WIRE_REC_FUNC_CALLER;
 	if (r->kind == WIRE_REC_GRAPH_ENTRY)
 		bt_stack_enter(bt_stack_of(&p->stacks, cpu), r->site, r->depth, r->ts);
 	if (r->kind != WIRE_REC_EXIT)

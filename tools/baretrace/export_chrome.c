@@ -21,7 +21,6 @@
 struct chrome {
 	FILE *f;
 	uint8_t named[BT_MAX_CPUS];
-	uint64_t last_ts[BT_MAX_CPUS];	/* end of each CPU's last block */
 	struct bt_stacks stacks;
 	struct bt_calls calls[BT_MAX_CPUS];
 	struct bt_decoder *d;
@@ -181,7 +180,7 @@ static void on_ext(struct bt_decoder *d, struct chrome *c, unsigned cpu,
 static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
 {
 	struct chrome *c = d->user;
-	char text[1024], label[64];
+	char text[1024];
 	const char *ev;
 
 	int take = c->pend && c->pend_cpu == cpu && c->pend_site == r->site &&
@@ -226,34 +225,26 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		begin(d, c, cpu, text, "printf", "i", r->ts);
 		fputs("}", c->f);
 		break;
-	case WIRE_REC_LOST:
-		snprintf(label, sizeof(label), "lost %llu events", (unsigned long long)r->count);
-		begin(d, c, cpu, label, "lost", "i", r->ts);
-		fprintf(c->f, ",\"args\":{\"count\":%llu}}", (unsigned long long)r->count);
-		break;
 	}
 }
 
-static void on_block_end(struct bt_decoder *d, const struct wire_frame *f)
-{
-	((struct chrome *)d->user)->last_ts[f->cpu] = d->it.ts;
-}
-
-static void on_lost_frames(struct bt_decoder *d, unsigned cpu, uint64_t frames)
+/* A hole: an instant where the events are missing, counted in events. */
+static void on_hole(struct bt_decoder *d, unsigned cpu, uint64_t events, const char *cause)
 {
 	struct chrome *c = d->user;
 	char label[64];
 
 	flush_held(d, c);
-	snprintf(label, sizeof(label), "lost %llu frames", (unsigned long long)frames);
-	begin(d, c, cpu, label, "lost", "i", c->last_ts[cpu]);
-	fprintf(c->f, ",\"args\":{\"frames\":%llu}}", (unsigned long long)frames);
+	snprintf(label, sizeof(label), "lost %llu events", (unsigned long long)events);
+	begin(d, c, cpu, label, "lost", "i", d->books[cpu].ts);
+	fprintf(c->f, ",\"args\":{\"count\":%llu,\"cause\":", (unsigned long long)events);
+	bt_json_str(c->f, cause);
+	fputs("}}", c->f);
 }
 
 static const struct bt_visitor chrome_visitor = {
 	.record = on_record,
-	.lost_frames = on_lost_frames,
-	.block_end = on_block_end,
+	.hole = on_hole,
 };
 
 int bt_export_chrome(const char *trace, const char *elf, const char *out)

@@ -7,8 +7,10 @@
  * stream id), a context (first and last timestamp, sizes in bits, packet
  * sequence number, CPU), then one event per record, each with a header
  * of event id and 64-bit timestamp on the counter clock. Everything is
- * little-endian and byte aligned. A sequence gap becomes a lost_frames
- * event at the start of the next packet of that CPU.
+ * little-endian and byte aligned. A hole (events missing, books.c)
+ * becomes a lost_events event with their count, at the start of the
+ * packet after it; the hole after a CPU's last block gets a packet of
+ * its own.
  *
  * CTF readers need time to move forward within a stream; a timestamp
  * that steps back (a target restart) is raised to the previous one.
@@ -26,7 +28,7 @@
 
 struct cpu_stream {
 	FILE *f;
-	uint64_t packets, last_ts, lost_frames;
+	uint64_t packets, last_ts;
 };
 
 struct ctf {
@@ -36,6 +38,7 @@ struct ctf {
 	uint8_t *buf;		/* the packet being built */
 	size_t len, cap;
 	unsigned cur;		/* its CPU */
+	int open;		/* a packet is being built */
 	uint64_t begin_ts;
 };
 
@@ -90,39 +93,33 @@ static void event_header(struct ctf *c, uint32_t id, uint64_t ts)
 	put_u64(c, ts);
 }
 
-static void block_begin(struct bt_decoder *d, const struct wire_frame *f, uint64_t base_ts)
+static void packet_open(struct ctf *c, unsigned cpu, uint64_t base_ts)
 {
-	struct ctf *c = d->user;
-	struct cpu_stream *s = &c->cpu[f->cpu];
+	struct cpu_stream *s = &c->cpu[cpu];
 
 	if (!s->f) {
 		char path[4096];
 
-		snprintf(path, sizeof(path), "%s/stream_%u", c->dir, f->cpu);
+		snprintf(path, sizeof(path), "%s/stream_%u", c->dir, cpu);
 		s->f = fopen(path, "wb");
 		if (!s->f)
 			bt_die(BT_EXIT_INPUT, "cannot create %s: %s", path, strerror(errno));
 	}
-	c->cur = f->cpu;
+	c->cur = cpu;
+	c->open = 1;
 	c->len = 0;
 	put_u32(c, CTF_MAGIC);
 	put_bytes(c, c->uuid, 16);
 	put_u32(c, 0);			/* stream id */
 	for (int i = 0; i < 5; i++)	/* begin, end, content, packet size, seq */
 		put_u64(c, 0);
-	put_u32(c, f->cpu);
+	put_u32(c, cpu);
 	c->begin_ts = base_ts > s->last_ts ? base_ts : s->last_ts;
-	if (s->lost_frames) {
-		event_header(c, BT_CTF_LOST_FRAMES, c->begin_ts);
-		put_u64(c, s->lost_frames);
-		s->lost_frames = 0;
-	}
 }
 
-static void block_end(struct bt_decoder *d, const struct wire_frame *f)
+static void packet_close(struct ctf *c)
 {
-	struct ctf *c = d->user;
-	struct cpu_stream *s = &c->cpu[f->cpu];
+	struct cpu_stream *s = &c->cpu[c->cur];
 
 	put_u64_at(c, CONTEXT_AT, c->begin_ts);
 	put_u64_at(c, CONTEXT_AT + 8, s->last_ts > c->begin_ts ? s->last_ts : c->begin_ts);
@@ -130,7 +127,19 @@ static void block_end(struct bt_decoder *d, const struct wire_frame *f)
 	put_u64_at(c, CONTEXT_AT + 24, (uint64_t)c->len * 8);
 	put_u64_at(c, CONTEXT_AT + 32, s->packets++);
 	if (fwrite(c->buf, 1, c->len, s->f) != c->len)
-		bt_die(BT_EXIT_INPUT, "error writing CTF stream %u in %s", f->cpu, c->dir);
+		bt_die(BT_EXIT_INPUT, "error writing CTF stream %u in %s", c->cur, c->dir);
+	c->open = 0;
+}
+
+static void block_begin(struct bt_decoder *d, const struct wire_frame *f, uint64_t base_ts)
+{
+	packet_open(d->user, f->cpu, base_ts);
+}
+
+static void block_end(struct bt_decoder *d, const struct wire_frame *f)
+{
+	(void)f;
+	packet_close(d->user);
 }
 
 /* Tracepoint fields: integers widen to 64 bits, strings stay strings. */
@@ -232,16 +241,22 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		event_header(c, BT_CTF_PRINTF, r->ts);
 		put_cstr(c, text);
 		break;
-	case WIRE_REC_LOST:
-		event_header(c, BT_CTF_LOST_EVENTS, r->ts);
-		put_u64(c, r->count);
-		break;
 	}
 }
 
-static void on_lost_frames(struct bt_decoder *d, unsigned cpu, uint64_t frames)
+/* Inside the packet of the block after the hole, or in one of its own. */
+static void on_hole(struct bt_decoder *d, unsigned cpu, uint64_t events, const char *cause)
 {
-	((struct ctf *)d->user)->cpu[cpu].lost_frames += frames;
+	struct ctf *c = d->user;
+	int alone = !c->open || c->cur != cpu;
+
+	(void)cause;
+	if (alone)
+		packet_open(c, cpu, d->books[cpu].ts);
+	event_header(c, BT_CTF_LOST_EVENTS, c->begin_ts);
+	put_u64(c, events);
+	if (alone)
+		packet_close(c);
 }
 
 /* Creates the directory, or empties it of a previous export's files. */
@@ -268,7 +283,7 @@ static void prepare_dir(const char *dir)
 
 static const struct bt_visitor ctf_visitor = {
 	.record = on_record,
-	.lost_frames = on_lost_frames,
+	.hole = on_hole,
 	.block_begin = block_begin,
 	.block_end = block_end,
 };

@@ -24,12 +24,15 @@ static const char usage_text[] =
 	"        triggers as \"trigger ACTION on FUNC\". Graph exits with no entry\n"
 	"        (threshold mode) print as \"} /* FUNC */\", indented by the calls that\n"
 	"        contain them. A profile dump is a note: \"# profile dump: N functions\"\n"
+	"        Where events are missing: \"CPU:n [LOST N EVENTS] (cause)\"; the last\n"
+	"        lines count the events and the losses, in events, by cause\n"
 	"  stats TRACE.bt [--elf ELF] [--per-cpu]\n"
 	"        per-function calls, total, self, average and max time from graph\n"
 	"        records, call counts from function entries, and the profiler's calls,\n"
 	"        total, average, min and max from profile dumps (the latest dump of\n"
 	"        each CPU; a profile has no self time). Merged over CPUs, or one\n"
-	"        table per CPU with --per-cpu\n"
+	"        table per CPU with --per-cpu. On a trace with holes, '*' marks\n"
+	"        functions with a call open across one: their self time is an upper bound\n"
 	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
 	"        Perfetto/Chrome JSON, folded stacks (\"CPU n\" first with --per-cpu),\n"
 	"        a CTF 1.8 directory, or an SVG flame graph that a browser opens as it\n"
@@ -125,6 +128,10 @@ static int cmd_capture(int argc, char **argv)
 			usage("bad baud rate '%s'", baud);
 		o.baud = (unsigned)b;
 	}
+	if (o.file)
+		bt_refuse_same_file(o.file, o.out);
+	if (o.serial)
+		bt_refuse_same_file(o.serial, o.out);
 	return bt_capture(&o);
 }
 
@@ -161,6 +168,9 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 		usage("export needs --format=chrome-json|folded|ctf|svg%s", "");
 	if (!out)
 		usage("export needs -o PATH%s", "");
+	bt_refuse_same_file(trace, out);
+	if (elf)
+		bt_refuse_same_file(elf, out);
 	if (per_cpu && strcmp(format, "svg") && strcmp(format, "folded"))
 		usage("--per-cpu goes with stats, svg or folded, not %s (it has a track per CPU)",
 		      format);

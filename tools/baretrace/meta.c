@@ -146,6 +146,10 @@ int bt_meta_parse(struct bt_meta *m, const uint8_t *body, size_t len)
 		switch (key) {
 		case WIRE_META_VERSION:
 			m->version = get_varint(&c);
+			m->freq = m->ncpus = m->nsites = m->text_base = 0;
+			m->image_hash = 0;
+			m->have_hash = 0;
+			m->sets++;
 			break;
 		case WIRE_META_FREQ:
 			m->freq = get_varint(&c);

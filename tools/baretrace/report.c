@@ -209,18 +209,18 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		bt_fmt_printf(d, r, text, sizeof(text));
 		printf("[%03u] %s: %s\n", cpu, ts, text);
 		break;
-	case WIRE_REC_LOST:
-		printf("CPU:%u [LOST %llu EVENTS]\n", cpu, (unsigned long long)r->count);
-		break;
 	}
 }
 
-static void on_lost_frames(struct bt_decoder *d, unsigned cpu, uint64_t frames)
+/* A marker where events are missing; the header goes first. */
+static void on_hole(struct bt_decoder *d, unsigned cpu, uint64_t events, const char *cause)
 {
 	struct report *rp = d->user;
 
 	flush_held(d, rp);
-	printf("CPU:%u [LOST %llu FRAMES]\n", cpu, (unsigned long long)frames);
+	if (!rp->said_graph && !rp->said_function && (rp->depths.graph || rp->depths.function))
+		header(rp, rp->depths.graph);
+	printf("CPU:%u [LOST %llu EVENTS] (%s)\n", cpu, (unsigned long long)events, cause);
 }
 
 static void on_profile(struct bt_decoder *d, const struct wire_frame *f)
@@ -235,7 +235,7 @@ static void on_profile(struct bt_decoder *d, const struct wire_frame *f)
 
 static const struct bt_visitor report_visitor = {
 	.record = on_record,
-	.lost_frames = on_lost_frames,
+	.hole = on_hole,
 	.profile = on_profile,
 };
 
@@ -252,11 +252,8 @@ int bt_report(const char *trace, const char *elf)
 	rc = bt_decode_file(&d, trace);
 	flush_held(&d, &rp);
 	if (!rc) {
-		printf("# %llu events", (unsigned long long)bt_events(&d));
-		if (d.events_lost || d.frames_lost)
-			printf("; %llu events lost on the target, %llu frames lost on the way",
-			       (unsigned long long)d.events_lost, (unsigned long long)d.frames_lost);
-		printf("\n");
+		printf("# %llu events\n", (unsigned long long)bt_events(&d));
+		bt_loss_print(stdout, &d, "# ", d.bad_frames);
 	}
 	bt_stacks_free(&rp.stacks);
 	bt_depths_free(&rp.depths);

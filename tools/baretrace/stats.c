@@ -24,6 +24,7 @@ struct fn_stat {
 	int used;
 	uint64_t calls, total, self, max;	/* from exits, in ticks */
 	uint64_t entries;			/* function-entry records */
+	int spans_hole;				/* a call was open across a hole */
 	const char *name;			/* for sorting */
 };
 
@@ -35,6 +36,7 @@ struct stats {
 	int per_cpu;
 	uint64_t exits, entries, others;
 	uint64_t spilled;	/* records of functions past MAX_FUNCS */
+	uint64_t marked;	/* functions with a call across a hole */
 };
 
 /* Distinct functions kept; more can only come from damaged site numbers. */
@@ -111,6 +113,8 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		st->self += r->duration > x.child_ticks ? r->duration - x.child_ticks : 0;
 		if (r->duration > st->max)
 			st->max = r->duration;
+		if (bt_stack_spans_hole(bt_stack_of(&s->stacks, cpu), &x) && !st->spans_hole++)
+			s->marked++;
 		s->exits++;
 		break;
 	}
@@ -118,6 +122,13 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		s->others++;	/* events, messages, losses, extensions: no time */
 		break;
 	}
+}
+
+static void on_hole(struct bt_decoder *d, unsigned cpu, uint64_t events, const char *cause)
+{
+	(void)events;
+	(void)cause;
+	bt_stack_hole(bt_stack_of(&((struct stats *)d->user)->stacks, cpu), d->books[cpu].ts);
 }
 
 static void on_profile(struct bt_decoder *d, const struct wire_frame *f)
@@ -168,8 +179,8 @@ static void print_table(struct bt_decoder *d, struct stats *s, int graph, unsign
 			bt_fmt_usecs(sf, sizeof(sf), v[i].self, freq);
 			bt_fmt_usecs(av, sizeof(av), v[i].total / v[i].calls, freq);
 			bt_fmt_usecs(mx, sizeof(mx), v[i].max, freq);
-			printf("%12llu %14s %14s %14s %14s  %s\n", (unsigned long long)v[i].calls,
-			       t, sf, av, mx, v[i].name);
+			printf("%12llu %14s %14s %14s %14s  %s%s\n", (unsigned long long)v[i].calls,
+			       t, sf, av, mx, v[i].name, v[i].spans_hole ? " *" : "");
 		}
 		goto out;
 	}
@@ -183,7 +194,11 @@ out:
 	free(v);
 }
 
-static const struct bt_visitor stats_visitor = { .record = on_record, .profile = on_profile };
+static const struct bt_visitor stats_visitor = {
+	.record = on_record,
+	.hole = on_hole,
+	.profile = on_profile,
+};
 
 static void print_tables(struct bt_decoder *d, struct stats *s, unsigned cpu)
 {
@@ -215,13 +230,20 @@ int bt_stats(const char *trace, const char *elf, int per_cpu)
 			bt_warn("more than %u functions: %llu records of the rest not counted",
 				MAX_FUNCS, (unsigned long long)s.spilled);
 		bt_stacks_warn(&s.stacks);
+		if (s.marked) {
+			struct bt_loss l;
+
+			bt_loss(&d, &l);
+			printf("# warning: %llu events missing in holes; * marks the %llu functions "
+			       "with calls open across a hole: the calls they made there are "
+			       "missing, so their self times are upper bounds\n",
+			       (unsigned long long)(l.holes_target + l.holes_other),
+			       (unsigned long long)s.marked);
+		}
 		if (!s.exits && !s.entries && !bt_profile_any(&s.prof))
 			printf("# no function records in the trace\n");
-		printf("# %llu events", (unsigned long long)bt_events(&d));
-		if (d.events_lost || d.frames_lost)
-			printf("; %llu events lost on the target, %llu frames lost on the way",
-			       (unsigned long long)d.events_lost, (unsigned long long)d.frames_lost);
-		printf("\n");
+		printf("# %llu events\n", (unsigned long long)bt_events(&d));
+		bt_loss_print(stdout, &d, "# ", d.bad_frames);
 	}
 	free(s.tab);
 	bt_stacks_free(&s.stacks);

@@ -3,9 +3,12 @@
  * 3): an 8-byte magic, then whole frames, each a u32 LE payload length
  * and the unescaped payload. Frames are written whole and flushed one at
  * a time, so a capture stopped at any point leaves a readable file.
+ * Reading resynchronises after damage, and bt_decode_file() runs a whole
+ * file through a decoder.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bt.h"
@@ -54,20 +57,132 @@ FILE *bt_file_open(const char *path)
 	return f;
 }
 
-int bt_file_next(FILE *f, uint8_t *buf, size_t *len)
+/*
+ * Whether buf[0 .. avail) starts with a stored frame: a length that fits,
+ * then a payload whose own length field and CRC check. The cheap checks
+ * go first, so scanning a damaged stretch byte by byte stays fast.
+ */
+static size_t frame_at(const uint8_t *buf, size_t avail)
 {
+	struct wire_frame f;
+	uint32_t want;
+	uint64_t seq, body_len;
+	int a, b;
+
+	if (avail < 4)
+		return 0;
+	want = (uint32_t)buf[0] | (uint32_t)buf[1] << 8 | (uint32_t)buf[2] << 16 |
+	       (uint32_t)buf[3] << 24;
+	if (want < 7 || want > WIRE_MAX_PAYLOAD || want > avail - 4)
+		return 0;
+	a = wire_varint_get(buf + 6, want - 2, &seq);
+	if (a < 0)
+		return 0;
+	b = wire_varint_get(buf + 6 + a, want - 2 - (size_t)a, &body_len);
+	if (b < 0 || 2 + (uint64_t)a + (uint64_t)b + body_len + WIRE_CRC_SIZE != want)
+		return 0;
+	return wire_frame_parse(buf + 4, want, &f) == WIRE_DMG_NONE ? want : 0;
+}
+
+/* The slow way, after a frame that did not check: scans from the byte
+ * after its start for the next one that does. */
+static int resync(FILE *f, uint8_t *buf, size_t *len, uint64_t *skipped)
+{
+	/* Room for a whole frame after any skip within one window. */
+	static uint8_t win[2 * (4 + WIRE_MAX_PAYLOAD)];
+	size_t have = 0, at = 1, want = 0;
+
+	for (;;) {
+		have += fread(win + have, 1, sizeof(win) - have, f);
+		for (; at + 4 <= have && at < sizeof(win) / 2; at++)
+			if ((want = frame_at(win + at, have - at)))
+				break;
+		if (want) {
+			memcpy(buf, win + at + 4, want);
+			*len = want;
+			*skipped += at;
+			/* Put back what follows the frame. */
+			return fseek(f, -(long)(have - at - 4 - want), SEEK_CUR) ? -1 : 1;
+		}
+		if (have < sizeof(win))
+			return -1;	/* to the end: no whole frame */
+		*skipped += at;		/* a window's first half held none */
+		memmove(win, win + at, have - at);
+		have -= at;
+		at = 0;
+	}
+}
+
+int bt_file_next(FILE *f, uint8_t *buf, size_t *len, uint64_t *skipped)
+{
+	long pos = ftell(f);
 	uint8_t n[4];
 	size_t got = fread(n, 1, 4, f);
 	uint32_t want;
+	struct wire_frame fr;
 
 	if (got == 0)
 		return 0;
-	if (got < 4)
-		return -1;
 	want = (uint32_t)n[0] | (uint32_t)n[1] << 8 | (uint32_t)n[2] << 16 |
 	       (uint32_t)n[3] << 24;
-	if (want > WIRE_MAX_PAYLOAD || fread(buf, 1, want, f) != want)
+	if (got == 4 && want <= WIRE_MAX_PAYLOAD && fread(buf, 1, want, f) == want &&
+	    wire_frame_parse(buf, want, &fr) == WIRE_DMG_NONE) {
+		*len = want;
+		return 1;
+	}
+	if (pos < 0 || fseek(f, pos, SEEK_SET))
 		return -1;
-	*len = want;
-	return 1;
+	return resync(f, buf, len, skipped);
+}
+
+/* Reads the file once quietly for its end-of-stream totals and how many
+ * events it decodes, so that holes met before the END frame get their
+ * cause (books.c). */
+static void first_pass(struct bt_decoder *d, const char *path)
+{
+	struct bt_decoder *p = bt_alloc(sizeof(*p));
+
+	bt_dec_init(p, NULL, NULL);
+	p->quiet = 1;
+	bt_decode_file(p, path);
+	d->pre = bt_alloc(sizeof(*d->pre));
+	*d->pre = p->end;
+	bt_dec_free(p);
+	free(p);
+}
+
+int bt_decode_file(struct bt_decoder *d, const char *path)
+{
+	static uint8_t buf[WIRE_MAX_PAYLOAD];
+	FILE *f;
+	size_t len;
+	int rc;
+
+	if (d->v && d->v->hole && !d->pre)
+		first_pass(d, path);
+	f = bt_file_open(path);
+	/* Only the printing pass warns: a quiet pass over the same file
+	 * (report's depths, the first pass) would say it all again. */
+	while ((rc = bt_file_next(f, buf, &len, &d->skipped_bytes)) == 1)
+		if (bt_dec_frame(d, buf, len) < 0) {
+			fclose(f);
+			return BT_EXIT_INPUT;
+		}
+	fclose(f);
+	if (!d->frames && (rc < 0 || d->skipped_bytes)) {
+		if (!d->quiet)
+			bt_warn("%s: no whole frame could be read: the file is damaged", path);
+		return BT_EXIT_INPUT;
+	}
+	if (rc < 0 && !d->quiet)
+		bt_warn("%s: the last frame is cut short (capture interrupted?); ignored", path);
+	if (d->skipped_bytes && !d->quiet)
+		bt_warn("%s: %llu bytes that held no frame whose length and CRC check were "
+			"skipped; reading resumed at the next good frame", path,
+			(unsigned long long)d->skipped_bytes);
+	if (d->bad_frames && !d->quiet)
+		bt_warn("%s: %llu frames failed their CRC and were skipped", path,
+			(unsigned long long)d->bad_frames);
+	bt_dec_finish(d);
+	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bt.h"
 
@@ -67,4 +68,15 @@ char *bt_strndup(const void *s, size_t n)
 
 	memcpy(p, s, n);
 	return p;
+}
+
+void bt_refuse_same_file(const char *in, const char *out)
+{
+	struct stat a, b;
+
+	/* Checked before the output is opened: opening it for writing
+	 * would truncate the input already. */
+	if (!stat(in, &a) && !stat(out, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		bt_die(BT_EXIT_USAGE, "the output %s is the input %s: refusing to overwrite it",
+		       out, in);
 }

@@ -1,0 +1,239 @@
+/*
+ * tools/baretrace/books.c: accounting for every event (docs/wire.md 2.4,
+ * 2.8). Each data block says the number of its first event; a jump past
+ * the end of the CPU's previous block is a hole, told to the command
+ * right where it is. The end-of-stream frame gives each CPU's totals, so
+ * the hole after the last block and the split of all losses by cause
+ * (overwritten, ring full, discarded on the target; the rest on the
+ * wire) are known too.
+ *
+ * The cause of a hole: consecutive sequence numbers around it mean no
+ * frame is missing, so the target lost the events (ring full or a
+ * discard). A sequence gap is an overwritten block or a frame lost on
+ * the way; the totals settle it when they show only one of the two.
+ */
+#include <string.h>
+
+#include "bt.h"
+
+#define CAUSE_TARGET	"lost on the target (ring full or discarded)"
+#define CAUSE_EITHER	"ring overwritten or frames lost"
+#define CAUSE_WIRE	"frames lost on the wire"
+
+/* The totals to judge by: the first pass's if any, else what arrived. */
+static const struct bt_end_books *judge(const struct bt_decoder *d, unsigned cpu)
+{
+	if (d->pre && d->pre->has[cpu])
+		return d->pre;
+	return d->end.has[cpu] ? &d->end : NULL;
+}
+
+static const char *cause_of(const struct bt_decoder *d, unsigned cpu, int consecutive)
+{
+	const struct bt_end_books *b = judge(d, cpu);
+	const struct wire_end_cpu *e;
+	uint64_t target, wire, dec;
+
+	if (!b)
+		return consecutive ? CAUSE_TARGET : CAUSE_EITHER;
+	e = &b->end[cpu];
+	/* No block missing: refused by a full ring or discarded. */
+	if (consecutive)
+		return e->dropped && !e->discarded ? "ring full (stop mode)" :
+		       e->discarded && !e->dropped ? "discarded" : CAUSE_TARGET;
+	target = e->overwritten + e->dropped + e->discarded;
+	/* Decoded so far: all of it after a first pass or at the END frame. */
+	dec = b == d->pre ? b->decoded[cpu] : d->books[cpu].decoded;
+	wire = e->produced >= dec + target ? e->produced - dec - target : 0;
+	if (!target)
+		return wire ? CAUSE_WIRE : CAUSE_EITHER;
+	if (!wire)
+		return !e->dropped && !e->discarded ? "ring overwritten" :
+		       !e->overwritten && !e->discarded ? "ring full (stop mode)" :
+		       !e->overwritten && !e->dropped ? "discarded" : "lost on the target";
+	/* Both: a full ring in stop mode opens no block, so with no
+	 * overwrite nor discard the missing blocks were lost on the way,
+	 * but the hole may hold refused events too. */
+	if (!e->overwritten && !e->discarded)
+		return "ring full (stop mode) or frames lost";
+	return CAUSE_EITHER;
+}
+
+static void hole(struct bt_decoder *d, unsigned cpu, uint64_t n, int consecutive)
+{
+	struct bt_cpu_books *c = &d->books[cpu];
+
+	c->holes++;
+	if (consecutive)
+		c->hole_target += n;
+	else
+		c->hole_other += n;
+	if (d->v && d->v->hole)
+		d->v->hole(d, cpu, n, cause_of(d, cpu, consecutive));
+}
+
+void bt_books_restart(struct bt_decoder *d, unsigned cpu)
+{
+	d->books[cpu].have_block = 0;
+	d->books[cpu].end_unknown = 0;
+}
+
+void bt_books_block(struct bt_decoder *d, unsigned cpu, uint64_t first, int consecutive,
+		    uint64_t seq)
+{
+	struct bt_cpu_books *c = &d->books[cpu];
+
+	if (!c->have_block) {
+		/* Nothing of this CPU before: events 0 .. first-1 are gone;
+		 * seq 0 means no block before this one was opened. */
+		if (first && !c->end_unknown)
+			hole(d, cpu, first, seq == 0);
+	} else if (first > c->next_event && !c->end_unknown) {
+		hole(d, cpu, first - c->next_event, consecutive);
+	}
+	c->have_block = 1;
+	c->end_unknown = 0;
+	c->next_event = first;
+	c->last_seq = seq;
+}
+
+void bt_books_block_end(struct bt_decoder *d, unsigned cpu, uint64_t n, int cut)
+{
+	struct bt_cpu_books *c = &d->books[cpu];
+
+	c->next_event += n;
+	c->decoded += n;
+	c->blocks++;
+	/* The events after a bad record are unknown: the next block's
+	 * first is taken as it is, and the books count them on the wire. */
+	c->end_unknown = cut != 0;
+}
+
+void bt_books_end(struct bt_decoder *d, const struct wire_frame *f)
+{
+	struct wire_end_cpu e[BT_MAX_CPUS];
+	int n = wire_end_decode(f->body, f->body_len, e, BT_MAX_CPUS);
+
+	if (n < 0) {
+		if (!d->quiet)
+			bt_warn("end-of-stream frame %llu is malformed; its totals are ignored",
+				(unsigned long long)f->seq);
+		return;
+	}
+	if (n == 0) {
+		d->end.empty_end = 1;
+		return;
+	}
+	d->end.totals = 1;
+	for (int i = 0; i < n && i < BT_MAX_CPUS; i++) {
+		unsigned cpu = (unsigned)e[i].cpu;
+		struct bt_cpu_books *c;
+
+		if (e[i].cpu >= BT_MAX_CPUS)
+			continue;
+		c = &d->books[cpu];
+		d->end.end[cpu] = e[i];
+		d->end.has[cpu] = 1;
+		d->end.decoded[cpu] = c->decoded;
+		if (c->end_unknown)
+			continue;
+		uint64_t have = c->have_block ? c->next_event : 0;
+
+		/* No frame missing after the last one: seqs end at blocks - 1. */
+		if (e[i].produced > have)
+			hole(d, cpu, e[i].produced - have,
+			     c->have_block ? c->last_seq + 1 == e[i].blocks : e[i].blocks == 0);
+	}
+}
+
+void bt_loss(const struct bt_decoder *d, struct bt_loss *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->totals = d->end.totals;
+	l->balanced = 1;
+	for (unsigned cpu = 0; cpu < BT_MAX_CPUS; cpu++) {
+		const struct bt_cpu_books *c = &d->books[cpu];
+		const struct wire_end_cpu *e = &d->end.end[cpu];
+
+		l->decoded += c->decoded;
+		l->holes_target += c->hole_target;
+		l->holes_other += c->hole_other;
+		if (!d->end.has[cpu]) {
+			if (c->decoded && d->end.totals)
+				l->balanced = 0;	/* events, but no totals */
+			continue;
+		}
+		uint64_t target = e->overwritten + e->dropped + e->discarded;
+
+		l->produced += e->produced;
+		l->overwritten += e->overwritten;
+		l->dropped += e->dropped;
+		l->discarded += e->discarded;
+		if (c->decoded + target > e->produced || c->blocks > e->blocks)
+			l->balanced = 0;
+		else
+			l->wire += e->produced - c->decoded - target;
+		if (e->blocks > c->blocks)
+			l->blocks_missing += e->blocks - c->blocks;
+	}
+	if (l->totals)
+		l->lost = l->overwritten + l->dropped + l->discarded + l->wire;
+	else
+		l->lost = l->holes_target + l->holes_other;
+}
+
+void bt_loss_imbalance(FILE *f, const struct bt_decoder *d, const char *prefix)
+{
+	for (unsigned cpu = 0; d->end.totals && cpu < BT_MAX_CPUS; cpu++) {
+		const struct bt_cpu_books *c = &d->books[cpu];
+		const struct wire_end_cpu *e = &d->end.end[cpu];
+		uint64_t target = e->overwritten + e->dropped + e->discarded;
+
+		if (!d->end.has[cpu]) {
+			if (c->decoded)
+				fprintf(f, "%sthe books do not balance: CPU %u has %llu events but "
+					"no end-of-stream totals\n", prefix, cpu,
+					(unsigned long long)c->decoded);
+			continue;
+		}
+		if (c->decoded + target > e->produced)
+			fprintf(f, "%sthe books do not balance on CPU %u: %llu decoded + %llu lost "
+				"on the target > %llu produced\n", prefix, cpu,
+				(unsigned long long)c->decoded, (unsigned long long)target,
+				(unsigned long long)e->produced);
+		if (c->blocks > e->blocks)
+			fprintf(f, "%sthe books do not balance on CPU %u: %llu blocks decoded > "
+				"%llu opened\n", prefix, cpu, (unsigned long long)c->blocks,
+				(unsigned long long)e->blocks);
+	}
+}
+
+void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
+		   uint64_t damaged_frames)
+{
+	struct bt_loss l;
+
+	bt_loss(d, &l);
+	if (l.totals) {
+		if (l.lost)
+			fprintf(f, "%s%llu of %llu events lost (%.0f %%): %llu ring overwritten, "
+				"%llu ring full (stop mode), %llu discarded, %llu lost on the wire "
+				"(%llu damaged frames, %llu blocks missing)\n", prefix,
+				(unsigned long long)l.lost, (unsigned long long)l.produced,
+				l.produced ? 100.0 * (double)l.lost / (double)l.produced : 0.0,
+				(unsigned long long)l.overwritten, (unsigned long long)l.dropped,
+				(unsigned long long)l.discarded, (unsigned long long)l.wire,
+				(unsigned long long)damaged_frames,
+				(unsigned long long)l.blocks_missing);
+		bt_loss_imbalance(f, d, prefix);
+		return;
+	}
+	if (l.lost)
+		fprintf(f, "%s%llu events lost in holes: %llu on the target (ring full or "
+			"discarded), %llu ring overwritten or frames lost\n", prefix,
+			(unsigned long long)l.lost, (unsigned long long)l.holes_target,
+			(unsigned long long)l.holes_other);
+	if (d->data_frames || d->end.empty_end)
+		fprintf(f, "%sno end-of-stream frame%s: events after the last frame are not "
+			"accounted for\n", prefix, d->end.empty_end ? " with totals" : "");
+}
