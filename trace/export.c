@@ -6,6 +6,7 @@
 #include "console.h"
 #include "core.h"
 #include "export.h"
+#include "export_int.h"
 #include "irq.h"
 #include "ktime.h"
 #include "mmu.h"
@@ -16,7 +17,7 @@
 #include "uart.h"
 #include "wire.h"
 
-#define PAYLOAD_MAX	(RING_BLOCK_SIZE + 64)
+#define PAYLOAD_MAX	EXPORT_PAYLOAD_MAX
 #define META_EVERY	256	/* data frames between metadata frames */
 
 #define IDLE_FRAMES_MAX	8	/* frames per call, then back to the idle loop */
@@ -32,10 +33,10 @@ static volatile int export_owner;
 static volatile bool closing;
 /* Idle CPUs export unless a test that reads the rings itself says not. */
 static volatile bool idle_off;
-static uint8_t body[PAYLOAD_MAX], payload[PAYLOAD_MAX];
+static uint8_t body[PAYLOAD_MAX], payload[PAYLOAD_MAX];	/* frames' bodies, payloads */
 static uint8_t escaped[WIRE_ESCAPED_MAX(PAYLOAD_MAX)];
 static struct export_stats stats;
-static uint64_t meta_seq, syms_seq, since_meta;
+static uint64_t since_meta;
 static uint32_t pace_per_tick;	/* bytes per tick, 0 = unlimited */
 /* Bytes the line may still carry; added by CPU 0's tick and spent by
  * the sender, both atomically (the sender may hold export_lock for a
@@ -88,7 +89,7 @@ void export_set_pace(uint32_t baud)
 	pace_per_tick = baud ? baud / 10 / time_tick_hz() + 1 : 0;
 }
 
-static void send(unsigned int type, unsigned int cpu, uint64_t seq,
+void export_send(unsigned int type, unsigned int cpu, uint64_t seq,
 		 const uint8_t *b, size_t len)
 {
 	size_t n = wire_frame_build(payload, sizeof(payload), type, cpu, seq, b, len);
@@ -102,85 +103,10 @@ static void send(unsigned int type, unsigned int cpu, uint64_t seq,
 	__atomic_fetch_sub(&budget, (int64_t)e, __ATOMIC_RELAXED);
 }
 
-/* Metadata items after the fixed head: each writes its items from
- * number 'from' on while they fit in o and returns the next one. */
-unsigned int trace_printf_meta(struct wire_out *o, unsigned int from);	/* trace/printf.c */
-unsigned int trace_format_count(void);
-
-/*
- * The metadata set (wire.md 2.2): the head in the first frame, then the
- * format strings and event schemas in as many frames as they need
- * (wire.md 2.9), every item whole in one frame.
- */
 static void send_meta(void)
 {
-	struct wire_out o;
-	extern char bt_tables_start[], bt_tables_end[];
-	unsigned int fmt = 0, ev = 0, nfmt = trace_format_count(), nev = tp_count();
-
-	wire_out_init(&o, body, sizeof(body));
-	wire_out_varint(&o, WIRE_META_VERSION);
-	wire_out_varint(&o, WIRE_VERSION);
-	wire_out_varint(&o, WIRE_META_FREQ);
-	wire_out_varint(&o, time_counter_hz());
-	wire_out_varint(&o, WIRE_META_NCPUS);
-	wire_out_varint(&o, smp_num_cpus());
-	wire_out_varint(&o, WIRE_META_IMAGE_HASH);
-	wire_out_u32le(&o, wire_crc32(0, bt_tables_start,
-				      (size_t)(bt_tables_end - bt_tables_start)));
-	wire_out_varint(&o, WIRE_META_NSITES);
-	wire_out_varint(&o, trace_site_count());
-	wire_out_varint(&o, WIRE_META_TEXT_BASE);
-	wire_out_varint(&o, (uintptr_t)_text);
-	for (;;) {
-		size_t head = o.len;
-
-		fmt = trace_printf_meta(&o, fmt);
-		if (fmt == nfmt)
-			ev = tp_meta(&o, ev);
-		if (!head && !o.len)
-			break;	/* one item larger than a frame: never fits */
-		send(WIRE_FRAME_META, 0, meta_seq++, body, o.len);
-		stats.meta_frames++;
-		if (fmt == nfmt && ev == nev)
-			break;
-		wire_out_init(&o, body, sizeof(body));
-	}
+	stats.meta_frames += export_send_meta();
 	since_meta = 0;
-}
-
-/* Symbol dump: as many sites per frame as fit. */
-static void send_symbols(void)
-{
-	unsigned int n = trace_site_count();
-
-	for (unsigned int first = 0; first < n;) {
-		struct wire_out o;
-		unsigned int count = 0;
-		size_t mark;
-
-		wire_out_init(&o, body, sizeof(body));
-		wire_out_varint(&o, first);
-		mark = o.len;
-		wire_out_varint(&o, 0);	/* count, patched below (1 byte) */
-		for (unsigned int i = first; i < n && count < 127; i++) {
-			const char *name = trace_site_name(i);
-			size_t before = o.len;
-
-			wire_out_varint(&o, trace_site_addr(i) - (uintptr_t)_text);
-			wire_out_varint(&o, bt_syms[bt_sites[i]].size);
-			wire_out_str(&o, name, strlen(name));
-			if (o.overflow || o.len > sizeof(body) - 64) {
-				o.len = before;
-				o.overflow = 0;
-				break;
-			}
-			count++;
-		}
-		body[mark] = (uint8_t)count;
-		send(WIRE_FRAME_SYMS, 0, syms_seq++, body, o.len);
-		first += count;
-	}
 }
 
 void export_frame(unsigned int type, unsigned int cpu, uint64_t seq,
@@ -190,7 +116,7 @@ void export_frame(unsigned int type, unsigned int cpu, uint64_t seq,
 	bool mine = READ_ONCE(export_owner) == (int)cpu_id() + 1;
 
 	if (mine || export_lock_wait(100000)) {
-		send(type, cpu, seq, b, len);
+		export_send(type, cpu, seq, b, len);
 		if (!mine)
 			export_unlock();
 	}
@@ -203,7 +129,7 @@ void export_start(void)
 
 	if (export_lock_wait(1000000)) {
 		send_meta();
-		send_symbols();
+		export_send_symbols();
 		export_unlock();
 	}
 	irq_restore(flags);
@@ -221,7 +147,7 @@ static bool send_one_block(void)
 
 		if (len < 0)
 			continue;
-		send(WIRE_FRAME_DATA, cpu, seq, body, (size_t)len);
+		export_send(WIRE_FRAME_DATA, cpu, seq, body, (size_t)len);
 		stats.blocks++;
 		next_cpu = cpu + 1;
 		if (++since_meta >= META_EVERY)
@@ -396,7 +322,7 @@ void export_end(void)
 	}
 	size_t len = wire_end_encode(body, sizeof(body), c, n);
 
-	send(WIRE_FRAME_END, 0, 0, body, len);
+	export_send(WIRE_FRAME_END, 0, 0, body, len);
 	uart_flush();
 	irq_restore(flags);
 }

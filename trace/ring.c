@@ -32,11 +32,6 @@ enum ring_mode ring_get_mode(void)
 	return ring_mode_now;
 }
 
-static struct ring_block *block_at(const struct ring_cpu *r, uint64_t seq)
-{
-	return (struct ring_block *)((uint8_t *)r->mem +
-				     (size_t)(seq % r->nblocks) * RING_BLOCK_SIZE);
-}
 
 /* Applies a pending new memory (owner, interrupts masked, nest == 0):
  * what the old memory still held is counted as discarded; numbering of
@@ -161,7 +156,7 @@ static void leave_block(struct ring_cpu *r)
 bool ring_next_block(struct ring_cpu *r, uint64_t now)
 {
 	uint64_t next = r->started ? r->wr_seq + 1 : r->seq_base;
-	struct ring_block *b = block_at(r, next);
+	struct ring_block *b = ring_block_at(r, next);
 
 	if (next >= r->seq_base + r->nblocks) {
 		uint64_t old = next - r->nblocks;
@@ -354,13 +349,6 @@ void ring_close_block_of(unsigned int cpu)
 		finish_block(r);
 }
 
-bool ring_is_closed(unsigned int cpu)
-{
-	struct ring_cpu *r = ring_of(cpu);
-
-	return !r || (!READ_ONCE(r->cur) && !READ_ONCE(r->nest));
-}
-
 void ring_close_if_older(uint64_t ticks)
 {
 	unsigned long flags = irq_save();
@@ -370,52 +358,4 @@ void ring_close_if_older(uint64_t ticks)
 	if (r && r->cur && now - r->cur->base_ts > ticks)
 		finish_block(r);
 	irq_restore(flags);
-}
-
-long ring_read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq)
-{
-	struct ring_cpu *r = ring_of(cpu);
-
-	for (;;) {
-		if (!r || cap < 2 * WIRE_VARINT_MAX)
-			return -1;
-		uint64_t want = smp_load_acquire(&r->rd_seq);
-
-		if (want >= smp_load_acquire(&r->closed_seq))
-			return -1;
-		struct ring_block *b = block_at(r, want);
-
-		if (smp_load_acquire(&b->seq) != want)
-			continue;	/* being reused: rd_seq has moved */
-		size_t len = b->used;
-		uint32_t events = b->events;
-		unsigned int head = wire_block_head_put(buf, b->base_ts, b->first);
-
-		if (len > cap - head || len > r->cap)
-			len = 0;	/* cannot happen for a complete block */
-		memcpy(buf + head, b->data, len);
-		*seq = want;
-		dmb_ish();	/* the copy is done before we claim the block */
-		if (__atomic_compare_exchange_n(&r->rd_seq, &want, want + 1, false,
-						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			r->exported += events;
-			return (long)(len + head);
-		}
-		/* The writer took it as lost while we copied: next one. */
-	}
-}
-
-void ring_get_totals(unsigned int cpu, struct ring_totals *t)
-{
-	struct ring_cpu *r = ring_of(cpu);
-
-	*t = (struct ring_totals){ 0 };
-	if (!r)
-		return;
-	t->produced = ring_produced(r);
-	t->overwritten = r->overwritten;
-	t->dropped = r->dropped;
-	t->discarded = r->discarded;
-	t->in_ring = t->produced - t->dropped - t->overwritten - t->discarded - r->exported;
-	t->blocks = r->started ? r->wr_seq + 1 : r->seq_base;
 }

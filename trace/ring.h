@@ -99,6 +99,13 @@ struct ring_cpu {
 	volatile bool swap_pending;
 };
 
+/* The block that holds sequence number 'seq' (now or once). */
+static inline struct ring_block *ring_block_at(const struct ring_cpu *r, uint64_t seq)
+{
+	return (struct ring_block *)((uint8_t *)r->mem +
+				     (size_t)(seq % r->nblocks) * RING_BLOCK_SIZE);
+}
+
 /* Events this CPU tried to record: stored ones plus dropped ones. */
 static inline uint64_t ring_produced(const struct ring_cpu *r)
 {

@@ -1,0 +1,99 @@
+/*
+ * trace/export_meta.c: the frames that let a host decode the rest: the
+ * metadata set (docs/wire.md 2.2, over several frames as 2.9 says) and
+ * the symbol dump (2.3). Called only by the holder of the exporter's lock
+ * (trace/export.c), like everything that sends.
+ */
+#include <string.h>
+
+#include "core.h"
+#include "export_int.h"
+#include "ktime.h"
+#include "smp.h"
+#include "tracepoint.h"
+#include "wire.h"
+
+/* The exporter lock's holder only. */
+static uint8_t body[EXPORT_PAYLOAD_MAX];
+static uint64_t meta_seq, syms_seq;
+
+/* Metadata items after the fixed head: each writes its items from
+ * number 'from' on while they fit in o and returns the next one. */
+unsigned int trace_printf_meta(struct wire_out *o, unsigned int from);	/* trace/printf.c */
+unsigned int trace_format_count(void);
+
+/*
+ * The metadata set (wire.md 2.2): the head in the first frame, then the
+ * format strings and event schemas in as many frames as they need
+ * (wire.md 2.9), every item whole in one frame.
+ */
+unsigned int export_send_meta(void)
+{
+	struct wire_out o;
+	extern char bt_tables_start[], bt_tables_end[];
+	unsigned int fmt = 0, ev = 0, nfmt = trace_format_count(), nev = tp_count(), frames = 0;
+
+	wire_out_init(&o, body, sizeof(body));
+	wire_out_varint(&o, WIRE_META_VERSION);
+	wire_out_varint(&o, WIRE_VERSION);
+	wire_out_varint(&o, WIRE_META_FREQ);
+	wire_out_varint(&o, time_counter_hz());
+	wire_out_varint(&o, WIRE_META_NCPUS);
+	wire_out_varint(&o, smp_num_cpus());
+	wire_out_varint(&o, WIRE_META_IMAGE_HASH);
+	wire_out_u32le(&o, wire_crc32(0, bt_tables_start,
+				      (size_t)(bt_tables_end - bt_tables_start)));
+	wire_out_varint(&o, WIRE_META_NSITES);
+	wire_out_varint(&o, trace_site_count());
+	wire_out_varint(&o, WIRE_META_TEXT_BASE);
+	wire_out_varint(&o, (uintptr_t)_text);
+	for (;;) {
+		size_t head = o.len;
+
+		fmt = trace_printf_meta(&o, fmt);
+		if (fmt == nfmt)
+			ev = tp_meta(&o, ev);
+		if (!head && !o.len)
+			break;	/* one item larger than a frame: never fits */
+		export_send(WIRE_FRAME_META, 0, meta_seq++, body, o.len);
+		frames++;
+		if (fmt == nfmt && ev == nev)
+			break;
+		wire_out_init(&o, body, sizeof(body));
+	}
+	return frames;
+}
+
+/* Symbol dump: as many sites per frame as fit. */
+void export_send_symbols(void)
+{
+	unsigned int n = trace_site_count();
+
+	for (unsigned int first = 0; first < n;) {
+		struct wire_out o;
+		unsigned int count = 0;
+		size_t mark;
+
+		wire_out_init(&o, body, sizeof(body));
+		wire_out_varint(&o, first);
+		mark = o.len;
+		wire_out_varint(&o, 0);	/* count, patched below (1 byte) */
+		for (unsigned int i = first; i < n && count < 127; i++) {
+			const char *name = trace_site_name(i);
+			size_t before = o.len;
+
+			wire_out_varint(&o, trace_site_addr(i) - (uintptr_t)_text);
+			wire_out_varint(&o, bt_syms[bt_sites[i]].size);
+			wire_out_str(&o, name, strlen(name));
+			if (o.overflow || o.len > sizeof(body) - 64) {
+				o.len = before;
+				o.overflow = 0;
+				break;
+			}
+			count++;
+		}
+		body[mark] = (uint8_t)count;
+		export_send(WIRE_FRAME_SYMS, 0, syms_seq++, body, o.len);
+		first += count;
+	}
+}
