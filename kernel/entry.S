@@ -84,28 +84,10 @@ exception_vectors:
 /* in: sp = frame with x0/x1 saved, x1 = kind.  Never returns (ERETs). */
 	.type	exc_common, %function
 exc_common:
-	stp	x2, x3, [sp, #FRAME_X(2)]
-	stp	x4, x5, [sp, #FRAME_X(4)]
-	stp	x6, x7, [sp, #FRAME_X(6)]
-	stp	x8, x9, [sp, #FRAME_X(8)]
-	stp	x10, x11, [sp, #FRAME_X(10)]
-	stp	x12, x13, [sp, #FRAME_X(12)]
-	stp	x14, x15, [sp, #FRAME_X(14)]
-	stp	x16, x17, [sp, #FRAME_X(16)]
-	stp	x18, x19, [sp, #FRAME_X(18)]
-	stp	x20, x21, [sp, #FRAME_X(20)]
-	stp	x22, x23, [sp, #FRAME_X(22)]
-	stp	x24, x25, [sp, #FRAME_X(24)]
-	stp	x26, x27, [sp, #FRAME_X(26)]
-	stp	x28, x29, [sp, #FRAME_X(28)]
+	frame_save_x2_x29 sp
 	add	x2, sp, #FRAME_SIZE	// interrupted SP
 	stp	x30, x2, [sp, #FRAME_X(30)]
-	mrs	x2, elr_el1
-	mrs	x3, spsr_el1
-	stp	x2, x3, [sp, #FRAME_ELR]
-	mrs	x4, esr_el1
-	mrs	x5, far_el1
-	stp	x4, x5, [sp, #FRAME_ESR]
+	frame_save_sysregs
 #ifndef ENTRY_NO_FP_SAVE	/* test/bench/entry_nofp.S: the cost of the save */
 	mrs	x4, fpsr
 	mrs	x5, fpcr

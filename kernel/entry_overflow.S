@@ -33,20 +33,7 @@ exc_overflow:
 	mrs	x0, tpidr_el1
 	ldr	x0, [x0, #PERCPU_EMERGENCY_TOP]
 	sub	x0, x0, #FRAME_SIZE		// x0 = frame, SP not moved yet
-	stp	x2, x3, [x0, #FRAME_X(2)]
-	stp	x4, x5, [x0, #FRAME_X(4)]
-	stp	x6, x7, [x0, #FRAME_X(6)]
-	stp	x8, x9, [x0, #FRAME_X(8)]
-	stp	x10, x11, [x0, #FRAME_X(10)]
-	stp	x12, x13, [x0, #FRAME_X(12)]
-	stp	x14, x15, [x0, #FRAME_X(14)]
-	stp	x16, x17, [x0, #FRAME_X(16)]
-	stp	x18, x19, [x0, #FRAME_X(18)]
-	stp	x20, x21, [x0, #FRAME_X(20)]
-	stp	x22, x23, [x0, #FRAME_X(22)]
-	stp	x24, x25, [x0, #FRAME_X(24)]
-	stp	x26, x27, [x0, #FRAME_X(26)]
-	stp	x28, x29, [x0, #FRAME_X(28)]
+	frame_save_x2_x29 x0
 	mov	x2, sp				// interrupted SP
 	stp	x30, x2, [x0, #FRAME_X(30)]
 	mov	sp, x0				// now on the emergency stack
@@ -54,12 +41,7 @@ exc_overflow:
 	mrs	x3, tpidrro_el0
 	stp	x2, x3, [sp, #FRAME_X(0)]	// interrupted x0, x1
 	msr	tpidrro_el0, xzr
-	mrs	x2, elr_el1
-	mrs	x3, spsr_el1
-	stp	x2, x3, [sp, #FRAME_ELR]
-	mrs	x4, esr_el1
-	mrs	x5, far_el1
-	stp	x4, x5, [sp, #FRAME_ESR]
+	frame_save_sysregs
 	stp	x29, x2, [sp, #FRAME_RECORD]	// record = {x29, elr}
 	add	x29, sp, #FRAME_RECORD
 	mov	x0, sp

@@ -55,6 +55,36 @@ void exception_init_cpu(void);
  * off (kernel parameter panic=). Never returns. */
 void crash(struct exc_frame *f, const char *why) __attribute__((noreturn));
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+#else /* __ASSEMBLER__: what both entry paths write into a frame */
+
+/* x2-x29 into the frame at \base (kernel/entry.S, entry_overflow.S). */
+	.macro	frame_save_x2_x29 base
+	stp	x2, x3, [\base, #FRAME_X(2)]
+	stp	x4, x5, [\base, #FRAME_X(4)]
+	stp	x6, x7, [\base, #FRAME_X(6)]
+	stp	x8, x9, [\base, #FRAME_X(8)]
+	stp	x10, x11, [\base, #FRAME_X(10)]
+	stp	x12, x13, [\base, #FRAME_X(12)]
+	stp	x14, x15, [\base, #FRAME_X(14)]
+	stp	x16, x17, [\base, #FRAME_X(16)]
+	stp	x18, x19, [\base, #FRAME_X(18)]
+	stp	x20, x21, [\base, #FRAME_X(20)]
+	stp	x22, x23, [\base, #FRAME_X(22)]
+	stp	x24, x25, [\base, #FRAME_X(24)]
+	stp	x26, x27, [\base, #FRAME_X(26)]
+	stp	x28, x29, [\base, #FRAME_X(28)]
+	.endm
+
+/* ELR, SPSR, ESR and FAR into the frame at sp. Clobbers x2-x5 and
+ * leaves x2 = ELR (for the frame record). */
+	.macro	frame_save_sysregs
+	mrs	x2, elr_el1
+	mrs	x3, spsr_el1
+	stp	x2, x3, [sp, #FRAME_ELR]
+	mrs	x4, esr_el1
+	mrs	x5, far_el1
+	stp	x4, x5, [sp, #FRAME_ESR]
+	.endm
 #endif
 
 #endif /* KERNEL_EXCEPTION_H */
