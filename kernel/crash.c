@@ -19,8 +19,7 @@
 #include "power.h"
 #include "smp.h"
 #include "symbols.h"
-#include "fgraph.h"
-#include "tracer.h"
+#include "hooks.h"
 
 #define BACKTRACE_MAX	32
 
@@ -67,6 +66,17 @@ static bool fp_plausible(uintptr_t fp, uintptr_t prev)
 	return fp && !(fp & 15) && fp > prev && fp - prev < (1 << 20);
 }
 
+/* Set once at init by the trace core (kernel/hooks.h). */
+static void (*crash_dump)(void);
+static uint64_t (*crash_translate)(uint64_t ret, unsigned int *hooked);
+
+void crash_set_hooks(void (*dump)(void),
+		     uint64_t (*translate)(uint64_t ret, unsigned int *hooked))
+{
+	crash_dump = dump;
+	crash_translate = translate;
+}
+
 static void backtrace(uintptr_t pc, uintptr_t fp)
 {
 	int n = 0;
@@ -77,7 +87,7 @@ static void backtrace(uintptr_t pc, uintptr_t fp)
 	print_sym(label, pc);
 	for (uintptr_t prev = fp - 1; n < BACKTRACE_MAX && fp_plausible(fp, prev);) {
 		const uint64_t *rec = (const uint64_t *)fp;
-		uintptr_t ret = fgraph_translate(rec[1], &hooked);
+		uintptr_t ret = crash_translate ? crash_translate(rec[1], &hooked) : rec[1];
 
 		if (!ret)
 			break;
@@ -140,10 +150,8 @@ void crash(struct exc_frame *f, const char *why)
 	smp_stop_others();
 	console_panic_mode();
 	report(f, why);
-	if (trace_active()) {	/* what led here, readable without a host */
-		kprintf("==== trace buffers at the crash ====\n");
-		trace_dump();
-	}
+	if (crash_dump)		/* what led here, readable without a host */
+		crash_dump();
 	switch (panic_action) {
 	case PANIC_POWEROFF:
 		power_exit(EXIT_STATUS_CRASH);
@@ -153,8 +161,8 @@ void crash(struct exc_frame *f, const char *why)
 		break;
 	}
 	/* A host capture still gets every event and the end of the stream. */
-	trace_stop_and_drain();
-	trace_end_stream();
+	power_end_drain();
+	power_end_stream();
 	kprintf("baretrace: halted (boot with panic=poweroff to exit instead)\n");
 	for (;;)
 		wfi();

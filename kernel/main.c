@@ -10,6 +10,7 @@
 #include "exception.h"
 #include "fdt.h"
 #include "heap.h"
+#include "hooks.h"
 #include "irq.h"
 #include "kprintf.h"
 #include "mmu.h"
@@ -23,11 +24,18 @@
 #include "board.h"
 
 extern char boot_stack_top[];
-void trace_init(void);		/* trace/ops.c: prepares every patch site */
-void trace_boot_start(void);	/* trace/control.c: trace= parameters */
 int main(int argc, char **argv);
 
 /* RAM from the DTB's /memory node (first range), or the board default. */
+void kernel_run_inits(unsigned int point)
+{
+	extern const struct kernel_init __kinits_start[], __kinits_end[];
+
+	for (const struct kernel_init *k = __kinits_start; k < __kinits_end; k++)
+		if (k->point == point)
+			k->fn();
+}
+
 static struct mem_region find_ram(const void *fdt)
 {
 	struct mem_region ram = { BOARD_RAM_BASE, BOARD_RAM_SIZE };
@@ -72,7 +80,7 @@ void boot_primary(void *dtb, unsigned long entry_el)
 	heap_init(&ram, fdt, fdt ? fdt_totalsize(fdt) : 0);
 	cpu_boot_init(fdt);
 	pmu_init();
-	trace_init();
+	kernel_run_inits(KINIT_EARLY);
 
 	irq_init();
 	irq_init_cpu();
@@ -82,7 +90,7 @@ void boot_primary(void *dtb, unsigned long entry_el)
 	percpu_data[0].online = true;
 	irq_enable();
 	smp_init(fdt);
-	trace_boot_start();
+	kernel_run_inits(KINIT_LATE);
 
 	uint64_t t1 = time_counter();
 	kprintf("baretrace: main() after %lu us (%lu us since reset)\n",

@@ -3,24 +3,43 @@
 
 #include "barrier.h"
 #include "kprintf.h"
+#include "hooks.h"
 #include "power.h"
 #include "uart.h"
 
 #define SYS_EXIT			0x18
 #define ADP_STOPPED_APPLICATION_EXIT	0x20026
 
-/* trace/control.c: the trace data goes out before the final line, the
- * end-of-stream frame (which ends a host capture) after it. */
-void trace_stop_and_drain(void);
-void trace_end_stream(void);
+/* Registered by whoever records during the run (the trace core): its
+ * data goes out before the final line, its end-of-stream frame (which
+ * ends a host capture) after it. Set once at init. */
+static void (*end_drain)(void), (*end_stream)(void);
+
+void power_set_end_hooks(void (*drain)(void), void (*end)(void))
+{
+	end_drain = drain;
+	end_stream = end;
+}
+
+void power_end_drain(void)
+{
+	if (end_drain)
+		end_drain();
+}
+
+void power_end_stream(void)
+{
+	if (end_stream)
+		end_stream();
+}
 
 void power_exit(int status)
 {
-	trace_stop_and_drain();
+	power_end_drain();
 	/* The last line in every case: runners without semihosting read
 	 * the status from here. */
 	kprintf("baretrace: exit status %d\n", status);
-	trace_end_stream();
+	power_end_stream();
 	uart_flush();	/* the last bit leaves before the machine stops */
 	uint64_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint64_t)(int64_t)status };
 
@@ -34,9 +53,9 @@ void power_exit(int status)
 
 void power_reset(void)
 {
-	trace_stop_and_drain();
+	power_end_drain();
 	kprintf("baretrace: reset\n");
-	trace_end_stream();
+	power_end_stream();
 	uart_flush();
 	hw_reset();
 	power_exit(EXIT_STATUS_CRASH);

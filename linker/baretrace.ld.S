@@ -33,6 +33,10 @@ SECTIONS
 		KEEP(*(.kparams))
 		__kparams_end = .;
 		. = ALIGN(8);
+		__kinits_start = .;
+		KEEP(*(.kinits))
+		__kinits_end = .;
+		. = ALIGN(8);
 		__ktests_start = .;
 		KEEP(*(.ktests))
 		__ktests_end = .;

@@ -158,6 +158,8 @@ def stage_build(res, board):
     res.record("make APP=no/such/app fails naming valid apps",
                st != 0 and "no/such/app" in out and "examples/demo" in out, out)
     check_trace_path_fails(res)
+    import layers  # noqa: E402
+    layers.check(sys.modules[__name__], res, board)
 
 
 def check_trace_path_fails(res):
