@@ -10,7 +10,8 @@
 #include <baretrace.h>
 
 /* On the export path (trace/export.c asks smp_num_cpus for every block
- * it sends, export_drain closes other CPUs' blocks by smp_call_others,
+ * it sends, export_flush and export_close close other CPUs' blocks by
+ * smp_call_others,
  * which is also the patcher's synchronisation round): declared again
  * here without a patch site, so that the definitions in kernel/smp.c get
  * none either and the exporter never traces itself (the build checks it:

@@ -90,10 +90,13 @@ static int cmd_stats(int argc, char **argv)
 		(unsigned long)ps.rounds, (unsigned long)ps.refused);
 	for (unsigned int c = 0; c < smp_num_cpus(); c++) {
 		struct ring_cpu *r = ring_of(c);
+		struct ring_totals t;
 
+		ring_get_totals(c, &t);
 		if (r)
 			kprintf("ring %u: %lu events, %lu lost, next block %lu, read up to %lu\n",
-				c, (unsigned long)ring_produced(r), (unsigned long)r->lost,
+				c, (unsigned long)t.produced,
+				(unsigned long)(t.overwritten + t.dropped + t.discarded),
 				(unsigned long)r->wr_seq, (unsigned long)r->rd_seq);
 	}
 	kprintf("export: %lu frames, %lu bytes, %lu data blocks, %lu metadata frames\n",

@@ -291,11 +291,10 @@ int trace_clear(void)
 int trace_set_buffer(size_t bytes, int stop_mode)
 {
 	enum ring_mode mode = stop_mode ? RING_STOP : RING_OVERWRITE;
-	bool was = running;	/* tracing goes on across the swap */
 
+	/* Tracing goes on across the swap (ring_setup). */
 	if (bytes < RING_MIN_BLOCKS * RING_BLOCK_SIZE || bytes > (64UL << 20))
 		return TRACE_EINVAL;
-	(void)was;
 	if (exporting)
 		export_flush();	/* what was recorded goes out, not away */
 	int err = swap_rings(bytes, mode);

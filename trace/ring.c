@@ -41,8 +41,7 @@ static void swap_now(struct ring_cpu *r, unsigned int cpu)
 	struct ring_block *mem = r->new_mem;
 
 	if (r->cur) {
-		r->cur->used = (uint32_t)(r->wr - r->cur->data);
-		r->stored_done += r->cur_events;
+		r->stored_done += r->cur_events;	/* its memory goes away */
 	}
 	r->discarded = r->stored_done - r->exported - r->overwritten;
 	if (r->started)
@@ -173,7 +172,6 @@ bool ring_next_block(struct ring_cpu *r, uint64_t now)
 			/* Unread: its events, and the losses it was
 			 * carrying, are lost now. */
 			r->lost_pending += b->events;
-			r->lost += b->events;
 			r->overwritten += b->events;
 			if (b->used && b->data[0] >> 5 == WIRE_REC_LOST) {
 				uint64_t carried = 0;
@@ -217,7 +215,6 @@ static struct ring_cpu *my_ring(void)
 static void count_drop(struct ring_cpu *r)
 {
 	r->dropped++;
-	r->lost++;
 	r->lost_pending++;
 }
 

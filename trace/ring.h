@@ -85,7 +85,6 @@ struct ring_cpu {
 	/* Shared. */
 	volatile uint64_t closed_seq;	/* blocks below it are complete */
 	volatile uint64_t rd_seq;	/* next block to read */
-	uint64_t lost;			/* dropped + overwritten (owner) */
 	uint64_t exported;		/* events in blocks read (readers,
 					   serialised by their callers) */
 
