@@ -61,19 +61,20 @@ endif
 # FP/SIMD registers (the core tracers' callbacks run without saving them;
 # test/run.py checks), application code may; code that runs with the MMU
 # off is strict-align.
+TRACE_DIRS := $(patsubst %/,%,$(wildcard trace/*/))
 CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-common \
   -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
   -fno-stack-protector -fpie \
   -march=armv8-a -mno-outline-atomics -falign-functions=8 \
   -ffunction-sections -fdata-sections -MD -MP \
-  $(BOARD_CFLAGS) $(LIBC_CFLAGS) -Iinclude -Ikernel -Itrace -Iboard/$(BOARD) -Iboard \
+  $(BOARD_CFLAGS) $(LIBC_CFLAGS) -Iinclude -Ikernel $(addprefix -I,$(TRACE_DIRS)) -Iwire -Iboard/$(BOARD) -Iboard \
   -include kernel/visibility.h
 PATCHABLE   := -fpatchable-function-entry=4,2
 KERNEL_ONLY := -mgeneral-regs-only
 
 # Files on the path from exception entry, the console and early boot:
 # never traced (the trace core joins this list when it lands).
-NOTRACE := boot/% trace/% test/bench/instrumented.c kernel/text_alias.c kernel/entry.S kernel/exception.c kernel/crash.c kernel/esr.c \
+NOTRACE := boot/% trace/% wire/% test/bench/instrumented.c kernel/text_alias.c kernel/entry.S kernel/exception.c kernel/crash.c kernel/esr.c \
   kernel/console.c kernel/kfmt.c kernel/symbols.c kernel/string.c kernel/mmu.c \
   kernel/fdt.c kernel/fault.c kernel/fault_probe.S kernel/irq.c drivers/pl011.c \
   drivers/gicv2.c $(BOARD_NOTRACE)
@@ -82,7 +83,7 @@ STRICT_ALIGN := boot/% kernel/mmu.c kernel/fdt.c
 INSTRUMENT := test/bench/instrumented.c
 NOBUILTIN := kernel/string.c
 
-KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c trace/*.S trace/*.c) \
+KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c trace/*/*.S trace/*/*.c wire/*.c) \
   $(foreach d,$(BOARD_DRIVERS),$(wildcard drivers/$(d).c drivers/$(d).S)) \
   $(BOARD_SRCS)
 APP_SRCS := $(wildcard $(APP)/*.c $(APP)/*.S)
@@ -93,7 +94,7 @@ APP_OBJS    := $(patsubst %,$(OBJ)/app/%.o,$(APP_SRCS))
 # The trace core's leaf functions (callbacks) skip the frame record:
 # nothing unwinds through them, and they run on every traced call.
 flags_for = $(CFLAGS_BASE) $(if $(filter $(NOTRACE),$(1)),,$(PATCHABLE)) \
-  $(if $(filter trace/%,$(1)),-momit-leaf-frame-pointer -foptimize-sibling-calls) \
+  $(if $(filter trace/% wire/%,$(1)),-momit-leaf-frame-pointer -foptimize-sibling-calls) \
   $(if $(filter $(STRICT_ALIGN),$(1)),-mstrict-align) \
   $(if $(filter $(INSTRUMENT),$(1)),-finstrument-functions) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
@@ -187,13 +188,14 @@ setup:
 
 newlib: $(NEWLIB_DONE)
 
-BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c)) $(wildcard trace/wire*.c)
-BARETRACE_HDRS := $(wildcard tools/baretrace/*.h) trace/wire.h kernel/tables.h
+BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c tools/baretrace/*/*.c)) $(wildcard wire/*.c)
+BARETRACE_HDRS := $(wildcard tools/baretrace/*.h tools/baretrace/*/*.h) $(wildcard wire/*.h) kernel/tables.h
+BARETRACE_INC  := -Itools/baretrace $(addprefix -I,$(wildcard tools/baretrace/*/)) -Iwire -Ikernel
 
 $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Itrace -Ikernel -o $@ $(BARETRACE_SRCS) -lelf
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror $(BARETRACE_INC) -o $@ $(BARETRACE_SRCS) -lelf
 
 host-tools: $(HOST)/mktables $(HOST)/baretrace
 

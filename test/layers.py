@@ -1,7 +1,8 @@
 """test/layers.py: the layers point one way (ARCHITECTURE.md 2): trace/
 uses the kernel, never the reverse. No file under kernel/, drivers/ or
-boot/ may include a trace/ header or name a symbol the trace core defines
-(the kernel offers hooks, kernel/hooks.h, that the trace core registers on).
+boot/ may include a header of trace/ (any of its folders) or wire/, or
+name a symbol they define (the kernel offers hooks, kernel/hooks.h, that
+the trace core registers on).
 """
 import glob
 import os
@@ -9,6 +10,7 @@ import re
 import subprocess
 
 LOWER = ("kernel", "drivers", "boot")
+UPPER = ("trace", "wire")
 
 
 def strip_comments(text):
@@ -23,7 +25,7 @@ def violations(sources, trace_symbols, trace_headers):
         code = strip_comments(text)
         for inc in re.findall(r'#\s*include\s*"([^"]+)"', code):
             if os.path.basename(inc) in trace_headers:
-                found.append(f"{path}: includes trace/{os.path.basename(inc)}")
+                found.append(f"{path}: includes {trace_headers[os.path.basename(inc)]}")
         words = set(re.findall(r"\b[A-Za-z_]\w*\b", code))
         for sym in sorted(words & trace_symbols):
             found.append(f"{path}: names {sym} (trace/)")
@@ -32,7 +34,8 @@ def violations(sources, trace_symbols, trace_headers):
 
 def trace_symbols(root, board):
     """Global symbols the trace core's objects define (nm)."""
-    objs = glob.glob(os.path.join(root, "build", board, "obj", "trace", "*.o"))
+    objs = [o for d in UPPER for o in glob.glob(os.path.join(root, "build", board, "obj", d,
+                                                              "**", "*.o"), recursive=True)]
     out = subprocess.run(["aarch64-linux-gnu-nm", "--defined-only", "-g"] + objs,
                          capture_output=True, text=True).stdout
     return {l.split()[-1] for l in out.splitlines() if len(l.split()) == 3}
@@ -41,7 +44,8 @@ def trace_symbols(root, board):
 def check(h, res, board):
     st, out = h.run(["make", "-s", f"BOARD={board}"], timeout=600)
     syms = trace_symbols(h.ROOT, board)
-    headers = {os.path.basename(p) for p in glob.glob(os.path.join(h.ROOT, "trace", "*.h"))}
+    headers = {os.path.basename(p): os.path.relpath(p, h.ROOT) for d in UPPER
+               for p in glob.glob(os.path.join(h.ROOT, d, "**", "*.h"), recursive=True)}
     sources = {}
     for d in LOWER:
         for p in glob.glob(os.path.join(h.ROOT, d, "**", "*.[chS]"), recursive=True):
@@ -57,6 +61,6 @@ def check(h, res, board):
                              ' trace_dump(); /* trace_init */ }\n'}
     got = violations(bad, syms, headers)
     res.record("layers: the check finds an included trace/ header and named trace/ symbols",
-               got == ["kernel/crash.c: includes trace/tracer.h",
+               got == ["kernel/crash.c: includes trace/tracers/tracer.h",
                        "kernel/crash.c: names trace_active (trace/)",
                        "kernel/crash.c: names trace_dump (trace/)"], "\n".join(got))

@@ -110,7 +110,8 @@ def stage_host(res, board):
 def stage_host_units(res):
     dtb = host_dtb()
     cflags = ["-std=gnu11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
-              "-Ikernel", "-Iinclude", "-Itest/host"]
+              "-Ikernel", "-Iinclude", "-Itest/host", "-Itools/baretrace", "-Itools/baretrace/input",
+              "-Itools/baretrace/model", "-Itools/baretrace/output"]
     host_dir = os.path.join(ROOT, "test/host")
     tests = sorted(f for f in os.listdir(host_dir)
                    if f.startswith("test_") and f.endswith(".c"))
@@ -135,7 +136,8 @@ def stage_host_units(res):
         exe = os.path.join(HOST, name)
         src = os.path.join("test/fuzz", t)
         st, out = run(["clang", "-g", "-O1", "-fsanitize=fuzzer,address,undefined",
-                       "-Ikernel", "-Iinclude", src] + sources_of(src) + ["-o", exe])
+                       "-Ikernel", "-Iinclude", "-Itools/baretrace", "-Itools/baretrace/input",
+                       "-Itools/baretrace/model", "-Itools/baretrace/output", src] + sources_of(src) + ["-o", exe])
         if st != 0:
             res.record(f"fuzz {name}: builds", False, out)
             continue
@@ -241,9 +243,9 @@ def check_fp_free_core(res, board, image_dir):
     only strchr does (trace/trigger.c parsing a spec, thread context)."""
     sys.path.insert(0, os.path.join(ROOT, "test"))
     import image_check as ic
-    objs = [os.path.join(d, f) for d in (os.path.join(ROOT, "build", board, "obj", sub)
-                                         for sub in ("boot", "kernel", "trace", "drivers"))
-            if os.path.isdir(d) for f in sorted(os.listdir(d)) if f.endswith(".o")]
+    objs = sorted(o for sub in ("boot", "kernel", "trace", "wire", "drivers")
+                  for o in glob.glob(os.path.join(ROOT, "build", board, "obj", sub, "**", "*.o"),
+                                     recursive=True))
     fp = ic.fp_simd_functions(os.path.join(image_dir, "baretrace.elf"))
     defined, needed = ic.object_symbols(objs)
     own, called = sorted(defined & fp), sorted((needed - defined) & fp)

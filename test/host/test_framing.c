@@ -1,4 +1,4 @@
-/* sources: trace/wire.c trace/wire_read.c trace/wire_stream.c */
+/* sources: wire/wire.c wire/wire_read.c wire/wire_stream.c */
 /*
  * test/host/test_framing.c: the stream decoder (trace/wire.c) on a sample
  * UART stream of six frames interleaved with console text. Every byte
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../trace/wire.h"
+#include "../../wire/wire.h"
 #include "tap.h"
 
 #define MAX_FRAMES	8

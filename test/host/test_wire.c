@@ -1,4 +1,4 @@
-/* sources: trace/wire.c trace/wire_read.c trace/wire_stream.c */
+/* sources: wire/wire.c wire/wire_read.c wire/wire_stream.c */
 /*
  * test/host/test_wire.c: the shared wire codec (trace/wire.c) against
  * values worked out by hand from docs/wire.md: varints, zigzag, CRC-32,
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../trace/wire.h"
+#include "../../wire/wire.h"
 #include "tap.h"
 
 static void test_varint(void)

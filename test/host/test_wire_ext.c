@@ -1,4 +1,4 @@
-/* sources: trace/wire.c trace/wire_read.c trace/wire_stream.c */
+/* sources: wire/wire.c wire/wire_read.c wire/wire_stream.c */
 /*
  * test/host/test_wire_ext.c: the parts of the shared codec added for
  * docs/wire.md 2.5 and 2.6: extension records (arguments, stack traces,
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../../trace/wire.h"
+#include "../../wire/wire.h"
 #include "tap.h"
 
 /* A kind-7 record over the given bytes, as the record decoder makes it. */

@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../../trace/wire.h"
+#include "../../wire/wire.h"
 
 #define BT_EXIT_INPUT	1	/* bad input: file, ELF, trace */
 #define BT_EXIT_USAGE	2	/* bad command line */
