@@ -61,13 +61,12 @@ endif
 # FP/SIMD registers (the core tracers' callbacks run without saving them;
 # test/run.py checks), application code may; code that runs with the MMU
 # off is strict-align.
-TRACE_DIRS := $(patsubst %/,%,$(wildcard trace/*/))
 CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-common \
   -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
   -fno-stack-protector -fpie \
   -march=armv8-a -mno-outline-atomics -falign-functions=8 \
   -ffunction-sections -fdata-sections -MD -MP \
-  $(BOARD_CFLAGS) $(LIBC_CFLAGS) -Iinclude -Ikernel $(addprefix -I,$(TRACE_DIRS)) -Iwire -Iboard/$(BOARD) -Iboard \
+  $(BOARD_CFLAGS) $(LIBC_CFLAGS) -Iinclude -Ikernel -Itrace -Iwire -Iboard/$(BOARD) -Iboard \
   -include kernel/visibility.h
 PATCHABLE   := -fpatchable-function-entry=4,2
 KERNEL_ONLY := -mgeneral-regs-only
@@ -190,12 +189,11 @@ newlib: $(NEWLIB_DONE)
 
 BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c tools/baretrace/*/*.c)) $(wildcard wire/*.c)
 BARETRACE_HDRS := $(wildcard tools/baretrace/*.h tools/baretrace/*/*.h) $(wildcard wire/*.h) kernel/tables.h
-BARETRACE_INC  := -Itools/baretrace $(addprefix -I,$(wildcard tools/baretrace/*/)) -Iwire -Ikernel
 
 $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror $(BARETRACE_INC) -o $@ $(BARETRACE_SRCS) -lelf
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel -o $@ $(BARETRACE_SRCS) -lelf
 
 host-tools: $(HOST)/mktables $(HOST)/baretrace
 

@@ -41,7 +41,7 @@
 /* Compile a function without a patch site: it can never be traced. */
 #define notrace __attribute__((patchable_function_entry(0, 0)))
 
-/* What the trampoline saved; layout fixed by trace/entry.S. fp and lr
+/* What the trampoline saved; layout fixed by trace/core/entry.S. fp and lr
  * form the traced function's frame record, record_fp and pc the
  * trampoline's, so backtraces pass through both. */
 struct trace_regs {
@@ -63,7 +63,7 @@ struct trace_ops {
 	uintptr_t direct_call;		/* offset 8: reserved for direct calls */
 	void *data;			/* the tracer's own */
 	uint32_t flags;			/* TRACE_OPS_*; read when registering */
-	/* Owned by the trace core (trace/ops.c); zero-initialise. Bitmaps
+	/* Owned by the trace core (trace/core/ops.c); zero-initialise. Bitmaps
 	 * over sites; NULL filter = every site, NULL notrace = none. */
 	uint64_t *want;			/* filter minus notrace: read by dispatch */
 	uint64_t *filter_bits;
@@ -97,7 +97,7 @@ const char *trace_site_name(unsigned int site);
 uintptr_t trace_site_addr(unsigned int site);
 int trace_site_of(uintptr_t func);	/* index, or -1 */
 
-/* Direct trampolines (trace/direct.c): func's site calls tramp with
+/* Direct trampolines (trace/core/direct.c): func's site calls tramp with
  * x30 = func + 8 (the body), x9 = func's return address, x0-x7 its
  * arguments: a BL when within +-128 MiB, otherwise through
  * trace_caller_direct and the literal's direct_call slot. */

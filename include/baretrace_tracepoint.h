@@ -58,7 +58,7 @@ struct tp_field {
 struct tp_event;
 typedef void (*tp_probe_fn)(const struct tp_event *ev, const uint64_t *fields);
 
-/* Run-time state of one event; owned by trace/tracepoint.c. */
+/* Run-time state of one event; owned by trace/events/tracepoint.c. */
 struct tp_state {
 	tp_probe_fn probes[2][TP_MAX_PROBES];	/* published one, spare one */
 	volatile unsigned int cur;		/* which array tp_iterate reads */

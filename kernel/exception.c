@@ -25,9 +25,9 @@ void exception_switch_to_emergency(struct exc_frame *f, unsigned long kind)
 void exception_init_cpu(void)
 {
 	write_sysreg(vbar_el1, (uintptr_t)exception_vectors);
-	write_sysreg(tpidr_el0, 0);	/* trace/entry.S: not in a callback */
+	write_sysreg(tpidr_el0, 0);	/* trace/core/entry.S: not in a callback */
 	/* Debug exceptions stay masked for good (none are used); so DAIF is
-	 * never zero, which trace/entry.S relies on. */
+	 * never zero, which trace/core/entry.S relies on. */
 	__asm__ volatile("msr daifset, #8" ::: "memory");
 	isb();
 	/* SErrors (asynchronous external aborts) are reported from now on:

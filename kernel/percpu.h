@@ -47,10 +47,10 @@ struct percpu {
 	void *call_arg;
 	volatile uint32_t call_seq;	/* bumped by this CPU when a call ran */
 
-	/* This CPU's trace ring buffer (trace/ring.h), set while tracing is
+	/* This CPU's trace ring buffer (trace/output/ring.h), set while tracing is
 	 * stopped; the owner writes through it. */
 	void *ring;
-	/* Its shadow stack and profile rows (trace/fgraph.h, profile.h);
+	/* Its shadow stack and profile rows (trace/core/fgraph.h, profile.h);
 	 * set once, before any tracer starts. */
 	void *fgraph;
 	void *profile;

@@ -9,7 +9,7 @@
 
 #include <baretrace.h>
 
-/* On the export path (trace/export.c asks smp_num_cpus for every block
+/* On the export path (trace/output/export.c asks smp_num_cpus for every block
  * it sends, export_flush and export_close close other CPUs' blocks by
  * smp_call_others,
  * which is also the patcher's synchronisation round): declared again

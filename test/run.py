@@ -110,8 +110,7 @@ def stage_host(res, board):
 def stage_host_units(res):
     dtb = host_dtb()
     cflags = ["-std=gnu11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
-              "-Ikernel", "-Iinclude", "-Itest/host", "-Itools/baretrace", "-Itools/baretrace/input",
-              "-Itools/baretrace/model", "-Itools/baretrace/output"]
+              "-Ikernel", "-Iinclude", "-Itest/host"]
     host_dir = os.path.join(ROOT, "test/host")
     tests = sorted(f for f in os.listdir(host_dir)
                    if f.startswith("test_") and f.endswith(".c"))
@@ -136,8 +135,7 @@ def stage_host_units(res):
         exe = os.path.join(HOST, name)
         src = os.path.join("test/fuzz", t)
         st, out = run(["clang", "-g", "-O1", "-fsanitize=fuzzer,address,undefined",
-                       "-Ikernel", "-Iinclude", "-Itools/baretrace", "-Itools/baretrace/input",
-                       "-Itools/baretrace/model", "-Itools/baretrace/output", src] + sources_of(src) + ["-o", exe])
+                       "-Ikernel", "-Iinclude", src] + sources_of(src) + ["-o", exe])
         if st != 0:
             res.record(f"fuzz {name}: builds", False, out)
             continue
@@ -240,7 +238,7 @@ def check_fp_free_core(res, board, image_dir):
     carry TRACE_OPS_NO_FPSIMD), so nothing the kernel and trace core run
     may touch an FP/SIMD register: built -mgeneral-regs-only, only the
     two save routines name one, and of the library routines they call
-    only strchr does (trace/trigger.c parsing a spec, thread context)."""
+    only strchr does (trace/tracers/trigger.c parsing a spec, thread context)."""
     sys.path.insert(0, os.path.join(ROOT, "test"))
     import image_check as ic
     objs = sorted(o for sub in ("boot", "kernel", "trace", "wire", "drivers")

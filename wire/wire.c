@@ -1,5 +1,5 @@
 /*
- * trace/wire.c: the baretrace wire format (docs/wire.md), shared by the
+ * wire/wire.c: the baretrace wire format (docs/wire.md), shared by the
  * kernel and the host tool: what both sides write. Freestanding: no
  * allocation, no I/O, no floating point, no library calls. Reading is in
  * wire_read.c (records, extension records, profile dumps) and

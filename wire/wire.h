@@ -1,5 +1,5 @@
 /*
- * trace/wire.h: the baretrace wire format, version 1 (docs/wire.md).
+ * wire/wire.h: the baretrace wire format, version 1 (docs/wire.md).
  *
  * Pure, freestanding code shared by the kernel (exporter) and the host
  * tool (tools/baretrace): integers, CRC-32, record and frame encoding,

@@ -1,5 +1,5 @@
 /*
- * trace/wire_read.c: reading data-block bodies (records, extension
+ * wire/wire_read.c: reading data-block bodies (records, extension
  * records) and profile dumps, bounds-checked on untrusted bytes; shared
  * by the kernel (dumps, tests) and the host tool. Freestanding.
  */

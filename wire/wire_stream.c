@@ -1,5 +1,5 @@
 /*
- * trace/wire_stream.c: splitting a UART byte stream into console text
+ * wire/wire_stream.c: splitting a UART byte stream into console text
  * and frames (docs/wire.md section 1), in the caller's buffer only.
  * Freestanding; the host tool's capture and decoder use it.
  */

@@ -6,7 +6,7 @@
  *    vectors, which save q0-q31, FPCR and FPSR, and through the same
  *    kernel/entry.S assembled without the save (entry_nofp.S);
  *  - bench_fn with an application callback (q0-q7, FPCR, FPSR kept by
- *    trace/fp_call.S), the same callback flagged TRACE_OPS_NO_FPSIMD (no
+ *    trace/core/fp_call.S), the same callback flagged TRACE_OPS_NO_FPSIMD (no
  *    save), both as the site's only ops and as two ops through the list,
  *    and the core function tracer, whose ops carries the flag.
  */

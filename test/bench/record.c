@@ -11,8 +11,8 @@
 
 #include "bench.h"
 #include "pmu.h"
-#include "ring.h"
-#include "tracer.h"
+#include "output/ring.h"
+#include "tracers/tracer.h"
 
 static volatile int sink;
 

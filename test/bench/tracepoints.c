@@ -16,9 +16,9 @@
 #include <baretrace_tracepoint.h>
 
 #include "bench.h"
-#include "core.h"
+#include "core/core.h"
 #include "pmu.h"
-#include "tracepoint.h"
+#include "events/tracepoint.h"
 
 TP_DECLARE(bench, hit);
 TP_DEFINE(bench, hit, TP_FIELD(U32, i, "%u"), TP_FIELD(U64, x, "%lu"));

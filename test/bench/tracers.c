@@ -12,8 +12,8 @@
 
 #include "bench.h"
 #include "pmu.h"
-#include "profile.h"
-#include "ring.h"
+#include "tracers/profile.h"
+#include "output/ring.h"
 
 static double with_tracer(const char *name)
 {

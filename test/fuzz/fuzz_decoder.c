@@ -7,7 +7,7 @@
  * dumps kept and merged (profile.c), and the whole input as a data-block
  * body through the record decoder.
  *
- * Besides sanitizer findings it checks what trace/wire.h promises: the
+ * Besides sanitizer findings it checks what wire/wire.h promises: the
  * decoder always makes progress, text never holds a framing byte, an
  * accepted frame passes its CRC and survives escaping and decoding
  * again unchanged, and every record re-encodes to the same values.

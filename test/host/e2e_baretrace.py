@@ -2,7 +2,7 @@
 """test/host/e2e_baretrace.py: the baretrace host tool end to end.
 
 Writes a synthetic raw serial log with its own encoder of docs/wire.md
-(written apart from trace/wire.c, so the two check each other): console
+(written apart from wire/wire.c, so the two check each other): console
 text interleaved with a data frame sent before any metadata, metadata
 with two tracepoint schemas and a printf format, two symbol-dump frames,
 data blocks from two CPUs with entry, graph, tracepoint, printf and

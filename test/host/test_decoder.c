@@ -1,8 +1,8 @@
 /* sources: wire/wire.c wire/wire_read.c wire/wire_stream.c tools/baretrace/input/decode.c tools/baretrace/input/books.c tools/baretrace/input/meta.c tools/baretrace/model/symtab.c tools/baretrace/output/render.c tools/baretrace/input/tracefile.c tools/baretrace/util.c */
 /*
  * test/host/test_decoder.c: the host tool's frame decoder
- * (tools/baretrace/decode.c tools/baretrace/books.c) and what it builds on: metadata merging,
- * symbol dumps, event numbers turned into holes (more in test_books.c), data
+ * (tools/baretrace/input/decode.c, books.c) and what it builds on:
+ * metadata merging, symbol dumps, event numbers turned into holes (more in test_books.c), data
  * kept until metadata arrives, versions it must refuse, and the safe
  * rendering of format strings that arrive over the wire.
  */

@@ -1,6 +1,6 @@
 /* sources: wire/wire.c wire/wire_read.c wire/wire_stream.c */
 /*
- * test/host/test_framing.c: the stream decoder (trace/wire.c) on a sample
+ * test/host/test_framing.c: the stream decoder (wire/wire.c) on a sample
  * UART stream of six frames interleaved with console text. Every byte
  * offset is damaged in turn (flipped three ways, deleted, and a byte of
  * five values inserted before it); each time the frames that were not

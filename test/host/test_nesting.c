@@ -1,7 +1,7 @@
 /* sources: wire/wire.c wire/wire_read.c wire/wire_stream.c tools/baretrace/model/callstack.c tools/baretrace/model/flame.c tools/baretrace/output/render_ext.c tools/baretrace/input/decode.c tools/baretrace/input/books.c tools/baretrace/input/meta.c tools/baretrace/model/symtab.c tools/baretrace/output/render.c tools/baretrace/input/tracefile.c tools/baretrace/util.c */
 /*
  * test/host/test_nesting.c: calls nested by containment
- * (tools/baretrace/callstack.c) and merged by path (flame.c): exits with
+ * (tools/baretrace/model/callstack.c) and merged by path (flame.c): exits with
  * no entries (docs/wire.md 2.7) claim the calls inside their span,
  * earlier siblings stay out, a callee that seems to start a few ticks
  * early widens its caller, an outermost call is final at once, arguments

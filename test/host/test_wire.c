@@ -1,6 +1,6 @@
 /* sources: wire/wire.c wire/wire_read.c wire/wire_stream.c */
 /*
- * test/host/test_wire.c: the shared wire codec (trace/wire.c) against
+ * test/host/test_wire.c: the shared wire codec (wire/wire.c) against
  * values worked out by hand from docs/wire.md: varints, zigzag, CRC-32,
  * records of every kind, frames and escaping, and the stream decoder
  * resynchronising after a byte is flipped, deleted or inserted at every

@@ -4,7 +4,7 @@
 
 #include <baretrace_trace.h>
 
-#include "core.h"
+#include "core/core.h"
 #include "ktest.h"
 #include "symbols.h"
 #include "text_alias.h"

@@ -12,13 +12,13 @@
 
 #include "barrier.h"
 #include "config.h"
-#include "export.h"
+#include "output/export.h"
 #include "irq.h"
 #include "kprintf.h"
 #include "ktest.h"
 #include "mmu.h"
-#include "ring.h"
-#include "tracer.h"
+#include "output/ring.h"
+#include "tracers/tracer.h"
 
 #define CALLER ((uintptr_t)_text + 0x400)
 

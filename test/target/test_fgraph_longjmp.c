@@ -9,11 +9,11 @@
 #include <baretrace.h>
 #include <baretrace_trace.h>
 
-#include "fgraph.h"
+#include "core/fgraph.h"
 #include "ktest.h"
 #include "target.h"
 #include "tracecheck.h"
-#include "tracer.h"
+#include "tracers/tracer.h"
 
 #define LJ __attribute__((noipa))
 

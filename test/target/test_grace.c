@@ -6,8 +6,8 @@
  * direct_call, trace_caller_direct), one shared by a trampoline and ops
  * (trace_caller_both) and fire a tracepoint, while CPU 0 attaches and
  * detaches, registers and unregisters (each of GRACE_ROUNDS rounds is
- * 8 to 12 patch batches). Retired memory is poisoned (trace/direct.c, trace/tracepoint.c)
- * so a use after its grace period is counted, not silent; a probe that
+ * 8 to 12 patch batches). Retired memory is poisoned
+ * (trace/core/direct.c, trace/events/tracepoint.c) so a use after its grace period is counted, not silent; a probe that
  * is still running once tp_probe_detach returned is caught by the flag
  * CPU 0 raises right after it returns. Bounded: at most GRACE_SECONDS.
  */
@@ -20,10 +20,10 @@
 
 #include "barrier.h"
 #include "config.h"
-#include "core.h"
+#include "core/core.h"
 #include "kprintf.h"
 #include "ktest.h"
-#include "tracepoint.h"
+#include "events/tracepoint.h"
 
 #define GRACE_ROUNDS	2000
 #define GRACE_SECONDS	6

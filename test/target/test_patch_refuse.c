@@ -9,7 +9,7 @@
 #include <baretrace_trace.h>
 
 #include "barrier.h"
-#include "core.h"
+#include "core/core.h"
 #include "ktest.h"
 #include "target.h"
 #include "text_alias.h"

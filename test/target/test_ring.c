@@ -10,7 +10,7 @@
 #include "ktest.h"
 #include "mmu.h"
 #include "percpu.h"
-#include "ring.h"
+#include "output/ring.h"
 #include "wire.h"
 
 #define CALLER ((uintptr_t)_text + 0x400)

@@ -5,7 +5,7 @@
 #include <baretrace.h>
 #include <baretrace_trace.h>
 
-#include "core.h"
+#include "core/core.h"
 #include "kprintf.h"
 #include "ktest.h"
 #include "target.h"

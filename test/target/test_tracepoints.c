@@ -11,11 +11,11 @@
 #include <baretrace_tracepoint.h>
 
 #include "barrier.h"
-#include "core.h"
+#include "core/core.h"
 #include "ktest.h"
-#include "ring.h"
+#include "output/ring.h"
 #include "tracecheck.h"
-#include "tracepoint.h"
+#include "events/tracepoint.h"
 
 TP_DECLARE(test, hit);
 TP_DEFINE(test, hit, TP_FIELD(U32, n, "%u"), TP_FIELD(S16, small, "%d"),

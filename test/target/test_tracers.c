@@ -5,14 +5,14 @@
 #include <baretrace.h>
 #include <baretrace_trace.h>
 
-#include "fgraph.h"
+#include "core/fgraph.h"
 #include "ktest.h"
-#include "profile.h"
-#include "ring.h"
+#include "tracers/profile.h"
+#include "output/ring.h"
 #include "target.h"
 #include "tracecheck.h"
-#include "tracer.h"
-#include "trigger.h"
+#include "tracers/tracer.h"
+#include "tracers/trigger.h"
 
 static struct rec recs[CHECK_MAX];
 

@@ -10,8 +10,8 @@
 #include "barrier.h"
 #include "ktest.h"
 #include "target.h"
-#include "tracer.h"
-#include "trigger.h"
+#include "tracers/tracer.h"
+#include "tracers/trigger.h"
 
 #define TRIG_COUNT	20000
 #define TRIG_COUNT_STR	"20000"

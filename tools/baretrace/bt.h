@@ -391,6 +391,6 @@ void bt_profile_print(struct bt_decoder *d, struct bt_profile *p, int per_cpu);
 void bt_profile_free(struct bt_profile *p);
 
 /* What the commands make of it (flame graphs, text, JSON): bt_out.h. */
-#include "bt_out.h"
+#include "output/bt_out.h"
 
 #endif /* TOOLS_BARETRACE_BT_H */

@@ -1,16 +1,16 @@
 /*
- * trace/commands.c: console commands of the trace core (the shell is in
+ * trace/control/commands.c: console commands of the trace core (the shell is in
  * kernel/shell.c). Each checks its whole line before changing anything.
  */
 #include <string.h>
 
 #include "bootargs.h"
-#include "export.h"
+#include "output/export.h"
 #include "kprintf.h"
 #include "percpu.h"
-#include "ring.h"
+#include "output/ring.h"
 #include "shell.h"
-#include "tracer.h"
+#include "tracers/tracer.h"
 
 static int cmd_dump(int argc, char **argv)
 {

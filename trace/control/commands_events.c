@@ -1,5 +1,5 @@
 /*
- * trace/commands_events.c: console commands for tracepoints.
+ * trace/control/commands_events.c: console commands for tracepoints.
  *
  *   events                          every event, its fields, probes, filter
  *   event enable|disable GLOB...    the recorder on matching events

@@ -1,5 +1,5 @@
 /*
- * trace/commands_tracer.c: console commands that choose and steer the
+ * trace/control/commands_tracer.c: console commands that choose and steer the
  * tracers. They call the control layer (control.c), as boot arguments
  * and C code do; each checks its whole line first and changes nothing
  * when it refuses.
@@ -7,13 +7,13 @@
 #include <string.h>
 
 #include "bootargs.h"
-#include "core.h"
+#include "core/core.h"
 #include "glob.h"
 #include "kprintf.h"
-#include "profile.h"
+#include "tracers/profile.h"
 #include "shell.h"
-#include "tracer.h"
-#include "trigger.h"
+#include "tracers/tracer.h"
+#include "tracers/trigger.h"
 
 /* The words after the command joined by spaces (pattern lists). */
 static const char *rest(int argc, char **argv, char *buf, size_t cap)

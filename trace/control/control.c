@@ -1,6 +1,6 @@
 /*
- * trace/control.c: the control layer. The console commands
- * (trace/commands*.c), the boot arguments (trace/params.c) and C code
+ * trace/control/control.c: the control layer. The console commands
+ * (trace/commands*.c), the boot arguments (trace/control/params.c) and C code
  * (baretrace_trace.h) all change tracing through these functions; each
  * checks its input and changes nothing when it refuses.
  *
@@ -14,18 +14,18 @@
 #include <string.h>
 
 #include "bootargs.h"
-#include "core.h"
-#include "export.h"
-#include "fgraph.h"
+#include "core/core.h"
+#include "output/export.h"
+#include "core/fgraph.h"
 #include "glob.h"
 #include "irq.h"
 #include "ktime.h"
 #include "kprintf.h"
 #include "percpu.h"
-#include "profile.h"
-#include "ring.h"
+#include "tracers/profile.h"
+#include "output/ring.h"
 #include "smp.h"
-#include "tracer.h"
+#include "tracers/tracer.h"
 #include "uart.h"
 
 #define CLOSE_AFTER_TICKS_DIV	10	/* close a block after 1/10 s */

@@ -1,5 +1,5 @@
 /*
- * trace/filter_warn.c: telling the user that a filter pattern names no
+ * trace/control/filter_warn.c: telling the user that a filter pattern names no
  * function. The control layer accepts such a pattern (it is well formed,
  * and the function may be a typo the user wants to see traced nothing
  * for), so the boot arguments and the console warn instead.

@@ -1,5 +1,5 @@
 /*
- * trace/glob.h: ftrace-style glob matching for filters (pure; also
+ * trace/control/glob.h: ftrace-style glob matching for filters (pure; also
  * built into the host tests and a fuzz target).
  *
  * '*' any run of characters, '?' one character, '[abc]' '[a-z]' a set,
@@ -20,7 +20,7 @@ bool glob_match(const char *pat, size_t len, const char *s);
  * Pattern lists, as filters take them: patterns separated by spaces,
  * commas, tabs or newlines; '!' in front of one excludes what it matches.
  * Longer lists than TRACE_PATTERN_MAX - 1 characters are refused (the
- * control layer keeps each in a buffer of that size, trace/control.c).
+ * control layer keeps each in a buffer of that size, trace/control/control.c).
  */
 #define TRACE_PATTERN_MAX	128
 
@@ -31,7 +31,7 @@ size_t glob_list_next(const char **p, const char **pat);
  * one, its length in *len. */
 const char *glob_list_bad(const char *list, size_t *len);
 
-/* Kernel side (trace/filter_warn.c): prints "WHAT 'PATTERN' matches no
+/* Kernel side (trace/control/filter_warn.c): prints "WHAT 'PATTERN' matches no
  * function" for each pattern of the list that names no traceable
  * function; returns how many did not. */
 unsigned int trace_warn_unmatched(const char *what, const char *list);

@@ -1,5 +1,5 @@
 /*
- * trace/params.c: the boot arguments of tracing. The setters only check
+ * trace/control/params.c: the boot arguments of tracing. The setters only check
  * and keep the values (they run before the heap and the other CPUs
  * exist); trace_boot_start() applies them through the control layer
  * after smp_init, so a CI job traces from the first instruction of main.
@@ -16,11 +16,11 @@
 #include <string.h>
 
 #include "bootargs.h"
-#include "export.h"
+#include "output/export.h"
 #include "glob.h"
 #include "kprintf.h"
-#include "ring.h"
-#include "tracer.h"
+#include "output/ring.h"
+#include "tracers/tracer.h"
 
 static const char *p_tracer, *p_filter = "", *p_notrace = "", *p_graph = "";
 static const char *p_profile, *p_context, *p_trigger, *p_args;
@@ -160,7 +160,7 @@ void trace_boot_start(void)
 		check(trace_profile(true, p_profile), "trace_profile", p_profile);
 		trace_warn_unmatched("trace: trace_profile", p_profile);
 	}
-	tp_boot_start();	/* trace_event= (trace/tp_record.c) */
+	tp_boot_start();	/* trace_event= (trace/events/tp_record.c) */
 	if (!p_tracer)
 		return;
 	if (!strcmp(p_tracer, "nop")) {

@@ -1,10 +1,10 @@
 /*
- * trace/core.h: what the files of the trace core share.
+ * trace/core/core.h: what the files of the trace core share.
  *
  * Locking: trace_lock serialises every change (register, unregister,
  * filters, forced list mode) and is held across the patch batch and its
  * synchronisation round. It is taken in thread context only. Dispatch
- * (trace/entry.S, trace_list_func) takes no lock: it reads the literal in
+ * (trace/core/entry.S, trace_list_func) takes no lock: it reads the literal in
  * text and the published ops list, both replaced before a sync round and
  * reused only after one.
  */
@@ -51,7 +51,7 @@ extern struct site_state bt_site_state[];
 extern struct trace_ops trace_nop_ops;
 extern struct spinlock trace_lock;
 
-/* trace/site.c */
+/* trace/core/site.c */
 static inline uintptr_t site_func(unsigned int i)
 {
 	return (uintptr_t)_text + bt_syms[bt_sites[i]].start;
@@ -67,7 +67,7 @@ static inline unsigned int trace_site_fast(uintptr_t ip)
 	return trace_site_slot[(ip - (uintptr_t)_text) >> 3];
 }
 
-/* trace/patch.c: one change of one site. */
+/* trace/core/patch.c: one change of one site. */
 struct patch_req {
 	uint32_t site;
 	struct trace_ops *literal;	/* new literal */
@@ -78,7 +78,7 @@ struct patch_req {
 	struct trace_ops *inner;
 	struct trace_ops *old_inner;	/* the patcher's, for a roll back */
 };
-/* trace/direct.c, both NULL before the first attach, under trace_lock:
+/* trace/core/direct.c, both NULL before the first attach, under trace_lock:
  * trace_site_direct[i] is site i's direct trampoline, what its BL targets
  * while SITE_DIRECT is set (it outlives the want until the BL is gone);
  * trace_direct_want[i] says a trampoline is attached. */
@@ -91,7 +91,7 @@ extern struct trace_ops **trace_direct_ops;
  * ops (data), direct_call is the trampoline. */
 extern struct trace_ops **trace_direct_both;
 uintptr_t trace_direct_target(unsigned int i);	/* what the BL calls */
-int trace_sites_update(void);	/* trace/ops.c: recompute and patch */
+int trace_sites_update(void);	/* trace/core/ops.c: recompute and patch */
 int patch_apply(struct patch_req *reqs, unsigned int n);
 void patch_sync_round(void);
 uint32_t patch_insn_bl(uintptr_t from, uintptr_t to);
@@ -100,16 +100,16 @@ uint32_t patch_insn_b(uintptr_t from, uintptr_t to);
 int patch_apply_insns(const uintptr_t *addr, const uint32_t *old,
 		      const uint32_t *insn, unsigned int n);
 
-/* trace/fp_call.S: a callback call with q0-q7, FPCR and FPSR kept
+/* trace/core/fp_call.S: a callback call with q0-q7, FPCR and FPSR kept
  * (the shim's func takes the ops from shim->data). */
 void trace_fp_call(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *ops,
 		   struct trace_regs *regs);
 void trace_fp_shim_func(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *shim,
 			struct trace_regs *regs);
-/* trace/ops.c: what a site wanted by ops alone has as its literal. */
+/* trace/core/ops.c: what a site wanted by ops alone has as its literal. */
 struct trace_ops *trace_ops_literal(struct trace_ops *ops);
 
-/* trace/list.c */
+/* trace/core/list.c */
 void trace_list_func(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *op,
 		     struct trace_regs *regs);
 struct ops_list {

@@ -1,5 +1,5 @@
 /*
- * trace/direct.c: direct trampolines. trace_direct_attach(func, tramp)
+ * trace/core/direct.c: direct trampolines. trace_direct_attach(func, tramp)
  * makes func's patch site call tramp itself:
  *
  *   func+0:  mov x9, x30
@@ -14,7 +14,7 @@
  * trace_caller_both, which calls the ops and then enters the trampoline
  * as the BL would have; the trampoline gets the BL back when they let
  * go. A trampoline within BL range (+-128 MiB) gets the BL itself; one further away is reached through
- * trace_caller_direct (trace/entry.S), which branches to the
+ * trace_caller_direct (trace/core/entry.S), which branches to the
  * direct_call slot of the site's literal: no PLT, no range limit.
  */
 #include <stdbool.h>
@@ -31,7 +31,7 @@ struct trace_ops **trace_direct_both;
 bool trace_direct_force_long;	/* tests and benchmarks: take the long path */
 
 extern char trace_caller_direct[];
-extern char trace_direct_stale[];	/* trace/direct_stale.S */
+extern char trace_direct_stale[];	/* trace/core/direct_stale.S */
 extern struct trace_ops trace_nop_ops;
 
 /* Uses of a freed direct ops (should stay 0; tests read it). */
@@ -159,7 +159,7 @@ int trace_direct_attach(void *func, void *tramp)
 		} else {
 			/* Both halves: out of text since its detach's round,
 			 * and every load of a literal is masked (the grace
-			 * period, trace/entry.S). */
+			 * period, trace/core/entry.S). */
 			free_poisoned(old);
 		}
 	}

@@ -1,7 +1,7 @@
 /*
- * trace/direct_stale.S: what a freed direct ops points at.
+ * trace/core/direct_stale.S: what a freed direct ops points at.
  *
- * trace/direct.c fills the ops it frees (trace_direct_attach, once the
+ * trace/core/direct.c fills the ops it frees (trace_direct_attach, once the
  * old pair is out of text and past its grace period) so that a CPU still
  * using one is counted instead of going on silently: its direct_call
  * slots name trace_direct_stale. Tests assert the count stays 0.

@@ -1,7 +1,7 @@
 /*
- * trace/entry.S: the trampoline every enabled patch site calls.
+ * trace/core/entry.S: the trampoline every enabled patch site calls.
  *
- * A traced function looks like this (trace/patch.c draws the states):
+ * A traced function looks like this (trace/core/patch.c draws the states):
  *
  *   func-8:  .quad ops          literal: the ops for this site
  *   func+0:  mov   x9, x30      written once at boot
@@ -27,7 +27,7 @@
  *   for it. Their ops carry TRACE_OPS_NO_FPSIMD (built
  *   -mgeneral-regs-only); every other ops is reached through a shim ops
  *   in the literal, or through trace_list_func, which keep q0-q7, FPCR
- *   and FPSR around the callback (trace/fp_call.S).
+ *   and FPSR around the callback (trace/core/fp_call.S).
  *   The direct-call slot (ops->direct_call, offset 8) is read only by
  *   trace_caller_direct below, so ordinary dispatch pays nothing for it.
  *
@@ -129,7 +129,7 @@ trace_nop_func:
  * run this BL after the literal changed (literals are written first);
  * that ops has no direct_call, so it goes through trace_caller as the
  * new literal says. The two loads run with IRQ/FIQ masked: the patcher's
- * IPI round is then the grace period for the old ops too (trace/direct.c
+ * IPI round is then the grace period for the old ops too (trace/core/direct.c
  * frees it on the next attach); after the loads only the trampoline's
  * address (text) is held. Clobbers: x16, x17 (free at a function's
  * entry).
@@ -148,7 +148,7 @@ trace_caller_direct:
 
 /*
  * trace_caller_both: a site wanted by ops and by a direct trampoline.
- * The literal is an ops whose func calls the real ops (trace/direct.c)
+ * The literal is an ops whose func calls the real ops (trace/core/direct.c)
  * and whose direct_call is the trampoline.
  *
  * Contract: in: as trace_caller. Does: what trace_caller does, then,

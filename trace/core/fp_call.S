@@ -1,11 +1,11 @@
 /*
- * trace/fp_call.S: calling an application's trace callback with the
+ * trace/core/fp_call.S: calling an application's trace callback with the
  * traced function's FP/SIMD state kept.
  *
  * At a function's entry its caller may have left floating-point or
  * vector arguments in q0-q7, and FPCR (rounding mode, flush to zero)
  * and FPSR (cumulative exception flags) are the program's. The
- * trampoline (trace/entry.S) saves only general registers: the trace
+ * trampoline (trace/core/entry.S) saves only general registers: the trace
  * core and its own tracers are built -mgeneral-regs-only and their ops
  * carry TRACE_OPS_NO_FPSIMD. Every other ops is called through here
  * (ARCHITECTURE.md 7a: tracing never changes what the program computes).
@@ -22,7 +22,7 @@
  *   out:   nothing; clobbers what a C call may (x0-x18, v16-v31 upper)
  *
  * Contract (trace_fp_shim_func): the func of the shim ops the core puts
- * in a site's literal in place of an application ops (trace/ops.c):
+ * in a site's literal in place of an application ops (trace/core/ops.c):
  *   in:    as trace_fp_call, but x2 = the shim, shim->data = the ops
  *   does:  trace_fp_call with x2 = shim->data
  */

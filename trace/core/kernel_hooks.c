@@ -1,5 +1,5 @@
 /*
- * trace/kernel_hooks.c: where the trace core joins the kernel. The kernel
+ * trace/core/kernel_hooks.c: where the trace core joins the kernel. The kernel
  * never names the tracer; it offers hooks (kernel/hooks.h) and the trace
  * core registers on them here: its init calls, the drain and the
  * end-of-stream frame at the end of a run, the buffer dump after a crash
@@ -12,7 +12,7 @@
 #include "fgraph.h"
 #include "hooks.h"
 #include "kprintf.h"
-#include "tracer.h"
+#include "tracers/tracer.h"
 
 static void dump_at_crash(void)
 {

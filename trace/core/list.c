@@ -1,5 +1,5 @@
 /*
- * trace/list.c: the list ops, called for a site that two or more ops
+ * trace/core/list.c: the list ops, called for a site that two or more ops
  * want (or every wanted site in forced list mode). The literal of such a
  * site points at the site's own state, whose first field is this
  * function, so the site index comes from the pointer, not a search.
@@ -10,7 +10,7 @@
 #include "core.h"
 
 /* Published with a release store under trace_lock; the previous list is
- * reused only after a sync round (trace/ops.c). */
+ * reused only after a sync round (trace/core/ops.c). */
 struct ops_list *trace_live_ops;
 
 void trace_list_func(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *op,

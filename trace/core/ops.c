@@ -1,5 +1,5 @@
 /*
- * trace/ops.c: registering ops, their filters, and deciding each site's
+ * trace/core/ops.c: registering ops, their filters, and deciding each site's
  * dispatch.
  *
  * For every site the core counts the registered ops that want it:
@@ -16,7 +16,7 @@
 #include "barrier.h"
 #include "core.h"
 #include "fgraph.h"
-#include "glob.h"
+#include "control/glob.h"
 #include "kprintf.h"
 
 struct spinlock trace_lock = SPINLOCK_INIT;
@@ -135,7 +135,7 @@ static int update_sites(void)
 		}
 		/* A direct trampoline alone gets the BL; shared with ops, the
 		 * site goes through trace_caller_both with a literal that calls
-		 * the ops and names the trampoline (trace/direct.c). */
+		 * the ops and names the trampoline (trace/core/direct.c). */
 		bool has_direct = trace_direct_want && trace_direct_want[i];
 		uint8_t route = !has_direct ? 0 : count ? SITE_BOTH : SITE_DIRECT;
 		bool enable = count || has_direct;
@@ -182,7 +182,7 @@ static void publish_list(struct trace_ops *add, struct trace_ops *remove)
 
 /* The literal a site wanted by ops alone gets: the ops itself, or for
  * a callback that may use FP/SIMD its shim, whose func saves the
- * traced function's FP/SIMD state around ops->func (trace/fp_call.S).
+ * traced function's FP/SIMD state around ops->func (trace/core/fp_call.S).
  * The choice is in the literal, so a CPU never sees an application ops
  * without the save, however the patcher's writes interleave. */
 struct trace_ops *trace_ops_literal(struct trace_ops *ops)

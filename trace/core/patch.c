@@ -1,5 +1,5 @@
 /*
- * trace/patch.c: applying a batch of site changes to text.
+ * trace/core/patch.c: applying a batch of site changes to text.
  *
  * A site's three words, by state (func = the function's address):
  *
@@ -16,7 +16,7 @@
  * run the old BL. Then one cache maintenance pass over the touched range
  * and one synchronisation round: an IPI after which every other CPU has
  * executed an ISB. The round is also the grace period for literals and
- * ops lists replaced in the batch (see trace/entry.S).
+ * ops lists replaced in the batch (see trace/core/entry.S).
  *
  * Before anything is written every site is checked against the state the
  * core believes it is in; on any mismatch the whole batch is refused. A

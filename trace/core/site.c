@@ -1,5 +1,5 @@
 /*
- * trace/site.c: the callsite table at run time: lookup, names, and the
+ * trace/core/site.c: the callsite table at run time: lookup, names, and the
  * one-time preparation of every site at boot.
  */
 #include <stdint.h>

@@ -1,12 +1,12 @@
 /*
- * trace/printf.c: trace_printf records and their formats in metadata.
+ * trace/events/printf.c: trace_printf records and their formats in metadata.
  * A format's id is its index in section .bt_formats (fixed at link time).
  */
 #include <string.h>
 
 #include <baretrace_trace.h>
 
-#include "ring.h"
+#include "output/ring.h"
 #include "wire.h"
 
 extern const struct trace_format __bt_formats_start[], __bt_formats_end[];

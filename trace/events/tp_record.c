@@ -1,5 +1,5 @@
 /*
- * trace/tp_record.c: the standard tracepoint recorder (a probe writing
+ * trace/events/tp_record.c: the standard tracepoint recorder (a probe writing
  * kind-4 records), its field filter, enabling by glob, and the event
  * schemas (metadata key 7) that let the host decode any event.
  */
@@ -11,12 +11,12 @@
 #include <baretrace_tracepoint.h>
 
 #include "bootargs.h"
-#include "core.h"
-#include "glob.h"
+#include "core/core.h"
+#include "control/glob.h"
 #include "kprintf.h"
-#include "ring.h"
+#include "output/ring.h"
 #include "tracepoint.h"
-#include "tracer.h"
+#include "tracers/tracer.h"
 
 extern const struct tp_event __bt_events_start[];
 

@@ -1,5 +1,5 @@
 /*
- * trace/tracepoint.c: attaching probes to tracepoints and patching their
+ * trace/events/tracepoint.c: attaching probes to tracepoints and patching their
  * sites (see include/baretrace_tracepoint.h for a site's two words).
  *
  * Probe arrays: each event has two; tp_iterate reads probes[cur] with
@@ -27,7 +27,7 @@
 #include <baretrace_tracepoint.h>
 
 #include "barrier.h"
-#include "core.h"
+#include "core/core.h"
 #include "tracepoint.h"
 
 struct tp_site_ent {		/* .bt_tp_sites: each a self-relative offset */

@@ -1,4 +1,4 @@
-/* trace/tracepoint.h: what the tracepoint files of the trace core share. */
+/* trace/events/tracepoint.h: what the tracepoint files of the trace core share. */
 #ifndef TRACE_TRACEPOINT_H
 #define TRACE_TRACEPOINT_H
 
@@ -9,11 +9,11 @@
 
 #include "wire.h"
 
-/* trace/tracepoint.c */
+/* trace/events/tracepoint.c */
 uint64_t tp_field_value(const struct tp_field *f, uint64_t v);
 uintptr_t tp_first_site(const struct tp_event *ev, bool call);
 extern volatile uint64_t tp_stale_hits;	/* calls through a retired probe array */
-/* trace/tp_record.c: the recorder probe and the schemas (key 7). */
+/* trace/events/tp_record.c: the recorder probe and the schemas (key 7). */
 void tp_record(const struct tp_event *ev, const uint64_t *fields);
 /* Schemas from id 'from' on while they fit in o; the next id to write. */
 unsigned int tp_meta(struct wire_out *o, unsigned int from);

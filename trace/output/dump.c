@@ -1,5 +1,5 @@
 /*
- * trace/dump.c: the ring buffers as readable text on the console, with
+ * trace/output/dump.c: the ring buffers as readable text on the console, with
  * no host tool: the 'dump' command and the automatic dump after a crash
  * report. It reads without consuming: the host can still receive the
  * same blocks. A block being rewritten while it is copied is detected by
@@ -9,13 +9,13 @@
 #include <string.h>
 
 #include "barrier.h"
-#include "core.h"
+#include "core/core.h"
 #include "kprintf.h"
 #include "ktime.h"
 #include "percpu.h"
 #include "ring.h"
 #include "symbols.h"
-#include "tracer.h"
+#include "tracers/tracer.h"
 #include "wire.h"
 
 /* One dump at a time: the buffers below are shared. */

@@ -1,10 +1,10 @@
-/* trace/export.c: see export.h. */
+/* trace/output/export.c: see export.h. */
 #include <stdbool.h>
 #include <string.h>
 
 #include "barrier.h"
 #include "console.h"
-#include "core.h"
+#include "core/core.h"
 #include "export.h"
 #include "export_int.h"
 #include "irq.h"
@@ -13,7 +13,7 @@
 #include "percpu.h"
 #include "ring.h"
 #include "smp.h"
-#include "tracepoint.h"
+#include "events/tracepoint.h"
 #include "uart.h"
 #include "wire.h"
 

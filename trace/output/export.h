@@ -1,5 +1,5 @@
 /*
- * trace/export.h: sending ring buffer blocks, metadata and symbols to the
+ * trace/output/export.h: sending ring buffer blocks, metadata and symbols to the
  * host as frames on the console UART (docs/wire.md).
  *
  * Frames go out in idle time: export_idle() runs on idle secondary CPUs

@@ -1,5 +1,5 @@
 /*
- * trace/export_int.h: what the exporter's own files share (export.c,
+ * trace/output/export_int.h: what the exporter's own files share (export.c,
  * export_meta.c). Everything here is for the holder of the exporter's
  * lock only.
  */

@@ -1,16 +1,16 @@
 /*
- * trace/export_meta.c: the frames that let a host decode the rest: the
+ * trace/output/export_meta.c: the frames that let a host decode the rest: the
  * metadata set (docs/wire.md 2.2, over several frames as 2.9 says) and
  * the symbol dump (2.3). Called only by the holder of the exporter's lock
- * (trace/export.c), like everything that sends.
+ * (trace/output/export.c), like everything that sends.
  */
 #include <string.h>
 
-#include "core.h"
+#include "core/core.h"
 #include "export_int.h"
 #include "ktime.h"
 #include "smp.h"
-#include "tracepoint.h"
+#include "events/tracepoint.h"
 #include "wire.h"
 
 /* The exporter lock's holder only. */
@@ -19,7 +19,7 @@ static uint64_t meta_seq, syms_seq;
 
 /* Metadata items after the fixed head: each writes its items from
  * number 'from' on while they fit in o and returns the next one. */
-unsigned int trace_printf_meta(struct wire_out *o, unsigned int from);	/* trace/printf.c */
+unsigned int trace_printf_meta(struct wire_out *o, unsigned int from);	/* trace/events/printf.c */
 unsigned int trace_format_count(void);
 
 /*

@@ -1,4 +1,4 @@
-/* trace/ring.c: per-CPU ring buffers (see ring.h for the rules). */
+/* trace/output/ring.c: per-CPU ring buffers (see ring.h for the rules). */
 #include <stdlib.h>
 #include <string.h>
 

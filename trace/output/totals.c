@@ -1,5 +1,5 @@
 /*
- * trace/totals.c: the target's own account of a run, printed at its end
+ * trace/output/totals.c: the target's own account of a run, printed at its end
  * (the same totals travel to the host in the end-of-stream frame): how
  * many events there were, how many are lost and why, and a ring size
  * that would have kept them.
@@ -11,7 +11,7 @@
 #include "kprintf.h"
 #include "ring.h"
 #include "smp.h"
-#include "tracer.h"
+#include "tracers/tracer.h"
 
 #define RING_MAX_BYTES	(64UL << 20)	/* the largest trace_buf= */
 

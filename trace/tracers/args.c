@@ -1,14 +1,14 @@
 /*
- * trace/args.c: argument capture: "func:N" records the first N argument
+ * trace/tracers/args.c: argument capture: "func:N" records the first N argument
  * registers (x0..x7) of each call of func as an extension record (kind
  * 7, subtype 1), next to whatever else records the call.
  */
 #include <string.h>
 
 #include "bootargs.h"
-#include "core.h"
+#include "core/core.h"
 #include "kprintf.h"
-#include "ring.h"
+#include "output/ring.h"
 #include "tracer.h"
 #include "trigger.h"
 #include "wire.h"

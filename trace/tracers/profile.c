@@ -1,13 +1,13 @@
 /*
- * trace/profile.c: the function profiler: per function and per CPU, hit
+ * trace/tracers/profile.c: the function profiler: per function and per CPU, hit
  * count and total, minimum and maximum time, kept in place (no ring
  * buffer), through the return hooks of fgraph.c.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
-#include "fgraph.h"
+#include "core/core.h"
+#include "core/fgraph.h"
 #include "ktime.h"
 #include "percpu.h"
 #include "profile.h"

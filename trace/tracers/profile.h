@@ -1,4 +1,4 @@
-/* trace/profile.h: the function profiler's numbers (profile.c). */
+/* trace/tracers/profile.h: the function profiler's numbers (profile.c). */
 #ifndef TRACE_PROFILE_H
 #define TRACE_PROFILE_H
 

@@ -1,14 +1,14 @@
-/* trace/profile_out.c: the profiler's table on the console and its dump
+/* trace/tracers/profile_out.c: the profiler's table on the console and its dump
  * frames to the host (docs/wire.md 2.5). */
 #include <stdlib.h>
 
-#include "core.h"
-#include "export.h"
+#include "core/core.h"
+#include "output/export.h"
 #include "kprintf.h"
 #include "ktime.h"
 #include "percpu.h"
 #include "profile.h"
-#include "ring.h"
+#include "output/ring.h"
 #include "wire.h"
 
 #define FRAME_PROFILE	5	/* docs/wire.md 2.5 */

@@ -1,5 +1,5 @@
 /*
- * trace/snapshot.c: a copy of every CPU's ring buffer taken at one
+ * trace/tracers/snapshot.c: a copy of every CPU's ring buffer taken at one
  * moment (trigger 'snapshot' or the console), printed later with
  * 'snapshot show'. Taking one copies other CPUs' rings while they may be
  * writing: a block being filled can be cut at any record boundary the
@@ -12,7 +12,7 @@
 #include "config.h"
 #include "kprintf.h"
 #include "percpu.h"
-#include "ring.h"
+#include "output/ring.h"
 #include "tracer.h"
 #include "trigger.h"
 

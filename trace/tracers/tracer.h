@@ -1,4 +1,4 @@
-/* trace/tracer.h: the tracers and the control layer's internals. */
+/* trace/tracers/tracer.h: the tracers and the control layer's internals. */
 #ifndef TRACE_TRACER_H
 #define TRACE_TRACER_H
 
@@ -46,10 +46,10 @@ void trace_boot_start(void);
  * the final console line) the end-of-stream frame. */
 void trace_stop_and_drain(void);
 void trace_end_stream(void);
-/* trace/totals.c: the end-of-run totals line(s) on the console. */
+/* trace/output/totals.c: the end-of-run totals line(s) on the console. */
 void trace_report_totals(void);
 /* Prints every CPU's buffer as text on the console, without consuming it
- * (trace/dump.c). Any context; used after a crash report. */
+ * (trace/output/dump.c). Any context; used after a crash report. */
 void trace_dump(void);
 /* Sends a metadata frame now (a capture that started late decodes from
  * the next data frame on). */

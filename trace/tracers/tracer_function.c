@@ -1,13 +1,13 @@
 /*
- * trace/tracer_function.c: the function tracer: one entry record, with
+ * trace/tracers/tracer_function.c: the function tracer: one entry record, with
  * its caller, per call of every function its filter selects.
  */
 #include <stdint.h>
 
-#include "core.h"
+#include "core/core.h"
 #include "ktime.h"
 #include "percpu.h"
-#include "ring.h"
+#include "output/ring.h"
 #include "tracer.h"
 
 /* Everything inline: this runs on every traced call (see make bench). */

@@ -1,5 +1,5 @@
 /*
- * trace/tracer_graph.c: the function_graph tracer: an entry record
+ * trace/tracers/tracer_graph.c: the function_graph tracer: an entry record
  * (kind 3, with the depth) and an exit record with the duration (kind 2)
  * per call, through the return hooks of fgraph.c.
  *
@@ -13,11 +13,11 @@
  */
 #include <stdbool.h>
 
-#include "core.h"
-#include "fgraph.h"
+#include "core/core.h"
+#include "core/fgraph.h"
 #include "ktime.h"
 #include "percpu.h"
-#include "ring.h"
+#include "output/ring.h"
 #include "tracer.h"
 #include "wire.h"
 

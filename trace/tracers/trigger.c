@@ -1,5 +1,5 @@
 /*
- * trace/trigger.c: actions on a hit of a chosen function, each with an
+ * trace/tracers/trigger.c: actions on a hit of a chosen function, each with an
  * optional count ("func:traceoff:3" fires three times):
  *   traceon / traceoff  resume or pause recording (the tracers stay
  *                       registered; the ring buffers refuse writes)
@@ -15,10 +15,10 @@
 #include <string.h>
 
 #include "bootargs.h"
-#include "core.h"
-#include "fgraph.h"
+#include "core/core.h"
+#include "core/fgraph.h"
 #include "kprintf.h"
-#include "ring.h"
+#include "output/ring.h"
 #include "tracer.h"
 #include "trigger.h"
 #include "wire.h"

@@ -1,4 +1,4 @@
-/* trace/trigger.h: triggers (trigger.c), snapshots (snapshot.c) and
+/* trace/tracers/trigger.h: triggers (trigger.c), snapshots (snapshot.c) and
  * argument capture (args.c). */
 #ifndef TRACE_TRIGGER_H
 #define TRACE_TRIGGER_H

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/books.c: accounting for every event (docs/wire.md 2.4,
+ * tools/baretrace/input/books.c: accounting for every event (docs/wire.md 2.4,
  * 2.8). Each data block says the number of its first event; a jump past
  * the end of the CPU's previous block is a hole, told to the command
  * right where it is. The end-of-stream frame gives each CPU's totals, so
@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 #define CAUSE_TARGET	"lost on the target (ring full or discarded)"
 #define CAUSE_EITHER	"ring overwritten or frames lost"

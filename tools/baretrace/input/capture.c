@@ -1,6 +1,6 @@
 /*
- * tools/baretrace/capture.c: `baretrace capture`. Splits the UART stream
- * (trace/wire.c's stream decoder): console text goes to stdout as it
+ * tools/baretrace/input/capture.c: `baretrace capture`. Splits the UART stream
+ * (wire/wire.c's stream decoder): console text goes to stdout as it
  * arrives, each frame that passed its CRC is appended to the trace file
  * and flushed, so the file is valid whenever the capture stops. Stops at
  * an end-of-stream frame, end of input, or SIGINT/SIGTERM.
@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bt.h"
+#include "../bt.h"
 #include "capture.h"
 
 #define STATUS_MS	250

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/capture.h: the byte sources of `capture`
+ * tools/baretrace/input/capture.h: the byte sources of `capture`
  * (capture_src.c) as capture.c uses them.
  */
 #ifndef TOOLS_BARETRACE_CAPTURE_H
@@ -7,7 +7,7 @@
 
 #include <sys/types.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 /* A readable fd for the source; *child is QEMU's pid, or 0. Dies on error. */
 int bt_source_open(const struct bt_capture_opts *o, pid_t *child);

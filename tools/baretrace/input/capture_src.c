@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/capture_src.c: where `capture` reads the UART from: a
+ * tools/baretrace/input/capture_src.c: where `capture` reads the UART from: a
  * serial port set raw at a baud rate, a file holding a raw log, or the
  * stdout of a QEMU it starts (QEMU's serial line with -nographic or
  * -serial stdio).
@@ -12,7 +12,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "bt.h"
+#include "../bt.h"
 #include "capture.h"
 
 static const struct {

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/decode.c: checked frames, in stream order, to records.
+ * tools/baretrace/input/decode.c: checked frames, in stream order, to records.
  *
  * Keeps what the stream says about itself (metadata, symbol dumps), the
  * per-CPU sequence numbers that reveal missing frames, each block's
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 #define MAX_WARNINGS	10	/* per kind of complaint, then quiet */
 

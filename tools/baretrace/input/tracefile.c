@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/tracefile.c: the .bt trace file (docs/wire.md section
+ * tools/baretrace/input/tracefile.c: the .bt trace file (docs/wire.md section
  * 3): an 8-byte magic, then whole frames, each a u32 LE payload length
  * and the unescaped payload. Frames are written whole and flushed one at
  * a time, so a capture stopped at any point leaves a readable file.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 /* "BTRACE", NUL, then the file format version. */
 const uint8_t bt_file_magic[8] = { 'B', 'T', 'R', 'A', 'C', 'E', 0, 1 };

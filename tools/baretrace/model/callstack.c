@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/callstack.c: what each CPU is inside, rebuilt from
+ * tools/baretrace/model/callstack.c: what each CPU is inside, rebuilt from
  * graph records.
  *
  * Two structures per CPU. The open frames come from graph entries; an
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 struct bt_stack *bt_stack_of(struct bt_stacks *s, unsigned cpu)
 {

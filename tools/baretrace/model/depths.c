@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/depths.c: how deep each graph exit sits, for report's
+ * tools/baretrace/model/depths.c: how deep each graph exit sits, for report's
  * indentation. An exit with an entry has the entry's depth. One without
  * (threshold mode) is one deeper than the exit that contains it, which
  * comes later in the stream, or, if none does, as deep as the frames
@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 #define NO_PARENT	UINT32_MAX
 

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/elf_syms.c: names from the image itself. Reads the
+ * tools/baretrace/model/elf_syms.c: names from the image itself. Reads the
  * .bt_tables section that tools/mktables generated (kernel/tables.h):
  * bt_syms (start, size, name offset; sorted), bt_sym_names, and bt_sites
  * (site i is function bt_syms[bt_sites[i]]). Every offset and count is
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 struct tables {
 	const uint8_t *data;	/* section contents */

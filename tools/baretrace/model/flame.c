@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/flame.c: calls merged by call path, the tree behind
+ * tools/baretrace/model/flame.c: calls merged by call path, the tree behind
  * folded stacks and flame graphs.
  *
  * Graph exits build it (callstack.c decides who is whose child, by
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 /* ---- names: one copy of each, so nodes compare names by pointer ---------- */
 

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/flame_source.c: a trace read into flame.c's tree, for
+ * tools/baretrace/model/flame_source.c: a trace read into flame.c's tree, for
  * the commands that draw stacks (folded, svg), and the choice of what
  * the widths mean. Graph records give time and call paths; failing
  * those, profile dumps give each function's total time with no paths;
@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 struct source {
 	struct bt_flame *fl;

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/profile.c: profile dumps (docs/wire.md 2.5), the
+ * tools/baretrace/model/profile.c: profile dumps (docs/wire.md 2.5), the
  * target profiler's per-function numbers: calls, total, min and max.
  *
  * Numbers in a dump are totals since the profiler started (or was reset),
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 struct bt_prof_cpu {
 	struct wire_profile_entry *e;	/* the CPU's current dump */

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/symtab.c: function names, by callsite index and by
+ * tools/baretrace/model/symtab.c: function names, by callsite index and by
  * address, filled from an ELF (elf_syms.c) or from symbol-dump frames
  * (docs/wire.md section 2.3).
  *
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 /* Sites beyond this in a dump are taken as damage, not a real image. */
 #define MAX_SITES	(1u << 20)

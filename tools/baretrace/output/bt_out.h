@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/bt_out.h: the output side of the host tool: flame-graph
+ * tools/baretrace/output/bt_out.h: the output side of the host tool: flame-graph
  * trees, text rendering, Chrome JSON helpers and the commands. Included
  * by bt.h after the decoding side it builds on.
  */

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/chrome_calls.c: the order in which export_chrome.c
+ * tools/baretrace/output/chrome_calls.c: the order in which export_chrome.c
  * writes complete events. Viewers nest them by time and, when a caller
  * and its callee start on the same tick, by file order: the caller must
  * come first. Exits arrive callee first, so each CPU's calls are held and
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 static int call_order(const void *a, const void *b)
 {

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/ctf_meta.c: the TSDL metadata of a CTF 1.8 export
+ * tools/baretrace/output/ctf_meta.c: the TSDL metadata of a CTF 1.8 export
  * (export_ctf.c writes the streams it describes). Fixed event classes for
  * the record kinds and the known extension records (arguments, stack
  * traces, fired triggers), then one class per tracepoint schema slot, its
@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 static const char prologue[] =
 	"/* CTF 1.8 */\n\n"

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/export_chrome.c: Chrome trace-event JSON, which the
+ * tools/baretrace/output/export_chrome.c: Chrome trace-event JSON, which the
  * Perfetto UI and chrome://tracing load. One process, one thread per
  * CPU (tid = CPU number). A graph exit carries its duration, so each
  * call becomes one complete ("X") event from ts - duration, with or
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 struct chrome {
 	FILE *f;

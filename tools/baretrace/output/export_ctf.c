@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/export_ctf.c: a CTF 1.8 trace directory that
+ * tools/baretrace/output/export_ctf.c: a CTF 1.8 trace directory that
  * babeltrace2 and Trace Compass read: `metadata` (TSDL, ctf_meta.c) and
  * one binary stream file `stream_N` per CPU.
  *
@@ -21,7 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 #define CTF_MAGIC	0xC1FC1FC1u
 #define CONTEXT_AT	24	/* packet context follows the 24-byte header */

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/export_folded.c: folded stacks, one "a;b;c value" line
+ * tools/baretrace/output/export_folded.c: folded stacks, one "a;b;c value" line
  * per distinct stack, sorted, for flamegraph.pl, speedscope and inferno.
  *
  * The stacks are flame.c's tree (flame_source.c picks the records). With
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 struct line {
 	char *key;

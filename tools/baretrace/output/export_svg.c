@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/export_svg.c: `export --format=svg`, a flame graph in
+ * tools/baretrace/output/export_svg.c: `export --format=svg`, a flame graph in
  * one self-contained SVG file that a browser opens as it is: no script,
  * no external fonts or styles. The root ("all") is at the bottom and
  * each frame sits on its caller, children sorted by name so stacks line
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 #define SVG_W		1200.0
 #define MARGIN		10.0

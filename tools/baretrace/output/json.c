@@ -1,8 +1,8 @@
 /*
- * tools/baretrace/json.c: the pieces of JSON that export_chrome.c writes
+ * tools/baretrace/output/json.c: the pieces of JSON that export_chrome.c writes
  * by hand, with the escaping that keeps any name from the wire valid.
  */
-#include "bt.h"
+#include "../bt.h"
 
 void bt_json_str(FILE *f, const char *s)
 {

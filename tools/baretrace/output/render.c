@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/render.c: text for times and for the two records that
+ * tools/baretrace/output/render.c: text for times and for the two records that
  * carry formats (tracepoint fields, trace_printf).
  *
  * Format strings come off the wire, so they are never handed to printf
@@ -10,7 +10,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 uint64_t bt_ticks_ns(uint64_t ticks, uint64_t freq)
 {

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/render_ext.c: text for extension records (docs/wire.md
+ * tools/baretrace/output/render_ext.c: text for extension records (docs/wire.md
  * 2.6), shared by report and the exporters: argument lists, trigger
  * actions, and report's lines for records that stand alone. Arguments
  * are register values, so they print as 64-bit hex, as the target held
@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 static const char *const actions[] = {
 	[WIRE_TRIG_TRACEON] = "traceon", [WIRE_TRIG_TRACEOFF] = "traceoff",

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/report.c: `baretrace report`, ftrace-style text.
+ * tools/baretrace/output/report.c: `baretrace report`, ftrace-style text.
  *
  * Function entries print as the function tracer does,
  *   [000] 12.345678: func <-caller
@@ -22,7 +22,7 @@
  * second prints in stream order. Nothing else is kept per event.
  */
 
-#include "bt.h"
+#include "../bt.h"
 
 #define MAX_INDENT	100	/* depth levels shown */
 

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/stats.c: `baretrace stats`, a profile per function:
+ * tools/baretrace/output/stats.c: `baretrace stats`, a profile per function:
  * calls, total, self (total less the time in traced callees), average
  * and max, from graph exit records, sorted by total time. Exits with no
  * entries (threshold mode) count the same: their children are the calls
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bt.h"
+#include "../bt.h"
 
 #define ALL_CPUS	BT_MAX_CPUS	/* the key of merged figures */
 
