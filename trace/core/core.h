@@ -67,6 +67,17 @@ static inline unsigned int trace_site_fast(uintptr_t ip)
 	return trace_site_slot[(ip - (uintptr_t)_text) >> 3];
 }
 
+/* Site bitmaps: bit i is site i (trace/core/ops_filter.c). */
+static inline unsigned int site_bitmap_words(void)
+{
+	return (bt_site_count + 63) / 64;
+}
+
+static inline bool site_bit(const uint64_t *bits, unsigned int i)
+{
+	return bits[i / 64] & (1ULL << (i % 64));
+}
+
 /* trace/core/patch.c: one change of one site. */
 struct patch_req {
 	uint32_t site;
@@ -108,6 +119,9 @@ void trace_fp_shim_func(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *shi
 			struct trace_regs *regs);
 /* trace/core/ops.c: what a site wanted by ops alone has as its literal. */
 struct trace_ops *trace_ops_literal(struct trace_ops *ops);
+/* trace/core/ops_filter.c: a new bitmap of the sites ops wants (its
+ * filter less its notrace), or NULL out of memory. */
+uint64_t *trace_ops_want(const struct trace_ops *ops);
 
 /* trace/core/list.c */
 void trace_list_func(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *op,

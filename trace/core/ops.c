@@ -1,6 +1,6 @@
 /*
- * trace/core/ops.c: registering ops, their filters, and deciding each site's
- * dispatch.
+ * trace/core/ops.c: registering ops and deciding each site's dispatch
+ * (an ops' filters and the sites it wants: ops_filter.c).
  *
  * For every site the core counts the registered ops that want it:
  *   0   literal = nop ops, instruction NOP
@@ -16,7 +16,6 @@
 #include "barrier.h"
 #include "core.h"
 #include "fgraph.h"
-#include "control/glob.h"
 #include "kprintf.h"
 
 struct spinlock trace_lock = SPINLOCK_INIT;
@@ -27,94 +26,6 @@ struct spinlock trace_lock = SPINLOCK_INIT;
 static struct ops_list lists[2];
 static bool force_list;
 static struct patch_req *reqs;		/* bt_site_count entries */
-
-static unsigned int bitmap_words(void)
-{
-	return (bt_site_count + 63) / 64;
-}
-
-static bool test_bit(const uint64_t *bits, unsigned int i)
-{
-	return bits[i / 64] & (1ULL << (i % 64));
-}
-
-static bool is_sep(char c)
-{
-	return c == ' ' || c == ',' || c == '\t' || c == '\n';
-}
-
-/* Compiles a pattern list into a site bitmap. *out = NULL for an empty
- * list. Returns 0, TRACE_EINVAL (nothing allocated) or TRACE_ENOMEM. */
-static int compile_patterns(const char *s, uint64_t **out)
-{
-	const char *p;
-	bool any = false, positive = false;
-
-	for (p = s; *p;) {	/* validate every pattern first */
-		while (is_sep(*p))
-			p++;
-		if (!*p)
-			break;
-		const char *start = p;
-
-		while (*p && !is_sep(*p))
-			p++;
-		bool neg = *start == '!';
-		size_t len = (size_t)(p - start) - neg;
-
-		if (!len || !glob_valid(start + neg, len))
-			return TRACE_EINVAL;
-		any = true;
-		positive |= !neg;
-	}
-	*out = NULL;
-	if (!any)
-		return 0;
-	uint64_t *bits = calloc(bitmap_words() + 1, sizeof(uint64_t));
-
-	if (!bits)
-		return TRACE_ENOMEM;
-	for (unsigned int i = 0; i < bt_site_count; i++) {
-		const char *name = trace_site_name(i);
-		bool in = !positive, out_ = false;
-
-		for (p = s; *p;) {
-			while (is_sep(*p))
-				p++;
-			const char *start = p;
-
-			while (*p && !is_sep(*p))
-				p++;
-			if (p == start)
-				continue;
-			bool neg = *start == '!';
-
-			if (glob_match(start + neg, (size_t)(p - start) - neg, name)) {
-				if (neg)
-					out_ = true;
-				else
-					in = true;
-			}
-		}
-		if (in && !out_)
-			bits[i / 64] |= 1ULL << (i % 64);
-	}
-	*out = bits;
-	return 0;
-}
-
-static uint64_t *compute_want(const struct trace_ops *ops)
-{
-	uint64_t *want = calloc(bitmap_words() + 1, sizeof(uint64_t));
-
-	if (!want)
-		return NULL;
-	for (unsigned int i = 0; i < bt_site_count; i++)
-		if ((!ops->filter_bits || test_bit(ops->filter_bits, i)) &&
-		    !(ops->notrace_bits && test_bit(ops->notrace_bits, i)))
-			want[i / 64] |= 1ULL << (i % 64);
-	return want;
-}
 
 /* Recomputes every site and patches those that change. trace_lock. */
 static int update_sites(void)
@@ -128,7 +39,7 @@ static int update_sites(void)
 		uint32_t count = 0;
 
 		for (unsigned int k = 0; k < l->n; k++) {
-			if (l->ops[k]->want && test_bit(l->ops[k]->want, i)) {
+			if (l->ops[k]->want && site_bit(l->ops[k]->want, i)) {
 				count++;
 				single = l->ops[k];
 			}
@@ -196,7 +107,7 @@ int trace_ops_register(struct trace_ops *ops)
 		return TRACE_EINVAL;
 	if (!trace_live_ops)
 		return TRACE_ENOMEM;	/* trace_init failed */
-	uint64_t *want = compute_want(ops);
+	uint64_t *want = trace_ops_want(ops);
 	struct trace_ops *shim = NULL;
 
 	if (!(ops->flags & TRACE_OPS_NO_FPSIMD))
@@ -267,64 +178,6 @@ int trace_ops_unregister(struct trace_ops *ops)
 	return 0;
 }
 
-/* Replaces *slot (filter or notrace bits) and, if registered, re-patches. */
-static int set_bits(struct trace_ops *ops, uint64_t **slot, const char *patterns)
-{
-	uint64_t *bits;
-	int err = patterns ? compile_patterns(patterns, &bits) : TRACE_EINVAL;
-
-	if (err)
-		return err;
-	spin_lock(&trace_lock);
-	uint64_t *old_bits = *slot, *old_want = ops->want;
-
-	*slot = bits;
-	if (ops->registered) {
-		uint64_t *want = compute_want(ops);
-
-		if (!want) {
-			*slot = old_bits;
-			spin_unlock(&trace_lock);
-			free(bits);
-			return TRACE_ENOMEM;
-		}
-		WRITE_ONCE(ops->want, want);
-		err = update_sites();
-		if (err) {
-			*slot = old_bits;
-			WRITE_ONCE(ops->want, old_want);
-			update_sites();
-			old_bits = bits;
-			old_want = want;
-		}
-	} else {
-		old_want = NULL;
-	}
-	spin_unlock(&trace_lock);
-	free(old_bits);		/* past the round: no CPU reads them */
-	free(old_want);
-	return err;
-}
-
-int trace_ops_set_filter(struct trace_ops *ops, const char *patterns)
-{
-	return ops ? set_bits(ops, &ops->filter_bits, patterns) : TRACE_EINVAL;
-}
-
-int trace_ops_set_notrace(struct trace_ops *ops, const char *patterns)
-{
-	return ops ? set_bits(ops, &ops->notrace_bits, patterns) : TRACE_EINVAL;
-}
-
-unsigned int trace_wanted_sites(const struct trace_ops *ops)
-{
-	unsigned int n = 0;
-
-	for (unsigned int i = 0; ops->want && i < bt_site_count; i++)
-		n += test_bit(ops->want, i);
-	return n;
-}
-
 int trace_ops_register_each(struct trace_ops *first, size_t stride, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++) {
@@ -337,26 +190,6 @@ int trace_ops_register_each(struct trace_ops *first, size_t stride, unsigned int
 		}
 	}
 	return 0;
-}
-
-void trace_ops_release(struct trace_ops *ops)
-{
-	if (ops->registered)
-		return;
-	free(ops->filter_bits);
-	free(ops->notrace_bits);
-	ops->filter_bits = ops->notrace_bits = NULL;
-}
-
-unsigned int trace_filter_matches(const struct trace_ops *ops)
-{
-	unsigned int n = 0;
-
-	if (!ops->filter_bits)
-		return bt_site_count;
-	for (unsigned int i = 0; i < bt_site_count; i++)
-		n += test_bit(ops->filter_bits, i);
-	return n;
 }
 
 int trace_force_list(bool on)
