@@ -8,7 +8,8 @@
  * time) with its filters and options, the profiler (independent, with
  * its own filter), the ring buffers and their mode. All of it is changed
  * under ctl_lock, in thread context; tracers read options without locks
- * (they are set while the tracer is stopped).
+ * (they are set while the tracer is stopped). The tracers' options are
+ * in options.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,24 +32,12 @@
 #define CLOSE_AFTER_TICKS_DIV	10	/* close a block after 1/10 s */
 #define PATTERN_MAX		128
 
-uint64_t trace_cpumask = ~0ULL;
-unsigned int trace_context = TRACE_CTX_ALL;
-bool trace_filtered;
-
 static struct spinlock ctl_lock = SPINLOCK_INIT;
 static struct trace_ops *tracer;	/* chosen recording tracer, NULL = nop */
 static bool running, exporting, profiling, ended;
 static size_t buf_bytes = RING_DEFAULT_BYTES;
 static enum ring_mode buf_mode = RING_OVERWRITE;
-static char filter_pat[PATTERN_MAX], notrace_pat[PATTERN_MAX], graph_pat[PATTERN_MAX];
-
-static int copy_pattern(char *dst, const char *src)
-{
-	if (strlen(src) >= PATTERN_MAX)
-		return TRACE_EINVAL;
-	strcpy(dst, src);
-	return 0;
-}
+static char filter_pat[PATTERN_MAX], notrace_pat[PATTERN_MAX];
 
 static void trace_tick(unsigned int cpu, uint64_t tick)
 {
@@ -84,14 +73,6 @@ int trace_export_ready(void)
 
 	spin_unlock(&ctl_lock);
 	return err;
-}
-
-/* The function tracer pays for CPU and context filters only when set. */
-static void pick_function_callback(void)
-{
-	trace_filtered = trace_cpumask != ~0ULL || trace_context != TRACE_CTX_ALL;
-	tracer_function_ops.func = trace_filtered ? tracer_function_filtered :
-						    tracer_function_fast;
 }
 
 int trace_set_tracer(const char *name)
@@ -156,75 +137,6 @@ const char *trace_get_filter(void)
 	return filter_pat;
 }
 
-int trace_set_graph_function(const char *globs)
-{
-	struct trace_ops probe = { .func = trace_nop_ops.func };
-	int err;
-
-	if (running && tracer == &tracer_graph_ops)
-		return TRACE_EBUSY;
-	if (!*globs) {
-		free(graph_opts.graph_funcs);
-		graph_opts.graph_funcs = NULL;
-		graph_pat[0] = '\0';
-		return 0;
-	}
-	if ((err = copy_pattern(graph_pat, globs)) ||
-	    (err = trace_ops_set_filter(&probe, globs)))
-		return err;
-	free(graph_opts.graph_funcs);
-	graph_opts.graph_funcs = probe.filter_bits;	/* the compiled bitmap */
-	return 0;
-}
-
-int trace_set_max_depth(unsigned int depth)
-{
-	if (running && tracer == &tracer_graph_ops)
-		return TRACE_EBUSY;
-	graph_opts.max_depth = depth;
-	return 0;
-}
-
-int trace_set_threshold_us(uint64_t us)
-{
-	if (running && tracer == &tracer_graph_ops)
-		return TRACE_EBUSY;
-	if (us > 60ULL * 1000000)
-		return TRACE_EINVAL;
-	graph_opts.threshold = us * time_counter_hz() / 1000000;
-	return 0;
-}
-
-int trace_set_retval(bool on)
-{
-	graph_opts.retval = on;
-	return 0;
-}
-
-int trace_set_cpumask(uint64_t mask)
-{
-	uint64_t online = smp_num_cpus() >= 64 ? ~0ULL : (1ULL << smp_num_cpus()) - 1;
-
-	if (!(mask & online))
-		return TRACE_EINVAL;
-	trace_cpumask = mask == online ? ~0ULL : mask;
-	pick_function_callback();
-	return 0;
-}
-
-int trace_set_context(const char *ctx)
-{
-	unsigned int c = !strcmp(ctx, "thread") ? TRACE_CTX_THREAD :
-			 !strcmp(ctx, "irq") ? TRACE_CTX_IRQ :
-			 !strcmp(ctx, "all") ? TRACE_CTX_ALL : 0;
-
-	if (!c)
-		return TRACE_EINVAL;
-	trace_context = c;
-	pick_function_callback();
-	return 0;
-}
-
 int trace_start(void)
 {
 	int err;
@@ -239,7 +151,7 @@ int trace_start(void)
 		spin_unlock(&ctl_lock);
 		return err;
 	}
-	pick_function_callback();
+	trace_pick_function_callback();
 	fgraph_reset();
 	spin_unlock(&ctl_lock);
 	err = trace_ops_register(tracer);	/* its own lock; may IPI */
@@ -262,6 +174,11 @@ int trace_stop(void)
 bool trace_active(void)
 {
 	return running;
+}
+
+bool trace_graph_running(void)
+{
+	return running && tracer == &tracer_graph_ops;
 }
 
 /*

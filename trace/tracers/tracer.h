@@ -7,7 +7,7 @@
 
 #include <baretrace_trace.h>
 
-/* Which CPUs and contexts tracers record (control.c). */
+/* Which CPUs and contexts tracers record (trace/control/options.c). */
 #define TRACE_CTX_THREAD	1
 #define TRACE_CTX_IRQ		2
 #define TRACE_CTX_ALL		3
@@ -30,6 +30,11 @@ struct graph_options {
 extern struct graph_options graph_opts;
 
 const char *trace_tracer_name(void);
+/* control.c and options.c: the graph tracer is the one running (its
+ * options are then fixed); picks the function tracer's callback for
+ * the CPU and context filters set. */
+bool trace_graph_running(void);
+void trace_pick_function_callback(void);
 /* Ring buffers and the exporter exist (tracepoints recorded without a
  * tracer need them too). 0 or TRACE_ENOMEM. Thread context. */
 int trace_export_ready(void);

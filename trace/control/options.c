@@ -1,0 +1,107 @@
+/*
+ * trace/control/options.c: the tracers' options: which CPUs and contexts
+ * they record, and the function_graph tracer's entry functions, depth,
+ * duration threshold and return values. Thread context; the graph
+ * options change only while that tracer is stopped, so tracers read
+ * them without locks (control.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+#include "ktime.h"
+#include "smp.h"
+#include "tracers/tracer.h"
+
+#define PATTERN_MAX		128
+
+uint64_t trace_cpumask = ~0ULL;
+unsigned int trace_context = TRACE_CTX_ALL;
+bool trace_filtered;
+
+static char graph_pat[PATTERN_MAX];
+
+static int copy_pattern(char *dst, const char *src)
+{
+	if (strlen(src) >= PATTERN_MAX)
+		return TRACE_EINVAL;
+	strcpy(dst, src);
+	return 0;
+}
+
+/* The function tracer pays for CPU and context filters only when set. */
+void trace_pick_function_callback(void)
+{
+	trace_filtered = trace_cpumask != ~0ULL || trace_context != TRACE_CTX_ALL;
+	tracer_function_ops.func = trace_filtered ? tracer_function_filtered :
+						    tracer_function_fast;
+}
+
+int trace_set_graph_function(const char *globs)
+{
+	struct trace_ops probe = { .func = trace_nop_ops.func };
+	int err;
+
+	if (trace_graph_running())
+		return TRACE_EBUSY;
+	if (!*globs) {
+		free(graph_opts.graph_funcs);
+		graph_opts.graph_funcs = NULL;
+		graph_pat[0] = '\0';
+		return 0;
+	}
+	if ((err = copy_pattern(graph_pat, globs)) ||
+	    (err = trace_ops_set_filter(&probe, globs)))
+		return err;
+	free(graph_opts.graph_funcs);
+	graph_opts.graph_funcs = probe.filter_bits;	/* the compiled bitmap */
+	return 0;
+}
+
+int trace_set_max_depth(unsigned int depth)
+{
+	if (trace_graph_running())
+		return TRACE_EBUSY;
+	graph_opts.max_depth = depth;
+	return 0;
+}
+
+int trace_set_threshold_us(uint64_t us)
+{
+	if (trace_graph_running())
+		return TRACE_EBUSY;
+	if (us > 60ULL * 1000000)
+		return TRACE_EINVAL;
+	graph_opts.threshold = us * time_counter_hz() / 1000000;
+	return 0;
+}
+
+int trace_set_retval(bool on)
+{
+	graph_opts.retval = on;
+	return 0;
+}
+
+int trace_set_cpumask(uint64_t mask)
+{
+	uint64_t online = smp_num_cpus() >= 64 ? ~0ULL : (1ULL << smp_num_cpus()) - 1;
+
+	if (!(mask & online))
+		return TRACE_EINVAL;
+	trace_cpumask = mask == online ? ~0ULL : mask;
+	trace_pick_function_callback();
+	return 0;
+}
+
+int trace_set_context(const char *ctx)
+{
+	unsigned int c = !strcmp(ctx, "thread") ? TRACE_CTX_THREAD :
+			 !strcmp(ctx, "irq") ? TRACE_CTX_IRQ :
+			 !strcmp(ctx, "all") ? TRACE_CTX_ALL : 0;
+
+	if (!c)
+		return TRACE_EINVAL;
+	trace_context = c;
+	trace_pick_function_callback();
+	return 0;
+}
