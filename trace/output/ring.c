@@ -1,4 +1,5 @@
-/* trace/output/ring.c: per-CPU ring buffers (see ring.h for the rules). */
+/* trace/output/ring.c: per-CPU ring buffers, the writing side (see ring.h
+ * for the rules; their memory and its swap: ring_swap.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,119 +13,6 @@
 
 #define FUNC_RECORD_MAX	(1 + 10 + 5 + 5)	/* header, delta, site, caller */
 #define LOST_RECORD_MAX	(1 + 10)
-
-static struct ring_cpu rings[NR_CPUS];
-static size_t ring_size = RING_DEFAULT_BYTES;
-static enum ring_mode ring_mode_now = RING_OVERWRITE;
-
-struct ring_cpu *ring_of(unsigned int cpu)
-{
-	return cpu < NR_CPUS && rings[cpu].mem ? &rings[cpu] : NULL;
-}
-
-size_t ring_bytes(void)
-{
-	return ring_size;
-}
-
-enum ring_mode ring_get_mode(void)
-{
-	return ring_mode_now;
-}
-
-
-/* Applies a pending new memory (owner, interrupts masked, nest == 0):
- * what the old memory still held is counted as discarded; numbering of
- * events and blocks goes on where it was. */
-static void swap_now(struct ring_cpu *r, unsigned int cpu)
-{
-	struct ring_block *mem = r->new_mem;
-
-	if (r->cur) {
-		r->stored_done += r->cur_events;	/* its memory goes away */
-	}
-	r->discarded = r->stored_done - r->exported - r->overwritten;
-	if (r->started)
-		r->seq_base = r->wr_seq + 1;
-	r->started = false;
-	r->wr_seq = r->seq_base;
-	r->cur = NULL;
-	r->wr = r->wr_fast_end = NULL;
-	r->cur_events = 0;
-	r->old_mem = r->mem;
-	r->nblocks = r->new_nblocks;
-	r->cap = RING_BLOCK_SIZE - (uint32_t)sizeof(struct ring_block);
-	r->mode = r->new_mode;
-	for (uint32_t i = 0; i < r->nblocks; i++)
-		((struct ring_block *)((uint8_t *)mem + (size_t)i * RING_BLOCK_SIZE))->seq =
-			UINT64_MAX;	/* never written */
-	r->rd_seq = r->closed_seq = r->seq_base;
-	r->new_mem = NULL;
-	/* The blocks' marks and the counters are visible before the memory
-	 * is; the memory before swap_pending clears (the requester then
-	 * frees old_mem). */
-	smp_store_release(&r->mem, mem);
-	cpu_data(cpu)->ring = r;
-	smp_store_release(&r->swap_pending, false);
-}
-
-static void swap_if_idle(void *arg)
-{
-	unsigned int cpu = cpu_id();
-	struct ring_cpu *r = &rings[cpu];
-
-	(void)arg;
-	if (READ_ONCE(r->swap_pending) && !r->nest)
-		swap_now(r, cpu);
-}
-
-int ring_setup(size_t bytes, enum ring_mode mode)
-{
-	uint32_t n = (uint32_t)(bytes / RING_BLOCK_SIZE);
-	void *mem[NR_CPUS] = { 0 };
-	unsigned int ncpus = smp_num_cpus();
-	int err = 0;
-
-	if (n < RING_MIN_BLOCKS)
-		return -1;
-	for (unsigned int c = 0; c < ncpus; c++) {
-		mem[c] = malloc((size_t)n * RING_BLOCK_SIZE);
-		if (!mem[c]) {
-			while (c--)
-				free(mem[c]);
-			return -1;
-		}
-	}
-	for (unsigned int c = 0; c < ncpus; c++) {
-		rings[c].new_mem = mem[c];
-		rings[c].new_nblocks = n;
-		rings[c].new_mode = mode;
-		smp_store_release(&rings[c].swap_pending, true);
-	}
-	/* Each CPU switches in its IPI unless it is inside a reservation;
-	 * then its ring_commit does. */
-	smp_call_others(swap_if_idle, NULL);
-	unsigned long flags = irq_save();
-
-	swap_if_idle(NULL);
-	irq_restore(flags);
-	uint64_t deadline = counter_read() + time_counter_hz();	/* 1 s */
-
-	for (unsigned int c = 0; c < ncpus; c++) {
-		while (smp_load_acquire(&rings[c].swap_pending) &&
-		       counter_read() < deadline)
-			cpu_relax();
-		if (READ_ONCE(rings[c].swap_pending)) {
-			err = -2;	/* it still may write the old memory */
-			continue;
-		}
-		free(rings[c].old_mem);
-		rings[c].old_mem = NULL;
-	}
-	ring_size = (size_t)n * RING_BLOCK_SIZE;
-	ring_mode_now = mode;
-	return err;
-}
 
 static uint8_t *put_header(uint8_t *p, unsigned int kind, uint64_t delta)
 {
@@ -231,9 +119,12 @@ void ring_pause(bool on)
 	/* Send every writer to the slow path, which reads ring_paused. A
 	 * CPU opening a block at this very moment may write a few more
 	 * events before it notices (its own fast path stays open). */
-	for (unsigned int c = 0; c < NR_CPUS; c++)
-		if (rings[c].mem)
-			WRITE_ONCE(rings[c].wr_fast_end, NULL);
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		struct ring_cpu *rc = ring_of(c);
+
+		if (rc)
+			WRITE_ONCE(rc->wr_fast_end, NULL);
+	}
 }
 
 void ring_put_func_slow(struct ring_cpu *r, unsigned int site,
@@ -296,7 +187,7 @@ void ring_commit(void)
 	if (r && r->nest && --r->nest == 0) {
 		smp_store_release(&r->closed_seq, r->wr_seq);
 		if (READ_ONCE(r->swap_pending))
-			swap_now(r, cpu_id());
+			ring_swap_now(r, cpu_id());
 	}
 	irq_restore(flags);
 }

@@ -123,6 +123,9 @@ static inline uint64_t ring_produced(const struct ring_cpu *r)
  */
 int ring_setup(size_t bytes, enum ring_mode mode);
 struct ring_cpu *ring_of(unsigned int cpu);
+/* Switches r to its pending memory (ring_swap.c): its owner, interrupts
+ * masked, outside any reservation (ring_commit calls it). */
+void ring_swap_now(struct ring_cpu *r, unsigned int cpu);
 size_t ring_bytes(void);
 enum ring_mode ring_get_mode(void);
 
