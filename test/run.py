@@ -13,6 +13,7 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
 Usage: test/run.py [--board B] [--only STAGE[,STAGE]] [-v]
 """
 import argparse
+import glob
 import os
 import re
 import shlex

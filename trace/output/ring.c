@@ -179,6 +179,15 @@ out:
 	return p;
 }
 
+/* Out of line and reached by a tail call, so ring_commit's common path
+ * keeps no frame. */
+static void __attribute__((noinline, cold)) swap_then_restore(struct ring_cpu *r,
+							     unsigned long flags)
+{
+	ring_swap_now(r, cpu_id());
+	irq_restore(flags);
+}
+
 void ring_commit(void)
 {
 	unsigned long flags = irq_save();
@@ -187,7 +196,7 @@ void ring_commit(void)
 	if (r && r->nest && --r->nest == 0) {
 		smp_store_release(&r->closed_seq, r->wr_seq);
 		if (READ_ONCE(r->swap_pending))
-			ring_swap_now(r, cpu_id());
+			return swap_then_restore(r, flags);
 	}
 	irq_restore(flags);
 }
