@@ -98,7 +98,7 @@ flags_for = $(CFLAGS_BASE) $(if $(filter $(NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter $(INSTRUMENT),$(1)),-finstrument-functions) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
-.PHONY: all clean help run run-direct debug test test-host test-target test-boot bench soak setup newlib host-tools
+.PHONY: all clean help run run-direct debug test test-host test-target test-boot bench bench-anchor soak setup newlib host-tools
 all: $(OUT)/Image $(OUT)/baretrace.lst
 
 $(NEWLIB_DONE):
@@ -249,6 +249,11 @@ bench:
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD)
 	$(Q)tools/bench $(BUILD)/$(BOARD)/app-test-bench/Image $(BUILD)/$(BOARD)/Image $(BUILD)/bench
 
+# The same tracer costs on Debian's arm64 Linux kernel, side by side
+# (build/bench/anchor.json); downloads the kernel package once.
+bench-anchor:
+	$(Q)tools/bench-anchor
+
 clean:
 	rm -rf $(BUILD)/$(BOARD) $(HOST)
 
@@ -260,6 +265,7 @@ help:
 	@echo "make test         every test; the last line is 'N passed, N failed'"
 	@echo "make soak         every control operation while all CPUs trace, SOAK_S=120 seconds"
 	@echo "make bench        instruction counts under -icount (build/bench/*.json)"
+	@echo "make bench-anchor the same tracer costs on Debian's arm64 Linux (build/bench/anchor.json)"
 	@echo "make BOARD=rpi4 sdcard FIRMWARE_DIR=dir   Raspberry Pi boot partition (README)"
 
 # ---- Raspberry Pi flows ------------------------------------------------------
