@@ -26,5 +26,6 @@ int main(int argc, char **argv)
 	bench_tracepoints();
 	bench_direct();
 	bench_fp();
+	bench_workload();
 	return 0;
 }

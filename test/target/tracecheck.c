@@ -43,6 +43,7 @@ unsigned int check_collect(unsigned int cpu, struct rec *out, unsigned int max)
 			o->kind = r.kind;
 			o->ts = r.ts;
 			o->site = r.site;
+			o->caller = r.caller;
 			o->depth = r.depth;
 			o->duration = r.duration;
 			o->retval = r.retval;

@@ -9,6 +9,7 @@
 struct rec {
 	unsigned int kind;
 	uint64_t ts, site, depth, duration;
+	uint64_t caller;	/* kinds 0, 1 (the decoder's, kept for kind 0) */
 	int64_t retval;
 	uint8_t flags, subtype;
 	uint8_t data[32];

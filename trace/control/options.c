@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "barrier.h"
 #include "core/core.h"
 #include "ktime.h"
 #include "smp.h"
@@ -30,11 +31,34 @@ static int copy_pattern(char *dst, const char *src)
 }
 
 /* The function tracer pays for CPU and context filters only when set. */
-void trace_pick_function_callback(void)
+/* Sets or clears ops' TRACE_OPS_ENTRY, re-patching its sites if it runs. */
+static int set_entry(struct trace_ops *ops, bool on)
+{
+	uint32_t flags = ops->flags;
+	uint32_t want = on ? flags | TRACE_OPS_ENTRY : flags & ~TRACE_OPS_ENTRY;
+
+	if (want == flags)
+		return 0;
+	WRITE_ONCE(ops->flags, want);
+	return ops->registered ? trace_sites_update() : 0;
+}
+
+int trace_pick_function_callback(void)
 {
 	trace_filtered = trace_cpumask != ~0ULL || trace_context != TRACE_CTX_ALL;
 	tracer_function_ops.func = trace_filtered ? tracer_function_filtered :
 						    tracer_function_fast;
+	/* The recorders in assembly know no filter and no graph option:
+	 * with one set, sites call the C callbacks through the trampoline. */
+	bool graph_plain = !trace_filtered && !graph_opts.graph_funcs && !graph_opts.max_depth &&
+			   !graph_opts.threshold && !graph_opts.retval;
+	int err = set_entry(&tracer_function_ops, !trace_filtered);
+
+	if (!err)
+		err = set_entry(&tracer_graph_ops, graph_plain);
+	if (!err)
+		err = set_entry(&tracer_profile_ops, !trace_filtered);
+	return err;
 }
 
 int trace_set_graph_function(const char *globs)
@@ -79,7 +103,7 @@ int trace_set_threshold_us(uint64_t us)
 int trace_set_retval(bool on)
 {
 	graph_opts.retval = on;
-	return 0;
+	return trace_pick_function_callback();	/* the recorder has no return value */
 }
 
 int trace_set_cpumask(uint64_t mask)
@@ -89,8 +113,7 @@ int trace_set_cpumask(uint64_t mask)
 	if (!(mask & online))
 		return TRACE_EINVAL;
 	trace_cpumask = mask == online ? ~0ULL : mask;
-	trace_pick_function_callback();
-	return 0;
+	return trace_pick_function_callback();
 }
 
 int trace_set_context(const char *ctx)
@@ -102,6 +125,5 @@ int trace_set_context(const char *ctx)
 	if (!c)
 		return TRACE_EINVAL;
 	trace_context = c;
-	trace_pick_function_callback();
-	return 0;
+	return trace_pick_function_callback();
 }

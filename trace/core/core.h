@@ -44,6 +44,8 @@ struct site_state {
 #define SITE_ENABLED	(1 << 1)	/* BL in text */
 #define SITE_DIRECT	(1 << 2)	/* that BL goes to trace_direct_target(i) */
 #define SITE_BOTH	(1 << 3)	/* to trace_caller_both: ops, then the trampoline */
+#define SITE_ENTRY	(1 << 4)	/* to the literal ops' own entry (direct_call) */
+#define SITE_ROUTE	(SITE_DIRECT | SITE_BOTH | SITE_ENTRY)
 
 _Static_assert(sizeof(struct site_state) == BT_SITE_STATE_SIZE, "tables.h");
 
@@ -61,6 +63,10 @@ void trace_sites_init(void);
  * slots are 0: only look up real sites' ips), an O(1) map from a
  * callback's ip to its site. Written once at boot. */
 extern uint16_t *trace_site_slot;
+/* &trace_site_slot[(func - _text) / 8] == trace_site_slot_bias + (func + 8) / 4
+ * (functions are 8-byte aligned): one load and an add from the return
+ * address of a site's BL, for the recorders in assembly. */
+extern uintptr_t trace_site_slot_bias;
 
 static inline unsigned int trace_site_fast(uintptr_t ip)
 {
@@ -83,7 +89,7 @@ struct patch_req {
 	uint32_t site;
 	struct trace_ops *literal;	/* new literal */
 	bool enable;			/* BL (true) or NOP */
-	uint8_t route;			/* 0 (trace_caller), SITE_DIRECT or SITE_BOTH */
+	uint8_t route;			/* 0 (trace_caller), SITE_DIRECT, SITE_BOTH or SITE_ENTRY */
 	/* SITE_BOTH: the ops trace_direct_both[site]->data must name; the
 	 * patcher stores it only once the batch is accepted. */
 	struct trace_ops *inner;
@@ -117,6 +123,14 @@ void trace_fp_call(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *ops,
 		   struct trace_regs *regs);
 void trace_fp_shim_func(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *shim,
 			struct trace_regs *regs);
+/* An ops of the trace core's own tracers whose direct_call is an entry
+ * in assembly that a site wanted by this ops alone calls straight from
+ * its BL (route SITE_ENTRY), with trace_caller's contract and the same
+ * effect as calling func through it. While the flag is clear (the
+ * tracer's filters need the C callback) sites go through trace_caller;
+ * who clears it calls trace_sites_update(). Never set for application ops. */
+#define TRACE_OPS_ENTRY		(1u << 30)
+
 /* trace/core/ops.c: what a site wanted by ops alone has as its literal. */
 struct trace_ops *trace_ops_literal(struct trace_ops *ops);
 /* trace/core/ops_filter.c: a new bitmap of the sites ops wants (its

@@ -45,6 +45,11 @@ enum fgraph_owner {
 	FGRAPH_PROFILE = 2,
 };
 
+/* A frame pushed by a recorder in assembly (trace/tracers/rec_graph.S):
+ * fgraph_return pops it without the C path when it matches (flags bit,
+ * beside the owner's own bits). */
+#define FGRAPH_FLAG_FAST	0x80
+
 struct fgraph_frame {
 	uint64_t ret;		/* real return address */
 	uint64_t fp;		/* caller's frame pointer at the call */
@@ -52,7 +57,7 @@ struct fgraph_frame {
 	uint64_t ts;		/* counter at entry */
 	uint32_t site;
 	uint8_t owner;		/* enum fgraph_owner */
-	uint8_t flags;		/* owner's own */
+	uint8_t flags;		/* owner's own, and FGRAPH_FLAG_FAST */
 	uint16_t pad;
 };
 

@@ -10,6 +10,11 @@
  *          fgraph_exit(x29, x0, sp), which pops the shadow stack and returns
  *          the real return address; restores the registers and returns
  *          there with x30 = that address.
+ *   fast path: a frame pushed by a recorder in assembly (flags has
+ *          FGRAPH_FLAG_FAST) whose fp and sp match the return is popped
+ *          by fgraph_fast_exit (trace/tracers/rec_graph.S) without
+ *          saving anything, with IRQ/FIQ masked once; every other
+ *          return takes the path above (fgraph_return_c).
  *   clobbers: x9-x18 (caller-saved across the call that just returned)
  *   FP/SIMD: q0-q3 may hold the return value and FPCR/FPSR are the
  *   program's; none is saved because fgraph_exit calls only the trace
@@ -17,11 +22,39 @@
  *   -mgeneral-regs-only; there is no application return hook. One that
  *   is added must save q0-q7, FPCR and FPSR as trace/core/fp_call.S does.
  */
+#include "recorder.h"
+
 	.text
 	.balign	16
 	.globl	fgraph_return
 	.type	fgraph_return, %function
 fgraph_return:
+	mrs	x10, daif
+	msr	daifset, #3			// the shadow stack is this CPU's, masked
+	mrs	x11, tpidr_el1
+	ldr	x12, [x11, #REC_PERCPU_FGRAPH]	// st
+	ldr	w13, [x12, #REC_FG_TOP]
+	cbz	w13, fgraph_return_c		// (the C path reports it)
+	mov	w14, #REC_FG_FRAME_SIZE
+	umaddl	x14, w13, w14, x12
+	sub	x14, x14, #(REC_FG_FRAME_SIZE - REC_FG_FRAMES)	// &frames[top - 1]
+	ldrb	w15, [x14, #REC_FRAME_FLAGS]
+	tbz	w15, #REC_FRAME_FAST_BIT, fgraph_return_c
+	ldp	x16, x17, [x14, #REC_FRAME_FP]	// fp, sp at the call
+	mov	x18, sp
+	cmp	x16, x29
+	ccmp	x17, x18, #0, eq
+	b.ne	fgraph_return_c			// abandoned frames or a mismatch
+	b	fgraph_fast_exit		// x10-x14 as its contract says
+	.size	fgraph_return, . - fgraph_return
+
+/* The C path: entered with IRQ/FIQ masked and x10 = the DAIF to restore
+ * (fgraph_return above, or fgraph_fast_exit when the ring has no room
+ * inline); x0-x8, x29 and sp as the traced function returned. */
+	.globl	fgraph_return_c
+	.type	fgraph_return_c, %function
+fgraph_return_c:
+	msr	daif, x10
 	sub	sp, sp, #96
 	stp	x0, x1, [sp, #0]
 	stp	x2, x3, [sp, #16]
@@ -43,4 +76,4 @@ fgraph_return:
 	ldr	x29, [sp, #80]
 	add	sp, sp, #96
 	ret
-	.size	fgraph_return, . - fgraph_return
+	.size	fgraph_return_c, . - fgraph_return_c

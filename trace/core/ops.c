@@ -63,11 +63,17 @@ static int update_sites(void)
 			lit = trace_direct_both[i];
 		}
 
+		/* A core tracer alone on the site: its recorder in assembly
+		 * (TRACE_OPS_ENTRY), with no trampoline in between. */
+		if (!route && count == 1 && lit == single && (single->flags & TRACE_OPS_ENTRY) &&
+		    single->direct_call)
+			route = SITE_ENTRY;
+
 		s->wanting = count;
 		s->flags = (uint8_t)(count ? s->flags | SITE_WANTED : s->flags & ~SITE_WANTED);
 
 		if (lit != s->installed || enable != !!(s->flags & SITE_ENABLED) ||
-		    route != (s->flags & (SITE_DIRECT | SITE_BOTH)) ||
+		    route != (s->flags & SITE_ROUTE) ||
 		    (inner && inner != trace_direct_both[i]->data))
 			reqs[n++] = (struct patch_req){ i, lit, enable, route, inner, NULL };
 	}

@@ -7,6 +7,7 @@
  *   built         NOP NOP            NOP           NOP
  *   no ops        &trace_nop_ops     MOV X9, LR    NOP
  *   one ops       &ops               MOV X9, LR    BL trace_caller
+ *     own entry   &ops               MOV X9, LR    BL ops->direct_call
  *   two or more   &bt_site_state[i]  MOV X9, LR    BL trace_caller
  *
  * Order, so that any CPU executing the site at any moment finds a valid
@@ -59,10 +60,15 @@ uint32_t patch_insn_bl(uintptr_t from, uintptr_t to)
 
 extern char trace_caller_both[];
 
-static uint32_t site_insn(unsigned int i, bool enabled, unsigned int route)
+/* The instruction at func + 4 for a route; 'lit' is the site's literal
+ * in that state (SITE_ENTRY calls its direct_call, which never changes
+ * while the ops is installed). */
+static uint32_t site_insn(unsigned int i, bool enabled, unsigned int route,
+			  const struct trace_ops *lit)
 {
 	uintptr_t to = route == SITE_DIRECT ? trace_direct_target(i) :
-		       route == SITE_BOTH ? (uintptr_t)trace_caller_both : (uintptr_t)trace_caller;
+		       route == SITE_BOTH ? (uintptr_t)trace_caller_both :
+		       route == SITE_ENTRY ? lit->direct_call : (uintptr_t)trace_caller;
 
 	return enabled ? patch_insn_bl(site_func(i) + 4, to) : INSN_NOP;
 }
@@ -75,7 +81,7 @@ static bool site_as_expected(const struct patch_req *r)
 
 	if (*lit == (uintptr_t)s->installed && insn[0] == INSN_MOV_X9_LR &&
 	    insn[1] == site_insn(r->site, s->flags & SITE_ENABLED,
-				  s->flags & (SITE_DIRECT | SITE_BOTH)))
+				  s->flags & SITE_ROUTE, s->installed))
 		return true;
 	kprintf("trace: site %s at %p is not as expected (literal %lx, insns %08x %08x); "
 		"batch refused, nothing written\n", trace_site_name(r->site),
@@ -105,8 +111,8 @@ static void roll_back(const struct patch_req *reqs, unsigned int n, unsigned int
 	for (unsigned int k = 0; k < insns; k++) {
 		const struct site_state *s = &bt_site_state[reqs[k].site];
 		uint32_t was = site_insn(reqs[k].site, s->flags & SITE_ENABLED,
-					 s->flags & (SITE_DIRECT | SITE_BOTH));
-		uint32_t now = site_insn(reqs[k].site, reqs[k].enable, reqs[k].route);
+					 s->flags & SITE_ROUTE, s->installed);
+		uint32_t now = site_insn(reqs[k].site, reqs[k].enable, reqs[k].route, reqs[k].literal);
 
 		if (now != was && text_write32((void *)(site_func(reqs[k].site) + 4), now, was))
 			kprintf("trace: site %s: cannot put its instruction back\n",
@@ -175,8 +181,9 @@ int patch_apply(struct patch_req *reqs, unsigned int n)
 	for (; insns < n && !err; insns++) {
 		const struct site_state *s = &bt_site_state[reqs[insns].site];
 		uint32_t old = site_insn(reqs[insns].site, s->flags & SITE_ENABLED,
-					 s->flags & (SITE_DIRECT | SITE_BOTH));
-		uint32_t insn = site_insn(reqs[insns].site, reqs[insns].enable, reqs[insns].route);
+					 s->flags & SITE_ROUTE, s->installed);
+		uint32_t insn = site_insn(reqs[insns].site, reqs[insns].enable, reqs[insns].route,
+					 reqs[insns].literal);
 
 		if (insn != old)
 			err = text_write32((void *)(site_func(reqs[insns].site) + 4), old, insn);
@@ -197,7 +204,7 @@ int patch_apply(struct patch_req *reqs, unsigned int n)
 		struct site_state *s = &bt_site_state[reqs[k].site];
 
 		s->installed = reqs[k].literal;
-		s->flags = (uint8_t)((s->flags & ~(SITE_ENABLED | SITE_DIRECT | SITE_BOTH)) |
+		s->flags = (uint8_t)((s->flags & ~(SITE_ENABLED | SITE_ROUTE)) |
 				     (reqs[k].enable ? SITE_ENABLED : 0) | reqs[k].route);
 	}
 	if (n)

@@ -18,6 +18,7 @@ struct trace_ops trace_nop_ops = { .func = trace_nop_func };
 static uint64_t init_insns;
 
 uint16_t *trace_site_slot;	/* see core.h */
+uintptr_t trace_site_slot_bias;
 
 unsigned int trace_site_count(void)
 {
@@ -65,6 +66,7 @@ void trace_sites_init(void)
 
 	trace_site_slot = calloc(((uintptr_t)_etext - (uintptr_t)_text) / 8 + 1,
 				 sizeof(*trace_site_slot));
+	trace_site_slot_bias = (uintptr_t)trace_site_slot - ((uintptr_t)_text + 8) / 4;
 
 	for (unsigned int i = 0; i < bt_site_count; i++) {
 		uintptr_t f = site_func(i);

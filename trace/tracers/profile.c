@@ -47,7 +47,15 @@ void profile_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now)
 		s->max = d;
 }
 
-struct trace_ops tracer_profile_ops = { .func = profile_entry, .flags = TRACE_OPS_NO_FPSIMD };
+extern char trace_rec_profile[];
+
+/* Alone on a site, without a CPU filter, the site calls trace_rec_profile
+ * (the same frame, in assembly; fgraph_return's fast path updates the
+ * row as profile_exit does). */
+struct trace_ops tracer_profile_ops = {
+	.func = profile_entry, .direct_call = (uintptr_t)trace_rec_profile,
+	.flags = TRACE_OPS_NO_FPSIMD | TRACE_OPS_ENTRY
+};
 
 int profile_alloc(void)
 {

@@ -32,9 +32,10 @@ extern struct graph_options graph_opts;
 const char *trace_tracer_name(void);
 /* control.c and options.c: the graph tracer is the one running (its
  * options are then fixed); picks the function tracer's callback for
- * the CPU and context filters set. */
+ * the CPU and context filters set, and whether sites may call its
+ * recorder in assembly (re-patching them if it runs): 0 or an error. */
 bool trace_graph_running(void);
-void trace_pick_function_callback(void);
+int trace_pick_function_callback(void);
 /* Ring buffers and the exporter exist (tracepoints recorded without a
  * tracer need them too). 0 or TRACE_ENOMEM. Thread context. */
 int trace_export_ready(void);

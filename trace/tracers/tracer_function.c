@@ -5,10 +5,55 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "wire.h"
 #include "ktime.h"
 #include "percpu.h"
 #include "output/ring.h"
+#include "core/recorder.h"
+#include "core/fgraph.h"
+#include "profile.h"
 #include "tracer.h"
+
+/* The recorders' view of the structures (recorder.h). */
+_Static_assert(__builtin_offsetof(struct percpu, irq_depth) == REC_PERCPU_IRQ_DEPTH, "recorder.h");
+_Static_assert(__builtin_offsetof(struct percpu, ring) == REC_PERCPU_RING, "recorder.h");
+_Static_assert(__builtin_offsetof(struct percpu, fgraph) == REC_PERCPU_FGRAPH, "recorder.h");
+_Static_assert(__builtin_offsetof(struct ring_cpu, wr) == REC_RING_WR, "recorder.h");
+_Static_assert(__builtin_offsetof(struct ring_cpu, wr_fast_end) == REC_RING_WR + 8, "recorder.h");
+_Static_assert(__builtin_offsetof(struct ring_cpu, cur_events) == REC_RING_CUR_EVENTS, "recorder.h");
+_Static_assert(sizeof(((struct ring_cpu *)0)->cur_events) == 4, "recorder.h");
+_Static_assert(__builtin_offsetof(struct ring_cpu, key_block) == REC_RING_KEY_BLOCK, "recorder.h");
+_Static_assert(__builtin_offsetof(struct ring_cpu, last_ts) == REC_RING_LAST_TS, "recorder.h");
+_Static_assert(__builtin_offsetof(struct ring_cpu, cache) == REC_RING_CACHE, "recorder.h");
+_Static_assert(RING_CALLER_CACHE - 1 == REC_RING_CACHE_MASK, "recorder.h");
+_Static_assert(WIRE_REC_FUNC == 0 && WIRE_REC_FUNC_CALLER == 1, "rec_function.S");
+_Static_assert(__builtin_offsetof(struct percpu, profile) == REC_PERCPU_PROFILE, "recorder.h");
+_Static_assert(__builtin_offsetof(struct fgraph_stack, top) == REC_FG_TOP, "recorder.h");
+_Static_assert(__builtin_offsetof(struct fgraph_stack, graph_depth) == REC_FG_GRAPH_DEPTH,
+	       "recorder.h");
+_Static_assert(__builtin_offsetof(struct fgraph_stack, frames) == REC_FG_FRAMES, "recorder.h");
+_Static_assert(sizeof(struct fgraph_frame) == REC_FG_FRAME_SIZE, "recorder.h");
+_Static_assert(FGRAPH_DEPTH == REC_FG_DEPTH, "recorder.h");
+_Static_assert(__builtin_offsetof(struct fgraph_frame, ret) == REC_FRAME_RET, "recorder.h");
+_Static_assert(__builtin_offsetof(struct fgraph_frame, fp) == REC_FRAME_FP, "recorder.h");
+_Static_assert(__builtin_offsetof(struct fgraph_frame, sp) == REC_FRAME_SP, "recorder.h");
+_Static_assert(__builtin_offsetof(struct fgraph_frame, ts) == REC_FRAME_TS, "recorder.h");
+_Static_assert(__builtin_offsetof(struct fgraph_frame, site) == REC_FRAME_SITE, "recorder.h");
+_Static_assert(__builtin_offsetof(struct fgraph_frame, owner) == REC_FRAME_OWNER, "recorder.h");
+_Static_assert(__builtin_offsetof(struct fgraph_frame, flags) == REC_FRAME_FLAGS, "recorder.h");
+_Static_assert(FGRAPH_GRAPH == REC_OWNER_GRAPH && FGRAPH_PROFILE == REC_OWNER_PROFILE,
+	       "recorder.h");
+_Static_assert(FGRAPH_FLAG_FAST == 1 << REC_FRAME_FAST_BIT, "recorder.h");
+_Static_assert(sizeof(struct profile_stat) == 1 << REC_PROFILE_STAT_SHIFT, "recorder.h");
+_Static_assert(__builtin_offsetof(struct profile_stat, calls) == 0 &&
+	       __builtin_offsetof(struct profile_stat, total) == 8 &&
+	       __builtin_offsetof(struct profile_stat, min) == 16 &&
+	       __builtin_offsetof(struct profile_stat, max) == 24, "rec_graph.S");
+_Static_assert(WIRE_REC_EXIT == REC_KIND_EXIT && WIRE_REC_GRAPH_ENTRY == REC_KIND_GRAPH_ENTRY,
+	       "recorder.h");
+_Static_assert(RING_FUNC_RECORD_MAX + REC_EXIT_EXTRA >= 11 + 5 + 10 + 1, "recorder.h");
+
+extern char trace_rec_function[];
 
 /* Everything inline: this runs on every traced call (see make bench). */
 void tracer_function_fast(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
@@ -34,6 +79,9 @@ void tracer_function_filtered(uintptr_t ip, uintptr_t parent, struct trace_ops *
 		tracer_function_fast(ip, parent, ops, regs);
 }
 
+/* Alone on a site, the site calls trace_rec_function (the same record as
+ * tracer_function_fast, in assembly) unless a filter needs the C path. */
 struct trace_ops tracer_function_ops = {
-	.func = tracer_function_fast, .flags = TRACE_OPS_NO_FPSIMD
+	.func = tracer_function_fast, .direct_call = (uintptr_t)trace_rec_function,
+	.flags = TRACE_OPS_NO_FPSIMD | TRACE_OPS_ENTRY
 };

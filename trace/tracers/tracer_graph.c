@@ -130,10 +130,19 @@ void graph_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now,
 	uint64_t dur = now - f->ts;
 
 	st->graph_depth--;
-	st->inside -= f->flags;
+	st->inside -= f->flags & 1;	/* not FGRAPH_FLAG_FAST */
 	if (dur >= graph_opts.threshold)
 		put_exit(this_cpu()->ring, f->site, dur, graph_opts.retval && returned,
 			 wire_zigzag((int64_t)retval), now);
 }
 
-struct trace_ops tracer_graph_ops = { .func = graph_entry, .flags = TRACE_OPS_NO_FPSIMD };
+extern char trace_rec_graph[];
+
+/* Alone on a site, with no option set, the site calls trace_rec_graph (the
+ * same frame and entry record as graph_entry, in assembly; the exit is
+ * recorded by fgraph_return's fast path, as graph_exit would without a
+ * return value). control decides (trace_pick_function_callback). */
+struct trace_ops tracer_graph_ops = {
+	.func = graph_entry, .direct_call = (uintptr_t)trace_rec_graph,
+	.flags = TRACE_OPS_NO_FPSIMD
+};

@@ -1,0 +1,65 @@
+/*
+ * trace/core/recorder.h: what the code in assembly that records without
+ * the trampoline (trace/tracers/rec_function.S, rec_graph.S, and the fast
+ * return in fgraph_entry.S) reads of C structures, as offsets, and the
+ * record kinds it writes. Each is checked against its C definition by
+ * trace/tracers/tracer_function.c (_Static_assert), so a layout change
+ * breaks the build, not the trace.
+ */
+#ifndef TRACE_RECORDER_H
+#define TRACE_RECORDER_H
+
+#define REC_PERCPU_IRQ_DEPTH	68	/* struct percpu */
+#define REC_PERCPU_RING		112
+#define REC_PERCPU_FGRAPH	120
+#define REC_PERCPU_PROFILE	128
+
+#define REC_RING_WR		40	/* struct ring_cpu: wr, then wr_fast_end */
+#define REC_RING_CUR_EVENTS	56
+#define REC_RING_KEY_BLOCK	64
+#define REC_RING_LAST_TS	88
+#define REC_RING_CACHE		152
+#define REC_RING_CACHE_MASK	255	/* RING_CALLER_CACHE - 1 */
+
+#define REC_FG_TOP		0	/* struct fgraph_stack */
+#define REC_FG_GRAPH_DEPTH	4
+#define REC_FG_FRAMES		16
+#define REC_FG_FRAME_SIZE	40	/* struct fgraph_frame */
+#define REC_FG_DEPTH		128	/* FGRAPH_DEPTH */
+#define REC_FRAME_RET		0
+#define REC_FRAME_FP		8
+#define REC_FRAME_SP		16
+#define REC_FRAME_TS		24
+#define REC_FRAME_SITE		32	/* site (32 bits), owner, flags, pad */
+#define REC_FRAME_OWNER		36
+#define REC_FRAME_FLAGS		37
+#define REC_OWNER_GRAPH		1	/* enum fgraph_owner */
+#define REC_OWNER_PROFILE	2
+#define REC_FRAME_FAST_BIT	7	/* FGRAPH_FLAG_FAST */
+#define REC_PROFILE_STAT_SHIFT	5	/* struct profile_stat: 32 bytes */
+
+#define REC_KIND_EXIT		2	/* WIRE_REC_EXIT */
+#define REC_KIND_GRAPH_ENTRY	3	/* WIRE_REC_GRAPH_ENTRY */
+/* Bytes of room the fast paths need: wr < wr_fast_end leaves
+ * RING_FUNC_RECORD_MAX (21), enough for a function or graph entry
+ * record (header 11, site 5, depth 5); an exit record (no return value)
+ * may take 11 + 5 + 10 + 1. */
+#define REC_EXIT_EXTRA		6
+
+#ifdef __ASSEMBLER__
+/* Writes \xv as a varint at \p (advanced); \xv is consumed, \wt is a
+ * scratch register. Values below 0x80 take three instructions. */
+	.macro	REC_PUT_VARINT xv, wv, wt, p
+.Lvarint\@:
+	cmp	\xv, #0x80
+	b.lo	.Lvarint_last\@
+	orr	\wt, \wv, #0x80
+	strb	\wt, [\p], #1
+	lsr	\xv, \xv, #7
+	b	.Lvarint\@
+.Lvarint_last\@:
+	strb	\wv, [\p], #1
+	.endm
+#endif
+
+#endif /* TRACE_RECORDER_H */

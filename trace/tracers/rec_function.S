@@ -1,0 +1,108 @@
+/*
+ * trace/tracers/rec_function.S: the function tracer's recorder, called
+ * straight from a site's BL when the function tracer is the only ops on
+ * the site (trace/core/ops.c, route SITE_ENTRY). It writes the record
+ * ring_put_func (trace/output/ring.h) writes, byte for byte, without the
+ * trampoline: no register is saved, nothing is called, no stack is used.
+ *
+ * Contract (trace_rec_function):
+ *   in:    x30 = func + 8, x9 = the traced function's return address,
+ *          x0-x8 its arguments, as trace_caller gets them
+ *   state: EL1, MMU on, TPIDR_EL1 = this CPU's struct percpu, any DAIF;
+ *          _text page aligned (the image is mapped by pages)
+ *   does:  with IRQ/FIQ masked (the grace period and the ring's owner
+ *          rule, as in trace_caller), unless this CPU is inside a
+ *          callback (TPIDR_EL0 != 0, the recursion guard of entry.S):
+ *          appends a function record (kind 0, or kind 1 with the caller
+ *          when this site's last caller in the block differs) to this
+ *          CPU's ring and counts it; restores DAIF and continues at
+ *          func + 8 with x30 = x9. When the record may not fit inline
+ *          (no current block, block full, recording paused or ended:
+ *          wr >= wr_fast_end) it changes nothing and branches to
+ *          trace_caller, which calls tracer_function_fast through the
+ *          site's literal (the function tracer's ops) and takes the slow
+ *          path in C.
+ *   clobbers: x10-x18 (not live at a function's entry under AAPCS64)
+ *   FP/SIMD: none used.
+ *   A CPU that executed the BL just before the patcher removed it may
+ *   record one event after the patcher's round (the recorder reads no
+ *   literal); the ring stays consistent, and the event is counted.
+ */
+#include "core/recorder.h"
+
+	.text
+	.balign	16
+	.globl	trace_rec_function
+	.type	trace_rec_function, %function
+trace_rec_function:
+	mrs	x10, daif
+	msr	daifset, #3
+	mrs	x11, tpidr_el0
+	cbnz	x11, .Ldone			// inside a callback: not recorded
+	mrs	x11, tpidr_el1
+	ldr	x11, [x11, #REC_PERCPU_RING]	// r (set on every CPU while tracing)
+	ldp	x12, x13, [x11, #REC_RING_WR]	// p = wr, wr_fast_end
+	cmp	x12, x13
+	b.hs	.Lslow				// NULL end: no block, paused, ended
+
+	adrp	x16, trace_site_slot_bias
+	ldr	x16, [x16, :lo12:trace_site_slot_bias]
+	lsr	x15, x30, #2
+	ldrh	w15, [x16, x15]			// site = trace_site_slot[(func - _text) / 8]
+	adrp	x14, _text			// page aligned: adrp is exact
+	sub	x17, x9, x14
+	lsr	x17, x17, #2			// caller_off4
+
+	isb					// the counter read is not early
+	mrs	x13, cntvct_el0			// now
+	ldr	x14, [x11, #REC_RING_LAST_TS]
+	str	x13, [x11, #REC_RING_LAST_TS]
+	sub	x14, x13, x14			// delta
+
+	ldr	x16, [x11, #REC_RING_KEY_BLOCK]
+	orr	x16, x16, x15
+	orr	x13, x16, x17, lsl #32		// key = caller << 32 | block | site
+	and	w16, w15, #REC_RING_CACHE_MASK
+	add	x16, x11, x16, lsl #3
+	ldr	x18, [x16, #REC_RING_CACHE]
+	str	x13, [x16, #REC_RING_CACHE]	// the same key again when it matched
+	cmp	x18, x13
+	cset	w18, ne				// kind: 0 same caller, 1 with caller
+	lsl	w13, w18, #5
+
+	cmp	x14, #31
+	b.hs	.Llong_delta
+	orr	w14, w14, w13
+	strb	w14, [x12], #1			// header: kind, delta
+.Lsite:
+	cmp	w15, #0x80
+	b.hs	.Llong_site
+	strb	w15, [x12], #1
+.Lcaller:
+	cbnz	w18, .Lput_caller
+.Lcommit:
+	str	x12, [x11, #REC_RING_WR]
+	ldr	w16, [x11, #REC_RING_CUR_EVENTS]
+	add	w16, w16, #1
+	str	w16, [x11, #REC_RING_CUR_EVENTS]
+.Ldone:
+	msr	daif, x10
+	mov	x16, x30
+	mov	x30, x9
+	ret	x16
+
+.Llong_delta:
+	orr	w13, w13, #31
+	strb	w13, [x12], #1
+	REC_PUT_VARINT x14, w14, w16, x12
+	b	.Lsite
+.Llong_site:
+	REC_PUT_VARINT x15, w15, w16, x12
+	b	.Lcaller
+.Lput_caller:
+	REC_PUT_VARINT x17, w17, w16, x12
+	b	.Lcommit
+.Lslow:
+	msr	daif, x10
+	b	trace_caller
+	.size	trace_rec_function, . - trace_rec_function

@@ -1,0 +1,224 @@
+/*
+ * trace/tracers/rec_graph.S: the function_graph tracer's and the
+ * profiler's entries in assembly, called straight from a site's BL when
+ * the tracer is the only ops on the site and has no option that needs C
+ * (trace/control/options.c), and their exits, reached from fgraph_return
+ * (trace/core/fgraph_entry.S) for the frames these entries pushed. They
+ * do what graph_entry/graph_exit and profile_entry/profile_exit do for
+ * those cases, in the same memory and byte for byte in the ring, with no
+ * register saved, nothing called and IRQ/FIQ masked once per entry and
+ * once per exit.
+ *
+ * Contract (trace_rec_graph, trace_rec_profile):
+ *   in:    x30 = func + 8, x9 = the traced function's return address,
+ *          x0-x8 its arguments, x29 its caller's frame pointer, sp as at
+ *          the call (trace_caller's contract)
+ *   state: EL1, MMU on, TPIDR_EL1 = this CPU's struct percpu, any DAIF
+ *   does:  with IRQ/FIQ masked, unless this CPU is inside a callback
+ *          (TPIDR_EL0, the recursion guard of entry.S): pushes a frame
+ *          {ret = x9, fp = x29, sp, ts = now, site, owner, flags =
+ *          FGRAPH_FLAG_FAST} on this CPU's shadow stack and makes
+ *          fgraph_return the return address; the graph entry also
+ *          appends a kind-3 record (site, depth) and counts the depth.
+ *          Continues at func + 8 with x30 = the return address.
+ *          Anything unusual changes nothing and branches to trace_caller
+ *          (the C callback through the site's literal): hooking stopped,
+ *          a full shadow stack, frames a longjmp abandoned (or a second
+ *          hook on this call: the top frame's sp is not above ours), no
+ *          room inline in the ring.
+ *   clobbers: x10-x18
+ *
+ * Contract (fgraph_fast_exit):
+ *   in:    from fgraph_return: IRQ/FIQ masked, x10 = the DAIF to restore,
+ *          x11 = this CPU's struct percpu, x12 = its shadow stack, w13 =
+ *          its top (>= 1), x14 = the top frame, which has
+ *          FGRAPH_FLAG_FAST and matches this return (fp and sp); x0-x8
+ *          the function's return values, x29 and sp as it returned
+ *   does:  pops the frame; for a graph frame appends a kind-2 record
+ *          (site, duration, no return value) and counts the depth down;
+ *          for a profiler frame adds the call to its row (calls, total,
+ *          min, max); restores DAIF and returns to the saved address
+ *          with x30 = it. With no room inline in the ring, or no profile
+ *          rows, it changes nothing and goes to fgraph_return_c.
+ *   clobbers: x9-x18
+ *   A frame keeps the choice made when it was pushed: one pushed fast
+ *   before the graph options changed (the tracer was stopped, an option
+ *   set and the tracer started again while the call was still open) is
+ *   popped without a return value or threshold.
+ *
+ * FP/SIMD: none used.
+ */
+#include "core/recorder.h"
+
+/* The common part of both entries: checks, then pushes the frame. Out:
+ * x11 = this CPU's ring (when \ring), x12 = shadow stack, x15 = site,
+ * x16 = the ring's wr (when \ring), x18 = now, x9 = fgraph_return. */
+	.macro	HOOK_PUSH owner, ring, done, slow
+	mrs	x10, daif
+	msr	daifset, #3
+	mrs	x11, tpidr_el0
+	cbnz	x11, \done			// inside a callback: not hooked
+	adrp	x16, fgraph_stopped
+	ldrb	w16, [x16, :lo12:fgraph_stopped]
+	cbnz	w16, \slow
+	mrs	x11, tpidr_el1
+	ldr	x12, [x11, #REC_PERCPU_FGRAPH]	// st
+	ldr	w13, [x12, #REC_FG_TOP]
+	mov	w14, #REC_FG_FRAME_SIZE
+	umaddl	x14, w13, w14, x12		// + REC_FG_FRAMES: &frames[top]
+	mov	x17, sp
+	cbz	w13, .Lempty\@
+	cmp	w13, #REC_FG_DEPTH
+	b.hs	\slow			// full: the C path says so
+	ldr	x16, [x14, #(REC_FG_FRAMES - REC_FG_FRAME_SIZE + REC_FRAME_SP)]
+	cmp	x16, x17
+	b.ls	\slow			// abandoned frames, or hooked twice
+.Lempty\@:
+	.if \ring
+	ldr	x11, [x11, #REC_PERCPU_RING]
+	ldp	x16, x18, [x11, #REC_RING_WR]
+	cmp	x16, x18
+	b.hs	\slow			// no block, full, paused or ended
+	.endif
+	adrp	x18, trace_site_slot_bias
+	ldr	x18, [x18, :lo12:trace_site_slot_bias]
+	lsr	x15, x30, #2
+	ldrh	w15, [x18, x15]			// site
+	isb
+	mrs	x18, cntvct_el0			// now
+	stp	x9, x29, [x14, #(REC_FG_FRAMES + REC_FRAME_RET)]
+	stp	x17, x18, [x14, #(REC_FG_FRAMES + REC_FRAME_SP)]
+	movz	x17, #(\owner | 0x80 << 8), lsl #32	// owner, FGRAPH_FLAG_FAST
+	orr	x17, x17, x15
+	str	x17, [x14, #(REC_FG_FRAMES + REC_FRAME_SITE)]
+	add	w13, w13, #1
+	str	w13, [x12, #REC_FG_TOP]
+	adrp	x9, fgraph_return
+	add	x9, x9, :lo12:fgraph_return
+	.endm
+
+	.macro	HOOK_RETURN
+	msr	daif, x10
+	mov	x16, x30
+	mov	x30, x9
+	ret	x16
+	.endm
+
+	.text
+	.balign	16
+	.globl	trace_rec_graph
+	.type	trace_rec_graph, %function
+trace_rec_graph:
+	HOOK_PUSH REC_OWNER_GRAPH, 1, .Ldone1, .Lslow1
+	ldr	w13, [x12, #REC_FG_GRAPH_DEPTH]	// depth
+	add	w14, w13, #1
+	str	w14, [x12, #REC_FG_GRAPH_DEPTH]
+	ldr	x14, [x11, #REC_RING_LAST_TS]
+	str	x18, [x11, #REC_RING_LAST_TS]
+	sub	x14, x18, x14			// delta
+	cmp	x14, #31
+	b.hs	.Lentry_long_delta
+	orr	w14, w14, #(REC_KIND_GRAPH_ENTRY << 5)
+	strb	w14, [x16], #1
+.Lentry_site:
+	REC_PUT_VARINT x15, w15, w17, x16
+	REC_PUT_VARINT x13, w13, w17, x16
+	str	x16, [x11, #REC_RING_WR]
+	ldr	w17, [x11, #REC_RING_CUR_EVENTS]
+	add	w17, w17, #1
+	str	w17, [x11, #REC_RING_CUR_EVENTS]
+.Ldone1:
+	HOOK_RETURN
+.Lentry_long_delta:
+	mov	w17, #(REC_KIND_GRAPH_ENTRY << 5 | 31)
+	strb	w17, [x16], #1
+	REC_PUT_VARINT x14, w14, w17, x16
+	b	.Lentry_site
+.Lslow1:
+	msr	daif, x10
+	b	trace_caller
+	.size	trace_rec_graph, . - trace_rec_graph
+
+	.balign	16
+	.globl	trace_rec_profile
+	.type	trace_rec_profile, %function
+trace_rec_profile:
+	HOOK_PUSH REC_OWNER_PROFILE, 0, .Ldone2, .Lslow2
+.Ldone2:
+	HOOK_RETURN
+.Lslow2:
+	msr	daif, x10
+	b	trace_caller
+	.size	trace_rec_profile, . - trace_rec_profile
+
+	.balign	16
+	.globl	fgraph_fast_exit
+	.type	fgraph_fast_exit, %function
+fgraph_fast_exit:
+	ldrb	w15, [x14, #REC_FRAME_OWNER]
+	cmp	w15, #REC_OWNER_GRAPH
+	b.ne	.Lprofile_exit
+	ldr	x11, [x11, #REC_PERCPU_RING]
+	ldp	x16, x17, [x11, #REC_RING_WR]
+	add	x18, x16, #REC_EXIT_EXTRA
+	cmp	x18, x17
+	b.hs	fgraph_return_c			// wr NULL, full, paused or ended
+	isb
+	mrs	x17, cntvct_el0			// now
+	ldr	x18, [x14, #REC_FRAME_TS]
+	sub	x18, x17, x18			// duration
+	ldr	w15, [x14, #REC_FRAME_SITE]
+	ldr	x30, [x14, #REC_FRAME_RET]
+	sub	w13, w13, #1
+	str	w13, [x12, #REC_FG_TOP]		// popped
+	ldr	w13, [x12, #REC_FG_GRAPH_DEPTH]
+	sub	w13, w13, #1
+	str	w13, [x12, #REC_FG_GRAPH_DEPTH]
+	ldr	x13, [x11, #REC_RING_LAST_TS]
+	str	x17, [x11, #REC_RING_LAST_TS]
+	sub	x13, x17, x13			// delta
+	cmp	x13, #31
+	b.hs	.Lexit_long_delta
+	orr	w13, w13, #(REC_KIND_EXIT << 5)
+	strb	w13, [x16], #1
+.Lexit_site:
+	REC_PUT_VARINT x15, w15, w17, x16
+	REC_PUT_VARINT x18, w18, w17, x16
+	strb	wzr, [x16], #1			// flags: no return value
+	str	x16, [x11, #REC_RING_WR]
+	ldr	w17, [x11, #REC_RING_CUR_EVENTS]
+	add	w17, w17, #1
+	str	w17, [x11, #REC_RING_CUR_EVENTS]
+	msr	daif, x10
+	ret
+.Lexit_long_delta:
+	mov	w17, #(REC_KIND_EXIT << 5 | 31)
+	strb	w17, [x16], #1
+	REC_PUT_VARINT x13, w13, w17, x16
+	b	.Lexit_site
+
+.Lprofile_exit:
+	ldr	x11, [x11, #REC_PERCPU_PROFILE]
+	cbz	x11, fgraph_return_c		// no rows: as profile_exit, in C
+	isb
+	mrs	x17, cntvct_el0			// now
+	ldr	x18, [x14, #REC_FRAME_TS]
+	sub	x18, x17, x18			// duration
+	ldr	w15, [x14, #REC_FRAME_SITE]
+	ldr	x30, [x14, #REC_FRAME_RET]
+	sub	w13, w13, #1
+	str	w13, [x12, #REC_FG_TOP]		// popped
+	add	x11, x11, x15, lsl #REC_PROFILE_STAT_SHIFT	// &rows[site]
+	ldp	x16, x17, [x11]			// calls, total
+	add	x16, x16, #1
+	add	x17, x17, x18
+	stp	x16, x17, [x11]
+	ldp	x16, x17, [x11, #16]		// min, max
+	cmp	x18, x16
+	csel	x16, x18, x16, lo
+	cmp	x18, x17
+	csel	x17, x18, x17, hi
+	stp	x16, x17, [x11, #16]
+	msr	daif, x10
+	ret
+	.size	fgraph_fast_exit, . - fgraph_fast_exit
