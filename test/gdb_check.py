@@ -1,0 +1,211 @@
+"""test/gdb_check.py: the post-mortem gdb commands (tools/gdb/baretrace.py)
+on a hung guest, through QEMU's gdb stub (stage 'gdb' of test/run.py).
+
+The test image's 'gdbhang' scenario (test/target/scenario_hang.c) traces
+a fixed pattern of calls on CPUs 0 and 1, prints the rings with the
+target's own decoder (trace_dump), and spins for ever with interrupts
+masked, its last block still open. gdb-multiarch -batch attaches (which
+halts every vCPU), runs baretrace-last and baretrace-dump, and QEMU is
+killed. Then:
+  - the .bt file, decoded by build/host/baretrace report (with and
+    without the ELF), holds per CPU exactly the lines of the console
+    dump, in order, which are the known pattern; no event is lost;
+  - baretrace-last 5 prints the same last 5 lines per CPU;
+  - with 2 KiB rings (older blocks overwritten or sent and reused),
+    under multi-threaded TCG: the events still in the rings match the
+    console dump, and decoded + lost equals the 760 calls made, from
+    the end-of-stream totals the dump writes.
+Also: tools/gdb/bt_wire.py's numbers are still wire/wire.h's.
+"""
+import os
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+FILTER = "trace_filter=tt_alpha,tt_beta,tt_gamma"
+CPU0 = [("tt_alpha", "scenario_gdbhang")] * 5 + [("tt_beta", "scenario_gdbhang")]
+WANT = {0: CPU0 * 120, 1: [("tt_gamma", "cpu1_calls")] * 40}   # scenario_hang.c
+CALLS = sum(len(v) for v in WANT.values())
+
+
+def wire_h_values(path):
+    """Every WIRE_* number of wire.h: #defines and enumerators (implicit
+    ones counted on from the previous)."""
+    text = re.sub(r"/\*.*?\*/", "", open(path).read(), flags=re.S)
+    vals = {m.group(1): int(m.group(2), 0) for m in
+            re.finditer(r"^#define\s+(WIRE_\w+)\s+(0x[0-9a-fA-F]+|\d+)\s*$", text, re.M)}
+    for body in re.findall(r"enum\s+\w*\s*\{(.*?)\}", text, re.S):
+        nxt = 0
+        for item in body.split(","):
+            m = re.match(r"\s*(WIRE_\w+)\s*(?:=\s*(\w+))?\s*$", item)
+            if not m:
+                continue
+            nxt = int(m.group(2), 0) if m.group(2) else nxt
+            vals[m.group(1)] = nxt
+            nxt += 1
+    return vals
+
+
+def check_constants(h, res):
+    sys.path.insert(0, os.path.join(h.ROOT, "tools", "gdb"))
+    import bt_wire
+    w = wire_h_values(os.path.join(h.ROOT, "wire", "wire.h"))
+    pairs = {"VERSION": "WIRE_VERSION", "DELTA_ESCAPE": "WIRE_DELTA_ESCAPE",
+             "EXIT_HAS_RETVAL": "WIRE_EXIT_HAS_RETVAL", "FIELD_STRING": "WIRE_FIELD_STRING"}
+    for py in dir(bt_wire):
+        if re.match(r"(FRAME|META|REC)_[A-Z_]+$", py):
+            pairs[py] = "WIRE_" + py
+    wrong = {py: (getattr(bt_wire, py), w.get(c)) for py, c in pairs.items()
+             if getattr(bt_wire, py) != w.get(c)}
+    res.record(f"gdb: tools/gdb/bt_wire.py's {len(pairs)} wire numbers equal wire/wire.h's",
+               len(pairs) > 20 and not wrong, f"(python, wire.h): {wrong}")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def boot_until(h, image, bootargs, flags, marker, timeout):
+    """Starts the guest with a gdb stub; returns (process, port, console
+    bytes) once 'marker' was printed, or with the process ended."""
+    port = free_port()
+    cmd = ["tools/qemu-run", "--image", os.path.join(image, "Image"), "--bootargs", bootargs,
+           "--qemu-flags", f"-gdb tcp:127.0.0.1:{port} {flags}".strip()]
+    proc = subprocess.Popen(cmd, cwd=h.ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    out, end = b"", time.time() + timeout
+    while marker not in out and time.time() < end:
+        ready, _, _ = select.select([proc.stdout], [], [], 1)
+        if ready:
+            chunk = proc.stdout.read1(65536)
+            if not chunk:
+                break
+            out += chunk
+    return proc, port, out
+
+
+def stop(proc):
+    """Ends the guest this test started (its own session)."""
+    for sig, wait in ((signal.SIGTERM, 5), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(proc.pid, sig)
+            proc.wait(timeout=wait)
+            return
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            continue
+
+
+def per_cpu(lines):
+    """Event lines ("[NNN] ts: ...") grouped by CPU, in order."""
+    out = {}
+    for l in lines:
+        m = re.match(r"^\[(\d{3})\] ", l)
+        if m:
+            out.setdefault(int(m.group(1)), []).append(l)
+    return out
+
+
+def calls_of(lines):
+    return [tuple(re.match(r"^\[\d+\] [\d.]+: (\S+) <-(\S+)$", l).groups())
+            if re.match(r"^\[\d+\] [\d.]+: \S+ <-\S+$", l) else (l, None) for l in lines]
+
+
+def hang_and_dump(h, res, tag, bootargs, flags, bt, elf, tgt):
+    """Boots the hang, runs the gdb commands; returns (console, gdb output,
+    console dump per CPU) or None after recording a failure."""
+    proc, port, raw = boot_until(h, tgt, bootargs, flags, b"gdbhang: spinning", h.QEMU_TIMEOUT)
+    console = h.strip_frames(raw.decode(errors="replace"))
+    try:
+        base = re.search(r"image at (0x[0-9a-f]+)", console)
+        if "gdbhang: spinning" not in console or not base:
+            res.record(f"gdb[{tag}]: the guest reaches the hang", False, console[-3000:])
+            return None
+        if os.path.exists(bt):
+            os.remove(bt)
+        st, gout = h.run(["gdb-multiarch", "-batch", "-nx",
+                          "-ex", "set architecture aarch64",
+                          "-ex", f"add-symbol-file {elf} -o {base.group(1)}",
+                          "-ex", f"target remote 127.0.0.1:{port}",
+                          "-ex", "source tools/gdb/baretrace.py",
+                          "-ex", "baretrace-last 5",
+                          "-ex", f"baretrace-dump {bt}"], timeout=120)
+    finally:
+        stop(proc)
+    res.record(f"gdb[{tag}]: gdb-multiarch attaches, runs baretrace-last and baretrace-dump",
+               st == 0 and os.path.exists(bt) and "Traceback" not in gout, f"status {st}\n{gout}")
+    m = re.search(r"^# trace dump: oldest first, per CPU\n(.*?)^# trace dump: (\d+) records$",
+                  console, re.M | re.S)
+    if not m:
+        res.record(f"gdb[{tag}]: the console shows the target's dump", False, console[-3000:])
+        return None
+    return console, gout, per_cpu(m.group(1).splitlines()), int(m.group(2))
+
+
+def stage_gdb(h, res, board):
+    if board != "qemu-virt":
+        return
+    check_constants(h, res)
+    st, out = h.run(["make", "-s", f"BOARD={board}", "APP=test/target"])
+    st2, out2 = h.run(["make", "-s", f"BOARD={board}", "host-tools"])
+    if st or st2:
+        res.record("gdb: build APP=test/target and the host tools", False, out + out2)
+        return
+    tool = os.path.join(h.HOST, "baretrace")
+    tgt = h.make_dir(board, "test/target")
+    elf = os.path.join(tgt, "baretrace.elf")
+
+    # Default rings: every event still in them, CPU 0's last block open.
+    bt = os.path.join(h.HOST, "gdb-hang.bt")
+    got = hang_and_dump(h, res, "hang", f"panic=poweroff trace=function {FILTER} -- gdbhang",
+                        "", bt, elf, tgt)
+    if got:
+        console, gout, dump, nrec = got
+        res.record(f"gdb[hang]: the target's own dump holds the {CALLS} known calls in order",
+                   nrec == CALLS and {c: calls_of(v) for c, v in dump.items()} == WANT,
+                   f"{nrec} records; per CPU: {[(c, len(v)) for c, v in dump.items()]}")
+        res.record("gdb[hang]: baretrace-dump reports CPU 0's block still open",
+                   re.search(r"^cpu 0: blocks \d+\.\.\d+, 720 events \(.*1 open\); 720 produced$",
+                             gout, re.M) is not None, gout)
+        for with_elf in (True, False):
+            rst, rep = h.run([tool, "report", bt] + (["--elf", elf] if with_elf else []))
+            lines = rep.splitlines()
+            res.record("gdb[hang]: the .bt decodes (report" + (" --elf" if with_elf else
+                       ", names from its symbol frames") + ") to the console dump's lines, "
+                       "per CPU, nothing lost",
+                       rst == 0 and per_cpu(lines) == dump and f"# {CALLS} events" in lines
+                       and not any("lost" in l for l in lines),
+                       f"report status {rst}, per CPU: {[(c, len(v)) for c, v in per_cpu(lines).items()]}"
+                       f" want {[(c, len(v)) for c, v in dump.items()]}\n" + rep[-1500:])
+        last = {}
+        for m in re.finditer(r"^# cpu (\d+): last (\d+) of (\d+) events in its ring\n((?:\[.*\n)*)",
+                             gout, re.M):
+            last[int(m.group(1))] = (int(m.group(2)), int(m.group(3)), m.group(4).splitlines())
+        want_last = {c: (5, len(v), v[-5:]) for c, v in dump.items()}
+        res.record("gdb[hang]: baretrace-last 5 prints each CPU's last 5 dump lines",
+                   all(last.get(c) == w for c, w in want_last.items())
+                   and last.get(2) == (0, 0, []), f"got {last}\nwant {want_last}\n{gout}")
+
+    # 2 KiB rings: CPU 0's first block is gone (overwritten, or sent and
+    # reused); the totals account for it. Parallel vCPUs this time.
+    bt = os.path.join(h.HOST, "gdb-hang-small.bt")
+    got = hang_and_dump(h, res, "2K rings, mttcg",
+                        f"panic=poweroff trace=function trace_buf=2K {FILTER} -- gdbhang",
+                        "-accel tcg,thread=multi", bt, elf, tgt)
+    if got:
+        console, gout, dump, nrec = got
+        rst, rep = h.run([tool, "report", bt, "--elf", elf])
+        lines = rep.splitlines()
+        dec = re.search(r"^# (\d+) events$", rep, re.M)
+        lost = re.search(r"^# (\d+) of (\d+) events lost", rep, re.M)
+        res.record("gdb[2K rings, mttcg]: the rings' events equal the console dump, and "
+                   f"decoded + lost = the {CALLS} calls made",
+                   rst == 0 and per_cpu(lines) == dump and dec and lost
+                   and int(lost.group(2)) == CALLS and int(dec.group(1)) + int(lost.group(1)) == CALLS
+                   and 0 < len(dump.get(0, [])) < 720,
+                   f"report status {rst}, CPU 0 kept {len(dump.get(0, []))}\n{gout}\n" + rep[-1000:])
