@@ -170,7 +170,7 @@ def stage_gdb(h, res, board):
                    nrec == CALLS and {c: calls_of(v) for c, v in dump.items()} == WANT,
                    f"{nrec} records; per CPU: {[(c, len(v)) for c, v in dump.items()]}")
         res.record("gdb[hang]: baretrace-dump reports CPU 0's block still open",
-                   re.search(r"^cpu 0: blocks \d+\.\.\d+, 720 events \(.*1 open\); 720 produced$",
+                   re.search(r"^cpu 0: 720 events in blocks 0\.\.\d+ \(.*, 1 open\); 720 produced$",
                              gout, re.M) is not None, gout)
         for with_elf in (True, False):
             rst, rep = h.run([tool, "report", bt] + (["--elf", elf] if with_elf else []))

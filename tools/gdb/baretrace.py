@@ -299,11 +299,12 @@ def summary(ring):
     events = sum(x[4] for x in b)
     cpu, produced, over, dropped, disc, blocks = ring.totals()
     states = {s: sum(1 for x in b if x[5] == s) for s in ("sent", "unsent", "open")}
-    line = (f"cpu {cpu}: blocks {b[0][0]}..{b[-1][0]}, {events} events "
-            f"({states['sent']} blocks already sent, {states['unsent']} unsent, "
+    line = (f"cpu {cpu}: {events} events in blocks {b[0][0]}..{b[-1][0]} "
+            f"({states['sent']} sent before, {states['unsent']} not sent, "
             f"{states['open']} open); {produced} produced")
     if b[0][2]:
-        line += f"; {b[0][2]} older ones left the ring (sent before, or overwritten: {over})"
+        line += (f"; the {b[0][2]} before them left the ring ({over} overwritten unsent, "
+                 "the others sent, dropped or discarded)")
     if dropped or disc:
         line += f"; {dropped} dropped, {disc} discarded"
     if f["nest"]:
