@@ -2,18 +2,20 @@
 on a hung guest, through QEMU's gdb stub (stage 'gdb' of test/run.py).
 
 The test image's 'gdbhang' scenario (test/target/scenario_hang.c) traces
-a fixed pattern of calls on CPUs 0 and 1, prints the rings with the
-target's own decoder (trace_dump), and spins for ever with interrupts
+a fixed pattern of calls on CPUs 0 and 1 and of tracepoints and a
+trace_printf on CPU 2, prints the rings with the target's own decoder
+(trace_dump, function entries only), and spins for ever with interrupts
 masked, its last block still open. gdb-multiarch -batch attaches (which
 halts every vCPU), runs baretrace-last and baretrace-dump, and QEMU is
 killed. Then:
   - the .bt file, decoded by build/host/baretrace report (with and
-    without the ELF), holds per CPU exactly the lines of the console
-    dump, in order, which are the known pattern; no event is lost;
-  - baretrace-last 5 prints the same last 5 lines per CPU;
+    without the ELF), holds for CPUs 0 and 1 exactly the lines of the
+    console dump, in order, which are the known pattern, and for CPU 2
+    the known tracepoints and message; no event is lost;
+  - baretrace-last 5 prints the report's last 5 lines of each CPU;
   - with 2 KiB rings (older blocks overwritten or sent and reused),
     under multi-threaded TCG: the events still in the rings match the
-    console dump, and decoded + lost equals the 760 calls made, from
+    console dump, and decoded + lost equals the 767 events made, from
     the end-of-stream totals the dump writes.
 Also: tools/gdb/bt_wire.py's numbers are still wire/wire.h's.
 """
@@ -26,10 +28,16 @@ import subprocess
 import sys
 import time
 
-FILTER = "trace_filter=tt_alpha,tt_beta,tt_gamma"
+# What scenario_hang.c does: function entries on CPUs 0 and 1, a
+# tracepoint and a trace_printf on CPU 2.
+FILTER = "trace_filter=tt_alpha,tt_beta,tt_gamma trace_event=gdbhang:step"
 CPU0 = [("tt_alpha", "scenario_gdbhang")] * 5 + [("tt_beta", "scenario_gdbhang")]
-WANT = {0: CPU0 * 120, 1: [("tt_gamma", "cpu1_calls")] * 40}   # scenario_hang.c
+WANT = {0: CPU0 * 120, 1: [("tt_gamma", "cpu1_calls")] * 40}
+FUNC_CPUS = set(WANT)
 CALLS = sum(len(v) for v in WANT.values())
+WANT_CPU2 = [f"gdbhang:step: i={i} name={['alpha', 'beta', 'gamma'][i % 3]}" for i in range(6)] \
+    + ["gdbhang: 6 events on CPU 2, 0xbeef, -42"]
+EVENTS = CALLS + len(WANT_CPU2)
 
 
 def wire_h_values(path):
@@ -55,7 +63,8 @@ def check_constants(h, res):
     import bt_wire
     w = wire_h_values(os.path.join(h.ROOT, "wire", "wire.h"))
     pairs = {"VERSION": "WIRE_VERSION", "DELTA_ESCAPE": "WIRE_DELTA_ESCAPE",
-             "EXIT_HAS_RETVAL": "WIRE_EXIT_HAS_RETVAL", "FIELD_STRING": "WIRE_FIELD_STRING"}
+             "EXIT_HAS_RETVAL": "WIRE_EXIT_HAS_RETVAL", "FIELD_STRING": "WIRE_FIELD_STRING",
+             "FIELD_S8": "WIRE_FIELD_S8", "FIELD_PTR": "WIRE_FIELD_PTR"}
     for py in dir(bt_wire):
         if re.match(r"(FRAME|META|REC)_[A-Z_]+$", py):
             pairs[py] = "WIRE_" + py
@@ -147,6 +156,15 @@ def hang_and_dump(h, res, tag, bootargs, flags, bt, elf, tgt):
     return console, gout, per_cpu(m.group(1).splitlines()), int(m.group(2))
 
 
+def funcs_only(cpus):
+    """The console dump decodes function entries only (CPUs 0 and 1)."""
+    return {c: v for c, v in cpus.items() if c in FUNC_CPUS}
+
+
+def texts(lines):
+    return [re.sub(r"^\[\d{3}\] [\d.]+: ", "", l) for l in lines]
+
+
 def stage_gdb(h, res, board):
     if board != "qemu-virt":
         return
@@ -172,24 +190,30 @@ def stage_gdb(h, res, board):
         res.record("gdb[hang]: baretrace-dump reports CPU 0's block still open",
                    re.search(r"^cpu 0: 720 events in blocks 0\.\.\d+ \(.*, 1 open\); 720 produced$",
                              gout, re.M) is not None, gout)
+        report = None
         for with_elf in (True, False):
             rst, rep = h.run([tool, "report", bt] + (["--elf", elf] if with_elf else []))
             lines = rep.splitlines()
+            got_cpus = per_cpu(lines)
+            report = report or got_cpus
             res.record("gdb[hang]: the .bt decodes (report" + (" --elf" if with_elf else
-                       ", names from its symbol frames") + ") to the console dump's lines, "
-                       "per CPU, nothing lost",
-                       rst == 0 and per_cpu(lines) == dump and f"# {CALLS} events" in lines
-                       and not any("lost" in l for l in lines),
-                       f"report status {rst}, per CPU: {[(c, len(v)) for c, v in per_cpu(lines).items()]}"
-                       f" want {[(c, len(v)) for c, v in dump.items()]}\n" + rep[-1500:])
+                       ", names from its symbol frames") + ") to the console dump's lines "
+                       "and CPU 2's tracepoints and trace_printf, nothing lost",
+                       rst == 0 and funcs_only(got_cpus) == dump
+                       and texts(got_cpus.get(2, [])) == WANT_CPU2
+                       and f"# {EVENTS} events" in lines and not any("lost" in l for l in lines),
+                       f"report status {rst}, per CPU: {[(c, len(v)) for c, v in got_cpus.items()]}"
+                       f" want {[(c, len(v)) for c, v in dump.items()]}\n"
+                       f"CPU 2: {got_cpus.get(2)}\n" + rep[-1500:])
         last = {}
         for m in re.finditer(r"^# cpu (\d+): last (\d+) of (\d+) events in its ring\n((?:\[.*\n)*)",
                              gout, re.M):
             last[int(m.group(1))] = (int(m.group(2)), int(m.group(3)), m.group(4).splitlines())
-        want_last = {c: (5, len(v), v[-5:]) for c, v in dump.items()}
-        res.record("gdb[hang]: baretrace-last 5 prints each CPU's last 5 dump lines",
-                   all(last.get(c) == w for c, w in want_last.items())
-                   and last.get(2) == (0, 0, []), f"got {last}\nwant {want_last}\n{gout}")
+        want_last = {c: (min(5, len(v)), len(v), v[-5:]) for c, v in report.items()}
+        want_last[3] = (0, 0, [])
+        res.record("gdb[hang]: baretrace-last 5 prints each CPU's last 5 lines of the report",
+                   last == want_last and [last[c][1] for c in range(3)] == [720, 40, 7],
+                   f"got {last}\nwant {want_last}\n{gout}")
 
     # 2 KiB rings: CPU 0's first block is gone (overwritten, or sent and
     # reused); the totals account for it. Parallel vCPUs this time.
@@ -204,8 +228,9 @@ def stage_gdb(h, res, board):
         dec = re.search(r"^# (\d+) events$", rep, re.M)
         lost = re.search(r"^# (\d+) of (\d+) events lost", rep, re.M)
         res.record("gdb[2K rings, mttcg]: the rings' events equal the console dump, and "
-                   f"decoded + lost = the {CALLS} calls made",
-                   rst == 0 and per_cpu(lines) == dump and dec and lost
-                   and int(lost.group(2)) == CALLS and int(dec.group(1)) + int(lost.group(1)) == CALLS
+                   f"decoded + lost = the {EVENTS} events made",
+                   rst == 0 and funcs_only(per_cpu(lines)) == dump and dec and lost
+                   and int(lost.group(2)) == EVENTS
+                   and int(dec.group(1)) + int(lost.group(1)) == EVENTS
                    and 0 < len(dump.get(0, [])) < 720,
                    f"report status {rst}, CPU 0 kept {len(dump.get(0, []))}\n{gout}\n" + rep[-1000:])

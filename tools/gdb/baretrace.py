@@ -20,6 +20,7 @@ an end-of-stream frame with each CPU's totals, so 'baretrace report'
 accounts for every event.
 """
 import os
+import re
 import sys
 
 import gdb
@@ -217,17 +218,43 @@ def read_rings(img):
 
 # ---- text, as the target's own 'dump' prints it (trace/output/dump.c) ------
 
+# One C conversion: flags, width, precision, length (dropped), type.
+_CONV = re.compile(r"%([-#0 +]*\d*(?:\.\d+)?)(?:hh|h|ll|l|z|j|t|L)?([diouxXcsp%])")
+
+
 def _c_format(fmt, args):
-    """A trace_printf format with its arguments, as far as Python's %
-    can follow C's (length modifiers dropped, %p as hex)."""
-    import re
-    py = re.sub(r"%([-#0 +]*\d*(?:\.\d+)?)(?:hh|h|ll|l|z|j|t|L)?([diouxXcsp%])",
-                lambda m: "%" + m.group(1) + {"p": "#x", "u": "d", "i": "d"}.get(m.group(2), m.group(2)),
-                fmt)
-    try:
-        return py % tuple(a & (2**64 - 1) if a < 0 and "x" in py else a for a in args)
-    except (TypeError, ValueError):
-        return f"{fmt!r} {args}"
+    """A C format with its arguments, one conversion at a time in
+    Python's %: unsigned ones see a negative as its 64-bit pattern, %p
+    is hex; what is left of either stays as it was."""
+    out, pos, i = [], 0, 0
+    for m in _CONV.finditer(fmt):
+        out.append(fmt[pos:m.start()])
+        pos = m.end()
+        flags, conv = m.groups()
+        if conv == "%":
+            out.append("%")
+            continue
+        if i == len(args):
+            out.append(m.group(0))
+            continue
+        v, i = args[i], i + 1
+        if isinstance(v, int) and conv in "ouxXp":
+            v &= 2**64 - 1
+        if conv == "p":
+            flags, conv = "#" + flags, "x"
+        conv = "d" if conv in "iu" else conv
+        try:
+            out.append(("%" + flags + conv) % v)
+        except (TypeError, ValueError, OverflowError):
+            out.append(str(v))
+    return "".join(out) + fmt[pos:]
+
+
+def _default_format(ftype):
+    """A tracepoint field's format when it names none (the host's)."""
+    if ftype in (wire.FIELD_PTR, wire.FIELD_STRING):
+        return "%p" if ftype == wire.FIELD_PTR else "%s"
+    return "%d" if ftype >= wire.FIELD_S8 else "%u"
 
 
 def record_text(img, cpu, r):
@@ -249,7 +276,9 @@ def record_text(img, cpu, r):
         return f"{ts} " + (_c_format(fmt, r["args"]) if fmt else f"format #{r['id']} {r['args']}")
     if k == wire.REC_EVENT:
         name, fields = img.events[r["id"]]
-        return f"{ts} {name}: " + " ".join(f"{f[0]}={v}" for f, v in zip(fields, r["fields"]))
+        return f"{ts} {name}: " + " ".join(
+            f"{fname}=" + _c_format(fmt or _default_format(ftype), [v])
+            for (fname, ftype, fmt), v in zip(fields, r["fields"]))
     if k is None:
         return f"CPU:{cpu} [undecodable record {r['error']}]"
     return f"{ts} record kind {k}"

@@ -21,7 +21,7 @@ REC_EVENT, REC_PRINTF, REC_LOST, REC_EXT = 4, 5, 6, 7
 
 DELTA_ESCAPE = 31
 EXIT_HAS_RETVAL = 0x01
-FIELD_STRING = 10               # WIRE_FIELD_STRING; 1-9 are integers
+FIELD_S8, FIELD_PTR, FIELD_STRING = 5, 9, 10     # 1-4 unsigned, 5-8 signed
 
 # A frame body the target's exporter would send at most (export_int.h:
 # EXPORT_PAYLOAD_MAX); metadata and symbols are split to stay under it.
