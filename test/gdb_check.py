@@ -89,7 +89,7 @@ def boot_until(h, image, bootargs, flags, marker, timeout):
     proc = subprocess.Popen(cmd, cwd=h.ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL, start_new_session=True)
     out, end = b"", time.time() + timeout
-    while marker not in out and time.time() < end:
+    while marker and marker not in out and time.time() < end:
         ready, _, _ = select.select([proc.stdout], [], [], 1)
         if ready:
             chunk = proc.stdout.read1(65536)
@@ -156,6 +156,53 @@ def hang_and_dump(h, res, tag, bootargs, flags, bt, elf, tgt):
     return console, gout, per_cpu(m.group(1).splitlines()), int(m.group(2))
 
 
+def reservation(h, res, tgt, elf, base, bt):
+    """Halted at the first ring_commit (CPU 2's first tracepoint, its
+    reservation open): the dump names it, and keeps the record."""
+    proc, port, _ = boot_until(h, tgt, f"panic=poweroff trace=function {FILTER} -- gdbhang",
+                               "-S", b"", 0)
+    try:
+        if os.path.exists(bt):
+            os.remove(bt)
+        for _ in range(5):     # until QEMU listens
+            st, gout = h.run(["gdb-multiarch", "-batch", "-nx",
+                              "-ex", "set architecture aarch64",
+                              "-ex", f"add-symbol-file {elf} -o {base}",
+                              "-ex", f"target remote 127.0.0.1:{port}",
+                              "-ex", "source tools/gdb/baretrace.py",
+                              "-ex", "break ring_commit", "-ex", "continue",
+                              "-ex", f"baretrace-dump {bt}"], timeout=120)
+            if "Connection refused" not in gout:
+                break
+            time.sleep(1)
+    finally:
+        stop(proc)
+    rst, rep = h.run([os.path.join(h.HOST, "baretrace"), "report", bt, "--elf", elf])
+    res.record("gdb[reservation]: halted inside ring_commit, baretrace-dump says so and the "
+               "record reaches the report",
+               st == 0 and re.search(r"^cpu 2: 1 events in blocks 0\.\.0 \(0 sent before, "
+                                     r"0 not sent, 1 open\); 1 produced; halted inside 1 "
+                                     r"reservation", gout, re.M) is not None
+               and rst == 0 and texts(per_cpu(rep.splitlines()).get(2, [])) == WANT_CPU2[:1]
+               and "# 1 events" in rep.splitlines(), f"gdb status {st}\n{gout}\n{rep}")
+
+
+def make_debug(h, res, tgt, elf):
+    """tools/qemu-run --debug (make debug) gives gdb the commands."""
+    env = dict(os.environ, GDB_PORT=str(free_port()))
+    try:
+        p = subprocess.run(["tools/qemu-run", "--image", os.path.join(tgt, "Image"),
+                            "--debug", elf], cwd=h.ROOT, input=b"baretrace-last 1\n",
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                           timeout=120, start_new_session=True)
+        out = p.stdout.decode(errors="replace")
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode(errors="replace") + "\n(timed out)"
+    # At the first instruction no ring is set up yet.
+    res.record("gdb: make debug's gdb knows baretrace-last (rings not set up yet: 0 events)",
+               "# cpu 0: last 0 of 0 events in its ring" in out, out)
+
+
 def funcs_only(cpus):
     """The console dump decodes function entries only (CPUs 0 and 1)."""
     return {c: v for c, v in cpus.items() if c in FUNC_CPUS}
@@ -214,6 +261,11 @@ def stage_gdb(h, res, board):
         res.record("gdb[hang]: baretrace-last 5 prints each CPU's last 5 lines of the report",
                    last == want_last and [last[c][1] for c in range(3)] == [720, 40, 7],
                    f"got {last}\nwant {want_last}\n{gout}")
+
+    if got:
+        reservation(h, res, tgt, elf, re.search(r"image at (0x[0-9a-f]+)", console).group(1),
+                    os.path.join(h.HOST, "gdb-resv.bt"))
+    make_debug(h, res, tgt, elf)
 
     # 2 KiB rings: CPU 0's first block is gone (overwritten, or sent and
     # reused); the totals account for it. Parallel vCPUs this time.
