@@ -74,6 +74,20 @@ def check_constants(h, res):
                len(pairs) > 20 and not wrong, f"(python, wire.h): {wrong}")
 
 
+def check_format(h, res):
+    """bt_text.c_format against what C's printf prints for the same."""
+    import bt_text
+    cases = [("%d %i %u", [-42, 7, 9], "-42 7 9"),
+             ("%#x %x %X %o", [255, -1, 0xAB, 8], "0xff ffffffffffffffff AB 10"),
+             ("%lu %lld %llx %zu", [3, -4, 0x10, 5], "3 -4 10 5"),
+             ("%p %s %5.2s|%-4d|%04d", [4096, "abc", "xyz", 7, 7], "0x1000 abc    xy|7   |0007"),
+             ("100%% of %d, then %d", [1], "100% of 1, then %d")]
+    wrong = [(f, bt_text.c_format(f, a), want) for f, a, want in cases
+             if bt_text.c_format(f, a) != want]
+    res.record("gdb: bt_text formats trace_printf conversions as C does", not wrong,
+               f"(format, got, want): {wrong}")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -216,6 +230,7 @@ def stage_gdb(h, res, board):
     if board != "qemu-virt":
         return
     check_constants(h, res)
+    check_format(h, res)
     st, out = h.run(["make", "-s", f"BOARD={board}", "APP=test/target"])
     st2, out2 = h.run(["make", "-s", f"BOARD={board}", "host-tools"])
     if st or st2:
@@ -266,6 +281,26 @@ def stage_gdb(h, res, board):
         reservation(h, res, tgt, elf, re.search(r"image at (0x[0-9a-f]+)", console).group(1),
                     os.path.join(h.HOST, "gdb-resv.bt"))
     make_debug(h, res, tgt, elf)
+
+    # The graph tracer: entries and exits, decoded by baretrace-last as
+    # the console's dump prints them.
+    bt = os.path.join(h.HOST, "gdb-hang-graph.bt")
+    got = hang_and_dump(h, res, "graph", "panic=poweroff trace=function_graph "
+                        f"{FILTER} -- gdbhang", "", bt, elf, tgt)
+    if got:
+        console, gout, dump, nrec = got
+        last = {int(m.group(1)): m.group(2).splitlines() for m in re.finditer(
+            r"^# cpu (\d+): last \d+ of \d+ events in its ring\n((?:\[.*\n)*)", gout, re.M)}
+        rst, rep = h.run([tool, "report", bt, "--elf", elf])
+        graph_events = 2 * CALLS + len(WANT_CPU2)
+        res.record("gdb[graph]: baretrace-last prints the dump's last graph records, and the "
+                   f".bt holds all {graph_events} events",
+                   nrec == 2 * CALLS and all(last.get(c) == dump[c][-5:] for c in FUNC_CPUS)
+                   and re.match(r"\[000\] [\d.]+: \} tt_beta \d+ ticks$", last[0][-1])
+                   and rst == 0 and f"# {graph_events} events" in rep.splitlines()
+                   and "lost" not in rep,
+                   f"{nrec} dump records\ngot {last}\nwant {[dump.get(c, [])[-5:] for c in FUNC_CPUS]}"
+                   f"\n{gout}\n" + rep[-800:])
 
     # 2 KiB rings: CPU 0's first block is gone (overwritten, or sent and
     # reused); the totals account for it. Parallel vCPUs this time.

@@ -20,13 +20,13 @@ an end-of-stream frame with each CPU's totals, so 'baretrace report'
 accounts for every event.
 """
 import os
-import re
 import sys
 
 import gdb
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bt_wire as wire  # noqa: E402
+from bt_text import record_text  # noqa: E402
 
 ARM64_MAGIC = b"ARMd"   # the Image header's magic, at _text + 0x38
 
@@ -214,74 +214,6 @@ class Ring:
 def read_rings(img):
     rings = _static("rings", "trace/output/ring_swap.c")
     return [Ring(c, rings[c]) for c in range(img.ncpus)]
-
-
-# ---- text, as the target's own 'dump' prints it (trace/output/dump.c) ------
-
-# One C conversion: flags, width, precision, length (dropped), type.
-_CONV = re.compile(r"%([-#0 +]*\d*(?:\.\d+)?)(?:hh|h|ll|l|z|j|t|L)?([diouxXcsp%])")
-
-
-def _c_format(fmt, args):
-    """A C format with its arguments, one conversion at a time in
-    Python's %: unsigned ones see a negative as its 64-bit pattern, %p
-    is hex; what is left of either stays as it was."""
-    out, pos, i = [], 0, 0
-    for m in _CONV.finditer(fmt):
-        out.append(fmt[pos:m.start()])
-        pos = m.end()
-        flags, conv = m.groups()
-        if conv == "%":
-            out.append("%")
-            continue
-        if i == len(args):
-            out.append(m.group(0))
-            continue
-        v, i = args[i], i + 1
-        if isinstance(v, int) and conv in "ouxXp":
-            v &= 2**64 - 1
-        if conv == "p":
-            flags, conv = "#" + flags, "x"
-        conv = "d" if conv in "iu" else conv
-        try:
-            out.append(("%" + flags + conv) % v)
-        except (TypeError, ValueError, OverflowError):
-            out.append(str(v))
-    return "".join(out) + fmt[pos:]
-
-
-def _default_format(ftype):
-    """A tracepoint field's format when it names none (the host's)."""
-    if ftype in (wire.FIELD_PTR, wire.FIELD_STRING):
-        return "%p" if ftype == wire.FIELD_PTR else "%s"
-    return "%d" if ftype >= wire.FIELD_S8 else "%u"
-
-
-def record_text(img, cpu, r):
-    hz = img.hz or 1
-    ts = f"[{cpu:03d}] {r['ts'] // hz}.{r['ts'] % hz * 1000000 // hz:06d}:"
-    k = r["kind"]
-    if k in (wire.REC_FUNC, wire.REC_FUNC_CALLER):
-        caller = img.name_at(r["caller"] * 4 - 4) if r["caller"] is not None else None
-        return f"{ts} {img.site_name(r['site'])} <-{caller or '?'}"
-    if k == wire.REC_GRAPH_ENTRY:
-        return f"{ts} {'  ' * r['depth']}{img.site_name(r['site'])}() {{"
-    if k == wire.REC_EXIT:
-        ret = f" = {r['retval']}" if "retval" in r else ""
-        return f"{ts} }} {img.site_name(r['site'])} {r['duration']} ticks{ret}"
-    if k == wire.REC_LOST:
-        return f"CPU:{cpu} [LOST {r['count']} EVENTS]"
-    if k == wire.REC_PRINTF:
-        fmt = img.formats[r["id"]] if r["id"] < len(img.formats) else None
-        return f"{ts} " + (_c_format(fmt, r["args"]) if fmt else f"format #{r['id']} {r['args']}")
-    if k == wire.REC_EVENT:
-        name, fields = img.events[r["id"]]
-        return f"{ts} {name}: " + " ".join(
-            f"{fname}=" + _c_format(fmt or _default_format(ftype), [v])
-            for (fname, ftype, fmt), v in zip(fields, r["fields"]))
-    if k is None:
-        return f"CPU:{cpu} [undecodable record {r['error']}]"
-    return f"{ts} record kind {k}"
 
 
 def ring_records(img, ring):
