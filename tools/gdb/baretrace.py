@@ -213,6 +213,10 @@ class Ring:
 
 def read_rings(img):
     rings = _static("rings", "trace/output/ring_swap.c")
+    nr_cpus = rings.type.range()[1] + 1     # NR_CPUS
+    if not 0 < img.ncpus <= nr_cpus:
+        raise gdb.GdbError(f"baretrace: {img.ncpus} CPUs online, not 1 to {nr_cpus}: "
+                           "is the target halted after boot?")
     return [Ring(c, rings[c]) for c in range(img.ncpus)]
 
 
