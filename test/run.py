@@ -9,6 +9,8 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            board's TEST_BOOTS modes; a hang is killed and reported
   boot     scenarios read from the console: crash reports, W^X, boot
            arguments, line interleaving, the demo itself
+  gdb      a hung guest's rings read through QEMU's gdb stub by
+           tools/gdb/baretrace.py (test/gdb_check.py)
 
 Usage: test/run.py [--board B] [--only STAGE[,STAGE]] [-v]
 """
@@ -805,6 +807,8 @@ STAGES["input"] = lambda res, board: trace_scenarios.stage_bad_input(
 import end_of_run  # noqa: E402
 STAGES["endrun"] = lambda res, board: end_of_run.stage_endrun(
     sys.modules[__name__], res, board)
+import gdb_check  # noqa: E402
+STAGES["gdb"] = lambda res, board: gdb_check.stage_gdb(sys.modules[__name__], res, board)
 
 
 def main():

@@ -8,6 +8,8 @@
  *   crash textwrite  a store into kernel text in crash_text_write
  *   printlines       every CPU prints numbered lines at once
  *   hang             never returns (the runner must time out and say so)
+ *   gdbhang          traces known calls, then spins with interrupts masked
+ *                    (scenario_hang.c; test/gdb_check.py reads it with gdb)
  *   args ...         prints argc and each argv word in brackets
  *   golden           a fixed call tree for the golden trace test
  *   soak SECONDS     every control operation while every CPU writes
@@ -43,6 +45,8 @@ int main(int argc, char **argv)
 		return scenario_serror();
 	if (!strcmp(argv[0], "guardwrite") && argc == 2)
 		return scenario_guardwrite(argv[1]);
+	if (!strcmp(argv[0], "gdbhang"))
+		return scenario_gdbhang();
 	if (!strcmp(argv[0], "hang"))
 		for (;;)
 			time_delay_us(1000);
@@ -53,7 +57,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, soak SECONDS, overflow N, guardwrite N, crashprint, serror, hang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, soak SECONDS, overflow N, guardwrite N, crashprint, serror, hang, gdbhang, args)\n",
 	       argv[0]);
 	return 2;
 }

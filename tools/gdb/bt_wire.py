@@ -1,0 +1,192 @@
+"""tools/gdb/bt_wire.py: the baretrace wire format (docs/wire.md) in plain
+Python, for the gdb extension (tools/gdb/baretrace.py): frames and the
+.bt file to write, and the records of a data block to read. No gdb in
+here, so it also runs on its own.
+
+The numbers below are wire/wire.h's; test/gdb_check.py checks that they
+still are.
+"""
+import zlib
+
+VERSION = 2                     # WIRE_VERSION
+BT_MAGIC = b"BTRACE\0\1"        # docs/wire.md 3
+
+FRAME_DATA, FRAME_META, FRAME_SYMS, FRAME_END = 1, 2, 3, 4
+
+META_VERSION, META_FREQ, META_NCPUS, META_IMAGE_HASH = 1, 2, 3, 4
+META_NSITES, META_TEXT_BASE, META_EVENT_SCHEMA, META_FORMAT = 5, 6, 7, 8
+
+REC_FUNC, REC_FUNC_CALLER, REC_EXIT, REC_GRAPH_ENTRY = 0, 1, 2, 3
+REC_EVENT, REC_PRINTF, REC_LOST, REC_EXT = 4, 5, 6, 7
+
+DELTA_ESCAPE = 31
+EXIT_HAS_RETVAL = 0x01
+FIELD_S8, FIELD_PTR, FIELD_STRING = 5, 9, 10     # 1-4 unsigned, 5-8 signed
+
+# A frame body the target's exporter would send at most (export_int.h:
+# EXPORT_PAYLOAD_MAX); metadata and symbols are split to stay under it.
+BODY_MAX = 1024 + 64
+
+
+# ---- integers and CRC ------------------------------------------------------
+
+def varint(v):
+    """Unsigned LEB128."""
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def get_varint(buf, pos):
+    """(value, next position); ValueError if cut short or over 10 bytes."""
+    v = shift = 0
+    for i in range(10):
+        if pos + i >= len(buf):
+            break
+        b = buf[pos + i]
+        v |= (b & 0x7F) << shift
+        shift += 7
+        if not b & 0x80:
+            return v, pos + i + 1
+    raise ValueError("bad varint")
+
+
+def zigzag(v):
+    return ((v << 1) ^ (v >> 63)) & (2**64 - 1)
+
+
+def unzigzag(u):
+    return (u >> 1) ^ -(u & 1)
+
+
+def string(b):
+    """A wire string: varint length, then the bytes."""
+    return varint(len(b)) + b
+
+
+def crc32(data):
+    """CRC-32 as wire_crc32(0, ...): zlib's is the same IEEE 802.3 one."""
+    return zlib.crc32(data) & 0xFFFFFFFF
+
+
+# ---- frames and the .bt file ------------------------------------------------
+
+def frame(ftype, cpu, seq, body):
+    """A whole unescaped payload (docs/wire.md 2): head, body, CRC."""
+    head = bytes([ftype, cpu]) + varint(seq) + varint(len(body))
+    payload = head + bytes(body)
+    return payload + crc32(payload).to_bytes(4, "little")
+
+
+def bt_file(payloads):
+    """The trace file (docs/wire.md 3): magic, then each payload after
+    its u32 LE length."""
+    out = bytearray(BT_MAGIC)
+    for p in payloads:
+        out += len(p).to_bytes(4, "little") + p
+    return bytes(out)
+
+
+def split_items(first, items, limit=BODY_MAX):
+    """Bodies holding 'first' and then the items in order, each item
+    whole in one body (docs/wire.md 2.9)."""
+    bodies, cur = [], bytearray(first)
+    for it in items:
+        if len(cur) + len(it) > limit and cur:
+            bodies.append(bytes(cur))
+            cur = bytearray()
+        cur += it
+    if cur or not bodies:
+        bodies.append(bytes(cur))
+    return bodies
+
+
+def data_body(base_ts, first, records):
+    """A data block body (docs/wire.md 2.1)."""
+    return varint(base_ts) + varint(first) + bytes(records)
+
+
+def end_body(totals):
+    """End of stream (docs/wire.md 2.4): totals is a list of (cpu,
+    produced, overwritten, dropped, discarded, blocks)."""
+    out = bytearray(varint(len(totals)))
+    for entry in totals:
+        for v in entry:
+            out += varint(v)
+    return bytes(out)
+
+
+# ---- records of a data block --------------------------------------------------
+
+def decode_records(data, base_ts, event_types=None):
+    """Yields the records of a block's data (after base_ts and first) as
+    dicts: kind, ts and the kind's fields (docs/wire.md 2.1). A kind-0
+    caller is the last kind-1 caller of that site in the block. Stops
+    with a record {'kind': None, 'error': text} at a malformed one.
+    event_types(id) gives a tracepoint's field types, or None."""
+    pos, ts, callers = 0, base_ts, {}
+    while pos < len(data):
+        start = pos
+        try:
+            head = data[pos]
+            pos += 1
+            kind, delta = head >> 5, head & 31
+            if delta == DELTA_ESCAPE:
+                delta, pos = get_varint(data, pos)
+            ts += delta
+            r = {"kind": kind, "ts": ts}
+            if kind in (REC_FUNC, REC_FUNC_CALLER, REC_EXIT, REC_GRAPH_ENTRY):
+                r["site"], pos = get_varint(data, pos)
+            if kind == REC_FUNC_CALLER:
+                r["caller"], pos = get_varint(data, pos)
+                callers[r["site"]] = r["caller"]
+            elif kind == REC_FUNC:
+                r["caller"] = callers.get(r["site"])
+            elif kind == REC_EXIT:
+                r["duration"], pos = get_varint(data, pos)
+                r["flags"] = data[pos]
+                pos += 1
+                if r["flags"] & EXIT_HAS_RETVAL:
+                    v, pos = get_varint(data, pos)
+                    r["retval"] = unzigzag(v)
+            elif kind == REC_GRAPH_ENTRY:
+                r["depth"], pos = get_varint(data, pos)
+            elif kind == REC_EVENT:
+                r["id"], pos = get_varint(data, pos)
+                types = event_types(r["id"]) if event_types else None
+                if types is None:
+                    raise ValueError(f"tracepoint {r['id']} has no known schema")
+                r["fields"] = []
+                for t in types:
+                    v, pos = get_varint(data, pos)
+                    if t == FIELD_STRING:
+                        if pos + v > len(data):
+                            raise ValueError("string past the block")
+                        r["fields"].append(bytes(data[pos:pos + v]).decode(errors="replace"))
+                        pos += v
+                    else:
+                        r["fields"].append(unzigzag(v))
+            elif kind == REC_PRINTF:
+                r["id"], pos = get_varint(data, pos)
+                n = data[pos]
+                pos += 1
+                r["args"] = []
+                for _ in range(n):
+                    v, pos = get_varint(data, pos)
+                    r["args"].append(unzigzag(v))
+            elif kind == REC_LOST:
+                r["count"], pos = get_varint(data, pos)
+            elif kind == REC_EXT:
+                r["subtype"] = data[pos]
+                n, pos = get_varint(data, pos + 1)
+                r["bytes"] = bytes(data[pos:pos + n])
+                pos += n
+            if pos > len(data):
+                raise ValueError("record past the block")
+        except (IndexError, ValueError) as e:
+            yield {"kind": None, "ts": ts, "error": f"at byte {start}: {e}"}
+            return
+        yield r
