@@ -42,7 +42,7 @@ def trace_symbols(root, board):
 
 
 def check(h, res, board):
-    st, out = h.run(["make", "-s", f"BOARD={board}"], timeout=600)
+    st, out = h.run(["make", "-s", f"BOARD={board}"], timeout=1800)  # may build newlib first
     syms = trace_symbols(h.ROOT, board)
     headers = {os.path.basename(p): os.path.relpath(p, h.ROOT) for d in UPPER
                for p in glob.glob(os.path.join(h.ROOT, d, "**", "*.h"), recursive=True)}
