@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pl011_div.h"
 #include "uart.h"
 
 #include "board.h"
@@ -104,6 +105,20 @@ void uart_flush(void)
 {
 	while ((*reg(UART_FR) & (FR_TXFE | FR_BUSY)) != FR_TXFE)
 		;
+}
+
+void uart_set_divisors(uint32_t ibrd, uint32_t fbrd)
+{
+	uint32_t cr = *reg(UART_CR);
+
+	uart_flush();	/* the last byte leaves at the old rate */
+	*reg(UART_CR) = 0;
+	*reg(UART_IBRD) = ibrd;
+	*reg(UART_FBRD) = fbrd;
+	/* PL011 TRM 3.3.7: the LCR_H write latches IBRD/FBRD (FEN stays
+	 * set, so the receive FIFO is not flushed). */
+	*reg(UART_LCR_H) = LCR_H_WLEN8 | LCR_H_FEN;
+	*reg(UART_CR) = cr;
 }
 
 int uart_getc(void)

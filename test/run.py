@@ -401,6 +401,22 @@ def stage_rpi3(res, board):
                              r"^smp: 4 CPUs online$", r"^demo: PASS$",
                              r"^baretrace: exit status 0$"])
 
+    # uart_baud=: the divisors for the 48 MHz UART clock are set after the
+    # banner and the demo still prints. QEMU's PL011 ignores the divisors,
+    # so this shows the parameter is parsed and applied without breaking
+    # output, not the line rate (test_pl011_div checks the numbers).
+    st, out = boot("rpi3", demo, "direct", "panic=poweroff uart_baud=921600")
+    expect(res, "rpi3: uart_baud=921600 switches the PL011 after the banner; output goes on",
+           st, out, present=[r"^bootargs: \"panic=poweroff uart_baud=921600\"$",
+                             r"^uart: switching to 921600 baud \(IBRD 3, FBRD 16: 923077 baud\)$",
+                             r"^uart: now at 921600 baud$", r"^smp: 4 CPUs online$",
+                             r"^demo: PASS$", r"^baretrace: exit status 0$"])
+    st, out = boot("rpi3", demo, "direct", "panic=poweroff uart_baud=4000000")
+    expect(res, "rpi3: uart_baud=4000000 is refused with the reason; the rate stays",
+           st, out, present=[r"^uart_baud: 4000000: above 3000000 baud \(UART clock "
+                             r"48000000 Hz\); keeping 115200$", r"^demo: PASS$"],
+           absent=[r"^uart: switching"])
+
     # With a device tree, as the Pi firmware always passes one: CPUs from
     # /cpus and their cpu-release-addr, arguments from /chosen, RAM from
     # /memory (which QEMU sets to the 1 GiB less its 64 MiB of video RAM).
