@@ -598,6 +598,35 @@ def stage_rpi4(res, board):
     res.record("rpi4: boot.scr is a U-Boot script that loads kernel8.img and runs booti",
                ok and itype == 6 and b"kernel8.img" in body and b"booti" in body, repr(body[:400]))
 
+    # A card records a trace by default: cmdline.txt holds make run's
+    # tracing (function_graph on the demo's trace_filter) unless BOOTARGS=
+    # says otherwise, and boot.scr carries the same line.
+    with open(os.path.join(ROOT, "examples/demo/trace_filter")) as f:
+        demo_filter = f.read().strip()
+    st_p, run_args = run(["make", "-s", "BOARD=rpi4", "print-TRACE_ARGS"])
+
+    def cmdline():
+        with open(os.path.join(d, "cmdline.txt")) as f:
+            return f.read()
+
+    want = f"trace=function_graph trace_filter={demo_filter}\n"
+    line = cmdline()
+    res.record("rpi4: cmdline.txt holds make run's tracing defaults without BOOTARGS=",
+               line == want and line == run_args.strip() + "\n" and
+               want.strip().encode() in body, f"cmdline.txt {line!r}, make run {run_args!r}")
+    st, out = run(["make", "BOARD=rpi4", "BOOTARGS=uart_baud=921600 trace=function"])
+    _, _, body2 = ic.mkimage_script(os.path.join(d, "boot.scr"))
+    line = cmdline()
+    res.record("rpi4: BOOTARGS= replaces cmdline.txt and boot.scr's arguments",
+               st == 0 and line == "uart_baud=921600 trace=function\n" and
+               b"uart_baud=921600 trace=function" in body2 and b"function_graph" not in body2,
+               f"cmdline.txt {line!r}\n" + out)
+    st, out = run(["make", "BOARD=rpi4", "BOOTARGS="])
+    line = cmdline()
+    res.record("rpi4: BOOTARGS= (empty) leaves cmdline.txt empty: no tracing",
+               st == 0 and line == "\n", f"cmdline.txt {line!r}\n" + out)
+    run(["make", "BOARD=rpi4"])
+
     try:
         rpi4, virt = ic.board_constants("rpi4"), ic.board_constants("qemu-virt")
     except Exception as e:  # a board.h that does not compile on the host
