@@ -286,8 +286,9 @@ size_t wire_frame_build(uint8_t *out, size_t cap, unsigned type, unsigned cpu,
 _Static_assert((WIRE_STX ^ WIRE_ETX) == 1 && (WIRE_STX & 1) == 0,
 	       "STX and ETX must differ in bit 0 only");
 
-/* 0x80 in each zero byte of v, 0 in every other (no borrow crosses
- * bytes: the low seven bits are added apart from the top one). */
+/* 0x80 in each zero byte of v, 0 in every other (no carry crosses
+ * bytes: each byte's low seven bits get 0x7f added, which reaches bit 7
+ * unless they were all zero; the top bit is or-ed in apart). */
 static inline uint64_t zero_bytes(uint64_t v)
 {
 	return ~(((v & BYTES_7F) + BYTES_7F) | v | BYTES_7F);
