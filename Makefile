@@ -273,14 +273,18 @@ help:
 # also get, next to the Image, what the Pi firmware boots:
 #   kernel8.img   the Image under the name the firmware loads (BOARD_IMAGE_NAME)
 #   config.txt    the firmware's settings (BOARD_CONFIG_TXT)
-#   cmdline.txt   BOOTARGS; the firmware hands it over in /chosen/bootargs
+#   cmdline.txt   BOOTARGS; the firmware hands it over in /chosen/bootargs.
+#                 Without BOOTARGS=, make run's tracing (TRACE_ARGS), so a
+#                 card records a trace out of the box; BOOTARGS= (even
+#                 empty) replaces it.
 #   boot.scr      the U-Boot flow's script (board/rpi-common/boot.cmd)
 # 'make sdcard FIRMWARE_DIR=dir [SDCARD_FLOW=uboot]' adds the firmware
 # files (RPI_FIRMWARE) and writes sdcard/ and sdcard.img (tools/mksdcard).
 ifeq ($(BOARD_FLOW),rpi)
 RPI_BOOT_FILES := $(OUT)/$(BOARD_IMAGE_NAME) $(OUT)/config.txt $(OUT)/cmdline.txt \
   $(OUT)/boot.scr
-RPI_BOOTARGS = $(subst ','\'',$(BOOTARGS))
+RPI_CMDLINE = $(if $(filter undefined file,$(origin BOOTARGS)),$(TRACE_ARGS),$(BOOTARGS))
+RPI_BOOTARGS = $(subst ','\'',$(RPI_CMDLINE))
 SDCARD_FLOW ?= direct
 FIRMWARE_DIR ?=
 .PHONY: sdcard rpi-bootargs

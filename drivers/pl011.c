@@ -2,8 +2,10 @@
  * drivers/pl011.c: Arm PrimeCell PL011 UART (DDI 0183), polled transmit,
  * interrupt-driven receive. Base, clock and baud come from board.h.
  */
+#include <stddef.h>
 #include <stdint.h>
 
+#include "pl011_div.h"
 #include "uart.h"
 
 #include "board.h"
@@ -65,12 +67,58 @@ void uart_putc(char c)
 	*reg(UART_DR) = (uint8_t)c;
 }
 
+/*
+ * A burst: once TXFE says the transmit FIFO is empty, it takes
+ * PL011_TX_FIFO bytes without another look at the flags (the shift
+ * register is still sending the byte that just left the FIFO, so the
+ * line does not go idle while we refill). One flag read per burst, not
+ * per byte. 16 is the PL011's FIFO depth up to r1p4 and the BCM283x's;
+ * the r1p5's 32 would take two bursts.
+ */
+#define PL011_TX_FIFO	16
+
+void uart_write(const void *buf, size_t n)
+{
+	const uint8_t *p = buf;
+	volatile uint32_t *dr = reg(UART_DR);
+
+	while (n >= PL011_TX_FIFO) {
+		while (!(*reg(UART_FR) & FR_TXFE))
+			;
+#pragma GCC unroll 16
+		for (unsigned int i = 0; i < PL011_TX_FIFO; i++)
+			*dr = p[i];
+		p += PL011_TX_FIFO;
+		n -= PL011_TX_FIFO;
+	}
+	if (n) {
+		while (!(*reg(UART_FR) & FR_TXFE))
+			;
+		while (n--)
+			*dr = *p++;
+	}
+}
+
 /* PL011 TRM 3.3.3: TXFE says the FIFO is empty, BUSY that the shift
  * register still sends; both must hold before the last stop bit left. */
 void uart_flush(void)
 {
 	while ((*reg(UART_FR) & (FR_TXFE | FR_BUSY)) != FR_TXFE)
 		;
+}
+
+void uart_set_divisors(uint32_t ibrd, uint32_t fbrd)
+{
+	uint32_t cr = *reg(UART_CR);
+
+	uart_flush();	/* the last byte leaves at the old rate */
+	*reg(UART_CR) = 0;
+	*reg(UART_IBRD) = ibrd;
+	*reg(UART_FBRD) = fbrd;
+	/* PL011 TRM 3.3.7: the LCR_H write latches IBRD/FBRD (FEN stays
+	 * set, so the receive FIFO is not flushed). */
+	*reg(UART_LCR_H) = LCR_H_WLEN8 | LCR_H_FEN;
+	*reg(UART_CR) = cr;
 }
 
 int uart_getc(void)

@@ -94,14 +94,12 @@ void console_write(const char *s, size_t n)
 
 void console_write_raw(const void *p, size_t n)
 {
-	const char *b = p;
 	unsigned long flags = irq_save();
 	bool locked = !panic_mode;
 
 	if (locked)
 		spin_lock(&console_lock);
-	for (size_t i = 0; i < n; i++)
-		uart_putc(b[i]);
+	uart_write(p, n);
 	if (locked)
 		spin_unlock(&console_lock);
 	irq_restore(flags);

@@ -5,8 +5,11 @@
 #ifndef KERNEL_UART_H
 #define KERNEL_UART_H
 
+#include <stddef.h>
+
 void uart_init(void);
 void uart_putc(char c);			/* waits for FIFO room */
+void uart_write(const void *p, size_t n);	/* bytes as they are, in FIFO bursts */
 void uart_flush(void);			/* returns once the last bit is sent */
 int uart_getc(void);			/* -1 when the FIFO is empty */
 void uart_rx_irq_enable(void);

@@ -403,6 +403,22 @@ def stage_rpi3(res, board):
                              r"^smp: 4 CPUs online$", r"^demo: PASS$",
                              r"^baretrace: exit status 0$"])
 
+    # uart_baud=: the divisors for the 48 MHz UART clock are set after the
+    # banner and the demo still prints. QEMU's PL011 ignores the divisors,
+    # so this shows the parameter is parsed and applied without breaking
+    # output, not the line rate (test_pl011_div checks the numbers).
+    st, out = boot("rpi3", demo, "direct", "panic=poweroff uart_baud=921600")
+    expect(res, "rpi3: uart_baud=921600 switches the PL011 after the banner; output goes on",
+           st, out, present=[r"^bootargs: \"panic=poweroff uart_baud=921600\"$",
+                             r"^uart: switching to 921600 baud \(IBRD 3, FBRD 16: 923077 baud\)$",
+                             r"^uart: now at 921600 baud$", r"^smp: 4 CPUs online$",
+                             r"^demo: PASS$", r"^baretrace: exit status 0$"])
+    st, out = boot("rpi3", demo, "direct", "panic=poweroff uart_baud=4000000")
+    expect(res, "rpi3: uart_baud=4000000 is refused with the reason; the rate stays",
+           st, out, present=[r"^uart_baud: 4000000: above 3000000 baud \(UART clock "
+                             r"48000000 Hz\); keeping 115200$", r"^demo: PASS$"],
+           absent=[r"^uart: switching"])
+
     # With a device tree, as the Pi firmware always passes one: CPUs from
     # /cpus and their cpu-release-addr, arguments from /chosen, RAM from
     # /memory (which QEMU sets to the 1 GiB less its 64 MiB of video RAM).
@@ -583,6 +599,35 @@ def stage_rpi4(res, board):
     ok, itype, body = ic.mkimage_script(os.path.join(d, "boot.scr"))
     res.record("rpi4: boot.scr is a U-Boot script that loads kernel8.img and runs booti",
                ok and itype == 6 and b"kernel8.img" in body and b"booti" in body, repr(body[:400]))
+
+    # A card records a trace by default: cmdline.txt holds make run's
+    # tracing (function_graph on the demo's trace_filter) unless BOOTARGS=
+    # says otherwise, and boot.scr carries the same line.
+    with open(os.path.join(ROOT, "examples/demo/trace_filter")) as f:
+        demo_filter = f.read().strip()
+    st_p, run_args = run(["make", "-s", "BOARD=rpi4", "print-TRACE_ARGS"])
+
+    def cmdline():
+        with open(os.path.join(d, "cmdline.txt")) as f:
+            return f.read()
+
+    want = f"trace=function_graph trace_filter={demo_filter}\n"
+    line = cmdline()
+    res.record("rpi4: cmdline.txt holds make run's tracing defaults without BOOTARGS=",
+               line == want and line == run_args.strip() + "\n" and
+               want.strip().encode() in body, f"cmdline.txt {line!r}, make run {run_args!r}")
+    st, out = run(["make", "BOARD=rpi4", "BOOTARGS=uart_baud=921600 trace=function"])
+    _, _, body2 = ic.mkimage_script(os.path.join(d, "boot.scr"))
+    line = cmdline()
+    res.record("rpi4: BOOTARGS= replaces cmdline.txt and boot.scr's arguments",
+               st == 0 and line == "uart_baud=921600 trace=function\n" and
+               b"uart_baud=921600 trace=function" in body2 and b"function_graph" not in body2,
+               f"cmdline.txt {line!r}\n" + out)
+    st, out = run(["make", "BOARD=rpi4", "BOOTARGS="])
+    line = cmdline()
+    res.record("rpi4: BOOTARGS= (empty) leaves cmdline.txt empty: no tracing",
+               st == 0 and line == "\n", f"cmdline.txt {line!r}\n" + out)
+    run(["make", "BOARD=rpi4"])
 
     try:
         rpi4, virt = ic.board_constants("rpi4"), ic.board_constants("qemu-virt")

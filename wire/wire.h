@@ -321,7 +321,8 @@ static inline int wire_needs_escape(uint8_t b)
 	return b == WIRE_STX || b == WIRE_ETX || b == WIRE_DLE;
 }
 
-/* Escapes n payload bytes without delimiters; out needs 2 * n bytes. */
+/* Escapes n payload bytes without delimiters; out needs 2 * n bytes (it
+ * may write past what it returns, up to there). */
 size_t wire_escape_bytes(uint8_t *out, const uint8_t *p, size_t n);
 /* STX, escaped payload, ETX into out; returns bytes, or 0 if cap is short. */
 size_t wire_escape(uint8_t *out, size_t cap, const uint8_t *payload, size_t len);

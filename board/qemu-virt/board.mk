@@ -1,6 +1,6 @@
 # board/qemu-virt/board.mk: QEMU virt, Cortex-A72, GICv2, PSCI.
 BOARD_CFLAGS   := -mcpu=cortex-a72
-BOARD_DRIVERS  := pl011 gicv2 gtimer psci
+BOARD_DRIVERS  := pl011 pl011_div pl011_baud gicv2 gtimer psci
 BOARD_SRCS     :=
 QEMU_MACHINE   := virt
 QEMU_CPU       ?= cortex-a72

@@ -1,7 +1,7 @@
 # board/rpi3/board.mk: Raspberry Pi 3 Model B and QEMU raspi3b, Cortex-A53,
 # BCM2836 local interrupt controller (no GIC), spin table.
 BOARD_CFLAGS   := -mcpu=cortex-a53
-BOARD_DRIVERS  := pl011 gtimer spintable
+BOARD_DRIVERS  := pl011 pl011_div pl011_baud gtimer spintable
 BOARD_SRCS     := board/rpi-common/bcm2836_intc.c
 BOARD_NOTRACE  := board/rpi-common/bcm2836_intc.c
 include board/rpi-common/rpi.mk

@@ -1,6 +1,6 @@
 # board/rpi4/board.mk: Raspberry Pi 4 Model B, Cortex-A72, GIC-400, spin table.
 BOARD_CFLAGS   := -mcpu=cortex-a72
-BOARD_DRIVERS  := pl011 gicv2 gtimer spintable
+BOARD_DRIVERS  := pl011 pl011_div pl011_baud gicv2 gtimer spintable
 BOARD_SRCS     :=
 include board/rpi-common/rpi.mk
 # Firmware files 'make sdcard' takes from FIRMWARE_DIR (the Pi 4 boots

@@ -27,5 +27,6 @@ int main(int argc, char **argv)
 	bench_direct();
 	bench_fp();
 	bench_workload();
+	bench_export();
 	return 0;
 }
