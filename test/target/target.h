@@ -11,6 +11,9 @@ int scenario_overflow(const char *cpu);
 int scenario_crashprint(void);
 int scenario_serror(void);
 int scenario_guardwrite(const char *cpu);
+/* scenarios_hang.c */
+int scenario_spin(unsigned int seconds);
+int scenario_lockup(const char *cpu, const char *ms);
 
 
 

@@ -10,6 +10,7 @@
 
 #include "barrier.h"
 #include "core/core.h"
+#include "hang.h"
 #include "kprintf.h"
 #include "ktime.h"
 #include "percpu.h"
@@ -39,8 +40,10 @@ static void print_ts(unsigned int cpu, uint64_t ts, char *buf, size_t n)
 		  (unsigned long)us);
 }
 
+/* Decodes the block in copy[] (snapshot), printing its records but the
+ * first 'skip'; returns how many it holds. */
 static unsigned long print_block(unsigned int cpu, size_t len, uint64_t base,
-				 uint64_t first)
+				 uint64_t first, unsigned long skip)
 {
 	unsigned int vl = wire_block_head_put(copy, base, first);
 	struct wire_record r;
@@ -51,6 +54,8 @@ static unsigned long print_block(unsigned int cpu, size_t len, uint64_t base,
 	if (wire_rec_begin(&it, copy, len + vl, NULL, NULL))
 		return 0;
 	while (wire_rec_next(&it, &r) == WIRE_REC_OK) {
+		if (n++ < skip)
+			continue;
 		print_ts(cpu, r.ts, ts, sizeof(ts));
 		switch (r.kind) {
 		case WIRE_REC_FUNC:
@@ -79,7 +84,6 @@ static unsigned long print_block(unsigned int cpu, size_t len, uint64_t base,
 			kprintf("%s record kind %u\n", ts, r.kind);
 			break;
 		}
-		n++;
 	}
 	return n;
 }
@@ -107,6 +111,12 @@ static long snapshot(const struct ring_cpu *r, uint64_t seq, uint64_t *base,
 	return READ_ONCE(b->seq) == seq ? (long)len : -1;
 }
 
+/* The oldest block sequence number r may still hold, 'last' its newest. */
+static uint64_t oldest_seq(const struct ring_cpu *r, uint64_t last)
+{
+	return last + 1 > r->seq_base + r->nblocks ? last + 1 - r->nblocks : r->seq_base;
+}
+
 /* Prints one ring (a live one or a snapshot copy). dump_lock held. */
 static unsigned long dump_one(unsigned int cpu, const struct ring_cpu *r)
 {
@@ -114,16 +124,49 @@ static unsigned long dump_one(unsigned int cpu, const struct ring_cpu *r)
 
 	if (!r || !r->started)
 		return 0;
-	uint64_t last = READ_ONCE(r->wr_seq);
-	uint64_t oldest = last + 1 > r->seq_base + r->nblocks ? last + 1 - r->nblocks :
-			  r->seq_base;
+	uint64_t last = READ_ONCE(r->wr_seq), oldest = oldest_seq(r, last);
 
 	for (uint64_t seq = oldest; seq <= last; seq++) {
 		uint64_t base, first;
 		long len = snapshot(r, seq, &base, &first);
 
 		if (len >= 0)
-			total += print_block(cpu, (size_t)len, base, first);
+			total += print_block(cpu, (size_t)len, base, first, 0);
+		lockup_touch();	/* a long dump on a slow line is no lockup */
+	}
+	return total;
+}
+
+/* Prints the newest n records of ring r. The owner may go on writing:
+ * the blocks are counted from the newest down, then printed oldest
+ * first; a block rewritten between the two passes is skipped. */
+static unsigned long dump_last(unsigned int cpu, const struct ring_cpu *r, unsigned long n)
+{
+	unsigned long have = 0, total = 0;
+	uint64_t base, first;
+
+	if (!r || !r->started)
+		return 0;
+	uint64_t last = READ_ONCE(r->wr_seq), oldest = oldest_seq(r, last), from = last + 1;
+
+	/* Count with printing off: skip = every record. */
+	while (from > oldest && have < n) {
+		long len = snapshot(r, from - 1, &base, &first);
+
+		from--;
+		if (len >= 0)
+			have += print_block(cpu, (size_t)len, base, first, ~0UL);
+	}
+	for (uint64_t seq = from; seq <= last; seq++) {
+		long len = snapshot(r, seq, &base, &first);
+		unsigned long skip = have > n ? have - n : 0;
+
+		if (len < 0)
+			continue;
+		unsigned long in = print_block(cpu, (size_t)len, base, first, skip);
+
+		total += in > skip ? in - skip : 0;
+		have = have > in ? have - in : 0;
 	}
 	return total;
 }
@@ -160,6 +203,17 @@ void trace_dump(void)
 	for (unsigned int cpu = 0; cpu < smp_num_cpus(); cpu++)
 		total += dump_one(cpu, ring_of(cpu));
 	kprintf("# trace dump: %lu records\n", total);
+	spin_unlock(&dump_lock);
+	irq_restore(flags);
+}
+
+void trace_dump_last(unsigned int cpu, unsigned int n)
+{
+	unsigned long flags;
+
+	if (cpu >= smp_num_cpus() || !dump_lock_take(&flags))
+		return;
+	kprintf("# cpu %u: last %lu records\n", cpu, dump_last(cpu, ring_of(cpu), n));
 	spin_unlock(&dump_lock);
 	irq_restore(flags);
 }
