@@ -10,7 +10,8 @@ and the lockup detector, read from the console of APP=test/target.
   lockup      'lockup 2 3000' masks interrupts on CPU 2 for 3 s with
               lockup_ms=1000: another CPU reports CPU 2 after 1 to 2 s,
               with its last traced records, and the run goes on; also
-              under multi-threaded TCG, and not at all with lockup_ms=0.
+              under multi-threaded TCG, and under 'baretrace capture' (the
+              stream stays whole), and not at all with lockup_ms=0.
 """
 import os
 import re
@@ -177,6 +178,22 @@ def stage_hang(h, res, board):
         check_lockup(h, res, "hang: CPU 2 with interrupts masked is reported within "
                      f"lockup_ms with its last records [{flags or 'single-threaded'}]",
                      st, out, 1000)
+    # Under a capture: the report's dump and exporter flush, from the
+    # tick interrupt, leave the stream whole and the books balanced.
+    h.run(["make", "-s", f"BOARD={board}", "host-tools"])
+    bt = os.path.join(h.HOST, "hang-lockup.bt")
+    st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=1000 {TRACE} -- lockup 2 3000",
+                          capture=bt)
+    cap = re.search(r"^baretrace capture: \d+ frames, (\d+) damaged, .*$", out, re.M)
+    books = re.search(r"^baretrace capture: target produced (\d+) events: (\d+) decoded \+ "
+                      r"(\d+) lost on the target .*\+ (\d+) lost on the wire$", out, re.M)
+    ok = (st == 0 and cap and cap.group(1) == "0" and books
+          and int(books.group(2)) + int(books.group(3)) == int(books.group(1))
+          and books.group(4) == "0"
+          and re.search(r"^==== baretrace lockup: CPU 2 took no timer tick", out, re.M)
+          and re.search(r"^==== end of lockup report: the run continues ====$", out, re.M))
+    res.record("hang: a lockup report under 'baretrace capture' keeps the stream whole and "
+               "the books balanced", bool(ok), out[-3000:])
     st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=0 {TRACE} -- lockup 2 3000")
     res.record("hang: lockup_ms=0 turns the detector off",
                st == 0 and re.search(r"^lockup: CPU 2 back after 3000 ms$", out, re.M)
