@@ -7,7 +7,7 @@ and the lockup detector, read from the console of APP=test/target.
               checks every CPU's registers and backtrace, the trace dump,
               and that the run goes on. QEMU's own BREAK (Ctrl-A b on its
               -nographic console) must do the same; a lone Ctrl-\\ must not.
-  lockup      'lockup 2 3000' masks interrupts on CPU 2 for 3 s with
+  lockup      'lockup 2 4000' masks interrupts on CPU 2 for 4 s with
               lockup_ms=1000: another CPU reports CPU 2 after 1 to 2 s,
               with its last traced records, and the run goes on; also
               under multi-threaded TCG, and under 'baretrace capture' (the
@@ -137,14 +137,16 @@ def check_lockup(h, res, name, st, out, limit_ms):
         why.append(f"last records: {len(recs)} lines, {len(good)} of CPU 2's loop")
     if "==== trace buffers at the lockup ====" not in text:
         why.append("no trace dump")
-    # Noticed, and its records read, while CPU 2 was still stuck (the
-    # dump that follows may still be printing when it comes back).
+    # Noticed while CPU 2 was still stuck (the rest of the report may
+    # still be printing when it comes back: on a loaded host under
+    # multi-threaded TCG the reporting vCPU can lose the host CPU for a
+    # second).
     before = out.split("lockup: CPU 2 back after")[0]
-    if not re.search(r"^# cpu 2: last \d+ records$", before, re.M):
+    if not re.search(r"^==== baretrace lockup: CPU 2 ", before, re.M):
         why.append("the report did not come while CPU 2 was stuck")
     if not text.endswith("==== end of lockup report: the run continues ===="):
         why.append("no end of the report")
-    if not re.search(r"^lockup: CPU 2 back after 3000 ms$", out, re.M):
+    if not re.search(r"^lockup: CPU 2 back after 4000 ms$", out, re.M):
         why.append("the run did not go on")
     res.record(name, st == 0 and not why, out[-4000:] + f"\nstatus {st}; {why}")
 
@@ -173,7 +175,7 @@ def stage_hang(h, res, board):
                and "baretrace break" not in out, f"status {st}\n" + out[-3000:])
 
     for flags in ("", "-accel tcg,thread=multi"):
-        st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=1000 {TRACE} -- lockup 2 3000",
+        st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=1000 {TRACE} -- lockup 2 4000",
                               flags=flags)
         check_lockup(h, res, "hang: CPU 2 with interrupts masked is reported within "
                      f"lockup_ms with its last records [{flags or 'single-threaded'}]",
@@ -182,7 +184,7 @@ def stage_hang(h, res, board):
     # tick interrupt, leave the stream whole and the books balanced.
     h.run(["make", "-s", f"BOARD={board}", "host-tools"])
     bt = os.path.join(h.HOST, "hang-lockup.bt")
-    st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=1000 {TRACE} -- lockup 2 3000",
+    st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=1000 {TRACE} -- lockup 2 4000",
                           capture=bt)
     cap = re.search(r"^baretrace capture: \d+ frames, (\d+) damaged, .*$", out, re.M)
     books = re.search(r"^baretrace capture: target produced (\d+) events: (\d+) decoded \+ "
@@ -194,7 +196,7 @@ def stage_hang(h, res, board):
           and re.search(r"^==== end of lockup report: the run continues ====$", out, re.M))
     res.record("hang: a lockup report under 'baretrace capture' keeps the stream whole and "
                "the books balanced", bool(ok), out[-3000:])
-    st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=0 {TRACE} -- lockup 2 3000")
+    st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=0 {TRACE} -- lockup 2 4000")
     res.record("hang: lockup_ms=0 turns the detector off",
-               st == 0 and re.search(r"^lockup: CPU 2 back after 3000 ms$", out, re.M)
+               st == 0 and re.search(r"^lockup: CPU 2 back after 4000 ms$", out, re.M)
                and "baretrace lockup" not in out, f"status {st}\n" + out[-3000:])
