@@ -74,6 +74,7 @@ KERNEL_ONLY := -mgeneral-regs-only
 # Files on the path from exception entry, the console and early boot:
 # never traced (the trace core joins this list when it lands).
 NOTRACE := boot/% trace/% wire/% test/bench/instrumented.c kernel/text_alias.c kernel/entry.S kernel/exception.c kernel/crash.c kernel/esr.c \
+  kernel/regdump.c kernel/hang.c kernel/lockup.c \
   kernel/console.c kernel/kfmt.c kernel/symbols.c kernel/string.c kernel/mmu.c \
   kernel/fdt.c kernel/fault.c kernel/fault_probe.S kernel/irq.c drivers/pl011.c \
   drivers/gicv2.c $(BOARD_NOTRACE)

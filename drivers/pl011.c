@@ -19,6 +19,8 @@
 #define UART_IMSC	0x38
 #define UART_ICR	0x44
 
+#define DR_BE		(1 << 10)	/* the entry is a BREAK, not a byte */
+
 #define FR_BUSY		(1 << 3)
 #define FR_RXFE		(1 << 4)
 #define FR_TXFF		(1 << 5)
@@ -125,7 +127,11 @@ int uart_getc(void)
 {
 	if (*reg(UART_FR) & FR_RXFE)
 		return -1;
-	return (int)(*reg(UART_DR) & 0xff);
+	/* PL011 TRM 3.3.1: a BREAK (the line held low for longer than a
+	 * character) enters the FIFO as one 0 byte with BE set. */
+	uint32_t dr = *reg(UART_DR);
+
+	return dr & DR_BE ? UART_RX_BREAK : (int)(dr & 0xff);
 }
 
 void uart_rx_irq_enable(void)

@@ -6,8 +6,10 @@
 
 #include <baretrace_events.h>
 #include "console.h"
+#include "hang.h"
 #include "irq.h"
 #include "kprintf.h"
+#include "ktime.h"
 #include "rx_ring.h"
 #include "spinlock.h"
 #include "uart.h"
@@ -31,6 +33,36 @@ void console_init(void)
 	uart_init();
 }
 
+/*
+ * The break key (kernel/hang.h): a BREAK on the line, or Ctrl-\ twice
+ * within a second with nothing between them, so that any terminal (and
+ * QEMU's stdio, where a BREAK is Ctrl-A b) can send it. The first Ctrl-\
+ * goes on to the reader like any byte; the second, the break key, does
+ * not. Handled here, in the receive interrupt, so it works while
+ * thread code spins with interrupts on. quit_at: counter at the first
+ * Ctrl-\ of a pair, 0 = none; only the receive interrupt uses it.
+ */
+#define BREAK_CHAR	0x1c	/* Ctrl-\ */
+static uint64_t quit_at;
+
+static bool is_break_key(int c)
+{
+	if (c == UART_RX_BREAK)
+		return true;
+	if (c != BREAK_CHAR) {
+		quit_at = 0;
+		return false;
+	}
+	uint64_t now = counter_read();
+
+	if (quit_at && now - quit_at < time_counter_hz()) {
+		quit_at = 0;
+		return true;
+	}
+	quit_at = now;
+	return false;
+}
+
 static void console_rx_irq(unsigned int irq, void *arg)
 {
 	int c;
@@ -38,6 +70,10 @@ static void console_rx_irq(unsigned int irq, void *arg)
 	(void)irq;
 	(void)arg;
 	while ((c = uart_getc()) >= 0) {
+		if (is_break_key(c)) {
+			hang_break();
+			continue;
+		}
 		trace_event(uart, receive, c);
 		rx_ring_put(&rx, (unsigned char)c);
 	}
@@ -116,8 +152,11 @@ static int next_input(void)
 	int c = rx_ring_take(&rx);
 
 	/* Before the receive interrupt is on, poll the UART itself. */
-	if (c < 0 && !smp_load_acquire(&rx_irq_on))
+	if (c < 0 && !smp_load_acquire(&rx_irq_on)) {
 		c = uart_getc();
+		if (c == UART_RX_BREAK)
+			c = -1;	/* no report before interrupts are on */
+	}
 	return c;
 }
 

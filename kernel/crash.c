@@ -17,11 +17,9 @@
 #include "kprintf.h"
 #include "percpu.h"
 #include "power.h"
+#include "regdump.h"
 #include "smp.h"
-#include "symbols.h"
 #include "hooks.h"
-
-#define BACKTRACE_MAX	32
 
 enum panic_action { PANIC_HALT, PANIC_POWEROFF, PANIC_RESET };
 static enum panic_action panic_action = PANIC_HALT;
@@ -48,54 +46,14 @@ static int param_panic(const char *v)
 KERNEL_PARAM("panic", param_panic,
 	     "after a crash: halt (default, for a debugger), poweroff (status 3), reset");
 
-static void print_sym(const char *label, uintptr_t addr)
-{
-	uintptr_t off, size;
-	const char *name = sym_lookup(addr, &off, &size);
-
-	if (name)
-		kprintf("%s%016lx  %s+0x%lx/0x%lx\n", label, (unsigned long)addr,
-			name, (unsigned long)off, (unsigned long)size);
-	else
-		kprintf("%s%016lx  ?\n", label, (unsigned long)addr);
-}
-
-static bool fp_plausible(uintptr_t fp, uintptr_t prev)
-{
-	/* Frame records live on a stack, 16-byte aligned, and move up. */
-	return fp && !(fp & 15) && fp > prev && fp - prev < (1 << 20);
-}
-
 /* Set once at init by the trace core (kernel/hooks.h). */
 static void (*crash_dump)(void);
-static uint64_t (*crash_translate)(uint64_t ret, unsigned int *hooked);
 
 void crash_set_hooks(void (*dump)(void),
 		     uint64_t (*translate)(uint64_t ret, unsigned int *hooked))
 {
 	crash_dump = dump;
-	crash_translate = translate;
-}
-
-static void backtrace(uintptr_t pc, uintptr_t fp)
-{
-	int n = 0;
-	unsigned int hooked = 0;	/* return addresses the graph tracer hooked */
-	char label[16];
-
-	ksnprintf(label, sizeof(label), "  #%-2d ", n++);
-	print_sym(label, pc);
-	for (uintptr_t prev = fp - 1; n < BACKTRACE_MAX && fp_plausible(fp, prev);) {
-		const uint64_t *rec = (const uint64_t *)fp;
-		uintptr_t ret = crash_translate ? crash_translate(rec[1], &hooked) : rec[1];
-
-		if (!ret)
-			break;
-		ksnprintf(label, sizeof(label), "  #%-2d ", n++);
-		print_sym(label, ret - 4);	/* the call, not the return point */
-		prev = fp;
-		fp = rec[0];
-	}
+	regdump_set_translate(translate);
 }
 
 static void report(struct exc_frame *f, const char *why)
@@ -113,16 +71,9 @@ static void report(struct exc_frame *f, const char *why)
 			(esr & ESR_WNR) ? "write" : "read");
 	kprintf("\nESR %016lx  FAR %016lx  SPSR %016lx\n", (unsigned long)esr,
 		(unsigned long)f->far, (unsigned long)f->spsr);
-	print_sym("ELR ", f->elr);
-	print_sym("LR  ", f->x[30]);
-	for (int i = 0; i < 30; i += 3)
-		kprintf("x%-2d %016lx  x%-2d %016lx  x%-2d %016lx\n", i,
-			(unsigned long)f->x[i], i + 1, (unsigned long)f->x[i + 1],
-			i + 2, (unsigned long)f->x[i + 2]);
-	kprintf("x30 %016lx  sp  %016lx\n", (unsigned long)f->x[30],
-		(unsigned long)f->sp);
+	regdump_regs(f);
 	kprintf("backtrace:\n");
-	backtrace(f->elr, f->x[29]);
+	regdump_walk(f->elr, f->x[29], NULL);
 	kprintf("==== end of crash report ====\n");
 }
 

@@ -9,6 +9,8 @@
  *    before the final console line and an end that runs after it.
  *  - Crash reports: a dump of what led there, and a translation of return
  *    addresses that a tracer replaced (for backtraces).
+ *  - Hang reports (break key, lockup detector): a dump that leaves the
+ *    run going, and the newest records of one CPU.
  * Each setter is called once, at init, before the hook can run.
  */
 #ifndef KERNEL_HOOKS_H
@@ -44,5 +46,13 @@ void power_end_stream(void);
  * those it changed), or returns it unchanged. */
 void crash_set_hooks(void (*dump)(void),
 		     uint64_t (*translate)(uint64_t ret, unsigned int *hooked));
+
+/* kernel/hang.c: after a break-key or lockup report, 'dump' shows what
+ * every CPU recorded (as text, and as frames for a host capture) without
+ * stopping anything; 'why' names the report ("break", "lockup"). 'last'
+ * prints the newest n records of CPU 'cpu', read while it may still be
+ * writing. Both run in interrupt context, interrupts masked. */
+void hang_set_hooks(void (*dump)(const char *why),
+		    void (*last)(unsigned int cpu, unsigned int n));
 
 #endif /* KERNEL_HOOKS_H */

@@ -51,9 +51,10 @@ int irq_in_interrupt(void)
 void irq_dispatch(struct exc_frame *f)
 {
 	struct percpu *pc = this_cpu();
+	struct exc_frame *outer = pc->irq_frame;
 	unsigned int token;
 
-	(void)f;
+	pc->irq_frame = f;
 	pc->irq_depth++;
 	while ((token = irqchip_ack()) != IRQ_SPURIOUS) {
 		unsigned int irq = IRQ_ID(token);
@@ -68,4 +69,5 @@ void irq_dispatch(struct exc_frame *f)
 		irqchip_eoi(token);
 	}
 	pc->irq_depth--;
+	pc->irq_frame = outer;
 }

@@ -16,6 +16,8 @@
 #include "barrier.h"
 #include "config.h"
 
+struct exc_frame;
+
 struct percpu {
 	unsigned int cpu;		/* logical id, 0 = boot CPU */
 	unsigned int gic_mask;		/* this CPU's GIC target bit */
@@ -59,6 +61,11 @@ struct percpu {
 	 * starter while work_fn is NULL, cleared by this CPU when done. */
 	smp_fn work_fn;
 	void *work_arg;
+
+	/* The innermost interrupt's saved registers while a handler runs
+	 * (kernel/irq.c), NULL outside one: what the interrupted code was
+	 * doing, for the break key and lockup reports (kernel/hang.c). */
+	struct exc_frame *irq_frame;
 } __attribute__((aligned(64)));
 
 _Static_assert(__builtin_offsetof(struct percpu, stack_top) == PERCPU_STACK_TOP, "asm offset");

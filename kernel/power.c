@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "barrier.h"
+#include "hang.h"
 #include "kprintf.h"
 #include "hooks.h"
 #include "power.h"
@@ -23,6 +24,7 @@ void power_set_end_hooks(void (*drain)(void), void (*end)(void))
 
 void power_end_drain(void)
 {
+	lockup_stop();	/* the drain may mask interrupts for as long as it takes */
 	if (end_drain)
 		end_drain();
 }

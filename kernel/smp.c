@@ -76,13 +76,15 @@ unsigned int smp_num_cpus(void)
 static void sgi_call(unsigned int irq, void *arg)
 {
 	struct percpu *pc = this_cpu();
-	smp_fn fn = pc->call_fn;
+	/* Taken with an exchange: a caller that gave up on this CPU
+	 * (smp_call_others_bounded) takes its call back with a
+	 * compare-and-swap, and exactly one of the two wins. */
+	smp_fn fn = __atomic_exchange_n(&pc->call_fn, NULL, __ATOMIC_ACQUIRE);
 
 	(void)arg;
 	trace_event(ipi, receive, irq);
 	if (!fn)
 		return;
-	pc->call_fn = NULL;
 	fn(pc->call_arg);
 	smp_store_release(&pc->call_seq, pc->call_seq + 1);
 }
@@ -158,6 +160,56 @@ void smp_call_others(smp_fn fn, void *arg)
 			cpu_relax();
 	}
 	spin_unlock(&smp_call_lock);
+}
+
+uint64_t smp_call_others_bounded(smp_fn fn, void *arg, uint64_t us)
+{
+	uint64_t end = time_counter() + us * time_counter_hz() / 1000000;
+	uint32_t seq[NR_CPUS];
+	unsigned int self = smp_cpu_id();
+	uint64_t asked = 0, answered = 0;
+
+	/* The lock's holder may be waiting for this very CPU (which has
+	 * interrupts masked here): try, but not past the deadline. */
+	while (!spin_trylock(&smp_call_lock))
+		if (time_counter() > end)
+			return 0;
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		if (c == self || !cpu_valid(c))
+			continue;
+		seq[c] = percpu_data[c].call_seq;
+		percpu_data[c].call_arg = arg;
+		WRITE_ONCE(percpu_data[c].call_fn, fn);
+		asked |= 1ULL << c;
+	}
+	trace_event(smp, call, ~0U, fn);
+	trace_event(ipi, send, ~0U, SGI_CALL);
+	irqchip_send_sgi_others(SGI_CALL);
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		if (!(asked & (1ULL << c)))
+			continue;
+		while (smp_load_acquire(&percpu_data[c].call_seq) == seq[c] &&
+		       time_counter() < end)
+			cpu_relax();
+		if (smp_load_acquire(&percpu_data[c].call_seq) != seq[c]) {
+			answered |= 1ULL << c;
+			continue;
+		}
+		smp_fn mine = fn;
+
+		/* Take the call back; if the CPU took it first, it is
+		 * running it now and bumps call_seq within a few
+		 * instructions: wait for that, so the slot is free for the
+		 * next caller. */
+		if (__atomic_compare_exchange_n(&percpu_data[c].call_fn, &mine, NULL, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			continue;
+		while (smp_load_acquire(&percpu_data[c].call_seq) == seq[c])
+			cpu_relax();
+		answered |= 1ULL << c;
+	}
+	spin_unlock(&smp_call_lock);
+	return answered;
 }
 
 /* work_fn while a starter fills in work_arg: busy, but not runnable. */

@@ -19,6 +19,12 @@
 __attribute__((patchable_function_entry(0, 0))) unsigned int smp_num_cpus(void);
 __attribute__((patchable_function_entry(0, 0))) void smp_call_others(smp_fn fn, void *arg);
 
+/* Like smp_call_others, but safe with interrupts masked (in an
+ * interrupt handler): it waits for the call lock and for each CPU at
+ * most 'us' microseconds, since a CPU with interrupts masked never
+ * answers. A call a CPU did not take in time is taken back. Returns the
+ * mask of the CPUs that ran fn (break key and lockup reports). */
+uint64_t smp_call_others_bounded(smp_fn fn, void *arg, uint64_t us);
 /* Reads /cpus, starts every secondary CPU and prints
  * "smp: N CPUs online". Boot CPU, after irq and time init. */
 void smp_init(const void *fdt);

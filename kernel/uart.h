@@ -11,7 +11,9 @@ void uart_init(void);
 void uart_putc(char c);			/* waits for FIFO room */
 void uart_write(const void *p, size_t n);	/* bytes as they are, in FIFO bursts */
 void uart_flush(void);			/* returns once the last bit is sent */
-int uart_getc(void);			/* -1 when the FIFO is empty */
+/* A byte, UART_RX_BREAK, or -1 when the FIFO is empty. */
+#define UART_RX_BREAK	0x200	/* not a byte: a BREAK condition arrived */
+int uart_getc(void);
 void uart_rx_irq_enable(void);
 /* Board hook, called by uart_init before the UART is enabled: route its
  * pins (board/rpi-common). The driver's weak default does nothing. */

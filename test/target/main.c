@@ -15,6 +15,8 @@
  *   soak SECONDS     every control operation while every CPU writes
  *   overflow N, guardwrite N, crashprint, serror
  *                    kernel protections (scenarios_kern.c)
+ *   spin SECONDS, lockup CPU MS
+ *                    the break key and the lockup detector (scenarios_hang.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +49,10 @@ int main(int argc, char **argv)
 		return scenario_guardwrite(argv[1]);
 	if (!strcmp(argv[0], "gdbhang"))
 		return scenario_gdbhang();
+	if (!strcmp(argv[0], "spin") && argc == 2)
+		return scenario_spin((unsigned int)strtoul(argv[1], NULL, 10));
+	if (!strcmp(argv[0], "lockup") && argc == 3)
+		return scenario_lockup(argv[1], argv[2]);
 	if (!strcmp(argv[0], "hang"))
 		for (;;)
 			time_delay_us(1000);
@@ -57,7 +63,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, soak SECONDS, overflow N, guardwrite N, crashprint, serror, hang, gdbhang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, hang, gdbhang, args)\n",
 	       argv[0]);
 	return 2;
 }

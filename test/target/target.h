@@ -13,6 +13,9 @@ int scenario_serror(void);
 int scenario_guardwrite(const char *cpu);
 /* scenario_hang.c */
 int scenario_gdbhang(void);
+/* scenarios_hang.c */
+int scenario_spin(unsigned int seconds);
+int scenario_lockup(const char *cpu, const char *ms);
 
 
 

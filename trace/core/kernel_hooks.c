@@ -3,12 +3,14 @@
  * never names the tracer; it offers hooks (kernel/hooks.h) and the trace
  * core registers on them here: its init calls, the drain and the
  * end-of-stream frame at the end of a run, the buffer dump after a crash
- * report, and the translation of return addresses the graph tracer
- * replaced, for backtraces.
+ * report and after a break-key or lockup report (and one CPU's newest
+ * records for the latter), and the translation of return addresses the
+ * graph tracer replaced, for backtraces.
  */
 #include <stdint.h>
 
 #include "core.h"
+#include "output/export.h"
 #include "fgraph.h"
 #include "hooks.h"
 #include "kprintf.h"
@@ -22,6 +24,28 @@ static void dump_at_crash(void)
 	trace_dump();
 }
 
+/* The break key and lockup reports (kernel/hang.c): the same text dump,
+ * then every closed block to a host capture; the run goes on. */
+static void dump_at_hang(const char *why)
+{
+	if (!trace_active()) {
+		kprintf("(no tracer running: no trace to dump)\n");
+		return;
+	}
+	kprintf("==== trace buffers at the %s ====\n", why);
+	trace_dump();
+	export_flush();
+}
+
+static void last_records(unsigned int cpu, unsigned int n)
+{
+	if (!trace_active()) {
+		kprintf("(no tracer running: nothing recorded)\n");
+		return;
+	}
+	trace_dump_last(cpu, n);
+}
+
 /* Early: every patch site prepared, and the hooks in place before any
  * tracer can start. */
 static void trace_join_kernel(void)
@@ -29,6 +53,7 @@ static void trace_join_kernel(void)
 	trace_init();
 	power_set_end_hooks(trace_stop_and_drain, trace_end_stream);
 	crash_set_hooks(dump_at_crash, fgraph_translate);
+	hang_set_hooks(dump_at_hang, last_records);
 }
 KERNEL_INIT(trace_join_kernel, KINIT_EARLY);
 

@@ -10,6 +10,7 @@
 
 #include "barrier.h"
 #include "core/core.h"
+#include "hang.h"
 #include "kprintf.h"
 #include "ktime.h"
 #include "percpu.h"
@@ -20,7 +21,9 @@
 
 /* One dump at a time: the buffers below are shared. */
 static struct spinlock dump_lock = SPINLOCK_INIT;
-static uint8_t copy[RING_BLOCK_SIZE + 32];
+/* Block copies: data at +32, the decoder's block head just before it. */
+#define COPY_HEAD	32
+static uint8_t copy[2][COPY_HEAD + RING_BLOCK_SIZE];
 static struct wire_rec_iter it;
 
 static const char *name_of_site(uint64_t site)
@@ -39,18 +42,25 @@ static void print_ts(unsigned int cpu, uint64_t ts, char *buf, size_t n)
 		  (unsigned long)us);
 }
 
-static unsigned long print_block(unsigned int cpu, size_t len, uint64_t base,
-				 uint64_t first)
+/* Decodes a block copy (snapshot), printing its records but the first
+ * 'skip'; returns how many it holds. The copy is left as it was, so it
+ * can be decoded again. */
+static unsigned long print_block(uint8_t *buf, unsigned int cpu, size_t len, uint64_t base,
+				 uint64_t first, unsigned long skip)
 {
-	unsigned int vl = wire_block_head_put(copy, base, first);
+	uint8_t head[2 * WIRE_VARINT_MAX];
+	unsigned int vl = wire_block_head_put(head, base, first);
 	struct wire_record r;
 	unsigned long n = 0;
 	char ts[40];
 
-	memmove(copy + vl, copy + 32, len);
-	if (wire_rec_begin(&it, copy, len + vl, NULL, NULL))
+	_Static_assert(sizeof(head) <= COPY_HEAD, "block head room");
+	memcpy(buf + COPY_HEAD - vl, head, vl);
+	if (wire_rec_begin(&it, buf + COPY_HEAD - vl, len + vl, NULL, NULL))
 		return 0;
 	while (wire_rec_next(&it, &r) == WIRE_REC_OK) {
+		if (n++ < skip)
+			continue;
 		print_ts(cpu, r.ts, ts, sizeof(ts));
 		switch (r.kind) {
 		case WIRE_REC_FUNC:
@@ -79,13 +89,12 @@ static unsigned long print_block(unsigned int cpu, size_t len, uint64_t base,
 			kprintf("%s record kind %u\n", ts, r.kind);
 			break;
 		}
-		n++;
 	}
 	return n;
 }
 
-/* Copies block 'seq' if it still holds it: its data goes to copy + 16. */
-static long snapshot(const struct ring_cpu *r, uint64_t seq, uint64_t *base,
+/* Copies block 'seq' if it still holds it: its data goes to buf + COPY_HEAD. */
+static long snapshot(uint8_t *buf, const struct ring_cpu *r, uint64_t seq, uint64_t *base,
 		     uint64_t *first)
 {
 	struct ring_block *b = (struct ring_block *)((uint8_t *)r->mem +
@@ -102,9 +111,15 @@ static long snapshot(const struct ring_cpu *r, uint64_t seq, uint64_t *base,
 		return -1;
 	*base = b->base_ts;
 	*first = b->first;
-	memcpy(copy + 32, b->data, len);
+	memcpy(buf + COPY_HEAD, b->data, len);
 	dmb_ish();
 	return READ_ONCE(b->seq) == seq ? (long)len : -1;
+}
+
+/* The oldest block sequence number r may still hold, 'last' its newest. */
+static uint64_t oldest_seq(const struct ring_cpu *r, uint64_t last)
+{
+	return last + 1 > r->seq_base + r->nblocks ? last + 1 - r->nblocks : r->seq_base;
 }
 
 /* Prints one ring (a live one or a snapshot copy). dump_lock held. */
@@ -114,18 +129,56 @@ static unsigned long dump_one(unsigned int cpu, const struct ring_cpu *r)
 
 	if (!r || !r->started)
 		return 0;
-	uint64_t last = READ_ONCE(r->wr_seq);
-	uint64_t oldest = last + 1 > r->seq_base + r->nblocks ? last + 1 - r->nblocks :
-			  r->seq_base;
+	uint64_t last = READ_ONCE(r->wr_seq), oldest = oldest_seq(r, last);
 
 	for (uint64_t seq = oldest; seq <= last; seq++) {
 		uint64_t base, first;
-		long len = snapshot(r, seq, &base, &first);
+		long len = snapshot(copy[0], r, seq, &base, &first);
 
 		if (len >= 0)
-			total += print_block(cpu, (size_t)len, base, first);
+			total += print_block(copy[0], cpu, (size_t)len, base, first, 0);
+		lockup_touch();	/* a long dump on a slow line is no lockup */
 	}
 	return total;
+}
+
+/* Prints the newest n records of ring r, oldest first. The owner may go
+ * on writing (a CPU stuck in a traced loop writes fast): the newest one
+ * or two blocks are copied first, then counted and printed from the
+ * copies; a block rewritten while it was copied starts the copies again. */
+static unsigned long dump_last(unsigned int cpu, const struct ring_cpu *r, unsigned long n)
+{
+	if (!r || !r->started)
+		return 0;
+	for (int attempt = 0; attempt < 8; attempt++) {
+		uint64_t last = READ_ONCE(r->wr_seq), oldest = oldest_seq(r, last);
+		struct { long len; uint64_t base, first; unsigned long recs; } held[2];
+		unsigned long have = 0, total = 0, skip;
+		unsigned int k = 0;
+		bool torn = false;
+
+		for (uint64_t seq = last + 1; seq > oldest && k < 2 && have < n; seq--, k++) {
+			held[k].len = snapshot(copy[k], r, seq - 1, &held[k].base, &held[k].first);
+			if (held[k].len < 0) {
+				torn = true;
+				break;
+			}
+			held[k].recs = print_block(copy[k], cpu, (size_t)held[k].len,
+						   held[k].base, held[k].first, ~0UL);
+			have += held[k].recs;
+		}
+		if (torn)
+			continue;
+		for (skip = have > n ? have - n : 0; k--;) {
+			unsigned long in = print_block(copy[k], cpu, (size_t)held[k].len,
+						       held[k].base, held[k].first, skip);
+
+			total += in > skip ? in - skip : 0;
+			skip = skip > in ? skip - in : 0;
+		}
+		return total;
+	}
+	return 0;
 }
 
 static bool dump_lock_take(unsigned long *flags)
@@ -160,6 +213,17 @@ void trace_dump(void)
 	for (unsigned int cpu = 0; cpu < smp_num_cpus(); cpu++)
 		total += dump_one(cpu, ring_of(cpu));
 	kprintf("# trace dump: %lu records\n", total);
+	spin_unlock(&dump_lock);
+	irq_restore(flags);
+}
+
+void trace_dump_last(unsigned int cpu, unsigned int n)
+{
+	unsigned long flags;
+
+	if (cpu >= smp_num_cpus() || !dump_lock_take(&flags))
+		return;
+	kprintf("# cpu %u: last %lu records\n", cpu, dump_last(cpu, ring_of(cpu), n));
 	spin_unlock(&dump_lock);
 	irq_restore(flags);
 }

@@ -57,6 +57,9 @@ void trace_report_totals(void);
 /* Prints every CPU's buffer as text on the console, without consuming it
  * (trace/output/dump.c). Any context; used after a crash report. */
 void trace_dump(void);
+/* Prints the newest n records of one CPU's buffer, oldest first, read
+ * while that CPU may go on writing (the lockup report). Any context. */
+void trace_dump_last(unsigned int cpu, unsigned int n);
 /* Sends a metadata frame now (a capture that started late decodes from
  * the next data frame on). */
 void trace_send_metadata(void);

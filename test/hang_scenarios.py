@@ -1,0 +1,202 @@
+"""test/hang_scenarios.py: when the board hangs (issue 13): the break key
+and the lockup detector, read from the console of APP=test/target.
+
+  break key   'spin 3' keeps CPUs 0 and 1 busy with interrupts on while
+              the function tracer runs; the test types Ctrl-\\ Ctrl-\\ on
+              QEMU's stdin (no capture: it does not forward stdin) and
+              checks every CPU's registers and backtrace, the trace dump,
+              and that the run goes on. QEMU's own BREAK (Ctrl-A b on its
+              -nographic console) must do the same; a lone Ctrl-\\ must not.
+  lockup      'lockup 2 4000' masks interrupts on CPU 2 for 4 s with
+              lockup_ms=1000: another CPU reports CPU 2 after 1 to 2 s,
+              with its last traced records, and the run goes on; also
+              under multi-threaded TCG, and under 'baretrace capture' (the
+              stream stays whole), and not at all with lockup_ms=0.
+"""
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+
+TRACE = "trace=function trace_filter=tt_*,hang_* trace_buf=2K"
+
+
+def input_boot(h, tgt, bootargs, ready, data, flags=""):
+    """Boots the target image under tools/qemu-run, writes 'data' to its
+    stdin once 'ready' appears; returns (status or None, console text)."""
+    cmd = ["tools/qemu-run", "--image", os.path.join(tgt, "Image"), "--smp", "4",
+           "--bootargs", bootargs]
+    if flags:
+        cmd += ["--qemu-flags", flags]
+    proc = subprocess.Popen(cmd, cwd=h.ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    timed_out = []
+
+    def kill():
+        timed_out.append(1)
+        os.killpg(proc.pid, signal.SIGKILL)
+    timer = threading.Timer(h.QEMU_TIMEOUT, kill)
+    timer.start()
+    text = b""
+    try:
+        for line in iter(proc.stdout.readline, b""):
+            text += line
+            if data and ready.encode() in line:
+                time.sleep(0.5)		# well inside the loop, tracing
+                proc.stdin.write(data)
+                proc.stdin.flush()
+                data = b""
+        proc.wait()
+    finally:
+        timer.cancel()
+    return (None if timed_out else proc.returncode), h.strip_frames(text.decode(errors="replace"))
+
+
+def section(out, start, end):
+    """The lines from the first line matching 'start' to the next matching 'end'."""
+    lines = out.splitlines()
+    first = next((i for i, l in enumerate(lines) if re.search(start, l)), None)
+    if first is None:
+        return []
+    last = next((i for i in range(first + 1, len(lines)) if re.search(end, lines[i])),
+                len(lines) - 1)
+    return lines[first:last + 1]
+
+
+def check_break(h, res, name, st, out, traced):
+    report = section(out, r"^==== baretrace break on CPU 0: registers of 4 CPUs ====$",
+                     r"^==== end of break report: the run continues ====$")
+    text = "\n".join(report)
+    cpus = [section(text, rf"^---- CPU {c} ----$", r"^(---- CPU|==== )") for c in range(4)]
+    why = []
+    for c, s in enumerate(cpus):
+        body = "\n".join(s)
+        if not re.search(rf"^CPU {c}: interrupted at EL1, IRQs on, SPSR [0-9a-f]{{16}}$",
+                         body, re.M) or not re.search(r"^ELR [0-9a-f]{16}  \S+\+0x", body, re.M) \
+                or not re.search(r"^x27 [0-9a-f]{16}  x28 [0-9a-f]{16}  x29 ", body, re.M) \
+                or not re.search(r"^  #0  [0-9a-f]{16}  \S+", body, re.M):
+            why.append(f"CPU {c}: no registers and backtrace")
+    # CPU 0 was interrupted in main's loop: ELR, LR or the backtrace name
+    # the loop (which of them depends on where: a traced function's patch
+    # site runs the tracer before the function has a frame), and the
+    # backtrace reaches main().
+    bt0 = "\n".join(cpus[0])
+    if not re.search(r"^(ELR|LR |  #\d+ ) +[0-9a-f]{16}  hang_spin_(main|step)\+0x", bt0, re.M):
+        why.append("CPU 0's registers and backtrace do not name main's loop")
+    if not re.search(r"^  #\d+ +[0-9a-f]{16}  main\+0x", bt0, re.M):
+        why.append("CPU 0's backtrace does not reach main")
+    if traced:
+        if "==== trace buffers at the break ====" not in text:
+            why.append("no trace dump")
+        for cpu, line in (("000", r"hang_spin_step <-hang_spin_main"),
+                          ("001", r"tt_gamma <-hang_spin_other")):
+            if not re.search(rf"^\[{cpu}\] \d+\.\d{{6}}: {line}$", text, re.M):
+                why.append(f"dump lacks [{cpu}] {line}")
+    elif "(no tracer running: no trace to dump)" not in text:
+        why.append("no word on the missing trace")
+    after = out.split("==== end of break report: the run continues ====")[-1]
+    if not report or not report[-1].startswith("==== end of break report"):
+        why.append("no complete break report")
+    if not re.search(r"^spin: done$", after, re.M):
+        why.append("the run did not go on after the report")
+    if "baretrace lockup" in out:
+        why.append("a lockup was reported (the report itself masks interrupts)")
+    res.record(name, st == 0 and not why,
+               out[-4000:] + f"\nstatus {st}; {why}")
+
+
+def check_lockup(h, res, name, st, out, limit_ms):
+    heads = re.findall(r"^==== baretrace lockup: CPU (\d+) took no timer tick for (\d+) ms "
+                       r"\(noticed by CPU (\d+)\) ====$", out, re.M)
+    why = []
+    if len(heads) != 1:
+        why.append(f"{len(heads)} lockup reports, wanted 1: {heads}")
+    else:
+        cpu, ms, by = heads[0]
+        if cpu != "2" or by == "2":
+            why.append(f"reported CPU {cpu} (by CPU {by}), wanted CPU 2 by another")
+        if not limit_ms <= int(ms) < 2 * limit_ms:
+            why.append(f"noticed after {ms} ms, wanted {limit_ms} to {2 * limit_ms}")
+    report = section(out, r"^==== baretrace lockup: ", r"^==== end of lockup report: the run "
+                     r"continues ====$")
+    text = "\n".join(report)
+    if not re.search(r"^CPU 2: \d+ ticks taken, the last at \d+\.\d{6} s; interrupts masked",
+                     text, re.M):
+        why.append("no tick line")
+    if not re.search(r"^CPU 2: registers unavailable: it did not take a cross-CPU interrupt "
+                     r"\(SGI\) within 100 ms", text, re.M):
+        why.append("no word on the registers")
+    last = section(text, r"^CPU 2: its last 16 traced records, oldest first:$",
+                   r"^# cpu 2: last \d+ records$")
+    recs = [l for l in last if l.startswith("[")]
+    good = [l for l in recs if re.match(r"^\[002\] \d+\.\d{6}: (hang_masked_step <-hang_masked_"
+                                        r"spin|tt_beta <-hang_masked_step)$", l)]
+    if len(recs) != 16 or len(good) != 16 or last[-1] != "# cpu 2: last 16 records":
+        why.append(f"last records: {len(recs)} lines, {len(good)} of CPU 2's loop")
+    if "==== trace buffers at the lockup ====" not in text:
+        why.append("no trace dump")
+    # Noticed while CPU 2 was still stuck (the rest of the report may
+    # still be printing when it comes back: on a loaded host under
+    # multi-threaded TCG the reporting vCPU can lose the host CPU for a
+    # second).
+    before = out.split("lockup: CPU 2 back after")[0]
+    if not re.search(r"^==== baretrace lockup: CPU 2 ", before, re.M):
+        why.append("the report did not come while CPU 2 was stuck")
+    if not text.endswith("==== end of lockup report: the run continues ===="):
+        why.append("no end of the report")
+    if not re.search(r"^lockup: CPU 2 back after 4000 ms$", out, re.M):
+        why.append("the run did not go on")
+    res.record(name, st == 0 and not why, out[-4000:] + f"\nstatus {st}; {why}")
+
+
+def stage_hang(h, res, board):
+    if board != "qemu-virt":
+        return
+    st, out = h.run(["make", f"BOARD={board}", "APP=test/target"])
+    if st != 0:
+        res.record("hang: build APP=test/target", False, out)
+        return
+    tgt = h.make_dir(board, "test/target")
+    ready = "spin: CPUs 0 and 1 spin"
+
+    st, out = input_boot(h, tgt, f"panic=poweroff {TRACE} -- spin 3", ready, b"\x1c\x1c")
+    check_break(h, res, "hang: Ctrl-\\ twice while main spins traced: every CPU's registers, "
+                "the trace, the run goes on", st, out, True)
+    # QEMU's -nographic console sends a BREAK for Ctrl-A b (its PL011 puts
+    # a break entry in the receive FIFO).
+    st, out = input_boot(h, tgt, "panic=poweroff -- spin 3", ready, b"\x01b")
+    check_break(h, res, "hang: a BREAK on the line (QEMU Ctrl-A b) is the break key too",
+                st, out, False)
+    st, out = input_boot(h, tgt, "panic=poweroff -- spin 3", ready, b"\x1cx\x1c")
+    res.record("hang: Ctrl-\\ with another byte between is not the break key",
+               st == 0 and re.search(r"^spin: done$", out, re.M)
+               and "baretrace break" not in out, f"status {st}\n" + out[-3000:])
+
+    for flags in ("", "-accel tcg,thread=multi"):
+        st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=1000 {TRACE} -- lockup 2 4000",
+                              flags=flags)
+        check_lockup(h, res, "hang: CPU 2 with interrupts masked is reported within "
+                     f"lockup_ms with its last records [{flags or 'single-threaded'}]",
+                     st, out, 1000)
+    # Under a capture: the report's dump and exporter flush, from the
+    # tick interrupt, leave the stream whole and the books balanced.
+    h.run(["make", "-s", f"BOARD={board}", "host-tools"])
+    bt = os.path.join(h.HOST, "hang-lockup.bt")
+    st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=1000 {TRACE} -- lockup 2 4000",
+                          capture=bt)
+    cap = re.search(r"^baretrace capture: \d+ frames, (\d+) damaged, .*$", out, re.M)
+    books = re.search(r"^baretrace capture: target produced (\d+) events: (\d+) decoded \+ "
+                      r"(\d+) lost on the target .*\+ (\d+) lost on the wire$", out, re.M)
+    ok = (st == 0 and cap and cap.group(1) == "0" and books
+          and int(books.group(2)) + int(books.group(3)) == int(books.group(1))
+          and books.group(4) == "0"
+          and re.search(r"^==== baretrace lockup: CPU 2 took no timer tick", out, re.M)
+          and re.search(r"^==== end of lockup report: the run continues ====$", out, re.M))
+    res.record("hang: a lockup report under 'baretrace capture' keeps the stream whole and "
+               "the books balanced", bool(ok), out[-3000:])
+    st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=0 {TRACE} -- lockup 2 4000")
+    res.record("hang: lockup_ms=0 turns the detector off",
+               st == 0 and re.search(r"^lockup: CPU 2 back after 4000 ms$", out, re.M)
+               and "baretrace lockup" not in out, f"status {st}\n" + out[-3000:])

@@ -1,0 +1,81 @@
+/*
+ * test/target/scenarios_hang.c: a board that seems to hang, read from
+ * the console by test/hang_scenarios.py:
+ *   spin SECONDS     CPU 0 (main) and CPU 1 spin with interrupts on,
+ *                    calling traced functions, for SECONDS, while the
+ *                    host sends the break key; then "spin: done"
+ *   lockup CPU MS    CPU 'CPU' spins MS milliseconds with interrupts
+ *                    masked, calling hang_masked_step; the others run
+ *                    on; then "lockup: CPU n back after MS ms"
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <baretrace.h>
+
+#include "barrier.h"
+#include "target.h"
+
+#define NOIPA __attribute__((noipa))
+
+static volatile int spin_stop;
+
+/* Separate, traced functions: the names the reports must show. */
+NOIPA int hang_spin_step(int x) { return tt_alpha(x) + 1; }
+NOIPA int hang_masked_step(int x) { return tt_beta(x) + 1; }
+
+static NOIPA void hang_spin_other(void *arg)
+{
+	(void)arg;
+	for (int i = 0; !spin_stop; i++)
+		tt_gamma(i);
+}
+
+static NOIPA void hang_spin_main(uint64_t end)
+{
+	for (int i = 0; time_ns() < end; i++)
+		hang_spin_step(i);
+}
+
+int scenario_spin(unsigned int seconds)
+{
+	if (smp_num_cpus() > 1)
+		smp_start(1, hang_spin_other, NULL);
+	printf("spin: CPUs 0 and 1 spin %u s with interrupts on\n", seconds);
+	hang_spin_main(time_ns() + (uint64_t)seconds * 1000000000ULL);
+	spin_stop = 1;
+	if (smp_num_cpus() > 1)
+		smp_wait(1);
+	printf("spin: done\n");
+	return 0;
+}
+
+static unsigned int masked_ms;
+
+static NOIPA void hang_masked_spin(void *arg)
+{
+	uint64_t end = time_ns() + (uint64_t)masked_ms * 1000000;
+	unsigned long flags = irq_save();
+
+	(void)arg;
+	for (int i = 0; time_ns() < end; i++)
+		hang_masked_step(i);
+	irq_restore(flags);
+}
+
+int scenario_lockup(const char *cpu_arg, const char *ms_arg)
+{
+	unsigned int cpu = (unsigned int)strtoul(cpu_arg, NULL, 0);
+
+	masked_ms = (unsigned int)strtoul(ms_arg, NULL, 0);
+	if (cpu == 0 || cpu >= smp_num_cpus()) {
+		printf("lockup: no CPU %u to run on (1 to %u)\n", cpu, smp_num_cpus() - 1);
+		return 2;
+	}
+	printf("lockup: CPU %u masks interrupts for %u ms\n", cpu, masked_ms);
+	smp_start(cpu, hang_masked_spin, NULL);
+	smp_wait(cpu);
+	printf("lockup: CPU %u back after %u ms\n", cpu, masked_ms);
+	return 0;
+}
