@@ -11,6 +11,8 @@ int scenario_overflow(const char *cpu);
 int scenario_crashprint(void);
 int scenario_serror(void);
 int scenario_guardwrite(const char *cpu);
+/* scenario_reset.c */
+int scenario_reset(const char *opt);
 
 
 

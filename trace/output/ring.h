@@ -48,8 +48,33 @@ struct ring_block {
 	uint32_t used;		/* bytes of records in data[], set when the
 				   block is left (the writer uses wr) */
 	uint32_t events;	/* records in it (for lost accounting) */
+	uint64_t check;		/* ring_block_check() once left, 0 while
+				   open: a block that a reset cut short
+				   does not check (prev.c) */
 	uint8_t data[];
 };
+
+/*
+ * A block's check: its head and its records folded together, cheap
+ * enough for the writer to compute once per block (about four
+ * instructions per 8 bytes). It finds a block left half written or
+ * half reused by a reset, not a deliberate change. Never 0.
+ */
+static inline uint64_t ring_block_check(const struct ring_block *b)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ b->seq;
+	const uint8_t *p = b->data;
+	uint32_t n = b->used;
+
+	h = (h ^ b->base_ts) * 0x100000001b3ULL;
+	h = (h ^ b->first) * 0x100000001b3ULL;
+	h = (h ^ ((uint64_t)n << 32 | b->events)) * 0x100000001b3ULL;
+	for (; n >= 8; n -= 8, p += 8)
+		h = (h ^ *(const uint64_t *)(const void *)p) * 0x100000001b3ULL;
+	for (; n; n--)
+		h = (h ^ *p++) * 0x100000001b3ULL;
+	return h | 1;
+}
 
 struct ring_cpu {
 	struct ring_block *mem;
@@ -116,7 +141,9 @@ static inline uint64_t ring_produced(const struct ring_cpu *r)
  * discarding (and counting) what the old one still held. Safe while
  * every CPU writes: each CPU switches its own ring in an IPI, or at its
  * next ring_commit if it holds a reservation then, and the old memory is
- * freed once all have switched. Readers must be held off by the caller
+ * freed once all have switched. The memory, and the rings' own state,
+ * are in the region kept across resets when it has room (prev.h), else
+ * on the heap. Readers must be held off by the caller
  * (the exporter's lock). Thread context, interrupts on. 0, or -1 with
  * nothing changed (no memory) or -2 (a CPU did not switch in time; its
  * old memory is kept, not freed).

@@ -1,0 +1,34 @@
+/*
+ * kernel/persist.h: a stretch of RAM that outlives a warm reset.
+ *
+ * heap_init sets aside the top PERSIST_BYTES of RAM (the DTB's /memory,
+ * or the board's default), 2 MiB aligned: boot/head.S clears only BSS
+ * and the heap never hands it out, so what one boot left there is still
+ * there after a watchdog or PSCI reset that keeps RAM powered (QEMU's
+ * system_reset does; a -kernel image is reloaded at its own address,
+ * far below). A loader that runs between two boots may reuse the top of
+ * RAM (U-Boot relocates itself there): then the contents are gone, and
+ * whoever reads the region must check what it finds. The kernel gives
+ * the region no meaning; its user (the trace core) does.
+ */
+#ifndef KERNEL_PERSIST_H
+#define KERNEL_PERSIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mmu.h"
+
+#define PERSIST_BYTES		(8UL << 20)
+#define PERSIST_MIN_RAM		(64UL << 20)	/* smaller RAM keeps it all for the heap */
+
+/* Reserves the region below *hi if it fits above 'lo' and clear of the
+ * DTB [fdt0, fdt1); lowers *hi to its base. heap_init calls it once. */
+void persist_reserve(uintptr_t lo, uintptr_t *hi, uintptr_t fdt0, uintptr_t fdt1);
+/* The region: base and size, {0, 0} when there is none. */
+struct mem_region persist_region(void);
+/* Writes the region's cached lines back to RAM (before a reset: caches
+ * do not survive one on hardware). */
+void persist_clean(void);
+
+#endif /* KERNEL_PERSIST_H */
