@@ -802,6 +802,9 @@ STAGES["trace"] = lambda res, board: trace_scenarios.stage_trace(
     sys.modules[__name__], res, board)
 STAGES["input"] = lambda res, board: trace_scenarios.stage_bad_input(
     sys.modules[__name__], res, board)
+import reset_scenarios  # noqa: E402
+STAGES["reset"] = lambda res, board: reset_scenarios.stage_reset(
+    sys.modules[__name__], res, board)
 import end_of_run  # noqa: E402
 STAGES["endrun"] = lambda res, board: end_of_run.stage_endrun(
     sys.modules[__name__], res, board)

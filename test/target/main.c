@@ -10,7 +10,7 @@
  *   hang             never returns (the runner must time out and say so)
  *   args ...         prints argc and each argv word in brackets
  *   golden           a fixed call tree for the golden trace test
- *   reset [spoil=crc|image]
+ *   reset [spoil=crc|image|block]
  *                    traced work, a reset in its middle, and a second
  *                    boot that finds the first one's trace (scenario_reset.c)
  *   soak SECONDS     every control operation while every CPU writes
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, reset [spoil=crc|image], soak SECONDS, overflow N, guardwrite N, crashprint, serror, hang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, hang, args)\n",
 	       argv[0]);
 	return 2;
 }

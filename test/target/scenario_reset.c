@@ -11,7 +11,8 @@
  * what it found in the region, calls rs_after RS_CALLS times and powers
  * off. 'spoil=crc' or 'spoil=image' damages the header before the reset,
  * as a damaged region or another image would, so the second boot must
- * refuse it.
+ * refuse it; 'spoil=block' damages CPU 0's oldest complete block, which
+ * the second boot must drop and count.
  */
 #include <stdio.h>
 #include <string.h>
@@ -63,6 +64,8 @@ int scenario_reset(const char *opt)
 			prev_spoil_for_test(PREV_SPOIL_CRC);
 		else if (opt && !strcmp(opt, "spoil=image"))
 			prev_spoil_for_test(PREV_SPOIL_IMAGE);
+		else if (opt && !strcmp(opt, "spoil=block"))
+			prev_spoil_for_test(PREV_SPOIL_BLOCK);
 		printf("reset: first boot: %d calls each of rs_alpha and rs_beta, "
 		       "rs_spin on CPU 1, then rs_last and a reset\n", RS_CALLS);
 		rs_last(1);

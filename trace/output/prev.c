@@ -20,6 +20,7 @@
 #include "export_int.h"
 #include "hooks.h"
 #include "kprintf.h"
+#include "percpu.h"
 #include "persist.h"
 #include "prev.h"
 #include "ring.h"
@@ -403,6 +404,14 @@ void prev_spoil_for_test(enum prev_spoil how)
 {
 	if (!head)
 		return;
+	if (how == PREV_SPOIL_BLOCK) {
+		struct ring_cpu *r = this_cpu()->ring;
+		uint64_t lo, hi;
+
+		if (r && ring_span(head, r, &lo, &hi) && lo + 1 < hi)
+			ring_block_at(r, lo)->data[0] ^= 0x40;
+		return;
+	}
 	if (how == PREV_SPOIL_IMAGE) {
 		head->image_hash ^= 0x5a5a5a5a;
 		head->crc = header_crc(head);

@@ -53,8 +53,10 @@ void prev_send_info(void);
 bool prev_send_one(void);
 
 /* Tests: spoil the header as a damaged region or another image would,
- * so that the next boot refuses it. */
-enum prev_spoil { PREV_SPOIL_CRC = 1, PREV_SPOIL_IMAGE = 2 };
+ * so that the next boot refuses it, or this CPU's oldest complete block
+ * as a reset while it was being reused would, so that the next boot
+ * drops that block and counts it. */
+enum prev_spoil { PREV_SPOIL_CRC = 1, PREV_SPOIL_IMAGE = 2, PREV_SPOIL_BLOCK = 3 };
 void prev_spoil_for_test(enum prev_spoil how);
 
 #endif /* TRACE_PREV_H */
