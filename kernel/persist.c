@@ -11,15 +11,16 @@ static struct mem_region region;
 
 void persist_reserve(uintptr_t lo, uintptr_t *hi, uintptr_t fdt0, uintptr_t fdt1)
 {
-	uintptr_t top = *hi & ~(PERSIST_ALIGN - 1);
+	uintptr_t top = *hi >= lo + PERSIST_BELOW_TOP + PERSIST_MIN_RAM ?
+			(*hi - PERSIST_BELOW_TOP) & ~(PERSIST_ALIGN - 1) : 0;
 	uintptr_t base = top - PERSIST_BYTES;
 
-	if (top < lo + PERSIST_MIN_RAM || base < lo)
+	if (!top || base < lo)
 		return;
 	if (fdt1 > base && fdt0 < top)
 		return;		/* the DTB sits there: nothing is kept */
 	region = (struct mem_region){ base, PERSIST_BYTES };
-	*hi = base;
+	*hi = base;	/* what lies above stays unused, for a loader */
 	kprintf("persist: %lx..%lx kept across resets\n", (unsigned long)base,
 		(unsigned long)top);
 }

@@ -1,14 +1,15 @@
 /*
  * kernel/persist.h: a stretch of RAM that outlives a warm reset.
  *
- * heap_init sets aside the top PERSIST_BYTES of RAM (the DTB's /memory,
- * or the board's default), 2 MiB aligned: boot/head.S clears only BSS
- * and the heap never hands it out, so what one boot left there is still
- * there after a watchdog or PSCI reset that keeps RAM powered (QEMU's
- * system_reset does; a -kernel image is reloaded at its own address,
- * far below). A loader that runs between two boots may reuse the top of
- * RAM (U-Boot relocates itself there): then the contents are gone, and
- * whoever reads the region must check what it finds. The kernel gives
+ * heap_init sets aside PERSIST_BYTES of RAM (the DTB's /memory, or the
+ * board's default) ending PERSIST_BELOW_TOP under its top, 2 MiB
+ * aligned: boot/head.S clears only BSS and the heap never hands it out,
+ * so what one boot left there is still there after a watchdog or PSCI
+ * reset that keeps RAM powered (QEMU's system_reset does; a -kernel
+ * image is reloaded at its own address, far below). The top of RAM
+ * above it is left alone: U-Boot relocates itself there on every boot.
+ * A loader may still reuse the region, so whoever reads it must check
+ * what it finds. The kernel gives
  * the region no meaning; its user (the trace core) does.
  */
 #ifndef KERNEL_PERSIST_H
@@ -21,6 +22,9 @@
 
 #define PERSIST_BYTES		(8UL << 20)
 #define PERSIST_MIN_RAM		(64UL << 20)	/* smaller RAM keeps it all for the heap */
+/* Left free at the top of RAM for a loader that runs between two boots
+ * and relocates itself there (U-Boot: its code, heap and stack). */
+#define PERSIST_BELOW_TOP	(64UL << 20)
 
 /* Reserves the region below *hi if it fits above 'lo' and clear of the
  * DTB [fdt0, fdt1); lowers *hi to its base. heap_init calls it once. */
