@@ -31,6 +31,11 @@ static volatile bool rx_irq_on;
 void console_init(void)
 {
 	uart_init();
+	/* A reset can cut the previous boot's output inside a binary frame
+	 * (STX ... never ended), and a reader would take this boot's first
+	 * lines for the rest of it. End it here: outside a frame, readers
+	 * drop a lone ETX (0x03; docs/wire.md 1). */
+	uart_putc(0x03);
 }
 
 /*

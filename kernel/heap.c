@@ -3,6 +3,7 @@
 
 #include "heap.h"
 #include "kprintf.h"
+#include "persist.h"
 #include "spinlock.h"
 
 /* heap_lock guards heap_cur (newlib also holds its malloc lock). */
@@ -15,6 +16,7 @@ void heap_init(const struct mem_region *ram, const void *fdt, size_t fdt_size)
 	uintptr_t hi = (uintptr_t)(ram->base + ram->size);
 	uintptr_t f0 = (uintptr_t)fdt, f1 = f0 + fdt_size;
 
+	persist_reserve(lo, &hi, fdt ? f0 : 0, fdt ? f1 : 0);
 	if (fdt && f1 > lo && f0 < hi) {
 		/* The DTB splits [lo, hi): keep the bigger side. */
 		uintptr_t below = f0 > lo ? f0 - lo : 0;

@@ -7,7 +7,7 @@
 #include "mmu.h"
 
 /* Picks the largest stretch of RAM above the image that does not hold
- * the DTB. */
+ * the DTB, below the region kept across resets (persist.h). */
 void heap_init(const struct mem_region *ram, const void *fdt, size_t fdt_size);
 void *heap_sbrk(ptrdiff_t incr);	/* NULL when exhausted */
 

@@ -5,6 +5,7 @@
 #include "hang.h"
 #include "kprintf.h"
 #include "hooks.h"
+#include "persist.h"
 #include "power.h"
 #include "uart.h"
 
@@ -59,6 +60,7 @@ void power_reset(void)
 	kprintf("baretrace: reset\n");
 	power_end_stream();
 	uart_flush();
+	persist_clean();	/* the next boot reads it from RAM */
 	hw_reset();
 	power_exit(EXIT_STATUS_CRASH);
 }

@@ -852,6 +852,9 @@ STAGES["input"] = lambda res, board: trace_scenarios.stage_bad_input(
 import hang_scenarios  # noqa: E402
 STAGES["hang"] = lambda res, board: hang_scenarios.stage_hang(
     sys.modules[__name__], res, board)
+import reset_scenarios  # noqa: E402
+STAGES["reset"] = lambda res, board: reset_scenarios.stage_reset(
+    sys.modules[__name__], res, board)
 import end_of_run  # noqa: E402
 STAGES["endrun"] = lambda res, board: end_of_run.stage_endrun(
     sys.modules[__name__], res, board)

@@ -243,6 +243,27 @@ size_t wire_end_encode(uint8_t *out, size_t cap, const struct wire_end_cpu *c,
 	return o.overflow ? 0 : o.len;
 }
 
+size_t wire_prev_encode(uint8_t *out, size_t cap, uint64_t boot,
+			const struct wire_prev_cpu *c, unsigned n)
+{
+	struct wire_out o;
+
+	wire_out_init(&o, out, cap);
+	wire_out_varint(&o, boot);
+	wire_out_varint(&o, n);
+	for (unsigned i = 0; i < n; i++) {
+		wire_out_varint(&o, c[i].cpu);
+		wire_out_varint(&o, c[i].produced);
+		wire_out_varint(&o, c[i].sent);
+		wire_out_varint(&o, c[i].overwritten);
+		wire_out_varint(&o, c[i].dropped);
+		wire_out_varint(&o, c[i].discarded);
+		wire_out_varint(&o, c[i].kept);
+		wire_out_varint(&o, c[i].torn);
+	}
+	return o.overflow ? 0 : o.len;
+}
+
 unsigned wire_frame_head(uint8_t out[WIRE_FRAME_HEAD_MAX], unsigned type,
 			 unsigned cpu, uint64_t seq, uint64_t body_len)
 {

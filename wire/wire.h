@@ -39,6 +39,8 @@ enum wire_frame_type {
 	WIRE_FRAME_SYMS = 3,
 	WIRE_FRAME_END = 4,
 	WIRE_FRAME_PROFILE = 5,
+	WIRE_FRAME_PREV = 6,		/* a data block of the previous boot (2.10) */
+	WIRE_FRAME_PREV_INFO = 7,	/* what the previous boot left (2.10) */
 };
 
 enum wire_rec_kind {
@@ -280,6 +282,23 @@ size_t wire_end_encode(uint8_t *out, size_t cap, const struct wire_end_cpu *c,
  * is malformed. */
 int wire_end_decode(const uint8_t *body, size_t len, struct wire_end_cpu *c,
 		    unsigned max);
+
+/* ---- the previous boot's trace (section 2.10) -------------------------- */
+
+/* One CPU of the previous boot: its totals at the reset and what of its
+ * ring the new boot found. */
+struct wire_prev_cpu {
+	uint64_t cpu, produced, sent, overwritten, dropped, discarded, kept, torn;
+};
+
+/* Encodes the previous boot's number and n entries; the body length, or
+ * 0 if it does not fit. */
+size_t wire_prev_encode(uint8_t *out, size_t cap, uint64_t boot,
+			const struct wire_prev_cpu *c, unsigned n);
+/* Decodes up to max entries into c and the boot number: how many the
+ * body holds, or -1 if it is malformed. */
+int wire_prev_decode(const uint8_t *body, size_t len, uint64_t *boot,
+		     struct wire_prev_cpu *c, unsigned max);
 
 /* ---- frames (section 2) ------------------------------------------------ */
 

@@ -320,6 +320,35 @@ int wire_end_decode(const uint8_t *body, size_t len, struct wire_end_cpu *c,
 	return (int)n;
 }
 
+int wire_prev_decode(const uint8_t *body, size_t len, uint64_t *boot,
+		     struct wire_prev_cpu *c, unsigned max)
+{
+	struct rd r = { body, body + len, 0 };
+	uint64_t n;
+
+	*boot = rd_varint(&r);
+	n = rd_varint(&r);
+	if (r.bad || n > 255)
+		return -1;
+	for (uint64_t i = 0; i < n; i++) {
+		struct wire_prev_cpu e;
+
+		e.cpu = rd_varint(&r);
+		e.produced = rd_varint(&r);
+		e.sent = rd_varint(&r);
+		e.overwritten = rd_varint(&r);
+		e.dropped = rd_varint(&r);
+		e.discarded = rd_varint(&r);
+		e.kept = rd_varint(&r);
+		e.torn = rd_varint(&r);
+		if (r.bad || e.cpu > 255)
+			return -1;
+		if (i < max)
+			c[i] = e;
+	}
+	return (int)n;
+}
+
 int wire_frame_parse(const uint8_t *payload, size_t len, struct wire_frame *f)
 {
 	struct rd r;

@@ -1,4 +1,4 @@
-/* sources: wire/wire.c wire/wire_read.c wire/wire_stream.c tools/baretrace/input/decode.c tools/baretrace/input/books.c tools/baretrace/input/meta.c tools/baretrace/model/symtab.c tools/baretrace/output/render.c tools/baretrace/output/render_ext.c tools/baretrace/input/tracefile.c tools/baretrace/util.c tools/baretrace/model/callstack.c tools/baretrace/model/flame.c tools/baretrace/model/profile.c */
+/* sources: wire/wire.c wire/wire_read.c wire/wire_stream.c tools/baretrace/input/decode.c tools/baretrace/input/books.c tools/baretrace/input/prev.c tools/baretrace/input/meta.c tools/baretrace/model/symtab.c tools/baretrace/output/render.c tools/baretrace/output/render_ext.c tools/baretrace/input/tracefile.c tools/baretrace/util.c tools/baretrace/model/callstack.c tools/baretrace/model/flame.c tools/baretrace/model/profile.c */
 /*
  * test/fuzz/fuzz_decoder.c: arbitrary bytes as a UART stream, through the
  * stream decoder (in chunks whose sizes the input picks), every frame it
@@ -151,6 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	wire_dec_init(&d, buf, size && data[0] & 0x80 ? 32 : sizeof(buf));
 	bt_dec_init(&bd, &visitor, NULL);
 	bd.quiet = 1;
+	bd.want_prev = 1;	/* previous-boot frames (types 6, 7) decoded too */
 	bt_flame_init(&flame, &bd, size && data[0] & 0x40);
 	while (at < size) {
 		size_t piece = chunk < size - at ? chunk : size - at;

@@ -12,6 +12,9 @@
  *                    (scenario_hang.c; test/gdb_check.py reads it with gdb)
  *   args ...         prints argc and each argv word in brackets
  *   golden           a fixed call tree for the golden trace test
+ *   reset [spoil=crc|image|block]
+ *                    traced work, a reset in its middle, and a second
+ *                    boot that finds the first one's trace (scenario_reset.c)
  *   soak SECONDS     every control operation while every CPU writes
  *   overflow N, guardwrite N, crashprint, serror
  *                    kernel protections (scenarios_kern.c)
@@ -37,6 +40,8 @@ int main(int argc, char **argv)
 		return scenario_printlines();
 	if (!strcmp(argv[0], "golden"))
 		return scenario_golden();
+	if (!strcmp(argv[0], "reset"))
+		return scenario_reset(argc > 1 ? argv[1] : NULL);
 	if (!strcmp(argv[0], "soak") && argc == 2)
 		return scenario_soak((unsigned int)strtoul(argv[1], NULL, 10));
 	if (!strcmp(argv[0], "overflow") && argc == 2)
@@ -63,7 +68,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, hang, gdbhang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, hang, gdbhang, args)\n",
 	       argv[0]);
 	return 2;
 }

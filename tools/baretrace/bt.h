@@ -7,6 +7,7 @@
  *   elf_syms.c   the same names from an ELF's .bt_tables, image hash
  *   decode.c     frames in stream order -> records
  *   books.c      event numbers per CPU: holes, their causes, the totals
+ *   prev.c       the previous boot's blocks (wire.md 2.10): their own books
  *   callstack.c  per CPU: open graph entries, and returned calls nested
  *                by containment (with or without entries), self time
  *   depths.c     a first pass for report: depths of exits without entries
@@ -149,6 +150,10 @@ struct bt_visitor {
 	void (*block_end)(struct bt_decoder *d, const struct wire_frame *f);
 	/* A profile-dump frame (its body checked: wire_profile_next works). */
 	void (*profile)(struct bt_decoder *d, const struct wire_frame *f);
+	/* The stream turns to the previous boot's blocks (prev = 1: records
+	 * and holes that follow are that boot's, d->prev says what it left)
+	 * or back to this boot's (prev = 0). Only with d->want_prev. */
+	void (*section)(struct bt_decoder *d, int prev);
 };
 
 struct bt_pending {
@@ -180,6 +185,19 @@ struct bt_end_books {
 	int empty_end;			/* an END frame without (version 1) */
 };
 
+/* The previous boot's trace (wire.md 2.10), kept apart from this boot's. */
+struct bt_prev {
+	int seen;			/* a summary frame arrived */
+	int active;			/* its blocks are being decoded now */
+	uint64_t boot;
+	struct wire_prev_cpu cpu[BT_MAX_CPUS];
+	uint8_t has[BT_MAX_CPUS];	/* a summary entry for this CPU */
+	uint64_t next_event[BT_MAX_CPUS];	/* after its last block decoded */
+	uint8_t have_block[BT_MAX_CPUS];
+	uint64_t decoded[BT_MAX_CPUS], holes[BT_MAX_CPUS];
+	uint64_t blocks, events, skipped;	/* skipped: frames of it not wanted */
+};
+
 struct bt_decoder {
 	const struct bt_visitor *v;
 	void *user;			/* the command's state */
@@ -209,6 +227,8 @@ struct bt_decoder {
 	uint64_t first_ts, last_ts;
 	int have_ts;
 	uint8_t cpus_seen[BT_MAX_CPUS];
+	int want_prev;			/* decode the previous boot's blocks */
+	struct bt_prev prev;
 };
 
 void bt_dec_init(struct bt_decoder *d, const struct bt_visitor *v, void *user);
@@ -252,6 +272,9 @@ void bt_books_block_end(struct bt_decoder *d, unsigned cpu, uint64_t n, int cut)
 void bt_books_end(struct bt_decoder *d, const struct wire_frame *f);
 /* A new boot on this CPU (its sequence numbers went back). */
 void bt_books_restart(struct bt_decoder *d, unsigned cpu);
+/* A new boot of the target (its metadata numbers went back): the books
+ * start again, for its own end-of-stream totals. */
+void bt_books_new_boot(struct bt_decoder *d);
 
 /* The loss figures of a whole trace, per cause, in events. */
 struct bt_loss {
@@ -270,6 +293,18 @@ void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
 		   uint64_t damaged_frames);
 /* Only the lines saying which CPUs' books do not balance, if any. */
 void bt_loss_imbalance(FILE *f, const struct bt_decoder *d, const char *prefix);
+
+/* ---- prev.c ------------------------------------------------------------ */
+
+/* A previous-boot summary frame (type 7): 0, or -1 if malformed. */
+int bt_prev_info(struct bt_decoder *d, const struct wire_frame *f);
+/* A previous-boot block of 'cpu' whose first event is 'first': tells
+ * the visitor of a hole before it. Then bt_prev_block_end with its
+ * events. */
+void bt_prev_block(struct bt_decoder *d, unsigned cpu, uint64_t first);
+void bt_prev_block_end(struct bt_decoder *d, unsigned cpu, uint64_t events);
+/* The previous boot's books, each line starting with 'prefix'. */
+void bt_prev_print(FILE *f, const struct bt_decoder *d, const char *prefix);
 
 /* ---- callstack.c ------------------------------------------------------- */
 

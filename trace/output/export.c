@@ -11,6 +11,7 @@
 #include "ktime.h"
 #include "mmu.h"
 #include "percpu.h"
+#include "prev.h"
 #include "ring.h"
 #include "smp.h"
 #include "events/tracepoint.h"
@@ -130,6 +131,7 @@ void export_start(void)
 	if (export_lock_wait(1000000)) {
 		send_meta();
 		export_send_symbols();
+		prev_send_info();	/* its blocks go before this boot's */
 		export_unlock();
 	}
 	irq_restore(flags);
@@ -140,6 +142,8 @@ static bool send_one_block(void)
 {
 	unsigned int n = smp_num_cpus();
 
+	if (prev_send_one())
+		return true;	/* the previous boot's blocks first */
 	for (unsigned int k = 0; k < n; k++) {
 		unsigned int cpu = (next_cpu + k) % n;
 		uint64_t seq;

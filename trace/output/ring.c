@@ -37,6 +37,7 @@ static void leave_block(struct ring_cpu *r)
 		return;
 	r->cur->used = (uint32_t)(r->wr - r->cur->data);
 	r->cur->events = r->cur_events;
+	r->cur->check = ring_block_check(r->cur);
 	r->stored_done += r->cur_events;
 }
 
@@ -70,6 +71,7 @@ bool ring_next_block(struct ring_cpu *r, uint64_t now)
 		}
 	}
 	leave_block(r);
+	b->check = 0;	/* open: what it held no longer checks */
 	smp_store_release(&b->seq, next);
 	b->base_ts = now;
 	b->first = r->stored_done + r->dropped;

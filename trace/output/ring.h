@@ -48,8 +48,37 @@ struct ring_block {
 	uint32_t used;		/* bytes of records in data[], set when the
 				   block is left (the writer uses wr) */
 	uint32_t events;	/* records in it (for lost accounting) */
+	uint64_t check;		/* ring_block_check() once left, 0 while
+				   open: a block that a reset cut short
+				   does not check (prev.c) */
 	uint8_t data[];
 };
+
+/*
+ * A block's check: its head and its records folded together, cheap
+ * enough for the writer to compute once per block: two sums of the
+ * records' 64-bit words (even and odd ones, 32 bytes a step: a little
+ * over two instructions per 8 bytes, about one per event), mixed with
+ * the head. Any one changed word changes it, so it finds a block left
+ * half written or half reused by a reset, or lost cache lines; it is no
+ * defence against a deliberate change. Never 0.
+ */
+static inline uint64_t ring_block_check(const struct ring_block *b)
+{
+	const uint64_t *w = (const uint64_t *)(const void *)b->data;
+	uint32_t n = b->used;
+	uint64_t even = b->seq, odd = b->base_ts ^ ((uint64_t)n << 32 | b->events);
+
+	for (; n >= 32; n -= 32, w += 4) {
+		even += w[0];
+		odd += w[1];
+		even += w[2];
+		odd += w[3];
+	}
+	for (const uint8_t *p = (const uint8_t *)w; n; n--)
+		even += (uint64_t)*p++ << (8 * (n & 7));
+	return ((even * 0x9e3779b97f4a7c15ULL) ^ (odd * 0xc2b2ae3d27d4eb4fULL) ^ b->first) | 1;
+}
 
 struct ring_cpu {
 	struct ring_block *mem;
@@ -116,7 +145,9 @@ static inline uint64_t ring_produced(const struct ring_cpu *r)
  * discarding (and counting) what the old one still held. Safe while
  * every CPU writes: each CPU switches its own ring in an IPI, or at its
  * next ring_commit if it holds a reservation then, and the old memory is
- * freed once all have switched. Readers must be held off by the caller
+ * freed once all have switched. The memory, and the rings' own state,
+ * are in the region kept across resets when it has room (prev.h), else
+ * on the heap. Readers must be held off by the caller
  * (the exporter's lock). Thread context, interrupts on. 0, or -1 with
  * nothing changed (no memory) or -2 (a CPU did not switch in time; its
  * old memory is kept, not freed).

@@ -8,9 +8,15 @@
 #include "ktime.h"
 #include "percpu.h"
 #include "smp.h"
+#include "prev.h"
 #include "ring.h"
 
-static struct ring_cpu rings[NR_CPUS];
+/* Each CPU's ring state: here until the first ring_setup, which moves
+ * it into the region kept across resets when there is one (prev.h), so
+ * the next boot finds the writers' positions; set once, under the
+ * caller's lock, while no ring exists. */
+static struct ring_cpu rings_bss[NR_CPUS];
+static struct ring_cpu *rings = rings_bss;
 static size_t ring_size = RING_DEFAULT_BYTES;
 static enum ring_mode ring_mode_now = RING_OVERWRITE;
 
@@ -83,8 +89,17 @@ int ring_setup(size_t bytes, enum ring_mode mode)
 
 	if (n < RING_MIN_BLOCKS)
 		return -1;
+	if (rings == rings_bss && !ring_of(0)) {
+		struct ring_cpu *kept = prev_rings();
+
+		if (kept)
+			rings = kept;
+	}
+	uint8_t *region = prev_ring_mem((size_t)n * RING_BLOCK_SIZE * ncpus, rings, NR_CPUS);
+
 	for (unsigned int c = 0; c < ncpus; c++) {
-		mem[c] = malloc((size_t)n * RING_BLOCK_SIZE);
+		mem[c] = region ? region + (size_t)c * n * RING_BLOCK_SIZE :
+				  malloc((size_t)n * RING_BLOCK_SIZE);
 		if (!mem[c]) {
 			while (c--)
 				free(mem[c]);
@@ -114,7 +129,8 @@ int ring_setup(size_t bytes, enum ring_mode mode)
 			err = -2;	/* it still may write the old memory */
 			continue;
 		}
-		free(rings[c].old_mem);
+		if (!prev_holds(rings[c].old_mem))
+			free(rings[c].old_mem);
 		rings[c].old_mem = NULL;
 	}
 	ring_size = (size_t)n * RING_BLOCK_SIZE;

@@ -78,6 +78,13 @@ void bt_books_restart(struct bt_decoder *d, unsigned cpu)
 	d->books[cpu].end_unknown = 0;
 }
 
+void bt_books_new_boot(struct bt_decoder *d)
+{
+	/* The totals of an end-of-stream frame to come count the new boot's
+	 * events only (a capture that went on across a reset, wire.md 2.10). */
+	memset(d->books, 0, sizeof(d->books));
+}
+
 void bt_books_block(struct bt_decoder *d, unsigned cpu, uint64_t first, int consecutive,
 		    uint64_t seq)
 {

@@ -90,34 +90,49 @@ static void check_type_seq(struct bt_decoder *d, const struct wire_frame *f)
 	if (d->have_type_seq[t] && f->seq < d->next_type_seq[t] && t == WIRE_FRAME_META) {
 		memset(d->have_seq, 0, sizeof(d->have_seq));	/* target restarted */
 		memset(d->have_prof_seq, 0, sizeof(d->have_prof_seq));
-		for (unsigned cpu = 0; cpu < BT_MAX_CPUS; cpu++)
-			bt_books_restart(d, cpu);
+		bt_books_new_boot(d);
 	}
 	d->have_type_seq[t] = 1;
 	d->next_type_seq[t] = f->seq + 1;
 }
 
+/*
+ * A data block, of this boot or (type 6) of the previous one, whose
+ * events have their own books (prev.c) and are not this boot's: not
+ * counted in d->records, nor in the sequence numbers or the times.
+ */
 static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 {
 	struct wire_record r;
 	int rc;
 	uint64_t n = 0, events = 0;
+	int prev = f->type == WIRE_FRAME_PREV;
 	int consecutive = d->have_seq[f->cpu] && f->seq == d->next_seq[f->cpu];
 
-	check_data_seq(d, f);
-	d->data_frames++;
-	d->cpus_seen[f->cpu] = 1;
+	if (prev) {
+		d->prev.blocks++;
+	} else {
+		check_data_seq(d, f);
+		d->data_frames++;
+		d->cpus_seen[f->cpu] = 1;
+	}
 	if (wire_rec_begin(&d->it, f->body, f->body_len, event_types, d)) {
 		if (d->bad_blocks++ < MAX_WARNINGS && !d->quiet)
-			bt_warn("CPU %u block %llu has no base timestamp and first event "
-				"number; skipped", f->cpu, (unsigned long long)f->seq);
-		d->books[f->cpu].end_unknown = 1;
+			bt_warn("CPU %u %sblock %llu has no base timestamp and first event "
+				"number; skipped", f->cpu, prev ? "previous boot's " : "",
+				(unsigned long long)f->seq);
+		if (!prev)
+			d->books[f->cpu].end_unknown = 1;
 		return;
 	}
 	if (d->v && d->v->block_begin)
 		d->v->block_begin(d, f, d->it.ts);
-	d->books[f->cpu].ts = d->it.ts;
-	bt_books_block(d, f->cpu, d->it.first_event, consecutive, f->seq);
+	if (prev) {
+		bt_prev_block(d, f->cpu, d->it.first_event);
+	} else {
+		d->books[f->cpu].ts = d->it.ts;
+		bt_books_block(d, f->cpu, d->it.first_event, consecutive, f->seq);
+	}
 	while ((rc = wire_rec_next(&d->it, &r)) == WIRE_REC_OK) {
 		struct wire_ext x;
 
@@ -136,6 +151,11 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 					(unsigned long long)n, r.subtype);
 			continue;
 		}
+		if (prev) {
+			if (d->v && d->v->record)
+				d->v->record(d, f->cpu, &r);
+			continue;
+		}
 		d->records++;
 		if (!d->have_ts || r.ts < d->first_ts)
 			d->first_ts = r.ts;
@@ -150,9 +170,13 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 			f->cpu, (unsigned long long)f->seq, (unsigned long long)n + 1,
 			rc == WIRE_REC_EEVENT ? "a tracepoint with no schema in the metadata"
 					      : "malformed");
-	d->events += events;
-	d->books[f->cpu].ts = d->it.ts;
-	bt_books_block_end(d, f->cpu, events, rc < 0);
+	if (prev) {
+		bt_prev_block_end(d, f->cpu, events);
+	} else {
+		d->events += events;
+		d->books[f->cpu].ts = d->it.ts;
+		bt_books_block_end(d, f->cpu, events, rc < 0);
+	}
 	if (d->v && d->v->block_end)
 		d->v->block_end(d, f);
 }
@@ -228,9 +252,34 @@ int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len)
 	d->frames++;
 	if (f.type == WIRE_FRAME_PROFILE)
 		check_profile_seq(d, &f);
-	else if (f.type != WIRE_FRAME_DATA)
+	else if (f.type != WIRE_FRAME_DATA && f.type != WIRE_FRAME_PREV)
 		check_type_seq(d, &f);
+	if (d->prev.active && (f.type == WIRE_FRAME_DATA || f.type == WIRE_FRAME_PROFILE ||
+			       f.type == WIRE_FRAME_END)) {
+		d->prev.active = 0;	/* back to this boot's frames */
+		if (d->v && d->v->section)
+			d->v->section(d, 0);
+	}
 	switch (f.type) {
+	case WIRE_FRAME_PREV_INFO:
+		if (!d->want_prev)
+			break;
+		if (bt_prev_info(d, &f)) {
+			if (!d->quiet)
+				bt_warn("previous boot summary frame is malformed; skipped");
+			break;
+		}
+		d->prev.active = 1;
+		if (d->v && d->v->section)
+			d->v->section(d, 1);
+		break;
+	case WIRE_FRAME_PREV:
+		/* Sent right after the metadata and the summary. */
+		if (!d->want_prev || !d->meta.seen || !d->prev.seen)
+			d->prev.skipped++;
+		else
+			decode_data(d, &f);
+		break;
 	case WIRE_FRAME_META:
 		return take_meta(d, &f);
 	case WIRE_FRAME_SYMS:

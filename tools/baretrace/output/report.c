@@ -20,6 +20,10 @@
  * a call's depth is known only once its callers have returned, later in
  * the stream; the first pass (depths.c) works out every exit's depth, the
  * second prints in stream order. Nothing else is kept per event.
+ *
+ * The previous boot's blocks (a boot that ended in a reset, sent by the
+ * next one first; docs/wire.md 2.10) print under a heading of their own,
+ * with their own call stacks and their own books after them.
  */
 
 #include "../bt.h"
@@ -28,6 +32,7 @@
 
 struct report {
 	struct bt_stacks stacks;
+	struct bt_stacks prev_stacks;	/* the previous boot's, apart */
 	struct bt_depths depths;
 	uint64_t exits[BT_MAX_CPUS];	/* ordinal of the next exit, per CPU */
 	int held;			/* an entry waits for its args or exit */
@@ -115,11 +120,13 @@ static void on_exit_rec(struct bt_decoder *d, struct report *rp, unsigned cpu,
 {
 	struct bt_exit x;
 	char nb[32];
-	uint64_t k = rp->exits[cpu]++;
+	int prev = d->prev.active;
+	uint64_t k = prev ? 0 : rp->exits[cpu]++;
 	const char *name = bt_func_name(d, r->site, nb, sizeof(nb));
 
-	bt_stack_exit(&rp->stacks, cpu, r, &x);
-	uint64_t depth = x.matched ? x.depth : bt_depth_of(&rp->depths, cpu, k, x.depth);
+	/* The first pass has depths for this boot's exits only. */
+	bt_stack_exit(prev ? &rp->prev_stacks : &rp->stacks, cpu, r, &x);
+	uint64_t depth = x.matched || prev ? x.depth : bt_depth_of(&rp->depths, cpu, k, x.depth);
 
 	if (rp->held && rp->held_cpu == cpu && rp->held_rec.site == r->site) {
 		rp->held = 0;
@@ -185,7 +192,8 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 	case WIRE_REC_GRAPH_ENTRY:
 		header(rp, r->kind == WIRE_REC_GRAPH_ENTRY);
 		if (r->kind == WIRE_REC_GRAPH_ENTRY)
-			bt_stack_enter(bt_stack_of(&rp->stacks, cpu), r->site, r->depth, r->ts);
+			bt_stack_enter(bt_stack_of(d->prev.active ? &rp->prev_stacks : &rp->stacks,
+						   cpu), r->site, r->depth, r->ts);
 		rp->held = 1;
 		rp->held_cpu = cpu;
 		rp->held_rec = *r;
@@ -233,10 +241,28 @@ static void on_profile(struct bt_decoder *d, const struct wire_frame *f)
 	printf("# profile dump: %llu functions on CPU %u\n", (unsigned long long)it.left, f->cpu);
 }
 
+/* The previous boot's events: a heading before, their books after. */
+static void on_section(struct bt_decoder *d, int prev)
+{
+	struct report *rp = d->user;
+
+	flush_held(d, rp);
+	if (prev) {
+		printf("#\n# ==== previous boot %llu, up to its reset (kept in RAM, sent by the "
+		       "next boot) ====\n", (unsigned long long)d->prev.boot);
+		rp->said_function = rp->said_graph = 0;
+		return;
+	}
+	bt_prev_print(stdout, d, "# ");
+	printf("# ==== this boot ====\n");
+	rp->said_function = rp->said_graph = 0;
+}
+
 static const struct bt_visitor report_visitor = {
 	.record = on_record,
 	.hole = on_hole,
 	.profile = on_profile,
+	.section = on_section,
 };
 
 int bt_report(const char *trace, const char *elf)
@@ -247,15 +273,19 @@ int bt_report(const char *trace, const char *elf)
 
 	bt_depths_read(&rp.depths, trace, elf);
 	bt_dec_init(&d, &report_visitor, &rp);
+	d.want_prev = 1;
 	if (elf)
 		bt_dec_use_elf(&d, elf);
 	rc = bt_decode_file(&d, trace);
+	if (d.prev.active)	/* nothing of this boot after it */
+		on_section(&d, 0);
 	flush_held(&d, &rp);
 	if (!rc) {
 		printf("# %llu events\n", (unsigned long long)bt_events(&d));
 		bt_loss_print(stdout, &d, "# ", d.bad_frames);
 	}
 	bt_stacks_free(&rp.stacks);
+	bt_stacks_free(&rp.prev_stacks);
 	bt_depths_free(&rp.depths);
 	bt_dec_free(&d);
 	return rc;
