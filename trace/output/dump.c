@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <baretrace_tracepoint.h>
+
 #include "barrier.h"
 #include "core/core.h"
 #include "hang.h"
@@ -42,6 +44,24 @@ static void print_ts(unsigned int cpu, uint64_t ts, char *buf, size_t n)
 		  (unsigned long)us);
 }
 
+/* The decoder needs each tracepoint's field types to step over its
+ * record (the image's own schemas, as the metadata gives the host).
+ * Callers hold dump_lock, so one buffer serves. */
+static uint8_t tp_types[TP_MAX_FIELDS];
+
+static int event_types(void *ctx, uint64_t id, const uint8_t **types)
+{
+	const struct tp_event *ev = id < 0x10000 ? tp_by_id((unsigned int)id) : NULL;
+
+	(void)ctx;
+	if (!ev)
+		return -1;
+	for (unsigned int i = 0; i < ev->nfields; i++)
+		tp_types[i] = ev->fields[i].type;
+	*types = tp_types;
+	return (int)ev->nfields;
+}
+
 /* Decodes a block copy (snapshot), printing its records but the first
  * 'skip'; returns how many it holds. The copy is left as it was, so it
  * can be decoded again. */
@@ -56,7 +76,7 @@ static unsigned long print_block(uint8_t *buf, unsigned int cpu, size_t len, uin
 
 	_Static_assert(sizeof(head) <= COPY_HEAD, "block head room");
 	memcpy(buf + COPY_HEAD - vl, head, vl);
-	if (wire_rec_begin(&it, buf + COPY_HEAD - vl, len + vl, NULL, NULL))
+	if (wire_rec_begin(&it, buf + COPY_HEAD - vl, len + vl, event_types, NULL))
 		return 0;
 	while (wire_rec_next(&it, &r) == WIRE_REC_OK) {
 		if (n++ < skip)
@@ -81,6 +101,12 @@ static unsigned long print_block(uint8_t *buf, unsigned int cpu, size_t len, uin
 		case WIRE_REC_LOST:
 			kprintf("CPU:%u [LOST %lu EVENTS]\n", cpu, (unsigned long)r.count);
 			break;
+		case WIRE_REC_EVENT: {
+			const struct tp_event *ev = tp_by_id((unsigned int)r.id);
+
+			kprintf("%s %s\n", ts, ev ? ev->name : "?");
+			break;
+		}
 		case WIRE_REC_PRINTF:
 			kprintf("%s trace_printf format #%lu, %lu arguments\n", ts,
 				(unsigned long)r.id, (unsigned long)r.count);
