@@ -125,9 +125,9 @@ def exec_checks(tap, tool, tmp):
 
 
 class Pty:
-    """capture on a pseudo-terminal that is its controlling terminal."""
+    """cmd on a pseudo-terminal that is its controlling terminal."""
 
-    def __init__(self, tool, args, fsize=None):
+    def __init__(self, cmd, fsize=None, cwd=None):
         self.master, slave = os.openpty()
         self.slave = slave
         self.before = termios.tcgetattr(slave)
@@ -138,8 +138,8 @@ class Pty:
             if fsize:
                 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
                 resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-        self.p = subprocess.Popen([tool, "capture"] + args, stdin=slave, stdout=slave,
-                                  stderr=slave, preexec_fn=child_setup)
+        self.p = subprocess.Popen(cmd, stdin=slave, stdout=slave, stderr=slave,
+                                  preexec_fn=child_setup, cwd=cwd)
         self.out = b""
 
     def read_until(self, what, timeout=30):
@@ -182,7 +182,7 @@ class Pty:
 
 def pty_checks(tap, tool, tmp):
     log, bt = os.path.join(tmp, "pty.log"), os.path.join(tmp, "pty.bt")
-    t = Pty(tool, ["-o", bt, "--qemu", "--"] + FAKE + [log])
+    t = Pty([tool, "capture", "-o", bt, "--qemu", "--"] + FAKE + [log])
     hint = t.read_until(b"Ctrl-] leaves\r\n")
     prompt = t.read_until(b"bt> ")
     raw = t.raw_now()
@@ -199,7 +199,7 @@ def pty_checks(tap, tool, tmp):
            + t.text())
     t.close()
 
-    t = Pty(tool, ["-o", bt, "--qemu", "--"] + FAKE + [log])
+    t = Pty([tool, "capture", "-o", bt, "--qemu", "--"] + FAKE + [log])
     t.read_until(b"bt> ")
     raw = t.raw_now()
     t.type(b"exit 0\r")
@@ -209,7 +209,7 @@ def pty_checks(tap, tool, tmp):
            + t.text())
     t.close()
 
-    t = Pty(tool, ["-o", bt, "--qemu", "--"] + FAKE + [log])
+    t = Pty([tool, "capture", "-o", bt, "--qemu", "--"] + FAKE + [log])
     t.read_until(b"bt> ")
     raw = t.raw_now()
     t.p.send_signal(signal.SIGTERM)
@@ -221,7 +221,7 @@ def pty_checks(tap, tool, tmp):
 
     # The trace file may not grow past 100 bytes: the first frame kept
     # fails to write, and the tool exits from deep inside (bt_die).
-    t = Pty(tool, ["-o", bt, "--qemu", "--"] + FAKE + [log], fsize=100)
+    t = Pty([tool, "capture", "-o", bt, "--qemu", "--"] + FAKE + [log], fsize=100)
     t.read_until(b"bt> ")
     raw = t.raw_now()
     t.type(b"exit 0\r")

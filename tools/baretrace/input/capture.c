@@ -60,6 +60,7 @@ struct capture {
 	uint64_t rate_events, rate_bytes;
 	double ev_rate, byte_rate;
 	struct bt_exec exec;	/* --exec: watches the console text */
+	struct bt_keys *keys;	/* toward the target */
 };
 
 static uint64_t lost_so_far(const struct bt_decoder *d)
@@ -79,7 +80,9 @@ static void clear_status(struct capture *c)
 
 static void draw_status(struct capture *c, double t)
 {
-	if (!c->status || c->mid_line)
+	/* Not while keys go to the target: the console is the user's then,
+	 * and through a pipe (qemu-run's tee) text and status would mix. */
+	if (!c->status || c->mid_line || c->keys->tty)
 		return;
 	if (t > c->rate_t) {	/* rates smoothed over the last second or so */
 		double dt = t - c->rate_t, keep = dt >= 1.0 ? 0 : 1.0 - dt;
@@ -102,6 +105,7 @@ static void draw_status(struct capture *c, double t)
 
 static void on_text(struct capture *c, const uint8_t *p, size_t n)
 {
+	c->keys->hold = 0;	/* the target's UART is up */
 	bt_exec_text(&c->exec, p, n);
 	clear_status(c);
 	fwrite(p, 1, n, stdout);
@@ -177,8 +181,8 @@ static void summary(struct capture *c, double t, const char *why)
 
 /*
  * What to wait for: the source (slot 0), stdin when it is forwarded and
- * nothing is queued (its slot in *in_i, else -1), the way to the target
- * when something is queued. Returns the number of fds.
+ * the queue has room (its slot in *in_i, else -1), the way to the target
+ * when something is queued and may go. Returns the number of fds.
  */
 static int poll_set(int fd, const struct bt_keys *k, struct pollfd *p, int *in_i)
 {
@@ -186,11 +190,11 @@ static int poll_set(int fd, const struct bt_keys *k, struct pollfd *p, int *in_i
 
 	p[0] = (struct pollfd){ fd, POLLIN, 0 };
 	*in_i = -1;
-	if (k->in >= 0 && !k->len) {
+	if (k->in >= 0 && k->len < sizeof(k->buf)) {
 		*in_i = n;
 		p[n++] = (struct pollfd){ k->in, POLLIN, 0 };
 	}
-	if (k->len && k->out >= 0)
+	if (k->len && k->out >= 0 && !k->hold)
 		p[n++] = (struct pollfd){ k->out, POLLOUT, 0 };
 	return n;
 }
@@ -222,6 +226,8 @@ int bt_capture(const struct bt_capture_opts *o)
 	c.t0 = c.rate_t = now();
 	fd = bt_source_open(o, &child, &to_target);
 	bt_keys_init(&keys, to_target);
+	keys.hold = child != 0;
+	c.keys = &keys;
 	bt_exec_init(&c.exec, o->exec, o->n_exec, o->exec_timeout, now());
 	while (!stop_signal && (!c.ended || (child && now() < drain_until))) {
 		struct pollfd p[3];
@@ -235,8 +241,10 @@ int bt_capture(const struct bt_capture_opts *o)
 			why = " (--exec failed)";
 			break;
 		}
-		if (c.exec.done)
+		if (c.exec.done && !keys.listened) {
+			clear_status(&c);
 			bt_keys_listen(&keys);	/* then the keyboard has the line */
+		}
 		bt_keys_flush(&keys);
 		if (keys.leave) {	/* what it could take before is sent */
 			why = " (left with Ctrl-])";

@@ -30,6 +30,7 @@ struct bt_keys {
 	int listened;		/* forwarding began (it never begins again) */
 	int tty;		/* stdin is a terminal we set raw */
 	int leave;		/* Ctrl-] was typed */
+	int hold;		/* queue, do not send: the target is not up yet */
 	uint8_t buf[4096];	/* bytes not yet taken by the target */
 	size_t len;
 };
@@ -41,7 +42,7 @@ void bt_keys_listen(struct bt_keys *k);
 void bt_keys_read(struct bt_keys *k);
 /* Queues bytes for the target (0, or -1 when the buffer has no room). */
 int bt_keys_queue(struct bt_keys *k, const void *p, size_t n);
-/* Writes what the target takes now; a target gone drops the rest. */
+/* Writes what the target takes now (unless held); a target gone drops the rest. */
 void bt_keys_flush(struct bt_keys *k);
 /* Puts the terminal back as it was; safe to call again, and at exit. */
 void bt_keys_restore(void);

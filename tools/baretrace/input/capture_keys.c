@@ -3,8 +3,13 @@
  * target. Keystrokes (or, when stdin is no terminal, whatever stdin
  * holds) and --exec commands are queued here and written to the target
  * as fast as it takes them, never blocking the capture: the fd toward
- * the target is non-blocking, and stdin is read only when the queue is
- * empty, so a slow target slows the sender, not the capture.
+ * the target is non-blocking, and stdin is read only while the queue has
+ * room, so a slow target slows the sender, not the capture.
+ *
+ * A QEMU we start gets nothing before it has printed: its UART drops
+ * what arrives before the guest sets it up (QEMU's PL011 empties its
+ * FIFO when the guest turns the FIFO on), so keys wait in the queue for
+ * the first console text (capture.c lifts 'hold').
  *
  * A terminal on stdin is set raw, so every key (Ctrl-C included) goes
  * to the target as typed; Ctrl-] leaves. The terminal is put back on
@@ -87,7 +92,7 @@ void bt_keys_read(struct bt_keys *k)
 {
 	ssize_t n;
 
-	if (k->in < 0)
+	if (k->in < 0 || k->len == sizeof(k->buf))
 		return;
 	n = read(k->in, k->buf + k->len, sizeof(k->buf) - k->len);
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
@@ -119,7 +124,7 @@ int bt_keys_queue(struct bt_keys *k, const void *p, size_t n)
 
 void bt_keys_flush(struct bt_keys *k)
 {
-	while (k->len && k->out >= 0) {
+	while (k->len && k->out >= 0 && !k->hold) {
 		ssize_t n = write(k->out, k->buf, k->len);
 
 		if (n < 0 && errno == EINTR)
