@@ -89,7 +89,6 @@ def stdin_checks(tap, tool, tmp):
 
 def exec_checks(tap, tool, tmp):
     log, bt = os.path.join(tmp, "exec.log"), os.path.join(tmp, "exec.bt")
-    t0 = time.time()
     rc, out, err = capture(tool, ["-o", bt, "--exec", " one ;two words", "--exec", "exit 0",
                                   "--qemu", "--"] + FAKE + [log], b"typed\n")
     got = received(log)

@@ -45,6 +45,14 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* poll()'s timeout until t: never negative (that would be "forever"). */
+static int ms_until(double t)
+{
+	double ms = (t - now()) * 1000 + 1;
+
+	return ms < 0 ? 0 : (int)ms;
+}
+
 struct capture {
 	struct wire_dec dec;
 	struct bt_decoder bd;
@@ -252,13 +260,13 @@ int bt_capture(const struct bt_capture_opts *o)
 		}
 		np = poll_set(fd, &keys, p, &in_i);
 		if (!c.exec.done && !c.exec.failed && !c.ended) {
-			int left = (int)((c.exec.deadline - now()) * 1000) + 1;
+			int left = ms_until(c.exec.deadline);
 
 			if (wait < 0 || left < wait)
 				wait = left;
 		}
 		if (c.ended)		/* draining QEMU's last console lines */
-			wait = (int)((drain_until - now()) * 1000) + 1;
+			wait = ms_until(drain_until);
 		r = poll(p, (nfds_t)np, wait);
 		if (r > 0 && in_i >= 0 && p[in_i].revents)
 			bt_keys_read(&keys);
