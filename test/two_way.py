@@ -26,18 +26,31 @@ def qemu_run(h, image, bootargs, bt, extra=()):
             "--bootargs", bootargs, "--capture", bt] + list(extra)
 
 
+def fresh(h, name):
+    """A trace path with no file from an earlier run at it."""
+    bt = os.path.join(h.HOST, name)
+    if os.path.exists(bt):
+        os.remove(bt)
+    return bt
+
+
 def report(h, image, bt):
     return h.run([os.path.join(h.HOST, "baretrace"), "report", bt,
                   "--elf", os.path.join(image, "baretrace.elf")])
 
 
 def keys(h, res, tgt):
-    bt = os.path.join(h.HOST, "two-way-keys.bt")
-    p = subprocess.run(qemu_run(h, tgt, "panic=poweroff shell trace=function trace_filter=tt_* "
-                                "-- golden", bt),
-                       cwd=h.ROOT, input=b"help\ndump\nexit 3\n", stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, timeout=h.QEMU_TIMEOUT)
-    out = p.stdout.decode(errors="replace").replace("\r", "")
+    bt = fresh(h, "two-way-keys.bt")
+    p = subprocess.Popen(qemu_run(h, tgt, "panic=poweroff shell trace=function "
+                                  "trace_filter=tt_* -- golden", bt),
+                         cwd=h.ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        out, _ = p.communicate(b"help\ndump\nexit 3\n", timeout=h.QEMU_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        e2e_capture_io.stop(p)  # SIGTERM: capture stops QEMU
+        out, _ = p.communicate()
+    out = out.decode(errors="replace").replace("\r", "")
     rst, rep = report(h, tgt, bt)
     res.record("two-way: keys on capture's stdin reach the shell: 'help', 'dump', 'exit 3' "
                "answered, status 3, the trace decodes",
@@ -49,7 +62,7 @@ def keys(h, res, tgt):
 
 
 def execute(h, res, tgt):
-    bt = os.path.join(h.HOST, "two-way-exec.bt")
+    bt = fresh(h, "two-way-exec.bt")
     cmd = qemu_run(h, tgt, "panic=poweroff shell -- golden", bt,
                    ["--exec", "tracer function; filter cmd_help shell_exec",
                     "--exec", "start; tracer; help; stop", "--exec", "exit 6",
@@ -75,7 +88,7 @@ def execute(h, res, tgt):
 
 
 def terminal(h, res, tgt):
-    bt = os.path.join(h.HOST, "two-way-pty.bt")
+    bt = fresh(h, "two-way-pty.bt")
     t = e2e_capture_io.Pty(qemu_run(h, tgt, "panic=poweroff shell -- golden", bt), cwd=h.ROOT)
     prompt = t.read_until(b"bt> ", h.QEMU_TIMEOUT)
     raw = t.raw_now()

@@ -52,9 +52,18 @@ class Tap:
 
 
 def capture(tool, args, stdin_data, timeout=60):
-    p = subprocess.run([tool, "capture"] + args, input=stdin_data, stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, timeout=timeout)
-    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    """(status, stdout, stderr); status None if it had to be stopped."""
+    p = subprocess.Popen([tool, "capture"] + args, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True)
+    try:
+        out, err = p.communicate(stdin_data, timeout=timeout)
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        stop(p)
+        out, err = p.communicate()
+        rc = None
+    return rc, out.decode(errors="replace"), err.decode(errors="replace")
 
 
 def received(log):
@@ -123,6 +132,20 @@ def exec_checks(tap, tool, tmp):
            f"status {rc}\n{err}")
 
 
+def stop(p):
+    """Ends p's process group (p leads it): SIGTERM, then SIGKILL."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(p.pid, sig)
+        except OSError:
+            return
+        try:
+            p.wait(timeout=10)
+            return
+        except subprocess.TimeoutExpired:
+            pass
+
+
 class Pty:
     """cmd on a pseudo-terminal that is its controlling terminal."""
 
@@ -159,7 +182,9 @@ class Pty:
         while self.p.poll() is None and time.time() < end:
             self.read_until(b"\0never", 0.2)
         if self.p.poll() is None:
-            self.p.kill()
+            # SIGTERM first: capture then stops the QEMU it started (in a
+            # process group of its own, which a kill of ours would miss).
+            stop(self.p)
         rc = self.p.wait()
         self.read_until(b"\0never", 0.3)
         return rc
