@@ -214,7 +214,7 @@ run: all host-tools
 	@rm -f $(RUN_DIR)/trace.bt
 	@status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
 	  --bootargs "panic=poweroff $(TRACE_ARGS) $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)" \
-	  $(if $(TRACE),--capture $(RUN_DIR)/trace.bt) || status=$$?; \
+	  $(if $(TRACE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
 	if [ -s $(RUN_DIR)/trace.bt ]; then \
 	  $(BT) report $(RUN_DIR)/trace.bt --elf $(OUT)/baretrace.elf > $(RUN_DIR)/trace.txt && \
 	  echo && echo "---- trace (first 40 of $$(wc -l < $(RUN_DIR)/trace.txt) lines; all in $(RUN_DIR)/trace.txt) ----" && \
@@ -260,7 +260,8 @@ clean:
 
 help:
 	@echo "make [BOARD=$(BOARDS)] [APP=dir]  build build/<board>/Image"
-	@echo "make run          boot the app on QEMU through U-Boot (BOOTARGS=, QEMU_FLAGS=)"
+	@echo "make run          boot the app on QEMU through U-Boot (BOOTARGS=, QEMU_FLAGS=,"
+	@echo "                 EXEC='CMD; CMD' for the shell: baretrace capture --exec)"
 	@echo "make run-direct   boot with -kernel, no U-Boot"
 	@echo "make debug        QEMU halted with a gdb stub, gdb-multiarch attached"
 	@echo "make test         every test; the last line is 'N passed, N failed'"

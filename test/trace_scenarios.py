@@ -13,6 +13,7 @@
   shell     console commands, each malformed one refused, change nothing
   panic     a crash with tracing on prints the buffers as text after the
             crash report
+  two-way   keys and --exec through 'baretrace capture' (two_way.py)
 """
 import subprocess
 import time
@@ -282,6 +283,10 @@ def stage_trace(h, res, board):
     ok = ok and re.search(r"^ \d\) .*\|\s+\w+\(\) \{$", out, re.M) is not None
     res.record("trace: make run shows a function_graph view and writes trace.bt/.json/.folded",
                ok, out[-2500:])
+
+    # The serial line both ways: keys, --exec, a terminal (test/two_way.py).
+    import two_way
+    two_way.stage(h, res, tgt)
 
 
 def stage_bad_input(h, res, board):

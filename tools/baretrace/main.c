@@ -12,9 +12,17 @@ static const char usage_text[] =
 	"usage: baretrace COMMAND ...\n"
 	"\n"
 	"  capture (--serial DEV [--baud N] | --file RAW | --qemu [--] QEMU ARGS...) -o TRACE.bt\n"
+	"          [--exec 'CMD; CMD...']... [--exec-timeout S]\n"
 	"        read a UART stream: console text to stdout, checked frames to TRACE.bt;\n"
 	"        stops at end of stream, end of input or Ctrl-C. --qemu takes the rest\n"
-	"        of the line as the QEMU command (give -o before it)\n"
+	"        of the line as the QEMU command (give -o before it).\n"
+	"        With --serial or --qemu the line is two-way: stdin goes to the target,\n"
+	"        a terminal raw (every key, Ctrl-C too; Ctrl-] leaves), else as it is\n"
+	"        (its end stops only the forwarding). --exec sends each command at the\n"
+	"        target's shell prompt \"bt> \" and waits for the next prompt, at most S\n"
+	"        seconds (default 30) each, the first included; a missing reply is an\n"
+	"        error (status 1). The last command may end the run ('exit'). After\n"
+	"        the commands, stdin has the line\n"
 	"  report TRACE.bt [--elf ELF] [--ns]\n"
 	"        ftrace-style text (function and function_graph layouts). Arguments\n"
 	"        recorded right after (or right before) an entry go in its parentheses,\n"
@@ -86,14 +94,51 @@ static void __attribute__((noreturn)) unknown(const char *cmd, const char *arg)
 	exit(BT_EXIT_USAGE);
 }
 
+/* Splits one --exec value at ';' into o->exec; an empty command is refused. */
+static void add_exec(struct bt_capture_opts *o, const char *arg)
+{
+	char *copy = bt_strndup(arg, strlen(arg)), *p = copy;
+
+	for (;;) {
+		char *end = strchr(p, ';'), *e;
+
+		if (end)
+			*end = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		e = p + strlen(p);
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+			*--e = '\0';
+		if (!*p)
+			usage("--exec '%s' holds an empty command (commands are separated by ';')",
+			      arg);
+		for (char *q = p; *q; q++)
+			if ((unsigned char)*q < ' ' || *q == 0x7f)
+				usage("--exec '%s': a command is one line of printable characters",
+				      arg);
+		o->exec = realloc(o->exec, (size_t)(o->n_exec + 1) * sizeof(*o->exec));
+		if (!o->exec)
+			bt_die(BT_EXIT_INPUT, "out of memory");
+		o->exec[o->n_exec++] = p;
+		if (!end)
+			return;
+		p = end + 1;
+	}
+}
+
 static int cmd_capture(int argc, char **argv)
 {
-	struct bt_capture_opts o = { 0 };
-	const char *baud = NULL;
+	struct bt_capture_opts o = { .exec_timeout = 30 };
+	const char *baud = NULL, *exec, *timeout = NULL;
 	int sources;
 
 	for (int i = 1; i < argc; i++) {
+		if (opt_value(argc, argv, &i, "--exec", &exec)) {
+			add_exec(&o, exec);
+			continue;
+		}
 		if (opt_value(argc, argv, &i, "--serial", &o.serial) ||
+		    opt_value(argc, argv, &i, "--exec-timeout", &timeout) ||
 		    opt_value(argc, argv, &i, "--baud", &baud) ||
 		    opt_value(argc, argv, &i, "--file", &o.file) ||
 		    opt_value(argc, argv, &i, "-o", &o.out) ||
@@ -128,6 +173,17 @@ static int cmd_capture(int argc, char **argv)
 			usage("bad baud rate '%s'", baud);
 		o.baud = (unsigned)b;
 	}
+	if (timeout) {
+		char *end;
+
+		o.exec_timeout = strtod(timeout, &end);
+		if (!*timeout || *end || !(o.exec_timeout > 0 && o.exec_timeout <= 86400))
+			usage("bad --exec-timeout '%s' (seconds, more than 0, e.g. 30)", timeout);
+		if (!o.n_exec)
+			usage("--exec-timeout %s goes with --exec", timeout);
+	}
+	if (o.n_exec && o.file)
+		usage("--exec needs a target to talk to (--serial or --qemu), not --file%s", "");
 	if (o.file)
 		bt_refuse_same_file(o.file, o.out);
 	if (o.serial)

@@ -12,6 +12,10 @@
  * console lines after it still come, and QEMU exits by itself at
  * power-off. Text passes through until it does, for at most DRAIN_S;
  * only then is QEMU stopped.
+ *
+ * The line is two-way (QEMU or a serial port): stdin goes to the target
+ * (capture_keys.c), after the --exec commands, if any, have had their
+ * replies (capture_exec.c). Ctrl-] on a terminal leaves.
  */
 #include <errno.h>
 #include <poll.h>
@@ -41,6 +45,14 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* poll()'s timeout until t: never negative (that would be "forever"). */
+static int ms_until(double t)
+{
+	double ms = (t - now()) * 1000 + 1;
+
+	return ms < 0 ? 0 : (int)ms;
+}
+
 struct capture {
 	struct wire_dec dec;
 	struct bt_decoder bd;
@@ -55,6 +67,8 @@ struct capture {
 	double t0, last_draw, rate_t;
 	uint64_t rate_events, rate_bytes;
 	double ev_rate, byte_rate;
+	struct bt_exec exec;	/* --exec: watches the console text */
+	struct bt_keys *keys;	/* toward the target */
 };
 
 static uint64_t lost_so_far(const struct bt_decoder *d)
@@ -74,7 +88,9 @@ static void clear_status(struct capture *c)
 
 static void draw_status(struct capture *c, double t)
 {
-	if (!c->status || c->mid_line)
+	/* Not while keys go to the target: the console is the user's then,
+	 * and through a pipe (qemu-run's tee) text and status would mix. */
+	if (!c->status || c->mid_line || c->keys->tty)
 		return;
 	if (t > c->rate_t) {	/* rates smoothed over the last second or so */
 		double dt = t - c->rate_t, keep = dt >= 1.0 ? 0 : 1.0 - dt;
@@ -97,6 +113,8 @@ static void draw_status(struct capture *c, double t)
 
 static void on_text(struct capture *c, const uint8_t *p, size_t n)
 {
+	c->keys->hold = 0;	/* the target's UART is up */
+	bt_exec_text(&c->exec, p, n);
 	clear_status(c);
 	fwrite(p, 1, n, stdout);
 	fflush(stdout);
@@ -138,7 +156,7 @@ static void feed(struct capture *c, const uint8_t *p, size_t n)
  * Two lines that scripts parse (keep the wording): what arrived, and,
  * when the END frame carried totals, where every produced event went.
  */
-static void summary(struct capture *c, double t)
+static void summary(struct capture *c, double t, const char *why)
 {
 	struct bt_loss l;
 
@@ -150,7 +168,7 @@ static void summary(struct capture *c, double t)
 		(unsigned long long)c->dec.frames, (unsigned long long)c->dec.damaged,
 		(unsigned long long)c->bd.seq_gaps, (unsigned long long)c->bd.events,
 		(unsigned long long)l.lost, (unsigned long long)c->wire_bytes,
-		t - c->t0, c->path, c->ended ? "" : stop_signal ? " (interrupted)" :
+		t - c->t0, c->path, c->ended ? "" : why ? why : stop_signal ? " (interrupted)" :
 		" (no end-of-stream frame)");
 	if (!l.totals) {
 		if (c->ended && c->bd.end.empty_end)
@@ -169,19 +187,43 @@ static void summary(struct capture *c, double t)
 	bt_loss_imbalance(stderr, &c->bd, "baretrace capture: ");
 }
 
+/*
+ * What to wait for: the source (slot 0), stdin when it is forwarded and
+ * the queue has room (its slot in *in_i, else -1), the way to the target
+ * when something is queued and may go. Returns the number of fds.
+ */
+static int poll_set(int fd, const struct bt_keys *k, struct pollfd *p, int *in_i)
+{
+	int n = 1;
+
+	p[0] = (struct pollfd){ fd, POLLIN, 0 };
+	*in_i = -1;
+	if (k->in >= 0 && k->len < sizeof(k->buf)) {
+		*in_i = n;
+		p[n++] = (struct pollfd){ k->in, POLLIN, 0 };
+	}
+	if (k->len && k->out >= 0 && !k->hold)
+		p[n++] = (struct pollfd){ k->out, POLLOUT, 0 };
+	return n;
+}
+
 int bt_capture(const struct bt_capture_opts *o)
 {
 	static struct capture c;
+	static struct bt_keys keys;
 	static uint8_t frame_buf[WIRE_MAX_PAYLOAD], in[65536];
 	struct sigaction sa = { 0 };
 	struct wire_ev ev;
 	pid_t child;
-	int fd, failed = 0;
+	int fd, to_target, failed = 0;
 	double drain_until = 0;
+	const char *why = NULL;
 
-	sa.sa_handler = on_signal;	/* no SA_RESTART: read() returns EINTR */
+	sa.sa_handler = on_signal;	/* no SA_RESTART: poll() returns EINTR */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	c.path = o->out;
 	c.out = bt_file_create(o->out);
@@ -190,27 +232,55 @@ int bt_capture(const struct bt_capture_opts *o)
 	c.bd.quiet = 1;
 	c.status = isatty(STDERR_FILENO);
 	c.t0 = c.rate_t = now();
-	fd = bt_source_open(o, &child);
+	fd = bt_source_open(o, &child, &to_target);
+	bt_keys_init(&keys, to_target);
+	keys.hold = child != 0;
+	c.keys = &keys;
+	bt_exec_init(&c.exec, o->exec, o->n_exec, o->exec_timeout, now());
 	while (!stop_signal && (!c.ended || (child && now() < drain_until))) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		int wait = c.status ? STATUS_MS : -1;
+		struct pollfd p[3];
+		int wait = c.status ? STATUS_MS : -1, in_i;
+		int np;
 		ssize_t n = 0;
 		int r;
 
+		if (!c.ended && bt_exec_step(&c.exec, &keys, now()) < 0) {
+			failed = 1;
+			why = " (--exec failed)";
+			break;
+		}
+		if (c.exec.done && !keys.listened) {
+			clear_status(&c);
+			bt_keys_listen(&keys);	/* then the keyboard has the line */
+		}
+		bt_keys_flush(&keys);
+		if (keys.leave) {	/* what it could take before is sent */
+			why = " (left with Ctrl-])";
+			break;
+		}
+		np = poll_set(fd, &keys, p, &in_i);
+		if (!c.exec.done && !c.exec.failed && !c.ended) {
+			int left = ms_until(c.exec.deadline);
+
+			if (wait < 0 || left < wait)
+				wait = left;
+		}
 		if (c.ended)		/* draining QEMU's last console lines */
-			wait = (int)((drain_until - now()) * 1000) + 1;
-		r = poll(&p, 1, wait);
-		if (r > 0)
+			wait = ms_until(drain_until);
+		r = poll(p, (nfds_t)np, wait);
+		if (r > 0 && in_i >= 0 && p[in_i].revents)
+			bt_keys_read(&keys);
+		if (r > 0 && p[0].revents)
 			n = read(fd, in, sizeof(in));
 		if (r < 0 || n < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR || errno == EAGAIN)
 				continue;
 			bt_warn("reading the %s: %s", o->serial ? "serial port" : "input",
 				strerror(errno));
 			failed = 1;
 			break;
 		}
-		if (r > 0 && n == 0)
+		if (r > 0 && p[0].revents && n == 0)
 			break;	/* end of input */
 		c.wire_bytes += (uint64_t)n;
 		feed(&c, in, (size_t)n);
@@ -219,11 +289,14 @@ int bt_capture(const struct bt_capture_opts *o)
 		if (now() - c.last_draw >= STATUS_MS / 1000.0)
 			draw_status(&c, now());
 	}
+	bt_keys_restore();
 	wire_dec_finish(&c.dec, &ev);	/* a frame cut off by the end is counted */
 	bt_dec_finish(&c.bd);
-	if (bt_source_close(fd, child, 1) < 0)
+	if (bt_source_close(fd, to_target, child, 1) < 0)
 		failed = 1;
-	summary(&c, now());
+	if (!why && !stop_signal && bt_exec_finish(&c.exec) < 0)
+		failed = 1;
+	summary(&c, now(), why);
 	fclose(c.out);
 	bt_dec_free(&c.bd);
 	return failed ? BT_EXIT_INPUT : 0;

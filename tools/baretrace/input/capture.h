@@ -1,6 +1,8 @@
 /*
- * tools/baretrace/input/capture.h: the byte sources of `capture`
- * (capture_src.c) as capture.c uses them.
+ * tools/baretrace/input/capture.h: the pieces of `capture` as capture.c
+ * uses them: the byte sources (capture_src.c), the way back to the
+ * target for keystrokes (capture_keys.c) and the --exec driver
+ * (capture_exec.c).
  */
 #ifndef TOOLS_BARETRACE_CAPTURE_H
 #define TOOLS_BARETRACE_CAPTURE_H
@@ -9,9 +11,64 @@
 
 #include "../bt.h"
 
-/* A readable fd for the source; *child is QEMU's pid, or 0. Dies on error. */
-int bt_source_open(const struct bt_capture_opts *o, pid_t *child);
-/* Closes it; stops QEMU first if asked. -1 if QEMU could not be started. */
-int bt_source_close(int fd, pid_t child, int stop_child);
+/*
+ * A readable fd for the source; *child is QEMU's pid, or 0; *to_target
+ * a non-blocking fd whose bytes reach the target's UART (QEMU's stdin,
+ * the serial port itself), or -1 for a file. Dies on error.
+ */
+int bt_source_open(const struct bt_capture_opts *o, pid_t *child, int *to_target);
+/* Closes them; stops QEMU first if asked. -1 if QEMU could not be started. */
+int bt_source_close(int fd, int to_target, pid_t child, int stop_child);
+
+/* ---- capture_keys.c: bytes toward the target --------------------------- */
+
+#define BT_KEY_LEAVE	0x1d	/* Ctrl-]: leaves an interactive capture */
+
+struct bt_keys {
+	int out;		/* toward the target, -1: nowhere */
+	int in;			/* stdin while it is forwarded, else -1 */
+	int listened;		/* forwarding began (it never begins again) */
+	int tty;		/* stdin is a terminal we set raw */
+	int leave;		/* Ctrl-] was typed */
+	int hold;		/* queue, do not send: the target is not up yet */
+	uint8_t buf[4096];	/* bytes not yet taken by the target */
+	size_t len;
+};
+
+void bt_keys_init(struct bt_keys *k, int out);
+/* Starts forwarding stdin (raw mode if it is our terminal); once. */
+void bt_keys_listen(struct bt_keys *k);
+/* Reads what stdin has; EOF stops forwarding. */
+void bt_keys_read(struct bt_keys *k);
+/* Queues bytes for the target (0, or -1 when the buffer has no room). */
+int bt_keys_queue(struct bt_keys *k, const void *p, size_t n);
+/* Writes what the target takes now (unless held); a target gone drops the rest. */
+void bt_keys_flush(struct bt_keys *k);
+/* Puts the terminal back as it was; safe to call again, and at exit. */
+void bt_keys_restore(void);
+
+/* ---- capture_exec.c: --exec ------------------------------------------- */
+
+#define BT_SHELL_PROMPT	"bt> "	/* kernel/shell.c, at the start of a line */
+
+struct bt_exec {
+	char **cmd;
+	int n;
+	int sent;		/* commands sent; cmd[sent - 1] waits for its reply */
+	int prompts;		/* prompts seen and not yet answered */
+	int done;		/* every command had its reply */
+	int failed;
+	double timeout, deadline;
+	size_t match;		/* bytes of the prompt matched */
+	int line_start;		/* the next console byte begins a line */
+};
+
+void bt_exec_init(struct bt_exec *e, char **cmd, int n, double timeout, double now);
+/* Console text only (never frame bytes): finds the prompts. */
+void bt_exec_text(struct bt_exec *e, const uint8_t *p, size_t n);
+/* Sends the next command when a prompt came; -1 on a timeout (said why). */
+int bt_exec_step(struct bt_exec *e, struct bt_keys *k, double now);
+/* The run has ended; -1 (and why) if commands were left unanswered. */
+int bt_exec_finish(struct bt_exec *e);
 
 #endif /* TOOLS_BARETRACE_CAPTURE_H */

@@ -2,7 +2,8 @@
  * tools/baretrace/input/capture_src.c: where `capture` reads the UART from: a
  * serial port set raw at a baud rate, a file holding a raw log, or the
  * stdout of a QEMU it starts (QEMU's serial line with -nographic or
- * -serial stdio).
+ * -serial stdio). The line goes both ways: what capture_keys.c writes
+ * reaches the target's UART through the port itself or QEMU's stdin.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,10 +27,13 @@ static const struct {
 	{ 2000000, B2000000 }, { 3000000, B3000000 }, { 4000000, B4000000 },
 };
 
-/* Raw 8N1, no flow control, blocking reads of whatever has arrived. */
+/*
+ * Raw 8N1, no flow control, reads of whatever has arrived. Non-blocking,
+ * for the writes toward the target; reads only follow poll().
+ */
 static int open_serial(const char *dev, unsigned baud)
 {
-	int fd = open(dev, O_RDONLY | O_NOCTTY);
+	int fd = open(dev, O_RDWR | O_NOCTTY | O_NONBLOCK);
 	struct termios t;
 	speed_t speed = 0;
 
@@ -56,55 +60,64 @@ static int open_serial(const char *dev, unsigned baud)
 }
 
 /*
- * QEMU runs in its own process group with stdin from /dev/null, so a
- * Ctrl-C reaches only us; we then stop it and still write the summary.
+ * QEMU runs in its own process group with its stdin a pipe from us
+ * (never our terminal), so a Ctrl-C reaches only us; we then stop it and
+ * still write the summary. We hold the pipe open to the end: QEMU never
+ * sees its input end, whatever happens to ours.
  */
-static int start_qemu(char **argv, pid_t *child)
+static int start_qemu(char **argv, pid_t *child, int *to_target)
 {
-	int p[2];
+	int p[2], in[2];
 
-	if (pipe(p))
+	if (pipe(p) || pipe(in))
 		bt_die(BT_EXIT_INPUT, "pipe: %s", strerror(errno));
 	*child = fork();
 	if (*child < 0)
 		bt_die(BT_EXIT_INPUT, "fork: %s", strerror(errno));
 	if (*child == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
 		setpgid(0, 0);
 		dup2(p[1], STDOUT_FILENO);
-		if (null >= 0)
-			dup2(null, STDIN_FILENO);
+		dup2(in[0], STDIN_FILENO);
 		close(p[0]);
 		close(p[1]);
+		close(in[0]);
+		close(in[1]);
 		execvp(argv[0], argv);
 		fprintf(stderr, "baretrace: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(p[1]);
+	close(in[0]);
+	fcntl(in[1], F_SETFL, O_NONBLOCK);
+	fcntl(in[1], F_SETFD, FD_CLOEXEC);
+	fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	*to_target = in[1];
 	return p[0];
 }
 
-int bt_source_open(const struct bt_capture_opts *o, pid_t *child)
+int bt_source_open(const struct bt_capture_opts *o, pid_t *child, int *to_target)
 {
 	int fd;
 
 	*child = 0;
+	*to_target = -1;
 	if (o->serial)
-		return open_serial(o->serial, o->baud ? o->baud : 115200);
+		return *to_target = open_serial(o->serial, o->baud ? o->baud : 115200);
 	if (o->qemu_argv)
-		return start_qemu(o->qemu_argv, child);
+		return start_qemu(o->qemu_argv, child, to_target);
 	fd = open(o->file, O_RDONLY);
 	if (fd < 0)
 		bt_die(BT_EXIT_INPUT, "cannot open %s: %s", o->file, strerror(errno));
 	return fd;
 }
 
-int bt_source_close(int fd, pid_t child, int stop_child)
+int bt_source_close(int fd, int to_target, pid_t child, int stop_child)
 {
 	int status = 0;
 
 	close(fd);
+	if (to_target >= 0 && to_target != fd)
+		close(to_target);
 	if (!child)
 		return 0;
 	if (stop_child)

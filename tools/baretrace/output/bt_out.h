@@ -121,6 +121,9 @@ struct bt_capture_opts {
 	const char *serial, *file, *out;
 	unsigned baud;
 	char **qemu_argv;
+	char **exec;		/* --exec: shell commands, in order */
+	int n_exec;
+	double exec_timeout;	/* seconds for each prompt */
 };
 
 int bt_capture(const struct bt_capture_opts *o);

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""test/host/fake_shell.py: a stand-in for QEMU under 'baretrace capture
+--qemu', so the two-way line is tested on the host, fast and exactly.
+
+  fake_shell.py LOG [idle]
+
+Writes to stdout what a target writes to its UART: boot text, a damaged
+frame whose payload holds "\\r\\nbt> " (console text it is not), then the
+shell prompt "bt> " cut in two by a damaged frame. Each line it reads
+(ending in '\\r' or '\\n') is echoed and answered "you said: REPR" and a
+new prompt follows, except:
+  hang      no answer ever
+  exit N    the stream of e2e_baretrace.raw_log (frames, an END frame,
+            console text) and the end
+With 'idle', one second without input also ends it that way.
+LOG gets one line per command received, "EARLY" first if bytes came
+before the first real prompt.
+"""
+import os
+import select
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2e_baretrace as e2e  # noqa: E402
+
+# Damaged (CRC) frames: the stream decoder drops and counts them.
+FAKE = bytearray(e2e.escape(e2e.payload(1, 0, 0, b"\r\nbt> " * 4)))
+FAKE[-2] ^= 0x40
+FAKE = bytes(FAKE)
+
+
+def out(b):
+    os.write(1, b)
+
+
+def main():
+    log = open(sys.argv[1], "w", buffering=1)
+    idle = "idle" in sys.argv[2:]
+    out(b"baretrace: fake target\r\n")
+    out(FAKE)                                   # "bt> " inside a frame
+    time.sleep(0.4)
+    out(b"baretrace shell: 'help' lists the commands\r\nbt")
+    time.sleep(0.2)
+    out(FAKE)                                   # the prompt cut by a frame
+    time.sleep(0.2)
+    if select.select([0], [], [], 0)[0]:
+        log.write("EARLY\n")
+    out(b"> ")
+    line = b""
+    while True:
+        r = select.select([0], [], [], 1.0 if idle else None)[0]
+        if not r:
+            break                               # idle: the run ends by itself
+        data = os.read(0, 4096)
+        if not data:
+            break
+        for c in data:
+            if c not in (0x0d, 0x0a):
+                line += bytes([c])
+                continue
+            cmd = line.decode(errors="replace")
+            line = b""
+            log.write(cmd + "\n")
+            out(cmd.encode() + b"\r\n")
+            if cmd == "hang":
+                time.sleep(3600)
+            if cmd.startswith("exit"):
+                raw, _ = e2e.raw_log(0x12345678)
+                out(raw)
+                return 0
+            out(b"you said: " + repr(cmd).encode() + b"\r\nbt> ")
+    raw, _ = e2e.raw_log(0x12345678)
+    out(raw)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+/*
+ * tools/baretrace/input/capture_keys.c: the capture's way back to the
+ * target. Keystrokes (or, when stdin is no terminal, whatever stdin
+ * holds) and --exec commands are queued here and written to the target
+ * as fast as it takes them, never blocking the capture: the fd toward
+ * the target is non-blocking, and stdin is read only while the queue has
+ * room, so a slow target slows the sender, not the capture.
+ *
+ * A QEMU we start gets nothing before it has printed: its UART drops
+ * what arrives before the guest sets it up (QEMU's PL011 empties its
+ * FIFO when the guest turns the FIFO on), so keys wait in the queue for
+ * the first console text (capture.c lifts 'hold').
+ *
+ * A terminal on stdin is set raw, so every key (Ctrl-C included) goes
+ * to the target as typed; Ctrl-] leaves. The terminal is put back on
+ * every way out: the end of the capture, a signal (handlers only set a
+ * flag, the capture then returns normally), and exit() from an error
+ * (atexit).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "../bt.h"
+#include "capture.h"
+
+static struct termios saved;
+static int saved_valid;
+
+void bt_keys_restore(void)
+{
+	if (!saved_valid)
+		return;
+	saved_valid = 0;
+	tcsetattr(STDIN_FILENO, TCSADRAIN, &saved);
+}
+
+/* Raw input, but output still turns '\n' into "\r\n" (our own messages). */
+static int set_raw(void)
+{
+	struct termios t;
+	static int registered;
+
+	if (tcgetattr(STDIN_FILENO, &saved))
+		return -1;
+	t = saved;
+	cfmakeraw(&t);
+	t.c_oflag |= OPOST;
+	t.c_cc[VMIN] = 1;
+	t.c_cc[VTIME] = 0;
+	if (!registered++)
+		atexit(bt_keys_restore);
+	saved_valid = 1;
+	if (tcsetattr(STDIN_FILENO, TCSADRAIN, &t)) {
+		saved_valid = 0;
+		return -1;
+	}
+	return 0;
+}
+
+void bt_keys_init(struct bt_keys *k, int out)
+{
+	memset(k, 0, sizeof(*k));
+	k->out = out;
+	k->in = -1;
+}
+
+void bt_keys_listen(struct bt_keys *k)
+{
+	if (k->out < 0 || k->listened++)
+		return;
+	if (isatty(STDIN_FILENO)) {
+		pid_t fg = tcgetpgrp(STDIN_FILENO);
+
+		/* A background job must not touch its terminal (SIGTTIN/TTOU). */
+		if (fg >= 0 && fg != getpgrp())
+			return;
+		if (set_raw()) {
+			bt_warn("cannot set the terminal raw (%s): keys are not forwarded",
+				strerror(errno));
+			return;
+		}
+		k->tty = 1;
+		fprintf(stderr, "baretrace capture: keys go to the target; Ctrl-] leaves\n");
+	}
+	k->in = STDIN_FILENO;
+}
+
+void bt_keys_read(struct bt_keys *k)
+{
+	ssize_t n;
+
+	if (k->in < 0 || k->len == sizeof(k->buf))
+		return;
+	n = read(k->in, k->buf + k->len, sizeof(k->buf) - k->len);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {		/* end of stdin: the capture goes on */
+		k->in = -1;
+		return;
+	}
+	if (k->tty) {
+		uint8_t *leave = memchr(k->buf + k->len, BT_KEY_LEAVE, (size_t)n);
+
+		if (leave) {
+			n = leave - (k->buf + k->len);
+			k->leave = 1;
+			k->in = -1;
+		}
+	}
+	k->len += (size_t)n;
+}
+
+int bt_keys_queue(struct bt_keys *k, const void *p, size_t n)
+{
+	if (k->out < 0 || n > sizeof(k->buf) - k->len)
+		return -1;
+	memcpy(k->buf + k->len, p, n);
+	k->len += n;
+	return 0;
+}
+
+void bt_keys_flush(struct bt_keys *k)
+{
+	while (k->len && k->out >= 0 && !k->hold) {
+		ssize_t n = write(k->out, k->buf, k->len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return;		/* the target is busy: poll says when */
+		if (n < 0) {		/* QEMU has gone, the port was unplugged */
+			k->len = 0;
+			k->out = k->in = -1;
+			return;
+		}
+		memmove(k->buf, k->buf + n, k->len - (size_t)n);
+		k->len -= (size_t)n;
+	}
+}
