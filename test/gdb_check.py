@@ -4,7 +4,8 @@ on a hung guest, through QEMU's gdb stub (stage 'gdb' of test/run.py).
 The test image's 'gdbhang' scenario (test/target/scenario_hang.c) traces
 a fixed pattern of calls on CPUs 0 and 1 and of tracepoints and a
 trace_printf on CPU 2, prints the rings with the target's own decoder
-(trace_dump, function entries only), and spins for ever with interrupts
+(trace_dump: function entries, and tracepoint names and trace_printf
+format numbers), and spins for ever with interrupts
 masked, its last block still open. gdb-multiarch -batch attaches (which
 halts every vCPU), runs baretrace-last and baretrace-dump, and QEMU is
 killed. Then:
@@ -167,7 +168,8 @@ def hang_and_dump(h, res, tag, bootargs, flags, bt, elf, tgt):
     if not m:
         res.record(f"gdb[{tag}]: the console shows the target's dump", False, console[-3000:])
         return None
-    return console, gout, per_cpu(m.group(1).splitlines()), int(m.group(2))
+    dump = per_cpu(m.group(1).splitlines())
+    return console, gout, funcs_only(dump), int(m.group(2)), dump.get(2, [])
 
 
 def reservation(h, res, tgt, elf, base, bt):
@@ -217,8 +219,17 @@ def make_debug(h, res, tgt, elf):
                "# cpu 0: last 0 of 0 events in its ring" in out, out)
 
 
+def cpu2_printf(lines):
+    """The console dump's line for CPU 2's trace_printf (it names the
+    format by number), or None if the last line is not one."""
+    m = re.match(r"^(trace_printf format #\d+, 4 arguments)$", texts(lines[-1:])[0]) \
+        if lines else None
+    return m.group(1) if m else None
+
+
 def funcs_only(cpus):
-    """The console dump decodes function entries only (CPUs 0 and 1)."""
+    """The function entries of the console dump (CPUs 0 and 1; CPU 2's
+    tracepoints and trace_printf are compared on their own)."""
     return {c: v for c, v in cpus.items() if c in FUNC_CPUS}
 
 
@@ -245,10 +256,13 @@ def stage_gdb(h, res, board):
     got = hang_and_dump(h, res, "hang", f"panic=poweroff trace=function {FILTER} -- gdbhang",
                         "", bt, elf, tgt)
     if got:
-        console, gout, dump, nrec = got
-        res.record(f"gdb[hang]: the target's own dump holds the {CALLS} known calls in order",
-                   nrec == CALLS and {c: calls_of(v) for c, v in dump.items()} == WANT,
-                   f"{nrec} records; per CPU: {[(c, len(v)) for c, v in dump.items()]}")
+        console, gout, dump, nrec, cpu2 = got
+        res.record(f"gdb[hang]: the target's own dump holds the {CALLS} known calls in order "
+                   "and CPU 2's tracepoints and trace_printf",
+                   nrec == EVENTS and {c: calls_of(v) for c, v in dump.items()} == WANT
+                   and texts(cpu2) == ["gdbhang:step"] * 6 + [cpu2_printf(cpu2)],
+                   f"{nrec} records; per CPU: {[(c, len(v)) for c, v in dump.items()]}\n"
+                   f"CPU 2: {cpu2}")
         res.record("gdb[hang]: baretrace-dump reports CPU 0's block still open",
                    re.search(r"^cpu 0: 720 events in blocks 0\.\.\d+ \(.*, 1 open\); 720 produced$",
                              gout, re.M) is not None, gout)
@@ -288,14 +302,14 @@ def stage_gdb(h, res, board):
     got = hang_and_dump(h, res, "graph", "panic=poweroff trace=function_graph "
                         f"{FILTER} -- gdbhang", "", bt, elf, tgt)
     if got:
-        console, gout, dump, nrec = got
+        console, gout, dump, nrec, cpu2 = got
         last = {int(m.group(1)): m.group(2).splitlines() for m in re.finditer(
             r"^# cpu (\d+): last \d+ of \d+ events in its ring\n((?:\[.*\n)*)", gout, re.M)}
         rst, rep = h.run([tool, "report", bt, "--elf", elf])
         graph_events = 2 * CALLS + len(WANT_CPU2)
         res.record("gdb[graph]: baretrace-last prints the dump's last graph records, and the "
                    f".bt holds all {graph_events} events",
-                   nrec == 2 * CALLS and all(last.get(c) == dump[c][-5:] for c in FUNC_CPUS)
+                   nrec == 2 * CALLS + len(WANT_CPU2) and all(last.get(c) == dump[c][-5:] for c in FUNC_CPUS)
                    and re.match(r"\[000\] [\d.]+: \} tt_beta \d+ ticks$", last[0][-1])
                    and rst == 0 and f"# {graph_events} events" in rep.splitlines()
                    and "lost" not in rep,
@@ -309,7 +323,7 @@ def stage_gdb(h, res, board):
                         f"panic=poweroff trace=function trace_buf=2K {FILTER} -- gdbhang",
                         "-accel tcg,thread=multi", bt, elf, tgt)
     if got:
-        console, gout, dump, nrec = got
+        console, gout, dump, nrec, cpu2 = got
         rst, rep = h.run([tool, "report", bt, "--elf", elf])
         lines = rep.splitlines()
         dec = re.search(r"^# (\d+) events$", rep, re.M)

@@ -212,8 +212,10 @@ class Ring:
 
 
 def read_rings(img):
+    # 'rings' points at the per-CPU state: rings_bss, or the RAM kept
+    # across resets once tracing set it up there (trace/output/prev.c).
     rings = _static("rings", "trace/output/ring_swap.c")
-    nr_cpus = rings.type.range()[1] + 1     # NR_CPUS
+    nr_cpus = _static("rings_bss", "trace/output/ring_swap.c").type.range()[1] + 1  # NR_CPUS
     if not 0 < img.ncpus <= nr_cpus:
         raise gdb.GdbError(f"baretrace: {img.ncpus} CPUs online, not 1 to {nr_cpus}: "
                            "is the target halted after boot?")
