@@ -1,4 +1,4 @@
-/* sources: wire/wire.c */
+/* sources: wire/wire.c wire/wire_escape.c */
 /*
  * test/host/test_wire_escape.c: the fast escaper (eight bytes a step) and
  * the byte-table CRC in wire/wire.c against their definitions written
