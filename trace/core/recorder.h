@@ -60,6 +60,32 @@
 .Lvarint_last\@:
 	strb	\wv, [\p], #1
 	.endm
+
+/* delta = now - last_ts of ring \r, and last_ts = now. */
+	.macro	REC_TAKE_DELTA r, now, delta
+	ldr	\delta, [\r, #REC_RING_LAST_TS]
+	str	\now, [\r, #REC_RING_LAST_TS]
+	sub	\delta, \now, \delta
+	.endm
+
+/* The header byte of a \kind record at \p for a delta below 31; a
+ * larger one branches to \long, which writes kind << 5 | 31 and then
+ * the delta as a varint. */
+	.macro	REC_PUT_HEADER kind, xd, wd, p, long
+	cmp	\xd, #31
+	b.hs	\long
+	orr	\wd, \wd, #(\kind << 5)
+	strb	\wd, [\p], #1
+	.endm
+
+/* The record ends at \p: it becomes ring \r's wr, and the block holds
+ * one more event (\wt is scratch). */
+	.macro	REC_COMMIT r, p, wt
+	str	\p, [\r, #REC_RING_WR]
+	ldr	\wt, [\r, #REC_RING_CUR_EVENTS]
+	add	\wt, \wt, #1
+	str	\wt, [\r, #REC_RING_CUR_EVENTS]
+	.endm
 #endif
 
 #endif /* TRACE_RECORDER_H */

@@ -55,9 +55,7 @@ trace_rec_function:
 
 	isb					// the counter read is not early
 	mrs	x13, cntvct_el0			// now
-	ldr	x14, [x11, #REC_RING_LAST_TS]
-	str	x13, [x11, #REC_RING_LAST_TS]
-	sub	x14, x13, x14			// delta
+	REC_TAKE_DELTA x11, x13, x14		// delta
 
 	ldr	x16, [x11, #REC_RING_KEY_BLOCK]
 	orr	x16, x16, x15
@@ -81,10 +79,7 @@ trace_rec_function:
 .Lcaller:
 	cbnz	w18, .Lput_caller
 .Lcommit:
-	str	x12, [x11, #REC_RING_WR]
-	ldr	w16, [x11, #REC_RING_CUR_EVENTS]
-	add	w16, w16, #1
-	str	w16, [x11, #REC_RING_CUR_EVENTS]
+	REC_COMMIT x11, x12, w16
 .Ldone:
 	msr	daif, x10
 	mov	x16, x30

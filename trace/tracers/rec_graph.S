@@ -113,20 +113,12 @@ trace_rec_graph:
 	ldr	w13, [x12, #REC_FG_GRAPH_DEPTH]	// depth
 	add	w14, w13, #1
 	str	w14, [x12, #REC_FG_GRAPH_DEPTH]
-	ldr	x14, [x11, #REC_RING_LAST_TS]
-	str	x18, [x11, #REC_RING_LAST_TS]
-	sub	x14, x18, x14			// delta
-	cmp	x14, #31
-	b.hs	.Lentry_long_delta
-	orr	w14, w14, #(REC_KIND_GRAPH_ENTRY << 5)
-	strb	w14, [x16], #1
+	REC_TAKE_DELTA x11, x18, x14
+	REC_PUT_HEADER REC_KIND_GRAPH_ENTRY, x14, w14, x16, .Lentry_long_delta
 .Lentry_site:
 	REC_PUT_VARINT x15, w15, w17, x16
 	REC_PUT_VARINT x13, w13, w17, x16
-	str	x16, [x11, #REC_RING_WR]
-	ldr	w17, [x11, #REC_RING_CUR_EVENTS]
-	add	w17, w17, #1
-	str	w17, [x11, #REC_RING_CUR_EVENTS]
+	REC_COMMIT x11, x16, w17
 .Ldone1:
 	HOOK_RETURN
 .Lentry_long_delta:
@@ -174,21 +166,13 @@ fgraph_fast_exit:
 	ldr	w13, [x12, #REC_FG_GRAPH_DEPTH]
 	sub	w13, w13, #1
 	str	w13, [x12, #REC_FG_GRAPH_DEPTH]
-	ldr	x13, [x11, #REC_RING_LAST_TS]
-	str	x17, [x11, #REC_RING_LAST_TS]
-	sub	x13, x17, x13			// delta
-	cmp	x13, #31
-	b.hs	.Lexit_long_delta
-	orr	w13, w13, #(REC_KIND_EXIT << 5)
-	strb	w13, [x16], #1
+	REC_TAKE_DELTA x11, x17, x13
+	REC_PUT_HEADER REC_KIND_EXIT, x13, w13, x16, .Lexit_long_delta
 .Lexit_site:
 	REC_PUT_VARINT x15, w15, w17, x16
 	REC_PUT_VARINT x18, w18, w17, x16
 	strb	wzr, [x16], #1			// flags: no return value
-	str	x16, [x11, #REC_RING_WR]
-	ldr	w17, [x11, #REC_RING_CUR_EVENTS]
-	add	w17, w17, #1
-	str	w17, [x11, #REC_RING_CUR_EVENTS]
+	REC_COMMIT x11, x16, w17
 	msr	daif, x10
 	ret
 .Lexit_long_delta:
