@@ -1,7 +1,7 @@
 /*
  * trace/output/prev.c: the previous boot's trace, read back from the
- * region kept across resets, and this boot's rings placed there (see
- * prev.h).
+ * region kept across resets and sent first (see prev.h; this boot's
+ * rings in the region: prev_region.c).
  *
  * Region layout (base from kernel/persist.h, every offset fixed by
  * struct prev_header, which says them all):
@@ -23,27 +23,13 @@
 #include "percpu.h"
 #include "persist.h"
 #include "prev.h"
+#include "prev_int.h"
 #include "ring.h"
 #include "tracers/tracer.h"
 #include "wire.h"
 
 #include "config.h"
 
-#define PREV_MAGIC	0x3130564552505442ULL	/* "BTPREV01", little-endian */
-#define PREV_LAYOUT	1			/* of this file's region */
-#define HEAD_BYTES	4096UL
-
-struct prev_header {
-	uint64_t magic;
-	uint32_t layout;	/* PREV_LAYOUT */
-	uint32_t crc;		/* CRC-32 of this header with crc = 0 */
-	uint64_t base, size;	/* where the region was: it must not move */
-	uint32_t image_hash;	/* CRC-32 of .bt_tables, as in the metadata */
-	uint32_t ncpus;		/* ring_cpu entries */
-	uint64_t boot;		/* boots since the region was first written */
-	uint32_t ring_cpu_bytes, block_bytes;	/* the layout of what follows */
-	uint64_t rings_off, data_off, half_bytes;
-};
 
 /* One previous-boot block, copied aside as a data frame body. */
 struct prev_frame {
@@ -64,8 +50,6 @@ static unsigned int nframes, next;
 static bool info_sent;
 static struct wire_prev_cpu info[NR_CPUS];
 static unsigned int ninfo;
-/* This boot's region (prev_rings), set once under ring_setup's caller's lock. */
-static struct prev_header *head;
 
 static int param_prev(const char *v)
 {
@@ -93,7 +77,7 @@ static uint32_t image_hash(void)
 	return wire_crc32(0, bt_tables_start, (size_t)(bt_tables_end - bt_tables_start));
 }
 
-static uint32_t header_crc(const struct prev_header *h)
+uint32_t prev_header_crc(const struct prev_header *h)
 {
 	struct prev_header c = *h;
 
@@ -102,7 +86,7 @@ static uint32_t header_crc(const struct prev_header *h)
 }
 
 /* The layout this image uses for a region of 'size' bytes at 'base'. */
-static struct prev_header layout_for(uint64_t base, uint64_t size)
+struct prev_header prev_layout_for(uint64_t base, uint64_t size)
 {
 	uint64_t rings = (NR_CPUS * sizeof(struct ring_cpu) + 4095) & ~4095UL;
 	uint64_t data = HEAD_BYTES + rings;
@@ -144,7 +128,7 @@ static const struct ring_block *block_ok(const struct ring_cpu *o, uint64_t seq,
 }
 
 /* The sequence numbers a ring may still hold: [*lo, *hi). */
-static bool ring_span(const struct prev_header *h, const struct ring_cpu *o,
+bool prev_ring_span(const struct prev_header *h, const struct ring_cpu *o,
 		      uint64_t *lo, uint64_t *hi)
 {
 	uintptr_t d0 = h->base + h->data_off, d1 = d0 + 2 * h->half_bytes;
@@ -169,7 +153,7 @@ static size_t take_cpu(const struct prev_header *h, const struct ring_cpu *o,
 
 	*e = (struct wire_prev_cpu){ c, o->stored_done + (o->cur ? o->cur_events : 0) + o->dropped,
 				     o->exported, o->overwritten, o->dropped, o->discarded, 0, 0 };
-	if (!ring_span(h, o, &lo, &hi))
+	if (!prev_ring_span(h, o, &lo, &hi))
 		return 0;
 	for (uint64_t s = lo; s < hi; s++) {
 		uint32_t used, events;
@@ -231,7 +215,7 @@ static const char *refusal(const struct prev_header *h, const struct prev_header
 	if (h->layout != PREV_LAYOUT || h->ring_cpu_bytes != want->ring_cpu_bytes ||
 	    h->block_bytes != want->block_bytes || h->ncpus != NR_CPUS)
 		return "its layout is not this image's";
-	if (h->crc != header_crc(h))
+	if (h->crc != prev_header_crc(h))
 		return "its header is damaged (CRC-32 does not match)";
 	if (h->base != want->base || h->size != want->size || h->data_off != want->data_off ||
 	    h->half_bytes != want->half_bytes)
@@ -251,7 +235,7 @@ static void prev_init(void)
 	if (!r.size)
 		return;
 	struct prev_header *h = (struct prev_header *)(uintptr_t)r.base;
-	struct prev_header want = layout_for(r.base, r.size);
+	struct prev_header want = prev_layout_for(r.base, r.size);
 
 	if (h->magic != PREV_MAGIC)
 		return;		/* nothing there: a cold boot */
@@ -310,71 +294,6 @@ static void prev_start_export(void)
 }
 KERNEL_INIT(prev_start_export, KINIT_LATE);
 
-struct ring_cpu *prev_rings(void)
-{
-	struct mem_region r = persist_region();
-
-	if (!r.size)
-		return NULL;
-	struct prev_header *h = (struct prev_header *)(uintptr_t)r.base;
-	struct prev_header want = layout_for(r.base, r.size);
-
-	if (!want.half_bytes)
-		return NULL;
-	struct ring_cpu *rings = (struct ring_cpu *)(uintptr_t)(r.base + want.rings_off);
-
-	memset(rings, 0, NR_CPUS * sizeof(*rings));
-	want.boot = found == PREV_KEPT ? prev_boot + 1 : 1;
-	want.crc = header_crc(&want);
-	want.magic = 0;
-	*h = want;
-	/* The magic last: a reset before here leaves no header. */
-	__atomic_store_n(&h->magic, PREV_MAGIC, __ATOMIC_RELEASE);
-	head = h;
-	return rings;
-}
-
-static uintptr_t half_at(unsigned int i)
-{
-	return (uintptr_t)head + head->data_off + i * head->half_bytes;
-}
-
-bool prev_holds(const void *p)
-{
-	return head && (uintptr_t)p >= half_at(0) && (uintptr_t)p < half_at(2);
-}
-
-static bool in_half(const void *p, unsigned int i)
-{
-	return p && (uintptr_t)p >= half_at(i) && (uintptr_t)p < half_at(i + 1);
-}
-
-void *prev_ring_mem(size_t total, const struct ring_cpu *rings, unsigned int n)
-{
-	static bool said;
-
-	if (!head)
-		return NULL;
-	if (total > head->half_bytes) {
-		if (!said)
-			kprintf("trace: rings of %lu KiB in all do not fit the %lu KiB kept "
-				"across resets: a reset loses them\n", (unsigned long)(total >> 10),
-				(unsigned long)(head->half_bytes >> 10));
-		said = true;
-		return NULL;
-	}
-	for (unsigned int i = 0; i < 2; i++) {
-		bool busy = false;
-
-		for (unsigned int c = 0; c < n; c++)
-			busy |= in_half(rings[c].mem, i) || in_half(rings[c].old_mem, i) ||
-				in_half(rings[c].new_mem, i);
-		if (!busy)
-			return (void *)half_at(i);
-	}
-	return NULL;
-}
-
 void prev_send_info(void)
 {
 	static uint8_t body[EXPORT_PAYLOAD_MAX];
@@ -398,24 +317,4 @@ bool prev_send_one(void)
 	 * masked or at the end of a run, where the heap is not to be used. */
 	export_send(WIRE_FRAME_PREV, f->cpu, f->seq, f->body, f->len);
 	return true;
-}
-
-void prev_spoil_for_test(enum prev_spoil how)
-{
-	if (!head)
-		return;
-	if (how == PREV_SPOIL_BLOCK) {
-		struct ring_cpu *r = this_cpu()->ring;
-		uint64_t lo, hi;
-
-		if (r && ring_span(head, r, &lo, &hi) && lo + 1 < hi)
-			ring_block_at(r, lo)->data[0] ^= 0x40;
-		return;
-	}
-	if (how == PREV_SPOIL_IMAGE) {
-		head->image_hash ^= 0x5a5a5a5a;
-		head->crc = header_crc(head);
-	} else {
-		head->boot ^= 0x100;	/* the CRC no longer matches */
-	}
 }
