@@ -1,0 +1,241 @@
+/*
+ * tools/baretrace/input/input.h: reading a trace. tracefile.c (.bt files),
+ * meta.c (metadata frames), decode.c (frames in stream order -> records
+ * for a visitor), books.c (event numbers per CPU: holes and their causes),
+ * prev.c (the previous boot's blocks). Included through bt.h.
+ */
+#ifndef TOOLS_BARETRACE_INPUT_INPUT_H
+#define TOOLS_BARETRACE_INPUT_INPUT_H
+
+#include "../model/symtab.h"
+
+/* ---- tracefile.c ------------------------------------------------------- */
+
+extern const uint8_t bt_file_magic[8];
+FILE *bt_file_create(const char *path);
+int bt_file_write(FILE *f, const uint8_t *payload, size_t len);
+/* Opens and checks the magic; dies with a clear message otherwise. */
+FILE *bt_file_open(const char *path);
+/*
+ * 1: a checked frame in buf, 0: end of file, -1: the rest of the file
+ * holds no whole frame (cut short or damaged). Bytes that are not a
+ * frame whose length and CRC check (a damaged length field, say) are
+ * skipped up to the next one that does; *skipped counts them.
+ */
+int bt_file_next(FILE *f, uint8_t *buf, size_t *len, uint64_t *skipped);
+
+/* ---- meta.c ------------------------------------------------------------ */
+
+struct bt_field {
+	char *name;
+	uint8_t type;		/* enum wire_field_type */
+	char *format;		/* printf-style, for one value */
+};
+
+struct bt_schema {
+	uint64_t id;
+	char *name;
+	unsigned nfields;
+	struct bt_field *fields;
+	uint8_t *types;		/* the fields' types, for the record decoder */
+	int replaced;		/* a later definition of the id took over */
+};
+
+struct bt_format {
+	uint64_t id;
+	char *text;
+};
+
+struct bt_meta {
+	int seen;		/* a metadata frame arrived */
+	uint64_t sets;		/* frames with key 1: sets begun (wire.md 2.9) */
+	uint64_t version, freq, ncpus, nsites, text_base;
+	uint32_t image_hash;
+	int have_hash;
+	struct bt_schema *schemas;	/* index = the schema's slot */
+	size_t nschemas, schemas_cap;
+	struct bt_format *formats;
+	size_t nformats, formats_cap;
+};
+
+/* Merges one metadata body in; 0, or -1 if it is malformed. */
+int bt_meta_parse(struct bt_meta *m, const uint8_t *body, size_t len);
+/* The live definition of a tracepoint id, or NULL. */
+const struct bt_schema *bt_meta_schema(const struct bt_meta *m, uint64_t id);
+const char *bt_meta_format(const struct bt_meta *m, uint64_t id);
+void bt_meta_free(struct bt_meta *m);
+
+/* ---- decode.c ---------------------------------------------------------- */
+
+struct bt_decoder;
+
+struct bt_visitor {
+	void (*record)(struct bt_decoder *d, unsigned cpu, const struct wire_record *r);
+	/*
+	 * A hole (docs/wire.md 2.8): 'events' events of this CPU are missing
+	 * right here, before the next record of that CPU (or at its end).
+	 * 'cause' says why as far as the data tells.
+	 */
+	void (*hole)(struct bt_decoder *d, unsigned cpu, uint64_t events, const char *cause);
+	/* Around the records of one data frame. */
+	void (*block_begin)(struct bt_decoder *d, const struct wire_frame *f, uint64_t base_ts);
+	void (*block_end)(struct bt_decoder *d, const struct wire_frame *f);
+	/* A profile-dump frame (its body checked: wire_profile_next works). */
+	void (*profile)(struct bt_decoder *d, const struct wire_frame *f);
+	/* The stream turns to the previous boot's blocks (prev = 1: records
+	 * and holes that follow are that boot's, d->prev says what it left)
+	 * or back to this boot's (prev = 0). Only with d->want_prev. */
+	void (*section)(struct bt_decoder *d, int prev);
+};
+
+struct bt_pending {
+	uint8_t *payload;
+	size_t len;
+};
+
+/* What one CPU's event numbers say (books.c). */
+struct bt_cpu_books {
+	uint64_t next_event;		/* the number after the last block's */
+	uint64_t decoded;		/* events in blocks decoded */
+	uint64_t blocks;		/* data frames decoded */
+	uint64_t last_seq;		/* of the last data frame decoded */
+	uint64_t hole_target;		/* events in holes with consecutive seqs */
+	uint64_t hole_other;		/* events in the other holes */
+	uint64_t holes;			/* holes found */
+	uint64_t ts;			/* where a hole found now sits: the block's
+					 * base, or the last record's time */
+	uint8_t have_block;		/* next_event and last_seq are known */
+	uint8_t end_unknown;		/* the last block was cut short */
+};
+
+/* The end-of-stream totals of a CPU, and what a first pass decoded. */
+struct bt_end_books {
+	struct wire_end_cpu end[BT_MAX_CPUS];
+	uint8_t has[BT_MAX_CPUS];	/* an END entry for this CPU */
+	uint64_t decoded[BT_MAX_CPUS];
+	int totals;			/* an END frame with totals arrived */
+	int empty_end;			/* an END frame without (version 1) */
+};
+
+/* The previous boot's trace (wire.md 2.10), kept apart from this boot's. */
+struct bt_prev {
+	int seen;			/* a summary frame arrived */
+	int active;			/* its blocks are being decoded now */
+	uint64_t boot;
+	struct wire_prev_cpu cpu[BT_MAX_CPUS];
+	uint8_t has[BT_MAX_CPUS];	/* a summary entry for this CPU */
+	uint64_t next_event[BT_MAX_CPUS];	/* after its last block decoded */
+	uint8_t have_block[BT_MAX_CPUS];
+	uint64_t decoded[BT_MAX_CPUS], holes[BT_MAX_CPUS];
+	uint64_t blocks, events, skipped;	/* skipped: frames of it not wanted */
+};
+
+struct bt_decoder {
+	const struct bt_visitor *v;
+	void *user;			/* the command's state */
+	struct bt_meta meta;
+	struct bt_symtab syms;
+	const char *elf_path;		/* names from this ELF, not dumps */
+	uint32_t elf_hash;
+	int quiet;			/* no warnings (capture) */
+	uint64_t next_seq[BT_MAX_CPUS];	/* data frames, per CPU */
+	uint8_t have_seq[BT_MAX_CPUS];
+	uint64_t next_prof_seq[BT_MAX_CPUS];	/* profile dumps, per CPU */
+	uint8_t have_prof_seq[BT_MAX_CPUS];
+	uint64_t next_type_seq[8];	/* other frames, per type */
+	uint8_t have_type_seq[8];
+	struct bt_pending pending[BT_MAX_PENDING];
+	size_t npending;
+	struct wire_rec_iter it;
+	/* What was seen, for summaries. */
+	uint64_t frames, data_frames, records, frames_lost, seq_gaps;
+	uint64_t events;		/* every record but kind 6 (wire.md 2.8) */
+	uint64_t pending_dropped, bad_blocks, bad_frames, ends;
+	uint64_t skipped_bytes;		/* trace file bytes that were no frame */
+	struct bt_cpu_books books[BT_MAX_CPUS];
+	struct bt_end_books end;	/* from the END frame, as it arrives */
+	struct bt_end_books *pre;	/* from a first pass, for causes; or NULL */
+	uint64_t profile_frames, bad_profiles, bad_exts;
+	uint64_t first_ts, last_ts;
+	int have_ts;
+	uint8_t cpus_seen[BT_MAX_CPUS];
+	int want_prev;			/* decode the previous boot's blocks */
+	struct bt_prev prev;
+};
+
+void bt_dec_init(struct bt_decoder *d, const struct bt_visitor *v, void *user);
+/* Names come from this ELF (checked against the metadata hash; elf_syms.c). */
+void bt_dec_use_elf(struct bt_decoder *d, const char *path);
+/*
+ * One checked payload, in stream order. Returns 0, or -1 with a message
+ * printed for a stream this tool cannot read (unknown version, an ELF
+ * that does not match).
+ */
+int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len);
+/* End of input: decodes frames still waiting for metadata. */
+void bt_dec_finish(struct bt_decoder *d);
+void bt_dec_free(struct bt_decoder *d);
+/* Reads a whole .bt file through d (tracefile.c); returns the process
+ * exit status. With a hole visitor it reads the file quietly first, for
+ * the END totals that give holes their causes. */
+int bt_decode_file(struct bt_decoder *d, const char *path);
+/* Counter frequency, 1 GHz (ticks shown as ns) when none is known. */
+uint64_t bt_freq(const struct bt_decoder *d);
+/* Name of a record's function. */
+const char *bt_func_name(struct bt_decoder *d, uint64_t site, char *buf, size_t n);
+/*
+ * What every command counts as its events: the records passed on (kind
+ * 6, informational loss counts, left out; loss markers never counted).
+ * The books (books.c) count also the records that arrived but were
+ * skipped (unknown or malformed extensions): the target counted them.
+ */
+uint64_t bt_events(const struct bt_decoder *d);
+
+/* ---- books.c ------------------------------------------------------------ */
+
+/* A data block of f->cpu whose first event is 'first': finds a hole
+ * before it and tells the visitor. 'consecutive': its seq follows the
+ * previous block's of that CPU. Call before its records. */
+void bt_books_block(struct bt_decoder *d, unsigned cpu, uint64_t first, int consecutive,
+		    uint64_t seq);
+/* After the block's records: n events in it; cut: the block was cut short. */
+void bt_books_block_end(struct bt_decoder *d, unsigned cpu, uint64_t n, int cut);
+/* An end-of-stream frame: keeps its totals, tells the holes at the end. */
+void bt_books_end(struct bt_decoder *d, const struct wire_frame *f);
+/* A new boot on this CPU (its sequence numbers went back). */
+void bt_books_restart(struct bt_decoder *d, unsigned cpu);
+/* A new boot of the target (its metadata numbers went back): the books
+ * start again, for its own end-of-stream totals. */
+void bt_books_new_boot(struct bt_decoder *d);
+
+/* The loss figures of a whole trace, per cause, in events. */
+struct bt_loss {
+	int totals;			/* END totals for every CPU that had events */
+	int balanced;			/* decoded + target losses <= produced, all CPUs */
+	uint64_t produced, decoded, overwritten, dropped, discarded, wire;
+	uint64_t lost;			/* everything lost (or found in holes) */
+	uint64_t holes_target, holes_other;	/* without totals: holes found */
+	uint64_t blocks_missing;	/* END blocks less data frames decoded */
+};
+
+void bt_loss(const struct bt_decoder *d, struct bt_loss *l);
+/* "# N of P events lost (..)" and, if needed, what is unknown or wrong;
+ * each line starts with 'prefix'. Nothing when nothing is lost. */
+void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
+		   uint64_t damaged_frames);
+/* Only the lines saying which CPUs' books do not balance, if any. */
+void bt_loss_imbalance(FILE *f, const struct bt_decoder *d, const char *prefix);
+
+/* ---- prev.c ------------------------------------------------------------ */
+
+/* A previous-boot summary frame (type 7): 0, or -1 if malformed. */
+int bt_prev_info(struct bt_decoder *d, const struct wire_frame *f);
+/* A previous-boot block of 'cpu' whose first event is 'first': tells
+ * the visitor of a hole before it. Then bt_prev_block_end with its
+ * events. */
+void bt_prev_block(struct bt_decoder *d, unsigned cpu, uint64_t first);
+void bt_prev_block_end(struct bt_decoder *d, unsigned cpu, uint64_t events);
+/* The previous boot's books, each line starting with 'prefix'. */
+void bt_prev_print(FILE *f, const struct bt_decoder *d, const char *prefix);
+
+#endif /* TOOLS_BARETRACE_INPUT_INPUT_H */

@@ -1,0 +1,130 @@
+/*
+ * tools/baretrace/model/model.h: what the commands build from records.
+ * callstack.c (open graph entries, returned calls nested by containment),
+ * depths.c (a first pass: depths of exits without entries), profile.c
+ * (profile dumps, merged rows). flame.c's flame graphs are in
+ * output/bt_out.h with their users. Included through bt.h.
+ */
+#ifndef TOOLS_BARETRACE_MODEL_MODEL_H
+#define TOOLS_BARETRACE_MODEL_MODEL_H
+
+/* ---- callstack.c ------------------------------------------------------- */
+
+#define BT_STACK_MAX	256
+#define BT_DONE_MAX	65536	/* returned calls awaiting their caller, per CPU */
+#define BT_ARGS_MAX	8	/* arguments kept with an open frame */
+
+struct bt_frame {
+	uint64_t site, depth, ts;
+	uint64_t child_ticks;	/* children handed on early (spilled) while open */
+	uint64_t holes_at;	/* its stack's holes when it was entered */
+	unsigned nargs;		/* from an arguments record right after the entry */
+	int64_t args[BT_ARGS_MAX];
+};
+
+/* A call that returned and that no exit since has claimed as a child. */
+struct bt_done {
+	uint64_t start, end;	/* its span, widened to hold its children */
+	uint64_t ticks;		/* its duration as recorded */
+	uint64_t tag;		/* the command's handle for it */
+};
+
+struct bt_stack {
+	struct bt_frame f[BT_STACK_MAX];
+	unsigned n;
+	unsigned overflow;		/* open frames too deep to store */
+	struct bt_done *done;		/* oldest first */
+	size_t ndone, done_cap;
+	struct bt_done *kids;		/* what the last exit claimed */
+	size_t kids_cap;
+	uint64_t spilled;		/* calls handed on early, past BT_DONE_MAX */
+	uint64_t spill_start;		/* the last such with no open frame holding it */
+	int spill_loose;
+	uint64_t misnested;		/* exits that would have claimed one of those */
+	uint64_t holes, hole_ts;	/* holes met (books.c), where the latest sits */
+};
+
+struct bt_stacks {
+	struct bt_stack *cpu[BT_MAX_CPUS];	/* allocated on first use */
+	/* Told of each call handed on early, with the number of open frames
+	 * holding it (its callers, bottom up); NULL: nobody needs to know. */
+	void (*spill)(void *ctx, unsigned cpu, const struct bt_done *d, unsigned open);
+	void *ctx;
+};
+
+/* What one graph exit turned out to be. */
+struct bt_exit {
+	int matched;			/* its entry is known */
+	unsigned level;			/* stack position it had, or would have */
+	uint64_t depth;			/* the entry's depth, or open frames below */
+	uint64_t start, end;		/* its span, widened to hold its children */
+	uint64_t child_ticks;		/* time spent in its children */
+	const struct bt_frame *frame;	/* its entry (args); until the next entry */
+	const struct bt_done *kids;	/* the children it claimed, oldest first; */
+	size_t nkids;			/* valid until the next exit on this CPU */
+	struct bt_done *self;		/* itself, unclaimed, to set a tag: NULL if it
+					 * is outermost (depth 0) and so final */
+};
+
+struct bt_stack *bt_stack_of(struct bt_stacks *s, unsigned cpu);
+void bt_stack_enter(struct bt_stack *s, uint64_t site, uint64_t depth, uint64_t ts);
+/* Events of this CPU are missing here ('ts': the time after them). */
+void bt_stack_hole(struct bt_stack *s, uint64_t ts);
+/* Whether a call that just returned (bt_stack_exit) was open across a
+ * hole: calls of it or its callees may be missing. */
+struct bt_exit;
+int bt_stack_spans_hole(const struct bt_stack *s, const struct bt_exit *x);
+/* An arguments record: kept with the top frame if it is the site's, 1. */
+int bt_stack_args(struct bt_stack *s, const struct wire_ext *x);
+/*
+ * A graph exit: pops its frame if the entry is known (frames above it
+ * lost their exits), claims the returned calls inside its span as its
+ * children, and adds itself to the unclaimed ones.
+ */
+void bt_stack_exit(struct bt_stacks *ss, unsigned cpu, const struct wire_record *r,
+		   struct bt_exit *x);
+/* How many open frames (bottom up) hold a returned call: its callers. */
+unsigned bt_stack_holding(const struct bt_stack *s, const struct bt_done *d);
+/* Warns if calls were handed on early and some wrongly (huge traces). */
+void bt_stacks_warn(struct bt_stacks *s);
+void bt_stacks_free(struct bt_stacks *s);
+
+/* ---- depths.c ---------------------------------------------------------- */
+
+struct bt_depth;
+
+struct bt_depths {
+	struct bt_depth *v[BT_MAX_CPUS];	/* by the exit's ordinal on its CPU */
+	size_t n[BT_MAX_CPUS], cap[BT_MAX_CPUS];
+	int graph, function;	/* graph records, function entries seen */
+};
+
+/* Reads the trace quietly for the depth of every graph exit. */
+void bt_depths_read(struct bt_depths *dp, const char *trace, const char *elf);
+/* The depth of CPU cpu's k-th exit, or 'guess' if it is not known. */
+uint64_t bt_depth_of(const struct bt_depths *dp, unsigned cpu, uint64_t k, uint64_t guess);
+void bt_depths_free(struct bt_depths *dp);
+
+/* ---- profile.c --------------------------------------------------------- */
+
+struct bt_prof_cpu;
+
+struct bt_profile {
+	struct bt_prof_cpu *cpu[BT_MAX_CPUS];	/* the latest dump of each CPU */
+	uint64_t frames, dumps;
+};
+
+/* A checked profile-dump frame: starts or continues its CPU's dump. */
+void bt_profile_add(struct bt_profile *p, const struct wire_frame *f);
+int bt_profile_any(const struct bt_profile *p);
+/*
+ * One row per function called, for one CPU or merged over all (cpu ==
+ * BT_MAX_CPUS): calls and totals added, min and max of the CPUs'. Sorted
+ * by site; *rows is the caller's to free.
+ */
+size_t bt_profile_rows(struct bt_profile *p, unsigned cpu, struct wire_profile_entry **rows);
+/* stats' table of the dumps, merged or one per CPU. */
+void bt_profile_print(struct bt_decoder *d, struct bt_profile *p, int per_cpu);
+void bt_profile_free(struct bt_profile *p);
+
+#endif /* TOOLS_BARETRACE_MODEL_MODEL_H */

@@ -1,0 +1,39 @@
+/*
+ * tools/baretrace/model/symtab.h: function names by site and by address
+ * (symtab.c), from symbol dumps or an ELF's .bt_tables (elf_syms.c).
+ * Included through bt.h.
+ */
+#ifndef TOOLS_BARETRACE_MODEL_SYMTAB_H
+#define TOOLS_BARETRACE_MODEL_SYMTAB_H
+
+/* ---- symtab.c, elf_syms.c ---------------------------------------------- */
+
+struct bt_sym {
+	uint64_t start, size;	/* offset from _text, bytes */
+	char *name;
+};
+
+struct bt_symtab {
+	struct bt_sym *by_site;		/* index = site; name NULL: unknown */
+	size_t nsites, sites_cap;
+	struct bt_sym *by_addr;		/* sorted by start; may hold non-sites */
+	size_t naddr, addr_cap;
+	int addr_dirty;			/* by_addr must be re-sorted */
+	int from_elf;
+};
+
+void bt_symtab_init(struct bt_symtab *t);
+void bt_symtab_free(struct bt_symtab *t);
+/* Adds a symbol-dump body; 0, or -1 if malformed. */
+int bt_symtab_add_dump(struct bt_symtab *t, const uint8_t *body, size_t len);
+/* Name of a site: its function, or "site#N" written into buf. */
+const char *bt_site_name(struct bt_symtab *t, uint64_t site, char *buf, size_t n);
+/* Name of the function holding a caller (the wire's offset / 4). */
+const char *bt_caller_name(struct bt_symtab *t, uint64_t caller, char *buf, size_t n);
+/*
+ * Loads .bt_tables from an aarch64 ELF and stores the CRC-32 of the
+ * section in *hash. Dies with a message naming what is wrong.
+ */
+void bt_symtab_load_elf(struct bt_symtab *t, const char *path, uint32_t *hash);
+
+#endif /* TOOLS_BARETRACE_MODEL_SYMTAB_H */
