@@ -23,8 +23,13 @@ static const char usage_text[] =
 	"        seconds (default 30) each, the first included; a missing reply is an\n"
 	"        error (status 1). The last command may end the run ('exit'). After\n"
 	"        the commands, stdin has the line\n"
-	"  report TRACE.bt [--elf ELF] [--ns]\n"
-	"        ftrace-style text (function and function_graph layouts). Arguments\n"
+	"  report TRACE.bt [--elf ELF] [--ns] [--abstime]\n"
+	"        ftrace-style text (function and function_graph layouts), all CPUs\n"
+	"        merged in time order; a dash block marks where the graph lines turn\n"
+	"        to another CPU. --abstime: each graph line starts with its time (as\n"
+	"        funcgraph-abstime). In graph layout tracepoints and printf records\n"
+	"        are /* comments */, irq:entry/irq:exit add ==========> and <==========\n"
+	"        lines. Arguments\n"
 	"        recorded right after (or right before) an entry go in its parentheses,\n"
 	"        as 64-bit hex: \"leaf(0x1, 0x2);\"; others get a line of their own,\n"
 	"        \"args of FUNC: 0x1 0x2\".\n"
@@ -205,6 +210,10 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 		}
 		if (!strcmp(cmd, "report") && !strcmp(argv[i], "--ns")) {
 			bt_opt_ns = 1;	/* timestamps to the nanosecond */
+			continue;
+		}
+		if (!strcmp(cmd, "report") && !strcmp(argv[i], "--abstime")) {
+			bt_opt_abstime = 1;
 			continue;
 		}
 		if (opt_value(argc, argv, &i, "--elf", &elf) ||
