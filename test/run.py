@@ -108,6 +108,10 @@ def stage_host(res, board):
         st, out = run(["python3", "test/host/e2e_baretrace.py",
                        os.path.join(HOST, "baretrace")], timeout=300)
         parse_tap("host e2e_baretrace", out, res, st)
+        # report as a time-ordered function_graph timeline (issue 14).
+        st, out = run(["python3", "test/host/e2e_report_order.py",
+                       os.path.join(HOST, "baretrace")], timeout=120)
+        parse_tap("host e2e_report_order", out, res, st)
         # The two-way line: stdin, --exec, a terminal set raw and restored.
         st, out = run(["python3", "test/host/e2e_capture_io.py",
                        os.path.join(HOST, "baretrace")], timeout=300)
