@@ -115,7 +115,7 @@ void bt_json_ns(FILE *f, uint64_t ns);
 /* "args":["0x1",...]: register values in hex */
 void bt_json_args(FILE *f, const int64_t *v, unsigned n);
 
-/* ---- report.c, report_line.c: `baretrace report` ------------------------ */
+/* ---- report.c, report_line.c, report_graph.c: `baretrace report` ------ */
 
 /* What report queues per CPU until the merge: a record (kinds 0-5, 7)
  * or one of these. */
@@ -163,13 +163,22 @@ struct bt_report {
 };
 
 extern int bt_opt_abstime;	/* report --abstime */
-/* The header of a layout, once per section. */
-void bt_report_header(struct bt_report *rp, int graph);
-/* Prints the item at q[cpu].at and any of that CPU's later items it
- * folds in (an entry's arguments and exit); advances 'at' past them. */
+/* report_line.c: prints the item at q[cpu].at and any of that CPU's
+ * later items it folds in (an entry's arguments and exit); advances 'at'
+ * past them. */
 void bt_report_item(struct bt_report *rp, unsigned cpu);
+/* report_graph.c: the header of a layout, once per section. */
+void bt_report_header(struct bt_report *rp, int graph);
 /* ftrace's duration cell for ns: "+ 12.016 us   |  " (fixed width). */
 void bt_graph_duration(char *buf, size_t n, uint64_t ns);
+/* A CPU switch block if the CPU changed, the time (--abstime), " 0) ". */
+void bt_graph_line_start(struct bt_report *rp, unsigned cpu, uint64_t ts);
+/* bt_graph_line_start, the duration cell (blank unless 'timed'), the
+ * indent of 'depth'; the header first if it is not out yet. */
+void bt_graph_start(struct bt_report *rp, unsigned cpu, uint64_t ts, int timed,
+		    uint64_t ticks, uint64_t depth);
+/* A tracepoint or printf record: a comment in graph layout, else a line. */
+void bt_report_event(struct bt_report *rp, unsigned cpu, const struct bt_ritem *it);
 
 /* ---- the commands ------------------------------------------------------ */
 
