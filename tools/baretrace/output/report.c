@@ -7,9 +7,10 @@
  * CPU's items in stream order (that CPU's time order) and prints them by
  * a stable k-way merge on their time: the earliest head goes first, and
  * equal times keep the order they arrived in. A hole (events missing
- * before the next record of its CPU) takes that record's time.
- * Each line is written by report_line.c, which keeps the function_graph
- * nesting per CPU.
+ * before the next record of its CPU) takes that record's time; profile
+ * dumps, no CPU's timeline event, have a queue of their own. Each line is
+ * written by report_line.c (nesting kept per CPU) with report_graph.c's
+ * layout pieces.
  *
  * A whole part of the trace is held: one item (about 64 bytes) per
  * record plus the bytes of tracepoint text and extension values. The
