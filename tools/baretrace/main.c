@@ -8,9 +8,12 @@
 
 #include "bt.h"
 
-static const char usage_text[] =
-	"usage: baretrace COMMAND ...\n"
-	"\n"
+/*
+ * Each command's usage, as `baretrace COMMAND --help` prints it (to stdout,
+ * status 0) and a bad command line of that command (to stderr, status 2);
+ * `baretrace --help` prints them all. Each text starts with its synopsis.
+ */
+static const char capture_usage[] =
 	"  capture (--serial DEV [--baud N] | --file RAW | --qemu [--] QEMU ARGS...) -o TRACE.bt\n"
 	"          [--exec 'CMD; CMD...']... [--exec-timeout S]\n"
 	"        read a UART stream: console text to stdout, checked frames to TRACE.bt;\n"
@@ -22,7 +25,9 @@ static const char usage_text[] =
 	"        target's shell prompt \"bt> \" and waits for the next prompt, at most S\n"
 	"        seconds (default 30) each, the first included; a missing reply is an\n"
 	"        error (status 1). The last command may end the run ('exit'). After\n"
-	"        the commands, stdin has the line\n"
+	"        the commands, stdin has the line\n";
+
+static const char report_usage[] =
 	"  report TRACE.bt [--elf ELF] [--ns]\n"
 	"        ftrace-style text (function and function_graph layouts). Arguments\n"
 	"        recorded right after (or right before) an entry go in its parentheses,\n"
@@ -33,14 +38,18 @@ static const char usage_text[] =
 	"        (threshold mode) print as \"} /* FUNC */\", indented by the calls that\n"
 	"        contain them. A profile dump is a note: \"# profile dump: N functions\"\n"
 	"        Where events are missing: \"CPU:n [LOST N EVENTS] (cause)\"; the last\n"
-	"        lines count the events and the losses, in events, by cause\n"
+	"        lines count the events and the losses, in events, by cause\n";
+
+static const char stats_usage[] =
 	"  stats TRACE.bt [--elf ELF] [--per-cpu]\n"
 	"        per-function calls, total, self, average and max time from graph\n"
 	"        records, call counts from function entries, and the profiler's calls,\n"
 	"        total, average, min and max from profile dumps (the latest dump of\n"
 	"        each CPU; a profile has no self time). Merged over CPUs, or one\n"
 	"        table per CPU with --per-cpu. On a trace with holes, '*' marks\n"
-	"        functions with a call open across one: their self time is an upper bound\n"
+	"        functions with a call open across one: their self time is an upper bound\n";
+
+static const char export_usage[] =
 	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
 	"        Perfetto/Chrome JSON, folded stacks (\"CPU n\" first with --per-cpu),\n"
 	"        a CTF 1.8 directory, or an SVG flame graph that a browser opens as it\n"
@@ -51,17 +60,59 @@ static const char usage_text[] =
 	"        \"CPU n\" frame. Colour is by module, the name up to its first '_'\n"
 	"        (leading '_' skipped). Hover a frame for its numbers; each <rect>\n"
 	"        carries data-name, data-calls and data-ticks (counter ticks, or calls\n"
-	"        for counts) and its width is exactly proportional to data-ticks\n"
-	"\n"
+	"        for counts) and its width is exactly proportional to data-ticks\n";
+
+/* After the help of the commands that read a trace. */
+static const char names_text[] =
 	"Names come from ELF (the image's baretrace.elf, checked against the trace's\n"
 	"image hash) or else from symbol-dump frames in the trace.\n";
+
+/* One row per command; a new command adds its text and a row. */
+static const struct cmd_help {
+	const char *name, *text;
+	int reads_trace;	/* names come from --elf or the trace: say how */
+} cmd_helps[] = {
+	{ "capture", capture_usage, 0 },
+	{ "report", report_usage, 1 },
+	{ "stats", stats_usage, 1 },
+	{ "export", export_usage, 1 },
+};
+
+#define N_CMDS	(sizeof(cmd_helps) / sizeof(cmd_helps[0]))
+
+static const struct cmd_help *cmd_now;	/* whose usage a bad command line prints */
+
+static const struct cmd_help *cmd_find(const char *name)
+{
+	for (size_t i = 0; i < N_CMDS; i++)
+		if (!strcmp(cmd_helps[i].name, name))
+			return &cmd_helps[i];
+	return NULL;
+}
+
+/* One command's usage, or with c NULL the overview: every command's. */
+static void help(FILE *f, const struct cmd_help *c)
+{
+	if (c) {
+		fprintf(f, "usage: baretrace %s", c->text + strspn(c->text, " "));
+		if (c->reads_trace)
+			fprintf(f, "\n%s", names_text);
+		return;
+	}
+	fputs("usage: baretrace COMMAND ...\n"
+	      "       baretrace COMMAND --help    that command's usage\n"
+	      "       baretrace --version\n\n", f);
+	for (size_t i = 0; i < N_CMDS; i++)
+		fputs(cmd_helps[i].text, f);
+	fprintf(f, "\n%s", names_text);
+}
 
 static void __attribute__((noreturn)) usage(const char *fmt, const char *arg)
 {
 	fputs("baretrace: ", stderr);
 	fprintf(stderr, fmt, arg);
 	fputs("\n\n", stderr);
-	fputs(usage_text, stderr);
+	help(stderr, cmd_now);
 	exit(BT_EXIT_USAGE);
 }
 
@@ -89,8 +140,9 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
 
 static void __attribute__((noreturn)) unknown(const char *cmd, const char *arg)
 {
-	fprintf(stderr, "baretrace %s: %s '%s'\n\n%s", cmd,
-		arg[0] == '-' ? "unknown option" : "unexpected argument", arg, usage_text);
+	fprintf(stderr, "baretrace %s: %s '%s'\n\n", cmd,
+		arg[0] == '-' ? "unknown option" : "unexpected argument", arg);
+	help(stderr, cmd_now);
 	exit(BT_EXIT_USAGE);
 }
 
@@ -241,6 +293,21 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	usage("unknown export format '%s' (chrome-json, folded, ctf or svg)", format);
 }
 
+/*
+ * "--help" or "-h" among a command's arguments asks for its usage; not
+ * past "--" or "--qemu", where the arguments belong to another program.
+ */
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--") || !strcmp(argv[i], "--qemu"))
+			return 0;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -248,7 +315,14 @@ int main(int argc, char **argv)
 	if (!cmd)
 		usage("%s", "no command given");
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-		fputs(usage_text, stdout);
+		if (argc > 2 && !(cmd_now = cmd_find(argv[2])))
+			usage("no command '%s' to help with", argv[2]);
+		help(stdout, cmd_now);
+		return 0;
+	}
+	cmd_now = cmd_find(cmd);
+	if (cmd_now && wants_help(argc, argv)) {
+		help(stdout, cmd_now);
 		return 0;
 	}
 	if (!strcmp(cmd, "capture"))
