@@ -9,6 +9,13 @@
 #include "bt.h"
 
 /*
+ * The tool's version: this string is the one place it is written. The
+ * Makefile adds `git describe` of the tree it was built from, as
+ * BT_GIT_DESCRIBE, when it is built inside a git checkout.
+ */
+#define BT_VERSION	"0.1.0"
+
+/*
  * Each command's usage, as `baretrace COMMAND --help` prints it (to stdout,
  * status 0) and a bad command line of that command (to stderr, status 2);
  * `baretrace --help` prints them all. Each text starts with its synopsis.
@@ -101,7 +108,7 @@ static void help(FILE *f, const struct cmd_help *c)
 	}
 	fputs("usage: baretrace COMMAND ...\n"
 	      "       baretrace COMMAND --help    that command's usage\n"
-	      "       baretrace --version\n\n", f);
+	      "       baretrace --version     the tool's and the formats' versions\n\n", f);
 	for (size_t i = 0; i < N_CMDS; i++)
 		fputs(cmd_helps[i].text, f);
 	fprintf(f, "\n%s", names_text);
@@ -308,6 +315,19 @@ static int wants_help(int argc, char **argv)
 	return 0;
 }
 
+/* The build, and the formats it reads: a trace written by a newer tool
+ * or target says its version, so a user can match the two. */
+static void print_version(void)
+{
+#ifdef BT_GIT_DESCRIBE
+	printf("baretrace %s (git %s)\n", BT_VERSION, BT_GIT_DESCRIBE);
+#else
+	printf("baretrace %s\n", BT_VERSION);
+#endif
+	printf("reads trace files version %u, wire format version %u\n",
+	       (unsigned)bt_file_magic[7], (unsigned)WIRE_VERSION);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -318,6 +338,10 @@ int main(int argc, char **argv)
 		if (argc > 2 && !(cmd_now = cmd_find(argv[2])))
 			usage("no command '%s' to help with", argv[2]);
 		help(stdout, cmd_now);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		print_version();
 		return 0;
 	}
 	cmd_now = cmd_find(cmd);
