@@ -1,7 +1,8 @@
 /*
  * tools/baretrace/main.c: the `baretrace` command line. Parses the
  * arguments of each command and hands over; exit status 2 for a bad
- * command line, 1 for bad input, 0 otherwise.
+ * command line, 1 for bad input, 3 when stats --diff --fail-above finds
+ * a function over its threshold, 0 otherwise.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,13 +49,23 @@ static const char report_usage[] =
 	"        lines count the events and the losses, in events, by cause\n";
 
 static const char stats_usage[] =
-	"  stats TRACE.bt [--elf ELF] [--per-cpu]\n"
+	"  stats TRACE.bt [--elf ELF] [--per-cpu] [--sort=calls|total|self|avg|max]\n"
+	"  stats --diff OLD.bt NEW.bt [--elf ELF | --old-elf ELF1 --new-elf ELF2]\n"
+	"        [--sort=KEY] [--fail-above PCT [--floor US]]\n"
 	"        per-function calls, total, self, average and max time from graph\n"
 	"        records, call counts from function entries, and the profiler's calls,\n"
 	"        total, average, min and max from profile dumps (the latest dump of\n"
 	"        each CPU; a profile has no self time). Merged over CPUs, or one\n"
 	"        table per CPU with --per-cpu. On a trace with holes, '*' marks\n"
-	"        functions with a call open across one: their self time is an upper bound\n";
+	"        functions with a call open across one: their self time is an upper bound.\n"
+	"        --sort orders the tables by that column, largest first (default total;\n"
+	"        equal values: more calls first, then by name).\n"
+	"        --diff: per function, calls, total, self, avg and max of OLD and NEW\n"
+	"        and the change in % of OLD; names matched, times in ns whatever the\n"
+	"        clocks. Functions in both come first, by their largest change (or the\n"
+	"        --sort column's), then [added] and [removed] ones. --fail-above: exit\n"
+	"        status 3 if a function's calls, total or avg grew by more than PCT %;\n"
+	"        a time must also grow by US microseconds or more (--floor, default 1)\n";
 
 static const char export_usage[] =
 	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
@@ -250,12 +261,64 @@ static int cmd_capture(int argc, char **argv)
 	return bt_capture(&o);
 }
 
+/* stats --diff OLD NEW: two traces, each with its own ELF or one for both. */
+static int cmd_stats_diff(int argc, char **argv)
+{
+	struct bt_diff_opts o = { .sort = -1, .floor_ns = 1000 };
+	const char *elf = NULL, *sort = NULL, *fail = NULL, *floor_us = NULL, *files[2];
+	int nfiles = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--diff"))
+			continue;
+		if (opt_value(argc, argv, &i, "--elf", &elf) ||
+		    opt_value(argc, argv, &i, "--old-elf", &o.old_elf) ||
+		    opt_value(argc, argv, &i, "--new-elf", &o.new_elf) ||
+		    opt_value(argc, argv, &i, "--sort", &sort) ||
+		    opt_value(argc, argv, &i, "--fail-above", &fail) ||
+		    opt_value(argc, argv, &i, "--floor", &floor_us))
+			continue;
+		if (argv[i][0] == '-' || nfiles == 2)
+			unknown("stats --diff", argv[i]);
+		files[nfiles++] = argv[i];
+	}
+	if (nfiles != 2)
+		usage("stats --diff needs two trace files, OLD.bt and NEW.bt%s", "");
+	o.old_trace = files[0];
+	o.new_trace = files[1];
+	if (elf && (o.old_elf || o.new_elf))
+		usage("--elf %s is for both traces: not with --old-elf or --new-elf", elf);
+	if (elf)
+		o.old_elf = o.new_elf = elf;
+	if (sort && (o.sort = bt_stat_key_of(sort)) < 0)
+		usage("unknown sort key '%s' (" BT_STAT_KEY_LIST ")", sort);
+	if (fail) {
+		char *end;
+
+		o.fail = 1;
+		o.fail_pct = strtod(fail, &end);
+		if (!*fail || *end || !(o.fail_pct >= 0 && o.fail_pct < 1e9))
+			usage("bad --fail-above '%s' (a percentage, e.g. 25)", fail);
+	}
+	if (floor_us) {
+		char *end;
+		double us = strtod(floor_us, &end);
+
+		if (!*floor_us || *end || !(us >= 0 && us < 1e12))
+			usage("bad --floor '%s' (microseconds, e.g. 1 or 0.5)", floor_us);
+		if (!fail)
+			usage("--floor %s goes with --fail-above", floor_us);
+		o.floor_ns = (uint64_t)(us * 1000 + 0.5);
+	}
+	return bt_stats_diff(&o);
+}
+
 /* report, stats and export share: one trace, --elf, and for export
  * --format and -o. */
 static int cmd_read(const char *cmd, int argc, char **argv)
 {
-	const char *trace = NULL, *elf = NULL, *format = NULL, *out = NULL;
-	int export = !strcmp(cmd, "export"), per_cpu = 0;
+	const char *trace = NULL, *elf = NULL, *format = NULL, *out = NULL, *sort = NULL;
+	int export = !strcmp(cmd, "export"), per_cpu = 0, key = BT_STAT_TOTAL;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(cmd, "report") && !strcmp(argv[i], "--per-cpu")) {
@@ -266,6 +329,8 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 			bt_opt_ns = 1;	/* timestamps to the nanosecond */
 			continue;
 		}
+		if (!strcmp(cmd, "stats") && opt_value(argc, argv, &i, "--sort", &sort))
+			continue;
 		if (opt_value(argc, argv, &i, "--elf", &elf) ||
 		    (export && (opt_value(argc, argv, &i, "--format", &format) ||
 				opt_value(argc, argv, &i, "-o", &out) ||
@@ -277,8 +342,11 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	}
 	if (!trace)
 		usage("%s needs a trace file (made by 'baretrace capture')", cmd);
+	if (sort && (key = bt_stat_key_of(sort)) < 0)
+		usage("unknown sort key '%s' (" BT_STAT_KEY_LIST ")", sort);
 	if (!export)
-		return !strcmp(cmd, "report") ? bt_report(trace, elf) : bt_stats(trace, elf, per_cpu);
+		return !strcmp(cmd, "report") ? bt_report(trace, elf)
+					      : bt_stats(trace, elf, per_cpu, (enum bt_stat_key)key);
 	if (!format)
 		usage("export needs --format=chrome-json|folded|ctf|svg%s", "");
 	if (!out)
@@ -351,6 +419,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "capture"))
 		return cmd_capture(argc - 1, argv + 1);
+	for (int i = 2; !strcmp(cmd, "stats") && i < argc; i++)
+		if (!strcmp(argv[i], "--diff"))
+			return cmd_stats_diff(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report") || !strcmp(cmd, "stats") || !strcmp(cmd, "export"))
 		return cmd_read(cmd, argc - 1, argv + 1);
 	usage("unknown command '%s'", cmd);
