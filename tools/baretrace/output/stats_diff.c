@@ -159,12 +159,28 @@ static void print_row(const struct diff_row *r, const struct bt_stat_set *o,
 		printf("  [%s]", r->group == ADDED ? "added" : "removed");
 	if (r->over) {
 		printf("  [over:");
-		for (int k = 0; k < BT_STAT_KEYS; k++)
-			if (r->over & (1u << k))
-				printf(" %s", bt_stat_key_names[k]);
+		for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++)
+			if (r->over & (1u << columns[c]))
+				printf(" %s", bt_stat_key_names[columns[c]]);
 		printf("]");
 	}
 	printf("\n");
+}
+
+/* stderr, for a CI log: "sensor_read grew more than 25%: total +30.0%" */
+static void say_over(const struct diff_row *r, const char *limit)
+{
+	char p[40];
+	int said = 0;
+
+	fprintf(stderr, "baretrace: stats --diff: %s grew more than %s%%:", r->new->name, limit);
+	for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++) {
+		if (!(r->over & (1u << columns[c])))
+			continue;
+		fmt_pct(p, sizeof(p), r->chg[columns[c]]);
+		fprintf(stderr, "%s %s %s", said++ ? "," : "", bt_stat_key_names[columns[c]], p);
+	}
+	fputc('\n', stderr);
 }
 
 /* Pairs the two name-sorted sets into rows. */
@@ -234,10 +250,7 @@ int bt_stats_diff(const struct bt_diff_opts *opt)
 		fflush(stdout);	/* the table first, where both go to one place */
 		for (size_t i = 0; i < k; i++)
 			if (v[i].over)
-				fprintf(stderr, "baretrace: stats --diff: %s grew more than %s%%: "
-					"calls %+.1f%%, total %+.1f%%, avg %+.1f%%\n",
-					v[i].new->name, pct, v[i].chg[BT_STAT_CALLS],
-					v[i].chg[BT_STAT_TOTAL], v[i].chg[BT_STAT_AVG]);
+				say_over(&v[i], pct);
 	}
 	free(v);
 	bt_stat_set_free(&o);
