@@ -316,6 +316,27 @@ def elf_checks(tap, tool, tmp, old_order, new_order, with_names):
            "--elf of OLD's build for both: NEW refused (exit 1), nothing on stdout", err)
 
 
+def entries_checks(tap, tool, tmp, new):
+    """Traces of function entries only: calls compare, times are '-'."""
+    ent = capture(tap, tool, tmp, "entries", eb.raw_log_entries(0))
+    # raw_log_entries: outer entered once with its caller, then twice
+    # more; leaf once after outer, twice more, once from mid, once more.
+    want = {"outer": 3, "leaf": 5}
+    rc, out, err = eb.run([tool, "stats", "--diff", ent, ent])
+    rows = parse_diff(out)[0]
+    tap.ok(rc == 0 and "(function entries)" in out and
+           {n: r[0][:3] for n, r in rows.items()} ==
+           {n: [str(c), str(c), "0.0%"] for n, c in want.items()} and
+           all(set(r[0][3:]) == {"-"} for r in rows.values()),
+           "a trace of function entries against itself: calls 0.0 %, no times", out + err)
+    rc, out, err = eb.run([tool, "stats", "--diff", ent, new])
+    rows = parse_diff(out)[0]
+    tap.ok(rc == 0 and all(r[1] in ("[added]", "[removed]") for r in rows.values()) and
+           rows.get("leaf", ([], ""))[1] == "[removed]" and
+           rows.get("sensor_read", ([], ""))[1] == "[added]",
+           "entries against graph records: no name in common, all added or removed", out + err)
+
+
 def usage_checks(tap, tool, tmp, old, new):
     """Bad command lines: status 2, a message, nothing on stdout."""
     missing = os.path.join(tmp, "missing.bt")
@@ -398,6 +419,7 @@ def checks(tap, tool, tmp):
                [l for l in out.splitlines() if not l.startswith("# stats --diff:")])
     fail_checks(tap, tool, old, new, fo, fn)
     sort_checks(tap, tool, new, fn)
+    entries_checks(tap, tool, tmp, new)
     usage_checks(tap, tool, tmp, old, new)
     help_checks(tap, tool, new)
 
