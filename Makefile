@@ -191,10 +191,14 @@ newlib: $(NEWLIB_DONE)
 BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c tools/baretrace/*/*.c)) $(wildcard wire/*.c)
 BARETRACE_HDRS := $(wildcard tools/baretrace/*.h tools/baretrace/*/*.h) $(wildcard wire/*.h) kernel/tables.h
 
+# `baretrace --version` names the commit it was built from, when there is one.
+BT_GIT := $(shell git describe --always --dirty 2>/dev/null)
+BT_GIT_FLAG := $(if $(BT_GIT),-DBT_GIT_DESCRIBE='"$(BT_GIT)"')
+
 $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel -o $@ $(BARETRACE_SRCS) -lelf
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf
 
 host-tools: $(HOST)/mktables $(HOST)/baretrace
 

@@ -116,6 +116,10 @@ def stage_host(res, board):
         st, out = run(["python3", "test/host/e2e_capture_io.py",
                        os.path.join(HOST, "baretrace")], timeout=300)
         parse_tap("host e2e_capture_io", out, res, st)
+        # stats --sort and --diff on two known traces; --help, --version.
+        st, out = run(["python3", "test/host/e2e_stats_diff.py",
+                       os.path.join(HOST, "baretrace")], timeout=300)
+        parse_tap("host e2e_stats_diff", out, res, st)
 
 
 def stage_host_units(res):

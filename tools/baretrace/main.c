@@ -1,16 +1,27 @@
 /*
  * tools/baretrace/main.c: the `baretrace` command line. Parses the
  * arguments of each command and hands over; exit status 2 for a bad
- * command line, 1 for bad input, 0 otherwise.
+ * command line, 1 for bad input, 3 when stats --diff --fail-above finds
+ * a function over its threshold, 0 otherwise.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bt.h"
 
-static const char usage_text[] =
-	"usage: baretrace COMMAND ...\n"
-	"\n"
+/*
+ * The tool's version: this string is the one place it is written. The
+ * Makefile adds `git describe` of the tree it was built from, as
+ * BT_GIT_DESCRIBE, when it is built inside a git checkout.
+ */
+#define BT_VERSION	"0.1.0"
+
+/*
+ * Each command's usage, as `baretrace COMMAND --help` prints it (to stdout,
+ * status 0) and a bad command line of that command (to stderr, status 2);
+ * `baretrace --help` prints them all. Each text starts with its synopsis.
+ */
+static const char capture_usage[] =
 	"  capture (--serial DEV [--baud N] | --file RAW | --qemu [--] QEMU ARGS...) -o TRACE.bt\n"
 	"          [--exec 'CMD; CMD...']... [--exec-timeout S]\n"
 	"        read a UART stream: console text to stdout, checked frames to TRACE.bt;\n"
@@ -22,7 +33,9 @@ static const char usage_text[] =
 	"        target's shell prompt \"bt> \" and waits for the next prompt, at most S\n"
 	"        seconds (default 30) each, the first included; a missing reply is an\n"
 	"        error (status 1). The last command may end the run ('exit'). After\n"
-	"        the commands, stdin has the line\n"
+	"        the commands, stdin has the line\n";
+
+static const char report_usage[] =
 	"  report TRACE.bt [--elf ELF] [--ns] [--abstime]\n"
 	"        ftrace-style text (function and function_graph layouts), all CPUs\n"
 	"        merged in time order; a dash block marks where the graph lines turn\n"
@@ -38,14 +51,29 @@ static const char usage_text[] =
 	"        (threshold mode) print as \"} /* FUNC */\", indented by the calls that\n"
 	"        contain them. A profile dump is a note: \"# profile dump: N functions\"\n"
 	"        Where events are missing: \"CPU:n [LOST N EVENTS] (cause)\"; the last\n"
-	"        lines count the events and the losses, in events, by cause\n"
-	"  stats TRACE.bt [--elf ELF] [--per-cpu]\n"
+	"        lines count the events and the losses, in events, by cause\n";
+
+static const char stats_usage[] =
+	"  stats TRACE.bt [--elf ELF] [--per-cpu] [--sort=calls|total|self|avg|max]\n"
+	"  stats --diff OLD.bt NEW.bt [--elf ELF | --old-elf ELF1 --new-elf ELF2]\n"
+	"        [--sort=KEY] [--fail-above PCT [--floor US]]\n"
 	"        per-function calls, total, self, average and max time from graph\n"
 	"        records, call counts from function entries, and the profiler's calls,\n"
 	"        total, average, min and max from profile dumps (the latest dump of\n"
 	"        each CPU; a profile has no self time). Merged over CPUs, or one\n"
 	"        table per CPU with --per-cpu. On a trace with holes, '*' marks\n"
-	"        functions with a call open across one: their self time is an upper bound\n"
+	"        functions with a call open across one: their self time is an upper bound.\n"
+	"        --sort orders the tables by that column, largest first (default total;\n"
+	"        equal values: more calls first, then by name; profile tables stay by\n"
+	"        total).\n"
+	"        --diff: per function, calls, total, self, avg and max of OLD and NEW\n"
+	"        and the change in % of OLD; names matched, times in ns whatever the\n"
+	"        clocks. Functions in both come first, by their largest change (or the\n"
+	"        --sort column's), then [added] and [removed] ones. --fail-above: exit\n"
+	"        status 3 if a function's calls, total or avg grew by more than PCT %;\n"
+	"        a time must also grow by US microseconds or more (--floor, default 1)\n";
+
+static const char export_usage[] =
 	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
 	"        Perfetto/Chrome JSON, folded stacks (\"CPU n\" first with --per-cpu),\n"
 	"        a CTF 1.8 directory, or an SVG flame graph that a browser opens as it\n"
@@ -56,17 +84,59 @@ static const char usage_text[] =
 	"        \"CPU n\" frame. Colour is by module, the name up to its first '_'\n"
 	"        (leading '_' skipped). Hover a frame for its numbers; each <rect>\n"
 	"        carries data-name, data-calls and data-ticks (counter ticks, or calls\n"
-	"        for counts) and its width is exactly proportional to data-ticks\n"
-	"\n"
+	"        for counts) and its width is exactly proportional to data-ticks\n";
+
+/* After the help of the commands that read a trace. */
+static const char names_text[] =
 	"Names come from ELF (the image's baretrace.elf, checked against the trace's\n"
 	"image hash) or else from symbol-dump frames in the trace.\n";
+
+/* One row per command; a new command adds its text and a row. */
+static const struct cmd_help {
+	const char *name, *text;
+	int reads_trace;	/* names come from --elf or the trace: say how */
+} cmd_helps[] = {
+	{ "capture", capture_usage, 0 },
+	{ "report", report_usage, 1 },
+	{ "stats", stats_usage, 1 },
+	{ "export", export_usage, 1 },
+};
+
+#define N_CMDS	(sizeof(cmd_helps) / sizeof(cmd_helps[0]))
+
+static const struct cmd_help *cmd_now;	/* whose usage a bad command line prints */
+
+static const struct cmd_help *cmd_find(const char *name)
+{
+	for (size_t i = 0; i < N_CMDS; i++)
+		if (!strcmp(cmd_helps[i].name, name))
+			return &cmd_helps[i];
+	return NULL;
+}
+
+/* One command's usage, or with c NULL the overview: every command's. */
+static void help(FILE *f, const struct cmd_help *c)
+{
+	if (c) {
+		fprintf(f, "usage: baretrace %s", c->text + strspn(c->text, " "));
+		if (c->reads_trace)
+			fprintf(f, "\n%s", names_text);
+		return;
+	}
+	fputs("usage: baretrace COMMAND ...\n"
+	      "       baretrace COMMAND --help    that command's usage\n"
+	      "       baretrace --version     the tool's and the formats' versions\n\n", f);
+	for (size_t i = 0; i < N_CMDS; i++)
+		fputs(cmd_helps[i].text, f);
+	fprintf(f, "\n%s", names_text);
+}
 
 static void __attribute__((noreturn)) usage(const char *fmt, const char *arg)
 {
 	fputs("baretrace: ", stderr);
 	fprintf(stderr, fmt, arg);
 	fputs("\n\n", stderr);
-	fputs(usage_text, stderr);
+	help(stderr, cmd_now);
 	exit(BT_EXIT_USAGE);
 }
 
@@ -94,8 +164,9 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
 
 static void __attribute__((noreturn)) unknown(const char *cmd, const char *arg)
 {
-	fprintf(stderr, "baretrace %s: %s '%s'\n\n%s", cmd,
-		arg[0] == '-' ? "unknown option" : "unexpected argument", arg, usage_text);
+	fprintf(stderr, "baretrace %s: %s '%s'\n\n", cmd,
+		arg[0] == '-' ? "unknown option" : "unexpected argument", arg);
+	help(stderr, cmd_now);
 	exit(BT_EXIT_USAGE);
 }
 
@@ -196,12 +267,64 @@ static int cmd_capture(int argc, char **argv)
 	return bt_capture(&o);
 }
 
+/* stats --diff OLD NEW: two traces, each with its own ELF or one for both. */
+static int cmd_stats_diff(int argc, char **argv)
+{
+	struct bt_diff_opts o = { .sort = -1, .floor_ns = 1000 };
+	const char *elf = NULL, *sort = NULL, *fail = NULL, *floor_us = NULL, *files[2];
+	int nfiles = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--diff"))
+			continue;
+		if (opt_value(argc, argv, &i, "--elf", &elf) ||
+		    opt_value(argc, argv, &i, "--old-elf", &o.old_elf) ||
+		    opt_value(argc, argv, &i, "--new-elf", &o.new_elf) ||
+		    opt_value(argc, argv, &i, "--sort", &sort) ||
+		    opt_value(argc, argv, &i, "--fail-above", &fail) ||
+		    opt_value(argc, argv, &i, "--floor", &floor_us))
+			continue;
+		if (argv[i][0] == '-' || nfiles == 2)
+			unknown("stats --diff", argv[i]);
+		files[nfiles++] = argv[i];
+	}
+	if (nfiles != 2)
+		usage("stats --diff needs two trace files, OLD.bt and NEW.bt%s", "");
+	o.old_trace = files[0];
+	o.new_trace = files[1];
+	if (elf && (o.old_elf || o.new_elf))
+		usage("--elf %s is for both traces: not with --old-elf or --new-elf", elf);
+	if (elf)
+		o.old_elf = o.new_elf = elf;
+	if (sort && (o.sort = bt_stat_key_of(sort)) < 0)
+		usage("unknown sort key '%s' (" BT_STAT_KEY_LIST ")", sort);
+	if (fail) {
+		char *end;
+
+		o.fail = 1;
+		o.fail_pct = strtod(fail, &end);
+		if (!*fail || *end || !(o.fail_pct >= 0 && o.fail_pct < 1e9))
+			usage("bad --fail-above '%s' (a percentage, e.g. 25)", fail);
+	}
+	if (floor_us) {
+		char *end;
+		double us = strtod(floor_us, &end);
+
+		if (!*floor_us || *end || !(us >= 0 && us < 1e12))
+			usage("bad --floor '%s' (microseconds, e.g. 1 or 0.5)", floor_us);
+		if (!fail)
+			usage("--floor %s goes with --fail-above", floor_us);
+		o.floor_ns = (uint64_t)(us * 1000 + 0.5);
+	}
+	return bt_stats_diff(&o);
+}
+
 /* report, stats and export share: one trace, --elf, and for export
  * --format and -o. */
 static int cmd_read(const char *cmd, int argc, char **argv)
 {
-	const char *trace = NULL, *elf = NULL, *format = NULL, *out = NULL;
-	int export = !strcmp(cmd, "export"), per_cpu = 0;
+	const char *trace = NULL, *elf = NULL, *format = NULL, *out = NULL, *sort = NULL;
+	int export = !strcmp(cmd, "export"), per_cpu = 0, key = BT_STAT_TOTAL;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(cmd, "report") && !strcmp(argv[i], "--per-cpu")) {
@@ -216,6 +339,8 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 			bt_opt_abstime = 1;
 			continue;
 		}
+		if (!strcmp(cmd, "stats") && opt_value(argc, argv, &i, "--sort", &sort))
+			continue;
 		if (opt_value(argc, argv, &i, "--elf", &elf) ||
 		    (export && (opt_value(argc, argv, &i, "--format", &format) ||
 				opt_value(argc, argv, &i, "-o", &out) ||
@@ -227,8 +352,11 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	}
 	if (!trace)
 		usage("%s needs a trace file (made by 'baretrace capture')", cmd);
+	if (sort && (key = bt_stat_key_of(sort)) < 0)
+		usage("unknown sort key '%s' (" BT_STAT_KEY_LIST ")", sort);
 	if (!export)
-		return !strcmp(cmd, "report") ? bt_report(trace, elf) : bt_stats(trace, elf, per_cpu);
+		return !strcmp(cmd, "report") ? bt_report(trace, elf)
+					      : bt_stats(trace, elf, per_cpu, (enum bt_stat_key)key);
 	if (!format)
 		usage("export needs --format=chrome-json|folded|ctf|svg%s", "");
 	if (!out)
@@ -250,6 +378,34 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	usage("unknown export format '%s' (chrome-json, folded, ctf or svg)", format);
 }
 
+/*
+ * "--help" or "-h" among a command's arguments asks for its usage; not
+ * past "--" or "--qemu", where the arguments belong to another program.
+ */
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--") || !strcmp(argv[i], "--qemu"))
+			return 0;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	}
+	return 0;
+}
+
+/* The build, and the formats it reads: a trace written by a newer tool
+ * or target says its version, so a user can match the two. */
+static void print_version(void)
+{
+#ifdef BT_GIT_DESCRIBE
+	printf("baretrace %s (git %s)\n", BT_VERSION, BT_GIT_DESCRIBE);
+#else
+	printf("baretrace %s\n", BT_VERSION);
+#endif
+	printf("reads trace files version %u, wire format version %u\n",
+	       (unsigned)bt_file_magic[7], (unsigned)WIRE_VERSION);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -257,11 +413,25 @@ int main(int argc, char **argv)
 	if (!cmd)
 		usage("%s", "no command given");
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-		fputs(usage_text, stdout);
+		if (argc > 2 && !(cmd_now = cmd_find(argv[2])))
+			usage("no command '%s' to help with", argv[2]);
+		help(stdout, cmd_now);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		print_version();
+		return 0;
+	}
+	cmd_now = cmd_find(cmd);
+	if (cmd_now && wants_help(argc, argv)) {
+		help(stdout, cmd_now);
 		return 0;
 	}
 	if (!strcmp(cmd, "capture"))
 		return cmd_capture(argc - 1, argv + 1);
+	for (int i = 2; !strcmp(cmd, "stats") && i < argc; i++)
+		if (!strcmp(argv[i], "--diff"))
+			return cmd_stats_diff(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report") || !strcmp(cmd, "stats") || !strcmp(cmd, "export"))
 		return cmd_read(cmd, argc - 1, argv + 1);
 	usage("unknown command '%s'", cmd);

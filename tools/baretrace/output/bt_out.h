@@ -180,6 +180,59 @@ void bt_graph_start(struct bt_report *rp, unsigned cpu, uint64_t ts, int timed,
 /* A tracepoint or printf record: a comment in graph layout, else a line. */
 void bt_report_event(struct bt_report *rp, unsigned cpu, const struct bt_ritem *it);
 
+/* ---- stats_sort.c ------------------------------------------------------ */
+
+/* What stats sorts by (--sort KEY), descending; the default is total. */
+enum bt_stat_key { BT_STAT_TOTAL, BT_STAT_CALLS, BT_STAT_SELF, BT_STAT_AVG, BT_STAT_MAX,
+		   BT_STAT_KEYS };
+extern const char *const bt_stat_key_names[BT_STAT_KEYS];
+#define BT_STAT_KEY_LIST	"calls, total, self, avg or max"
+
+/* The key called 'name', or -1. */
+int bt_stat_key_of(const char *name);
+
+/* One function's figures in one table: ticks (ns in a --diff). */
+struct bt_stat_row {
+	const char *name;
+	uint64_t calls, total, self, max;	/* from graph exits or a profile */
+	uint64_t entries;			/* function-entry records */
+	int spans_hole;				/* a call was open across a hole */
+};
+
+/* A row's value of 'key' (avg: total / calls, 0 without calls). */
+uint64_t bt_stat_value(const struct bt_stat_row *r, enum bt_stat_key key);
+/* Descending by key; equal keys: more calls (or entries) first, then by name. */
+void bt_stat_sort(struct bt_stat_row *v, size_t n, enum bt_stat_key key);
+
+/* ---- stats.c: one trace's rows, for --diff ------------------------------ */
+
+struct bt_stat_set {
+	struct bt_stat_row *rows;	/* merged over CPUs, one per site; ns */
+	size_t n;
+	int times, self;	/* the rows have times (graph or profile); self times (graph) */
+	const char *source;	/* "graph records", "profile dumps", ... */
+};
+
+/* Reads a trace into set (names copied): from graph exits if it has any,
+ * else from profile dumps, else function entries. Returns the exit status. */
+int bt_stats_read(const char *trace, const char *elf, struct bt_stat_set *set);
+void bt_stat_set_free(struct bt_stat_set *set);
+
+/* ---- stats_diff.c ------------------------------------------------------- */
+
+/* stats --diff --fail-above: a function grew past the threshold. */
+#define BT_EXIT_OVER	3
+
+struct bt_diff_opts {
+	const char *old_trace, *new_trace, *old_elf, *new_elf;
+	int sort;		/* a bt_stat_key, or -1: by the largest change */
+	int fail;		/* --fail-above given */
+	double fail_pct;	/* its PCT */
+	uint64_t floor_ns;	/* a time must grow by this much as well to fail */
+};
+
+int bt_stats_diff(const struct bt_diff_opts *o);
+
 /* ---- the commands ------------------------------------------------------ */
 
 struct bt_capture_opts {
@@ -193,7 +246,7 @@ struct bt_capture_opts {
 
 int bt_capture(const struct bt_capture_opts *o);
 int bt_report(const char *trace, const char *elf);
-int bt_stats(const char *trace, const char *elf, int per_cpu);
+int bt_stats(const char *trace, const char *elf, int per_cpu, enum bt_stat_key sort);
 int bt_export_chrome(const char *trace, const char *elf, const char *out);
 int bt_export_folded(const char *trace, const char *elf, const char *out, int per_cpu);
 int bt_export_ctf(const char *trace, const char *elf, const char *out);

@@ -1,0 +1,259 @@
+/*
+ * tools/baretrace/output/stats_diff.c: `baretrace stats --diff OLD NEW`,
+ * what changed per function between two traces: calls, total, self, avg
+ * and max, old and new side by side with the change in % of OLD, for CI
+ * ("this commit made sensor_read 30 % slower").
+ *
+ * Functions meet by name, not by site: two builds number their sites
+ * apart. Times are compared in ns, so traces of different counter
+ * frequencies compare too. A name met twice in one trace (two static
+ * functions of one name) is one row with both functions' figures added.
+ *
+ * Rows in both traces come first, by the largest change (absolute, in %)
+ * of any column, or of the --sort column; then functions only in NEW
+ * ("added"), then only in OLD ("removed"), each by that column's value.
+ * Ties by name.
+ *
+ * --fail-above PCT: exit status 3 when a function in both traces grew by
+ * more than PCT % in calls, total or avg time. A time counts only if it
+ * also grew by at least the floor (--floor US, default 1 us): a 1 ns
+ * call that takes 2 ns is +100 % and nothing to stop a build for. Added
+ * and removed functions never fail a run (a rename would).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bt.h"
+
+enum { IN_BOTH, ADDED, REMOVED };
+
+struct diff_row {
+	const struct bt_stat_row *old, *new;	/* NULL: not in that trace */
+	int group;				/* IN_BOTH, ADDED, REMOVED */
+	double chg[BT_STAT_KEYS];		/* % of OLD; NAN: not known */
+	double order;				/* what the rows sort by */
+	unsigned over;				/* keys past --fail-above, a bit each */
+};
+
+/* One row per name: equal names' figures added (the set sorted by name). */
+static void merge_names(struct bt_stat_set *s)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct bt_stat_row *m = &s->rows[k - (k > 0)];
+
+		if (k && !strcmp(m->name, s->rows[i].name)) {
+			m->calls += s->rows[i].calls;
+			m->total += s->rows[i].total;
+			m->self += s->rows[i].self;
+			if (s->rows[i].max > m->max)
+				m->max = s->rows[i].max;
+			free((char *)s->rows[i].name);
+		} else {
+			s->rows[k++] = s->rows[i];
+		}
+	}
+	s->n = k;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct bt_stat_row *)a)->name, ((const struct bt_stat_row *)b)->name);
+}
+
+/* A key's value as a double: avg exactly, as total / calls. */
+static double value(const struct bt_stat_row *r, int key)
+{
+	if (key == BT_STAT_AVG)
+		return r->calls ? (double)r->total / (double)r->calls : 0;
+	return (double)bt_stat_value(r, key);
+}
+
+static int known(const struct bt_stat_set *a, const struct bt_stat_set *b, int key)
+{
+	if (key == BT_STAT_CALLS)
+		return 1;
+	if (key == BT_STAT_SELF)
+		return a->self && b->self;
+	return a->times && b->times;
+}
+
+static void compare(struct diff_row *r, const struct bt_stat_set *o, const struct bt_stat_set *n,
+		    const struct bt_diff_opts *opt)
+{
+	for (int k = 0; k < BT_STAT_KEYS; k++) {
+		double vo = value(r->old, k), vn = value(r->new, k);
+		double c = vo ? (vn - vo) * 100.0 / vo : vn ? INFINITY : 0;
+
+		r->chg[k] = known(o, n, k) ? c : NAN;
+		if (isnan(r->chg[k]))
+			continue;
+		if (opt->sort < 0 ? (c < 0 ? -c : c) > r->order : k == opt->sort)
+			r->order = c < 0 ? -c : c;
+		/* Calls count without a floor: a call more is the code's doing. */
+		if (opt->fail && c > opt->fail_pct &&
+		    (k == BT_STAT_CALLS ||
+		     ((k == BT_STAT_TOTAL || k == BT_STAT_AVG) && vn - vo >= (double)opt->floor_ns)))
+			r->over |= 1u << k;
+	}
+}
+
+static int sort_key;	/* for by_order: the --sort key, total by default */
+
+static int by_order(const void *pa, const void *pb)
+{
+	const struct diff_row *x = pa, *y = pb;
+	const struct bt_stat_row *a = x->new ? x->new : x->old, *b = y->new ? y->new : y->old;
+
+	if (x->group != y->group)
+		return x->group - y->group;
+	if (x->group == IN_BOTH && x->order != y->order)
+		return x->order > y->order ? -1 : 1;
+	if (x->group != IN_BOTH && value(a, sort_key) != value(b, sort_key))
+		return value(a, sort_key) > value(b, sort_key) ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static void fmt_pct(char *buf, size_t n, double c)
+{
+	if (isnan(c))
+		snprintf(buf, n, "-");
+	else if (isinf(c))
+		snprintf(buf, n, "+inf%%");
+	else if (c == 0)
+		snprintf(buf, n, "0.0%%");
+	else
+		snprintf(buf, n, "%+.1f%%", c);
+}
+
+/* One value: calls as a count, times in microseconds, "-" if absent. */
+static void fmt_val(char *buf, size_t n, const struct bt_stat_row *r, int key, int times)
+{
+	if (!r || (key != BT_STAT_CALLS && !times))
+		snprintf(buf, n, "-");
+	else if (key == BT_STAT_CALLS)
+		snprintf(buf, n, "%llu", (unsigned long long)r->calls);
+	else
+		bt_fmt_usecs(buf, n, bt_stat_value(r, key), 1000000000);
+}
+
+static const int columns[] = { BT_STAT_CALLS, BT_STAT_TOTAL, BT_STAT_SELF, BT_STAT_AVG,
+			       BT_STAT_MAX };
+
+static void print_row(const struct diff_row *r, const struct bt_stat_set *o,
+		      const struct bt_stat_set *n)
+{
+	for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++) {
+		int k = columns[c], w = k == BT_STAT_CALLS ? 8 : 11;
+		char a[40], b[40], p[40];
+
+		fmt_val(a, sizeof(a), r->old, k, o->times && (k != BT_STAT_SELF || o->self));
+		fmt_val(b, sizeof(b), r->new, k, n->times && (k != BT_STAT_SELF || n->self));
+		fmt_pct(p, sizeof(p), r->group == IN_BOTH ? r->chg[k] : NAN);
+		printf("%s%*s %*s %8s", c ? "  " : " ", w, a, w, b, p);
+	}
+	printf("  %s", (r->new ? r->new : r->old)->name);
+	if (r->group != IN_BOTH)
+		printf("  [%s]", r->group == ADDED ? "added" : "removed");
+	if (r->over) {
+		printf("  [over:");
+		for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++)
+			if (r->over & (1u << columns[c]))
+				printf(" %s", bt_stat_key_names[columns[c]]);
+		printf("]");
+	}
+	printf("\n");
+}
+
+/* stderr, for a CI log: "sensor_read grew more than 25%: total +30.0%" */
+static void say_over(const struct diff_row *r, const char *limit)
+{
+	char p[40];
+	int said = 0;
+
+	fprintf(stderr, "baretrace: stats --diff: %s grew more than %s%%:", r->new->name, limit);
+	for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++) {
+		if (!(r->over & (1u << columns[c])))
+			continue;
+		fmt_pct(p, sizeof(p), r->chg[columns[c]]);
+		fprintf(stderr, "%s %s %s", said++ ? "," : "", bt_stat_key_names[columns[c]], p);
+	}
+	fputc('\n', stderr);
+}
+
+/* Pairs the two name-sorted sets into rows. */
+static size_t pair(struct diff_row *v, struct bt_stat_set *o, struct bt_stat_set *n,
+		   const struct bt_diff_opts *opt, size_t *counts)
+{
+	size_t i = 0, j = 0, k = 0;
+
+	while (i < o->n || j < n->n) {
+		int c = i == o->n ? 1 : j == n->n ? -1 : strcmp(o->rows[i].name, n->rows[j].name);
+		struct diff_row *r = &v[k++];
+
+		r->old = c <= 0 ? &o->rows[i++] : NULL;
+		r->new = c >= 0 ? &n->rows[j++] : NULL;
+		r->group = c < 0 ? REMOVED : c > 0 ? ADDED : IN_BOTH;
+		counts[r->group]++;
+		if (r->group == IN_BOTH)
+			compare(r, o, n, opt);
+	}
+	return k;
+}
+
+int bt_stats_diff(const struct bt_diff_opts *opt)
+{
+	struct bt_stat_set o, n;
+	struct diff_row *v;
+	size_t k, counts[3] = { 0 }, over = 0;
+	char floor[32], pct[32];
+	int rc = bt_stats_read(opt->old_trace, opt->old_elf, &o);
+
+	if (rc)
+		return rc;
+	rc = bt_stats_read(opt->new_trace, opt->new_elf, &n);
+	if (rc) {
+		bt_stat_set_free(&o);
+		return rc;
+	}
+	qsort(o.rows, o.n, sizeof(*o.rows), by_name);
+	qsort(n.rows, n.n, sizeof(*n.rows), by_name);
+	merge_names(&o);
+	merge_names(&n);
+	v = bt_alloc(sizeof(*v) * (o.n + n.n + 1));
+	k = pair(v, &o, &n, opt, counts);
+	sort_key = opt->sort < 0 ? BT_STAT_TOTAL : opt->sort;
+	qsort(v, k, sizeof(*v), by_order);
+
+	printf("# stats --diff: OLD %s (%s), NEW %s (%s)\n", opt->old_trace, o.source,
+	       opt->new_trace, n.source);
+	printf("# %zu functions: %zu in both, %zu added, %zu removed; times in microseconds, "
+	       "changes in %% of OLD\n", k, counts[IN_BOTH], counts[ADDED], counts[REMOVED]);
+	/* Each name over its group: old, new, change. */
+	printf("#%-26s  %-32s  %-32s  %-32s  %s", "    calls", "      total", "      self",
+	       "      avg", "      max");
+	printf("\n#%8s %8s %8s", "old", "new", "change");
+	for (int c = 0; c < 4; c++)
+		printf("  %11s %11s %8s", "old", "new", "change");
+	printf("  function\n");
+	for (size_t i = 0; i < k; i++) {
+		print_row(&v[i], &o, &n);
+		over += v[i].over != 0;
+	}
+	if (opt->fail) {
+		bt_fmt_usecs(floor, sizeof(floor), opt->floor_ns, 1000000000);
+		snprintf(pct, sizeof(pct), "%g", opt->fail_pct);
+		printf("# --fail-above %s%%: %zu function%s over (calls, total or avg; a time "
+		       "must also grow by %s us or more)\n", pct, over, over == 1 ? "" : "s", floor);
+		fflush(stdout);	/* the table first, where both go to one place */
+		for (size_t i = 0; i < k; i++)
+			if (v[i].over)
+				say_over(&v[i], pct);
+	}
+	free(v);
+	bt_stat_set_free(&o);
+	bt_stat_set_free(&n);
+	return over ? BT_EXIT_OVER : 0;
+}
