@@ -42,6 +42,7 @@ static const char usage_text[] =
 	"        table per CPU with --per-cpu. On a trace with holes, '*' marks\n"
 	"        functions with a call open across one: their self time is an upper bound\n"
 	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
+	"  export --format=trace-cmd -o FILE.dat TRACE.bt [--elf ELF]: for trace-cmd report, KernelShark\n"
 	"        Perfetto/Chrome JSON, folded stacks (\"CPU n\" first with --per-cpu),\n"
 	"        a CTF 1.8 directory, or an SVG flame graph that a browser opens as it\n"
 	"        is. Its widths are inclusive time from graph records, else total\n"
@@ -238,7 +239,9 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 		return bt_export_ctf(trace, elf, out);
 	if (!strcmp(format, "svg"))
 		return bt_export_svg(trace, elf, out, per_cpu);
-	usage("unknown export format '%s' (chrome-json, folded, ctf or svg)", format);
+	if (!strcmp(format, "trace-cmd"))
+		return bt_export_tracecmd(trace, elf, out);
+	usage("unknown export format '%s' (chrome-json, folded, ctf, svg or trace-cmd)", format);
 }
 
 int main(int argc, char **argv)
