@@ -182,7 +182,7 @@ void bt_tc_finish(struct bt_tc_cpu *c);
 void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsigned ncpus);
 void bt_tc_printf(struct bt_tc_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* "irq:entry" -> "irq", "entry"; a name without ':' goes in "baretrace". */
+/* "irq:entry" -> "irq", "irq_entry"; a name without ':' goes in "baretrace". */
 void bt_tc_split_name(const char *name, char *sys, char *ev, size_t n);
 /* A tracepoint's event layout (export_tracecmd.c): off[i] is field i's
  * offset (integers 8 bytes from offset 8, then a 4-byte __data_loc per

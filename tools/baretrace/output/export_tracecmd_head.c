@@ -117,17 +117,23 @@ static void ftrace_formats(struct bt_tc_buf *b, struct bt_tc_buf *t)
 	put_sized(b, t, 8);
 }
 
-/* "irq:entry" -> system "irq", event "entry"; no ':' -> system "baretrace".
- * Anything but letters, digits and '_' becomes '_'. */
+/*
+ * "irq:entry" -> system "irq", event "irq_entry": trace-cmd report prints
+ * the event name alone, so it keeps the subsystem (as Linux's own events
+ * do: irq:irq_handler_entry). No ':' -> system "baretrace", the name as
+ * it is. Anything but letters, digits and '_' becomes '_'.
+ */
 void bt_tc_split_name(const char *name, char *sys, char *ev, size_t n)
 {
 	const char *colon = strchr(name, ':');
-	size_t sl = colon ? (size_t)(colon - name) : 0;
 
-	snprintf(sys, n, "%.*s", (int)sl, name);
-	snprintf(ev, n, "%s", colon ? colon + 1 : name);
-	if (!colon || !sys[0])
+	if (colon && colon > name) {
+		snprintf(sys, n, "%.*s", (int)(colon - name), name);
+		snprintf(ev, n, "%.*s_%s", (int)(colon - name), name, colon + 1);
+	} else {
 		snprintf(sys, n, "baretrace");
+		snprintf(ev, n, "%s", colon ? colon + 1 : name);
+	}
 	for (char *p = sys; *p; p++)
 		*p = isalnum((unsigned char)*p) ? *p : '_';
 	for (char *p = ev; *p; p++)
@@ -226,17 +232,28 @@ static void event_systems(struct bt_tc_buf *b, struct bt_tc_buf *t, const struct
 	}
 }
 
-/* /proc/kallsyms lines: every function the tables name, at base + offset. */
+/*
+ * /proc/kallsyms lines: every function the tables name, at base + offset.
+ * Readers take an address to the nearest symbol below it, with no end, so
+ * "_etext" after the last function stops a caller beyond it from being
+ * taken as in it (and lets one inside the last function resolve at all).
+ */
 static void kallsyms(struct bt_tc_buf *t, struct bt_symtab *s, uint64_t base)
 {
 	const struct bt_sym *v = s->from_elf ? s->by_addr : s->by_site;
 	size_t n = s->from_elf ? s->naddr : s->nsites;
+	uint64_t end = 0;
 
 	t->len = 0;
-	for (size_t i = 0; i < n; i++)
-		if (v[i].name)
-			bt_tc_printf(t, "%016llx T %s\n", (unsigned long long)(base + v[i].start),
-				     v[i].name);
+	for (size_t i = 0; i < n; i++) {
+		if (!v[i].name)
+			continue;
+		bt_tc_printf(t, "%016llx T %s\n", (unsigned long long)(base + v[i].start),
+			     v[i].name);
+		end = v[i].start + v[i].size > end ? v[i].start + v[i].size : end;
+	}
+	if (end)
+		bt_tc_printf(t, "%016llx T _etext\n", (unsigned long long)(base + end));
 }
 
 void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsigned ncpus)
