@@ -149,6 +149,7 @@ int bt_export_tracecmd(const char *trace, const char *elf, const char *out);
 
 #define BT_TC_PAGE		4096	/* ring-buffer page, file page size */
 #define BT_TC_DEFAULT_BASE	0x40080000ull	/* _text when the trace does not say */
+#define BT_TC_FIELDS		256	/* a schema has at most 255 fields (a u8) */
 /* Event ids: ftrace's own for its events, tracepoint slot + 100 for ours. */
 enum { BT_TC_ID_FUNCTION = 1, BT_TC_ID_PRINT = 5, BT_TC_ID_GRAPH_EXIT = 10,
        BT_TC_ID_GRAPH_ENTRY = 11, BT_TC_ID_FIRST_TRACEPOINT = 100 };
@@ -165,7 +166,7 @@ struct bt_tc_cpu {
 	size_t len, cap;
 	int open;		/* the last page takes more events */
 	size_t used;		/* event bytes in the open page */
-	uint64_t page_ns, last_ns;
+	uint64_t last_ns;
 	uint64_t lost;		/* events lost since the last event written */
 	uint64_t page_lost;	/* lost before the open page: its mark */
 	uint64_t events;
@@ -180,10 +181,6 @@ void bt_tc_finish(struct bt_tc_cpu *c);
 
 /* export_tracecmd_head.c: everything up to and including "flyrecord". */
 void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsigned ncpus);
-void bt_tc_printf(struct bt_tc_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* "irq:entry" -> "irq", "irq_entry"; a name without ':' goes in "baretrace". */
-void bt_tc_split_name(const char *name, char *sys, char *ev, size_t n);
 /* A tracepoint's event layout (export_tracecmd.c): off[i] is field i's
  * offset (integers 8 bytes from offset 8, then a 4-byte __data_loc per
  * string); returns (and stores in *fixed) where string bytes start. */

@@ -85,20 +85,27 @@ static uint64_t func_addr(struct bt_decoder *d, struct tc_export *x, uint64_t si
 	return x->base + (site < s->nsites && s->by_site[site].name ? s->by_site[site].start : 0);
 }
 
-/* Strings are cut so an event stays well inside a ring-buffer page. */
-#define STR_MAX	256
+/* Each string is cut to STR_MAX bytes, or to its share of what fits in
+ * EVENT_MAX, well inside a ring-buffer page (with 255 integer fields an
+ * event is 2048 bytes). */
+#define STR_MAX		256
+#define EVENT_MAX	3072
 
 static void tracepoint(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
 		       const struct wire_record *r)
 {
 	const struct bt_schema *sc = bt_meta_schema(&d->meta, r->id);
 	const uint8_t *p = r->data, *end = r->data + r->data_len;
-	uint8_t ev[64 * 8 + 64 * (STR_MAX + 1) + 8];
-	unsigned off[64], fixed, at;
+	uint8_t ev[EVENT_MAX];
+	unsigned off[BT_TC_FIELDS], fixed, at, strings = 0, cap = STR_MAX;
 
-	if (!sc || sc->nfields > 64)
+	if (!sc)
 		return;
 	at = bt_tc_layout(sc, off, &fixed);
+	for (unsigned i = 0; i < sc->nfields; i++)
+		strings += sc->types[i] == WIRE_FIELD_STRING;
+	if (strings && (EVENT_MAX - fixed) / strings - 1 < cap)	/* each gets its share */
+		cap = (EVENT_MAX - fixed) / strings - 1;
 	common(ev, BT_TC_ID_FIRST_TRACEPOINT + (unsigned)(sc - d->meta.schemas), cpu);
 	for (unsigned i = 0; i < sc->nfields; i++) {
 		uint64_t u = 0;
@@ -108,7 +115,7 @@ static void tracepoint(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
 			bt_die(BT_EXIT_INPUT, "internal error: tracepoint fields");
 		p += n;
 		if (sc->types[i] == WIRE_FIELD_STRING) {
-			size_t len = u < STR_MAX ? (size_t)u : STR_MAX;
+			size_t len = u < cap ? (size_t)u : cap;
 
 			memcpy(ev + at, p, len);
 			for (size_t k = 0; k < len; k++)	/* a C string ends at NUL */
@@ -137,7 +144,7 @@ static void graph_exit(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
 	put_le(ev + 8, func_addr(d, x, r->site), 8);
 	put_le(ev + 16, depth, 4);
 	put_le(ev + 20, 0, 4);	/* overrun: depth overflows are not counted */
-	put_le(ev + 24, ns_of(d, r->ts - r->duration), 8);
+	put_le(ev + 24, ns_of(d, r->duration < r->ts ? r->ts - r->duration : 0), 8);
 	put_le(ev + 32, ns_of(d, r->ts), 8);
 	bt_tc_event(&x->cpu[cpu], ns_of(d, r->ts), ev, sizeof(ev));
 }

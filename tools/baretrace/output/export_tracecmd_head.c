@@ -41,7 +41,8 @@ static void put_le(struct bt_tc_buf *b, uint64_t v, unsigned n)
 	put(b, x, n);
 }
 
-void bt_tc_printf(struct bt_tc_buf *b, const char *fmt, ...)
+static void __attribute__((format(printf, 2, 3)))
+text_printf(struct bt_tc_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -74,14 +75,14 @@ static void format_text(struct bt_tc_buf *t, const char *name, unsigned id,
 	};
 
 	t->len = 0;
-	bt_tc_printf(t, "name: %s\nID: %u\nformat:\n", name, id);
+	text_printf(t, "name: %s\nID: %u\nformat:\n", name, id);
 	for (unsigned i = 0; i < 4 + n; i++) {
 		const struct field_text *x = i < 4 ? &common[i] : &f[i - 4];
 
-		bt_tc_printf(t, "%s\tfield:%s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+		text_printf(t, "%s\tfield:%s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
 			     i == 4 ? "\n" : "", x->decl, x->offset, x->size, x->is_signed);
 	}
-	bt_tc_printf(t, "\nprint fmt: %s\n", print);
+	text_printf(t, "\nprint fmt: %s\n", print);
 }
 
 static void ftrace_formats(struct bt_tc_buf *b, struct bt_tc_buf *t)
@@ -123,7 +124,7 @@ static void ftrace_formats(struct bt_tc_buf *b, struct bt_tc_buf *t)
  * do: irq:irq_handler_entry). No ':' -> system "baretrace", the name as
  * it is. Anything but letters, digits and '_' becomes '_'.
  */
-void bt_tc_split_name(const char *name, char *sys, char *ev, size_t n)
+static void split_name(const char *name, char *sys, char *ev, size_t n)
 {
 	const char *colon = strchr(name, ':');
 
@@ -145,91 +146,80 @@ void bt_tc_split_name(const char *name, char *sys, char *ev, size_t n)
 static void tracepoint_format(struct bt_tc_buf *t, const struct bt_schema *sc, unsigned id,
 			      const char *ev)
 {
-	struct field_text f[64];
-	unsigned off[64], n = sc->nfields < 64 ? sc->nfields : 64;
-	char decl[64][160];
-	struct bt_tc_buf pf = { 0 }, args = { 0 };
+	struct field_text f[BT_TC_FIELDS];
+	unsigned off[BT_TC_FIELDS], n = sc->nfields;
+	static char decl[BT_TC_FIELDS][160];
+	struct bt_tc_buf print = { 0 }, args = { 0 };
 
 	bt_tc_layout(sc, off, NULL);
+	text_printf(&print, "\"");
+	text_printf(&args, "%s", "");	/* a terminated string even with no fields */
 	for (unsigned i = 0; i < n; i++) {
 		const struct bt_field *x = &sc->fields[i];
 		int str = x->type == WIRE_FIELD_STRING;
 		int sgn = x->type >= WIRE_FIELD_S8 && x->type <= WIRE_FIELD_S64;
+		int hex = x->type == WIRE_FIELD_PTR || (x->format && strchr(x->format, 'x'));
 
-		snprintf(decl[i], sizeof(decl[i]), "%s %s", str ? "__data_loc char[]" :
-			 sgn ? "s64" : "u64", x->name);
+		snprintf(decl[i], sizeof(decl[i]), "%s %s",
+			 str ? "__data_loc char[]" : sgn ? "s64" : "u64", x->name);
 		f[i] = (struct field_text){ decl[i], off[i], str ? 4 : 8, sgn };
-		bt_tc_printf(&pf, "%s%s=%s", i ? " " : "", x->name, str ? "%s" :
-			     x->type == WIRE_FIELD_PTR || strchr(x->format ? x->format : "", 'x')
-			     ? "0x%llx" : sgn ? "%lld" : "%llu");
+		text_printf(&print, "%s%s=%s", i ? " " : "", x->name,
+			    str ? "%s" : hex ? "0x%llx" : sgn ? "%lld" : "%llu");
 		if (str)
-			bt_tc_printf(&args, ", __get_str(%s)", x->name);
+			text_printf(&args, ", __get_str(%s)", x->name);
 		else
-			bt_tc_printf(&args, ", REC->%s", x->name);
+			text_printf(&args, ", REC->%s", x->name);
 	}
-	bt_tc_printf(&pf, "%s", "");	/* a terminated string even with no fields */
-	bt_tc_printf(&args, "%s", "");
-	{
-		struct bt_tc_buf print = { 0 };
-
-		bt_tc_printf(&print, "\"%s\"%s", (char *)pf.p, (char *)args.p);
-		format_text(t, ev, id, f, n, (char *)print.p);
-		free(print.p);
-	}
-	free(pf.p);
+	text_printf(&print, "\"%s", (char *)args.p);
+	format_text(t, ev, id, f, n, (char *)print.p);
+	free(print.p);
 	free(args.p);
 }
 
-/* The live schemas grouped by system, in order of first appearance. */
+/* The live schemas, grouped by system in order of first appearance. */
 static void event_systems(struct bt_tc_buf *b, struct bt_tc_buf *t, const struct bt_meta *m)
 {
-	char sys[128], ev[128], other[128], oev[128];
-	uint32_t nsys = 0;
-	size_t i, j;
+	char (*sys)[128] = calloc(m->nschemas + 1, sizeof(*sys));
+	char ev[128], other[128];
+	size_t nsys = 0;
 
-	for (i = 0; i < m->nschemas; i++) {
+	if (!sys)
+		bt_die(BT_EXIT_INPUT, "out of memory");
+	for (size_t i = 0; i < m->nschemas; i++) {	/* the systems */
+		size_t k = 0;
+
 		if (m->schemas[i].replaced)
 			continue;
-		bt_tc_split_name(m->schemas[i].name, sys, ev, sizeof(sys));
-		for (j = 0; j < i; j++) {
-			if (m->schemas[j].replaced)
-				continue;
-			bt_tc_split_name(m->schemas[j].name, other, oev, sizeof(other));
-			if (!strcmp(sys, other))
-				break;
-		}
-		nsys += j == i;
+		split_name(m->schemas[i].name, sys[nsys], ev, sizeof(ev));
+		while (k < nsys && strcmp(sys[k], sys[nsys]))
+			k++;
+		nsys += k == nsys;
 	}
 	put_le(b, nsys, 4);
-	for (i = 0; i < m->nschemas; i++) {
+	for (size_t k = 0; k < nsys; k++) {
 		uint32_t count = 0;
 
-		if (m->schemas[i].replaced)
-			continue;
-		bt_tc_split_name(m->schemas[i].name, sys, ev, sizeof(sys));
-		for (j = 0; j < m->nschemas; j++) {
-			if (m->schemas[j].replaced)
-				continue;
-			bt_tc_split_name(m->schemas[j].name, other, oev, sizeof(other));
-			if (!strcmp(sys, other) && j < i)
-				break;
-			count += !strcmp(sys, other);
-		}
-		if (j < m->nschemas)	/* written with its system's first schema */
-			continue;
-		put(b, sys, strlen(sys) + 1);
-		put_le(b, count, 4);
-		for (j = i; j < m->nschemas; j++) {
-			if (m->schemas[j].replaced)
-				continue;
-			bt_tc_split_name(m->schemas[j].name, other, oev, sizeof(other));
-			if (strcmp(sys, other))
-				continue;
-			tracepoint_format(t, &m->schemas[j], BT_TC_ID_FIRST_TRACEPOINT + (unsigned)j,
-					  oev);
-			put_sized(b, t, 8);
+		for (int pass = 0; pass < 2; pass++) {	/* count, then write */
+			if (pass) {
+				put(b, sys[k], strlen(sys[k]) + 1);
+				put_le(b, count, 4);
+			}
+			for (size_t i = 0; i < m->nschemas; i++) {
+				if (m->schemas[i].replaced)
+					continue;
+				split_name(m->schemas[i].name, other, ev, sizeof(ev));
+				if (strcmp(other, sys[k]))
+					continue;
+				count += !pass;
+				if (pass) {
+					tracepoint_format(t, &m->schemas[i],
+							  BT_TC_ID_FIRST_TRACEPOINT + (unsigned)i, ev);
+					put_sized(b, t, 8);
+				}
+			}
 		}
 	}
+	free(sys);
 }
 
 /*
@@ -248,12 +238,12 @@ static void kallsyms(struct bt_tc_buf *t, struct bt_symtab *s, uint64_t base)
 	for (size_t i = 0; i < n; i++) {
 		if (!v[i].name)
 			continue;
-		bt_tc_printf(t, "%016llx T %s\n", (unsigned long long)(base + v[i].start),
+		text_printf(t, "%016llx T %s\n", (unsigned long long)(base + v[i].start),
 			     v[i].name);
 		end = v[i].start + v[i].size > end ? v[i].start + v[i].size : end;
 	}
 	if (end)
-		bt_tc_printf(t, "%016llx T _etext\n", (unsigned long long)(base + end));
+		text_printf(t, "%016llx T _etext\n", (unsigned long long)(base + end));
 }
 
 void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsigned ncpus)
@@ -265,14 +255,14 @@ void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsi
 	put(b, "\0\x08", 2);			/* little-endian, 8-byte long */
 	put_le(b, BT_TC_PAGE, 4);
 	put(b, "header_page", 12);
-	bt_tc_printf(&t, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	text_printf(&t, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
 		     "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
 		     "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
 		     "\tfield: char data;\toffset:16;\tsize:%u;\tsigned:1;\n", BT_TC_PAGE - 16);
 	put_sized(b, &t, 8);
 	put(b, "header_event", 13);
 	t.len = 0;
-	bt_tc_printf(&t, "# compressed entry header\n\ttype_len    :    5 bits\n"
+	text_printf(&t, "# compressed entry header\n\ttype_len    :    5 bits\n"
 		     "\ttime_delta  :   27 bits\n\tarray       :   32 bits\n\n"
 		     "\tpadding     : type == 29\n\ttime_extend : type == 30\n"
 		     "\ttime_stamp : type == 31\n\tdata max type_len  == 28\n");
@@ -284,7 +274,7 @@ void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsi
 	put_le(b, 0, 4);			/* no printk formats */
 	t.len = 0;
 	for (unsigned c = 0; c < ncpus; c++)
-		bt_tc_printf(&t, "%u cpu%u\n", c + 1, c);
+		text_printf(&t, "%u cpu%u\n", c + 1, c);
 	put_sized(b, &t, 8);
 	put_le(b, ncpus, 4);
 	put(b, "options  ", 10);

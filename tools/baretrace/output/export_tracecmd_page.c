@@ -67,7 +67,7 @@ static void page_open(struct bt_tc_cpu *c, uint64_t ns)
 	put_le(page(c), ns, 8);
 	c->open = 1;
 	c->used = 0;
-	c->page_ns = c->last_ns = ns;
+	c->last_ns = ns;
 	c->page_lost = c->lost;	/* the new page carries the losses before it */
 	c->lost = 0;
 }
@@ -88,9 +88,8 @@ void bt_tc_event(struct bt_tc_cpu *c, uint64_t ns, const void *data, size_t len)
 	need = 4 + (words > TYPE_MAX_SMALL ? 4 : 0) + words * 4;
 	if (need > PAGE_ROOM)
 		bt_die(BT_EXIT_INPUT, "internal error: trace-cmd event of %zu bytes", len);
-	if (c->open && c->lost) {	/* a loss starts a page, which carries its mark */
+	if (c->open && c->lost)	/* a loss starts a page, which carries its mark */
 		page_close(c);
-	}
 	delta = c->open ? ns - c->last_ns : 0;
 	need += delta >> DELTA_BITS ? 8 : 0;
 	if (!c->open || c->used + need > PAGE_ROOM) {
