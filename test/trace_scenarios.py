@@ -175,6 +175,11 @@ def stage_trace(h, res, board):
                st == 0 and rst == 0 and m and decoded + lost == produced and lost > 0,
                text[-1500:] + report[-800:])
 
+    # its holes as trace-cmd's dropped-events marks (test/host/e2e_tracecmd.py)
+    st, out = h.run(["python3", "test/host/e2e_tracecmd.py", tool, "--real", bt,
+                     os.path.join(demo, "baretrace.elf")], timeout=300)
+    h.parse_tap("trace: e2e_tracecmd (overflow)", out, res, st)
+
     # the same crash with the graph tracer hooking every frame on the way
     st, out = capture(h, tgt, "panic=poweroff trace=function_graph trace_filter=crash_*,scenario_* "
                       "-- crash null", os.path.join(h.HOST, "panicg.bt"))

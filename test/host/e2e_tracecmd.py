@@ -17,10 +17,12 @@ by Debian's trace-cmd.
       trace, unwritable output) that leave no file behind.
 
   e2e_tracecmd.py BARETRACE --real TRACE.bt ELF
-      A real capture (function_graph and tracepoints on several CPUs, from
-      the trace stage): trace-cmd report must show as many events as
-      `baretrace report` counts, the same number per CPU, the same
-      function and tracepoint names, and times that never go back.
+      A real capture from the trace stage (the demo under function_graph
+      with tracepoints on 4 CPUs; the overflow run, function tracer with
+      holes): trace-cmd report must show as many events as `baretrace
+      report` counts, the same number per CPU, the same kinds of events,
+      the same function and tracepoint names, a "DROPPED" mark for each
+      hole that an event of its CPU follows, and times that never go back.
 
 Prints TAP; skips with "trace-cmd not installed" only when it is missing.
 """
@@ -216,24 +218,39 @@ def error_checks(tap, tool, tmp, bt):
 
 
 def report_counts(text):
-    """Events per CPU and names in `baretrace report`: a graph line
-    "name();" is an entry and its exit, any other line one event."""
-    per_cpu, names = {}, set()
+    """What `baretrace report` shows: events per CPU, names, event kinds,
+    the events lost before a later event of the same CPU (trace-cmd marks
+    those), and the total. A graph line "name();" is an entry and its
+    exit, "name() {" an entry, "}" an exit ("} /* name */" names a
+    function whose entry was not recorded), any other line one event."""
+    per_cpu, names, kinds, pending, drops = {}, set(), set(), {}, {}
     for line in text.splitlines():
-        m = re.match(r"^\[(\d+)\] [\d.]+: (\S+?)(?: <-.*|: .*)?$", line)
-        g = re.match(r"^ (\d+)\) .*\|\s+(\S+?)(\(\)?.*)?$", line)
+        lost = re.match(r"^CPU:(\d+) \[LOST (\d+) EVENTS\]", line)
+        m = re.match(r"^\[(\d+)\] [\d.]+: (\S+?)( <-.*|: .*)?$", line)
+        g = re.match(r"^ (\d+)\) [^|]*\|\s+(.*?)\s*$", line)
+        if lost:
+            pending[int(lost[1])] = pending.get(int(lost[1]), 0) + int(lost[2])
+            continue
         if m:
             cpu, n, name = int(m[1]), 1, m[2]
+            kinds.add("function" if (m[3] or "").startswith(" <-") else
+                      name.replace(":", "_") if ":" in name else "print")
         elif g:
-            cpu, name = int(g[1]), g[2]
-            n = 2 if line.rstrip().endswith(";") or "; /*" in line else 1
+            cpu, body = int(g[1]), g[2]
+            c = re.match(r"^\} /\* ([^=\s]\S*) \*/$", body)
+            n = 1 if body.startswith("}") or body.endswith("{") else 2
+            name = c[1] if c else None if body.startswith("}") else body.split("(")[0]
+            kinds |= {"funcgraph_exit"} if body.startswith("}") else \
+                {"funcgraph_entry"} if n == 1 else {"funcgraph_entry", "funcgraph_exit"}
         else:
             continue
         per_cpu[cpu] = per_cpu.get(cpu, 0) + n
-        if name not in ("}",):
-            names.add(name.split("(")[0])
+        if pending.get(cpu):
+            drops[cpu] = drops.get(cpu, 0) + pending.pop(cpu)
+        if name:
+            names.add(name)
     total = re.search(r"^# (\d+) events$", text, re.M)
-    return per_cpu, names, int(total[1]) if total else -1
+    return per_cpu, names, kinds, drops, int(total[1]) if total else -1
 
 
 def real_checks(tap, tool, tmp, bt, elf):
@@ -243,25 +260,25 @@ def real_checks(tap, tool, tmp, bt, elf):
     rc, _, err = run([tool, "export", "--format=trace-cmd", "-o", dat, bt, "--elf", elf])
     tap.ok(rc == 0, "export --format=trace-cmd of the real trace", err)
     rc, out, err = run(["trace-cmd", "report", "-R", "-t", dat])
-    got, _ = events(out)
-    per_cpu, names, total = report_counts(report)
+    got, drops = events(out)
+    per_cpu, names, kinds, lost, total = report_counts(report)
     tap.ok(rc == 0 and len(got) == total > 0, f"real trace: {total} events in both", f"{len(got)}")
     mine = {}
     for g in got:
         mine[g[0]] = mine.get(g[0], 0) + 1
     tap.ok(mine == per_cpu and len(mine) > 1, "real trace: events per CPU agree",
            f"trace-cmd {mine} report {per_cpu}")
-    kinds = {g[2] for g in got}
-    tap.ok({"funcgraph_entry", "funcgraph_exit"} <= kinds and len(kinds) > 3,
-           "real trace: graph entries, exits and tracepoints", str(kinds))
+    tap.ok({g[2] for g in got} == kinds, f"real trace: the same kinds of events {sorted(kinds)}",
+           str({g[2] for g in got}))
     tc_names = set()
     for g in got:
         m = re.match(r"(?:ip|func)=(\S+)", g[3])
         tc_names.add(m[1] if m else g[2])
-    tp = {n.replace(":", "_") for n in names if ":" in n}
-    fn = {n for n in names if ":" not in n}
-    tap.ok(tc_names == fn | tp, "real trace: the same function and tracepoint names",
-           f"only trace-cmd: {sorted(tc_names - fn - tp)} only report: {sorted((fn | tp) - tc_names)}")
+    want = {n.replace(":", "_") for n in names}
+    tap.ok(tc_names == want, "real trace: the same function and tracepoint names",
+           f"only trace-cmd: {sorted(tc_names - want)} only report: {sorted(want - tc_names)}")
+    tap.ok(drops == lost, f"real trace: events dropped per CPU as report's holes: {lost}",
+           f"trace-cmd {drops}")
     tap.ok(all(a[1] <= b[1] for a, b in zip(got, got[1:])), "real trace: times never go back")
 
 

@@ -222,7 +222,7 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	if (!export)
 		return !strcmp(cmd, "report") ? bt_report(trace, elf) : bt_stats(trace, elf, per_cpu);
 	if (!format)
-		usage("export needs --format=chrome-json|folded|ctf|svg%s", "");
+		usage("export needs --format=chrome-json|folded|ctf|svg|trace-cmd%s", "");
 	if (!out)
 		usage("export needs -o PATH%s", "");
 	bt_refuse_same_file(trace, out);
