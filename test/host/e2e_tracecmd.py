@@ -222,7 +222,9 @@ def report_counts(text):
     the events lost before a later event of the same CPU (trace-cmd marks
     those), and the total. A graph line "name();" is an entry and its
     exit, "name() {" an entry, "}" an exit ("} /* name */" names a
-    function whose entry was not recorded), any other line one event."""
+    function whose entry was not recorded), "/* sys:ev ... */" a tracepoint
+    and another "/* ... */" a printf in the graph layout; interrupt
+    markers and CPU switch blocks are no events."""
     per_cpu, names, kinds, pending, drops = {}, set(), set(), {}, {}
     for line in text.splitlines():
         lost = re.match(r"^CPU:(\d+) \[LOST (\d+) EVENTS\]", line)
@@ -235,7 +237,11 @@ def report_counts(text):
             cpu, n, name = int(m[1]), 1, m[2]
             kinds.add("function" if (m[3] or "").startswith(" <-") else
                       name.replace(":", "_") if ":" in name else "print")
-        elif g:
+        elif g and re.match(r"^/\*.*\*/$", g[2]):   # a tracepoint or printf comment
+            tpc = re.match(r"^/\* (\w+:\w+)\b.*\*/$", g[2])
+            cpu, n, name = int(g[1]), 1, tpc[1] if tpc else None
+            kinds.add(name.replace(":", "_") if tpc else "print")
+        elif g and not re.search(r"==========>|<==========", line):
             cpu, body = int(g[1]), g[2]
             c = re.match(r"^\} /\* ([^=\s]\S*) \*/$", body)
             n = 1 if body.startswith("}") or body.endswith("{") else 2

@@ -42,7 +42,6 @@ static const char usage_text[] =
 	"        table per CPU with --per-cpu. On a trace with holes, '*' marks\n"
 	"        functions with a call open across one: their self time is an upper bound\n"
 	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
-	"  export --format=trace-cmd -o FILE.dat TRACE.bt [--elf ELF]: for trace-cmd report, KernelShark\n"
 	"        Perfetto/Chrome JSON, folded stacks (\"CPU n\" first with --per-cpu),\n"
 	"        a CTF 1.8 directory, or an SVG flame graph that a browser opens as it\n"
 	"        is. Its widths are inclusive time from graph records, else total\n"
@@ -53,6 +52,8 @@ static const char usage_text[] =
 	"        (leading '_' skipped). Hover a frame for its numbers; each <rect>\n"
 	"        carries data-name, data-calls and data-ticks (counter ticks, or calls\n"
 	"        for counts) and its width is exactly proportional to data-ticks\n"
+	"  export --format=trace-cmd -o FILE.dat TRACE.bt [--elf ELF]\n"
+	"        a trace-cmd.dat (v6) file for trace-cmd report and KernelShark\n"
 	"\n"
 	"Names come from ELF (the image's baretrace.elf, checked against the trace's\n"
 	"image hash) or else from symbol-dump frames in the trace.\n";
