@@ -10,7 +10,8 @@
  * the four common fields every event starts with, then its own fields
  * with offset, size and signedness, then "print fmt:" for readers that
  * have no plugin for the event. The layouts here and the bytes
- * export_tracecmd.c writes must agree; both use the offsets below.
+ * export_tracecmd.c writes must agree: ftrace's events are written at the
+ * offsets listed below, tracepoints at bt_tc_layout's for both.
  */
 #include <ctype.h>
 #include <stdarg.h>
