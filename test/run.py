@@ -120,6 +120,10 @@ def stage_host(res, board):
         st, out = run(["python3", "test/host/e2e_stats_diff.py",
                        os.path.join(HOST, "baretrace")], timeout=300)
         parse_tap("host e2e_stats_diff", out, res, st)
+        # export --format=trace-cmd read by Debian's trace-cmd (TAP).
+        st, out = run(["python3", "test/host/e2e_tracecmd.py",
+                       os.path.join(HOST, "baretrace")], timeout=300)
+        parse_tap("host e2e_tracecmd", out, res, st)
 
 
 def stage_host_units(res):

@@ -147,6 +147,18 @@ def stage_trace(h, res, board):
                re.search(r"^\[000\] \d+\.\d{6}: smp:call: cpu=1 fn=0x[0-9a-f]+$", report, re.M) and
                len(inst) > 3, report[-1500:] + f"\n{len(inst)} tracepoint instants")
 
+    # the demo under function_graph with tracepoints on 4 CPUs, exported
+    # for trace-cmd and read back by `trace-cmd report` (test/host/e2e_tracecmd.py)
+    bt = os.path.join(h.HOST, "tracecmd.bt")
+    filt = open(os.path.join(h.ROOT, "examples/demo/trace_filter")).read().strip()
+    st, out = capture(h, demo, "panic=poweroff trace=function_graph trace_filter=" + filt +
+                      " trace_event=irq:entry,timer:tick,ipi:send,ipi:receive", bt)
+    res.record("trace: demo with function_graph and tracepoints for trace-cmd", st == 0, out[-1500:])
+    if st == 0:
+        st, out = h.run(["python3", "test/host/e2e_tracecmd.py", tool, "--real", bt,
+                         os.path.join(demo, "baretrace.elf")], timeout=300)
+        h.parse_tap("trace: e2e_tracecmd (real demo)", out, res, st)
+
     # overflow with paced export
     bt = os.path.join(h.HOST, "overflow.bt")
     filt = open(os.path.join(h.ROOT, "examples/demo/trace_filter")).read().strip()
@@ -162,6 +174,11 @@ def stage_trace(h, res, board):
                f"== produced {produced}",
                st == 0 and rst == 0 and m and decoded + lost == produced and lost > 0,
                text[-1500:] + report[-800:])
+
+    # its holes as trace-cmd's dropped-events marks (test/host/e2e_tracecmd.py)
+    st, out = h.run(["python3", "test/host/e2e_tracecmd.py", tool, "--real", bt,
+                     os.path.join(demo, "baretrace.elf")], timeout=300)
+    h.parse_tap("trace: e2e_tracecmd (overflow)", out, res, st)
 
     # the same crash with the graph tracer hooking every frame on the way
     st, out = capture(h, tgt, "panic=poweroff trace=function_graph trace_filter=crash_*,scenario_* "

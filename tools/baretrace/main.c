@@ -84,7 +84,9 @@ static const char export_usage[] =
 	"        \"CPU n\" frame. Colour is by module, the name up to its first '_'\n"
 	"        (leading '_' skipped). Hover a frame for its numbers; each <rect>\n"
 	"        carries data-name, data-calls and data-ticks (counter ticks, or calls\n"
-	"        for counts) and its width is exactly proportional to data-ticks\n";
+	"        for counts) and its width is exactly proportional to data-ticks\n"
+	"  export --format=trace-cmd -o FILE.dat TRACE.bt [--elf ELF]\n"
+	"        a trace-cmd.dat (v6) file for trace-cmd report and KernelShark\n";
 
 /* After the help of the commands that read a trace. */
 static const char names_text[] =
@@ -358,7 +360,7 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 		return !strcmp(cmd, "report") ? bt_report(trace, elf)
 					      : bt_stats(trace, elf, per_cpu, (enum bt_stat_key)key);
 	if (!format)
-		usage("export needs --format=chrome-json|folded|ctf|svg%s", "");
+		usage("export needs --format=chrome-json|folded|ctf|svg|trace-cmd%s", "");
 	if (!out)
 		usage("export needs -o PATH%s", "");
 	bt_refuse_same_file(trace, out);
@@ -375,7 +377,9 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 		return bt_export_ctf(trace, elf, out);
 	if (!strcmp(format, "svg"))
 		return bt_export_svg(trace, elf, out, per_cpu);
-	usage("unknown export format '%s' (chrome-json, folded, ctf or svg)", format);
+	if (!strcmp(format, "trace-cmd"))
+		return bt_export_tracecmd(trace, elf, out);
+	usage("unknown export format '%s' (chrome-json, folded, ctf, svg or trace-cmd)", format);
 }
 
 /*

@@ -261,4 +261,47 @@ void bt_ctf_metadata(FILE *f, struct bt_decoder *d, const uint8_t uuid[16]);
 /* The trace's UUID: the same trace file always gets the same one. */
 void bt_ctf_uuid(const char *trace, uint8_t uuid[16]);
 
+/* ---- export_tracecmd*.c: trace-cmd.dat version 6 ----------------------- */
+
+int bt_export_tracecmd(const char *trace, const char *elf, const char *out);
+
+#define BT_TC_PAGE		4096	/* ring-buffer page, file page size */
+#define BT_TC_DEFAULT_BASE	0x40080000ull	/* _text when the trace does not say */
+#define BT_TC_FIELDS		256	/* a schema has at most 255 fields (a u8) */
+/* Event ids: ftrace's own for its events, tracepoint slot + 100 for ours. */
+enum { BT_TC_ID_FUNCTION = 1, BT_TC_ID_PRINT = 5, BT_TC_ID_GRAPH_EXIT = 10,
+       BT_TC_ID_GRAPH_ENTRY = 11, BT_TC_ID_FIRST_TRACEPOINT = 100 };
+
+/* A growing byte buffer. */
+struct bt_tc_buf {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+/* One CPU's ring-buffer pages (export_tracecmd_page.c). */
+struct bt_tc_cpu {
+	uint8_t *data;		/* whole pages; the last one may be open */
+	size_t len, cap;
+	int open;		/* the last page takes more events */
+	size_t used;		/* event bytes in the open page */
+	uint64_t last_ns;
+	uint64_t lost;		/* events lost since the last event written */
+	uint64_t page_lost;	/* lost before the open page: its mark */
+	uint64_t events;
+};
+
+/* An event's bytes (common fields first) at time ns. */
+void bt_tc_event(struct bt_tc_cpu *c, uint64_t ns, const void *data, size_t len);
+/* Events missing before the next one: that one starts a marked page. */
+void bt_tc_lost(struct bt_tc_cpu *c, uint64_t events);
+/* Closes the open page. */
+void bt_tc_finish(struct bt_tc_cpu *c);
+
+/* export_tracecmd_head.c: everything up to and including "flyrecord". */
+void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsigned ncpus);
+/* A tracepoint's event layout (export_tracecmd.c): off[i] is field i's
+ * offset (integers 8 bytes from offset 8, then a 4-byte __data_loc per
+ * string); returns (and stores in *fixed) where string bytes start. */
+unsigned bt_tc_layout(const struct bt_schema *sc, unsigned *off, unsigned *fixed);
+
 #endif /* TOOLS_BARETRACE_BT_OUT_H */
