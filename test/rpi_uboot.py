@@ -15,9 +15,12 @@ and boots kernel8.img with that device tree.
             trace is complete: the target's own event count is what the
             host decodes from the file, with nothing lost or damaged
   ktap      the KTAP suites booted through the same U-Boot and card
+  rpi4      make BOARD=rpi4 sdcard SDCARD_FLOW=uboot puts the same
+            downloaded U-Boot on the Pi 4 card (firmware: placeholders)
 """
 import os
 import re
+import subprocess
 
 TIMEOUT = 180
 
@@ -27,6 +30,7 @@ def run_uboot(h, app, extra):
 
 
 def stage_rpi_uboot(h, res, board):
+    stage_rpi4_card(h, res)
     # The demo with the card's default arguments (no BOOTARGS=).
     st, out = run_uboot(h, "examples/demo", [])
     out = out.replace("\r", "")
@@ -103,3 +107,33 @@ def stage_rpi_uboot(h, res, board):
                text[-2000:])
     h.parse_ktap("rpi-uboot ktap", text, res)
     res.record("rpi-uboot ktap: exit status 0 reaches the host", st == 0, text[-2000:])
+
+
+def stage_rpi4_card(h, res):
+    """The Pi 4 card in the U-Boot flow: only the firmware is the user's
+    (placeholder files here); U-Boot is the one make fetched."""
+    fw = os.path.join(h.ROOT, "build", "rpi4", "fake-firmware")
+    os.makedirs(fw, exist_ok=True)
+    for f in h.make_var("rpi4", "RPI_FIRMWARE").split():
+        with open(os.path.join(fw, f), "w") as out:
+            out.write("placeholder for the user's Pi firmware file\n")
+    st, out = h.run(["make", "BOARD=rpi4", "sdcard", "SDCARD_FLOW=uboot",
+                     f"FIRMWARE_DIR={fw}"], timeout=TIMEOUT)
+    img = os.path.join(h.make_dir("rpi4", "examples/demo"), "sdcard.img")
+    uboot = os.path.join(h.ROOT, h.make_var("rpi4", "RPI_UBOOT_DEB"))
+
+    def fat(name):  # a file of the card image's FAT partition (1 MiB in)
+        r = subprocess.run(["mtype", "-i", img + "@@1M", "::" + name], capture_output=True)
+        return r.stdout if r.returncode == 0 else None
+    try:
+        with open(uboot, "rb") as f:
+            want = f.read()
+    except OSError:
+        want = None
+    cfg = fat("config.txt") or b""
+    res.record("rpi-uboot: make BOARD=rpi4 sdcard SDCARD_FLOW=uboot puts Debian's downloaded "
+               "rpi_arm64 U-Boot on the card and boots it from config.txt",
+               st == 0 and want is not None and fat("u-boot.bin") == want and
+               re.search(rb"^kernel=u-boot.bin$", cfg, re.M) is not None and
+               fat("boot.scr") is not None and fat("kernel8.img") is not None,
+               f"status {st}, U-Boot {uboot}\n" + out[-2000:] + cfg.decode(errors="replace"))
