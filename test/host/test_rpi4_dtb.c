@@ -13,138 +13,15 @@
  * is found under build/debs from the repository root (test/run.py runs
  * host tests there).
  */
-#include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "fdt.h"
 #include "tap.h"
+#include "rpi_dtb.h"
 
 #include "../../board/rpi4/board.h"
 
-#define DTB_GLOB "build/debs/linux-image-arm64/usr/lib/linux-image-*/broadcom/bcm2711-rpi-4-b.dtb"
 #define CONFIG_TXT "board/rpi4/config.txt"
-
-static const uint8_t *fdt;
-
-static uint8_t *load(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *b = NULL;
-	long n;
-
-	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0 ||
-	    fseek(f, 0, SEEK_SET) || !(b = malloc((size_t)n)) ||
-	    fread(b, 1, (size_t)n, f) != (size_t)n)
-		return NULL;
-	fclose(f);
-	*size = (size_t)n;
-	return b;
-}
-
-/* The parent of 'node' (the reader has no parent links): a search down
- * from the root. */
-static int parent_of(int from, int node)
-{
-	for (int c = fdt_first_child(fdt, from); c >= 0; c = fdt_next_sibling(fdt, c)) {
-		if (c == node)
-			return from;
-		int p = parent_of(c, node);
-		if (p >= 0)
-			return p;
-	}
-	return -1;
-}
-
-static int cells_of(int node, const char *name, int dflt)
-{
-	int len;
-	const void *p = fdt_prop(fdt, node, name, &len);
-
-	return p && len == 4 ? (int)fdt_be32(p) : dflt;
-}
-
-static uint64_t cells_at(const void *p, int i, int n)
-{
-	return fdt_cells((const uint8_t *)p + 4 * i, n);
-}
-
-/*
- * 'addr' in the address space of the children of 'bus', translated up to
- * the root (the ARM's physical addresses). Returns 0 and sets *ok = 0
- * when a bus's ranges do not cover it.
- */
-static uint64_t to_cpu(int bus, uint64_t addr, int *ok)
-{
-	int root = fdt_path(fdt, "/");
-
-	*ok = 1;
-	while (bus != root) {
-		int up = parent_of(root, bus), len;
-		int ca = cells_of(bus, "#address-cells", 2), cs = cells_of(bus, "#size-cells", 1);
-		int pa = cells_of(up, "#address-cells", 2);
-		const void *r = fdt_prop(fdt, bus, "ranges", &len);
-		int step = ca + pa + cs, found = 0;
-
-		if (!r) {
-			*ok = 0;	/* no ranges: not reachable from the CPU */
-			return 0;
-		}
-		for (int i = 0; len > 0 && i + step <= len / 4; i += step) {
-			uint64_t child = cells_at(r, i, ca), parent = cells_at(r, i + ca, pa);
-			uint64_t size = cells_at(r, i + ca + pa, cs);
-
-			if (addr >= child && addr - child < size) {
-				addr = parent + (addr - child);
-				found = 1;
-				break;
-			}
-		}
-		if (len > 0 && !found) {	/* empty ranges: identity */
-			*ok = 0;
-			return 0;
-		}
-		bus = up;
-	}
-	return addr;
-}
-
-/* The CPU address of entry 'i' of a node's reg. */
-static uint64_t reg_cpu(int node, int i, int *ok)
-{
-	int bus = parent_of(fdt_path(fdt, "/"), node), len;
-	int ca = cells_of(bus, "#address-cells", 2), cs = cells_of(bus, "#size-cells", 1);
-	const void *reg = fdt_prop(fdt, node, "reg", &len);
-
-	*ok = reg && len >= 4 * (ca + cs) * (i + 1);
-	return *ok ? to_cpu(bus, cells_at(reg, i * (ca + cs), ca), ok) : 0;
-}
-
-static int find_compatible(int from, const char *compat)
-{
-	for (int c = fdt_first_child(fdt, from); c >= 0; c = fdt_next_sibling(fdt, c)) {
-		if (fdt_prop_has_string(fdt, c, "compatible", compat))
-			return c;
-		int n = find_compatible(c, compat);
-		if (n >= 0)
-			return n;
-	}
-	return -1;
-}
-
-static int find_phandle(int from, uint32_t ph)
-{
-	for (int c = fdt_first_child(fdt, from); c >= 0; c = fdt_next_sibling(fdt, c)) {
-		if ((uint32_t)cells_of(c, "phandle", 0) == ph)
-			return c;
-		int n = find_phandle(c, ph);
-		if (n >= 0)
-			return n;
-	}
-	return -1;
-}
 
 /* A GIC interrupt specifier <type number flags> as an interrupt ID: SPI
  * n is 32 + n, PPI n is 16 + n (GIC-400 binding, arm,gic.yaml). */
@@ -241,30 +118,8 @@ static void check_gic_timer(int root)
 static void check_cpus(void)
 {
 	static const uint64_t mpidr[] = BOARD_CPU_MPIDRS, release[] = BOARD_SPIN_RELEASE_ADDRS;
-	int cpus = fdt_path(fdt, "/cpus"), ac = cells_of(cpus, "#address-cells", 1);
-	unsigned int n = 0, good = 0;
 
-	for (int c = cpus >= 0 ? fdt_first_child(fdt, cpus) : -1; c >= 0;
-	     c = fdt_next_sibling(fdt, c)) {
-		int len, rlen;
-		const void *reg = fdt_prop(fdt, c, "reg", &len);
-		const void *rel = fdt_prop(fdt, c, "cpu-release-addr", &rlen);
-
-		if (!fdt_prop_has_string(fdt, c, "device_type", "cpu"))
-			continue;
-		if (n < sizeof(mpidr) / sizeof(mpidr[0]) && reg && len == 4 * ac &&
-		    fdt_cells(reg, ac) == mpidr[n] && rel && rlen == 8 &&
-		    fdt_cells(rel, 2) == release[n] &&
-		    fdt_prop_has_string(fdt, c, "enable-method", "spin-table"))
-			good++;
-		else
-			printf("# %s: reg/enable-method/cpu-release-addr differ from the board\n",
-			       fdt_name(fdt, c));
-		n++;
-	}
-	tap_ok(n == sizeof(mpidr) / sizeof(mpidr[0]) && good == n,
-		  "%u CPUs, %u of them with enable-method spin-table and the MPIDR and "
-		  "cpu-release-addr of BOARD_CPU_MPIDRS / BOARD_SPIN_RELEASE_ADDRS", n, good);
+	rpi_check_cpus(mpidr, release, sizeof(mpidr) / sizeof(mpidr[0]));
 }
 
 static void check_memory(int root)
@@ -301,15 +156,13 @@ static void check_memory(int root)
 
 int main(void)
 {
-	glob_t g;
 	size_t size = 0;
 
-	if (glob(DTB_GLOB, 0, NULL, &g) != 0 || !(fdt = load(g.gl_pathv[0], &size))) {
+	if (!rpi_dtb_load("bcm2711-rpi-4-b.dtb", &size)) {
 		printf("not ok 1 - Debian's bcm2711-rpi-4-b.dtb under build/debs (tools/fetch-pi "
 		       "fetches it; tools/setup runs it)\n");
 		return 1;
 	}
-	printf("# %s\n", g.gl_pathv[0]);
 	tap_ok(fdt_check(fdt, size) == 0, "the kernel's FDT reader accepts the DTB");
 	int root = fdt_path(fdt, "/");
 
@@ -326,6 +179,5 @@ int main(void)
 	check_gic_timer(root);
 	check_cpus();
 	check_memory(root);
-	globfree(&g);
 	return tap_done();
 }
