@@ -219,6 +219,11 @@ run: all host-tools
 	@status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
 	  --bootargs "panic=poweroff $(TRACE_ARGS) $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)" \
 	  $(if $(TRACE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
+	$(RUN_REPORT)
+
+# After a captured boot (make run, make run-uboot): the report, stats and
+# exports of $(RUN_DIR)/trace.bt; ends the recipe with the boot's status.
+define RUN_REPORT
 	if [ -s $(RUN_DIR)/trace.bt ]; then \
 	  $(BT) report $(RUN_DIR)/trace.bt --elf $(OUT)/baretrace.elf > $(RUN_DIR)/trace.txt && \
 	  echo && echo "---- trace (first 40 of $$(wc -l < $(RUN_DIR)/trace.txt) lines; all in $(RUN_DIR)/trace.txt) ----" && \
@@ -230,6 +235,7 @@ run: all host-tools
 	  echo "chrome: $(RUN_DIR)/trace.json (open in https://ui.perfetto.dev)" && \
 	  echo "folded: $(RUN_DIR)/trace.folded (flamegraph.pl or speedscope)"; \
 	fi; exit $$status
+endef
 
 run-direct: all
 	$(RUN) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
@@ -273,6 +279,7 @@ help:
 	@echo "make bench        instruction counts under -icount (build/bench/*.json)"
 	@echo "make bench-anchor the same tracer costs on Debian's arm64 Linux (build/bench/anchor.json)"
 	@echo "make BOARD=rpi4 sdcard FIRMWARE_DIR=dir   Raspberry Pi boot partition (README)"
+	@echo "make BOARD=rpi3 run-uboot   the Pi card's U-Boot flow on QEMU raspi3b, traced"
 
 # ---- Raspberry Pi flows ------------------------------------------------------
 # Boards whose board.mk includes board/rpi-common/rpi.mk (BOARD_FLOW := rpi)
@@ -293,7 +300,7 @@ RPI_CMDLINE = $(if $(filter undefined file,$(origin BOOTARGS)),$(TRACE_ARGS),$(B
 RPI_BOOTARGS = $(subst ','\'',$(RPI_CMDLINE))
 SDCARD_FLOW ?= direct
 FIRMWARE_DIR ?=
-.PHONY: sdcard rpi-bootargs
+.PHONY: sdcard run-uboot rpi-bootargs
 all: $(RPI_BOOT_FILES)
 
 $(OUT)/$(BOARD_IMAGE_NAME): $(OUT)/Image
@@ -318,13 +325,36 @@ $(OUT)/boot.scr: $(OUT)/boot.cmd
 	@$(if $(Q),echo "  MKIMAGE $@")
 	$(Q)mkimage -A arm64 -O linux -T script -C none -n baretrace -d $< $@ >/dev/null
 
-sdcard: all
+sdcard: all $(if $(filter uboot,$(SDCARD_FLOW)),$(UBOOT_BIN))
 	$(Q)tools/mksdcard --out $(OUT)/sdcard.img --flow '$(SDCARD_FLOW)' \
 	  --firmware-dir '$(FIRMWARE_DIR)' --firmware '$(RPI_FIRMWARE)' \
 	  --uboot '$(UBOOT_BIN)' $(RPI_BOOT_FILES)
+
+# Debian's U-Boot and kernel device trees, fetched once (tools/fetch-pi).
+$(RPI_UBOOT_DEB) $(RPI_KERNEL_DEB)/.fetched:
+	$(Q)tools/fetch-pi
+
+# 'make run-uboot' (boards with RPI_QEMU_DTB): the U-Boot flow on QEMU.
+# The card is 'make sdcard SDCARD_FLOW=uboot' less the firmware, which
+# QEMU stands in for: it loads U-Boot and Debian's device tree for the
+# board; U-Boot runs boot.scr from the card, so the boot arguments are the
+# card's (cmdline.txt: make run's tracing unless BOOTARGS= says otherwise).
+# The trace is captured and reported as by make run.
+run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched
+	$(Q)[ -n "$(RPI_QEMU_DTB)" ] || { echo "make run-uboot: BOARD=$(BOARD) has no QEMU model \
+	  (QEMU 7.2 has no Pi 4); BOARD=rpi3 runs the same flow" >&2; exit 1; }
+	$(Q)tools/mksdcard --out $(OUT)/run-uboot/sdcard.img --flow uboot --no-firmware \
+	  --uboot '$(UBOOT_BIN)' $(RPI_BOOT_FILES)
+	@rm -f $(RUN_DIR)/trace.bt
+	@dtb=$$(ls $(RPI_KERNEL_DEB)/usr/lib/linux-image-*/broadcom/$(RPI_QEMU_DTB) | head -n 1); \
+	status=0; $(RUN) --uboot '$(UBOOT_BIN)' --sd $(OUT)/run-uboot/sdcard.img \
+	  --qemu-flags "-dtb $$dtb $(QEMU_FLAGS)" \
+	  $(if $(TRACE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
+	echo "(U-Boot's mini UART output: $(OUT)/run-uboot/miniuart.log)"; \
+	$(RUN_REPORT)
 else
-sdcard:
-	@echo "make sdcard: for the Raspberry Pi boards (BOARD=rpi4 or rpi3), not $(BOARD)" >&2; exit 1
+sdcard run-uboot:
+	@echo "make $@: for the Raspberry Pi boards (BOARD=rpi4 or rpi3), not $(BOARD)" >&2; exit 1
 endif
 
 # A board without a QEMU model (QEMU 7.2 has no Pi 4) builds but does not

@@ -11,6 +11,8 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            arguments, line interleaving, the demo itself
   gdb      a hung guest's rings read through QEMU's gdb stub by
            tools/gdb/baretrace.py (test/gdb_check.py)
+  rpi-uboot  the Pi card's U-Boot flow on raspi3b with Debian's U-Boot
+           and DTB: demo traced, KTAP suites (test/rpi_uboot.py)
 
 Usage: test/run.py [--board B] [--only STAGE[,STAGE]] [-v]
 """
@@ -876,6 +878,9 @@ STAGES["endrun"] = lambda res, board: end_of_run.stage_endrun(
     sys.modules[__name__], res, board)
 import gdb_check  # noqa: E402
 STAGES["gdb"] = lambda res, board: gdb_check.stage_gdb(sys.modules[__name__], res, board)
+import rpi_uboot  # noqa: E402
+STAGES["rpi-uboot"] = lambda res, board: rpi_uboot.stage_rpi_uboot(
+    sys.modules[__name__], res, board)
 
 
 def main():

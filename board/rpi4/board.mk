@@ -6,8 +6,7 @@ include board/rpi-common/rpi.mk
 # Firmware files 'make sdcard' takes from FIRMWARE_DIR (the Pi 4 boots
 # from its EEPROM, so no bootcode.bin).
 RPI_FIRMWARE   := start4.elf fixup4.dat bcm2711-rpi-4-b.dtb
-# U-Boot for 'make sdcard SDCARD_FLOW=uboot': Debian's u-boot-rpi (arm64).
-UBOOT_BIN      ?= /usr/lib/u-boot/rpi_arm64/u-boot.bin
+# U-Boot for 'make sdcard SDCARD_FLOW=uboot': UBOOT_BIN, board/rpi-common/rpi.mk.
 # QEMU 7.2 has no Pi 4 model: no 'make run', no boots in 'make test'; the
 # rpi4 stage of test/run.py checks the image statically and board/rpi3
 # runs the shared Pi code under QEMU raspi3b.
