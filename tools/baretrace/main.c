@@ -196,11 +196,15 @@ static int cmd_capture(int argc, char **argv)
 static int cmd_read(const char *cmd, int argc, char **argv)
 {
 	const char *trace = NULL, *elf = NULL, *format = NULL, *out = NULL;
-	int export = !strcmp(cmd, "export"), per_cpu = 0;
+	int export = !strcmp(cmd, "export"), per_cpu = 0, counters = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(cmd, "report") && !strcmp(argv[i], "--per-cpu")) {
 			per_cpu = 1;
+			continue;
+		}
+		if (export && !strcmp(argv[i], "--counters")) {
+			counters = 1;	/* chrome-json: counter tracks */
 			continue;
 		}
 		if (!strcmp(cmd, "report") && !strcmp(argv[i], "--ns")) {
@@ -230,8 +234,10 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	if (per_cpu && strcmp(format, "svg") && strcmp(format, "folded"))
 		usage("--per-cpu goes with stats, svg or folded, not %s (it has a track per CPU)",
 		      format);
+	if (counters && strcmp(format, "chrome-json"))
+		usage("--counters goes with chrome-json, not %s", format);
 	if (!strcmp(format, "chrome-json"))
-		return bt_export_chrome(trace, elf, out);
+		return bt_export_chrome(trace, elf, out, counters);
 	if (!strcmp(format, "folded"))
 		return bt_export_folded(trace, elf, out, per_cpu);
 	if (!strcmp(format, "ctf"))
