@@ -37,8 +37,9 @@ T0, T1 = FREQ, FREQ + 20              # the blocks' base counter values
 # (cpu, site, entry tick, exit tick) and the records' order on each CPU
 CALLS = [(0, OUTER, T0, T0 + 10000), (0, LEAF, T0 + 10, T0 + 40), (0, MID, T0 + 50, T0 + 1050),
          (1, MID, T1, T1 + 100), (1, LEAF, T1 + 10, T1 + 50)]
-IRQ_TS, TICK_TS = T0 + 10005, T0 + 10010
+IRQ_TS, TICK_TS, IRQ1_TS = T0 + 10005, T0 + 10010, T1 + 105
 PTR = 0x40081234
+LONG = b'a"b' * 100 + b"\0z"           # 302 bytes, quotes and a NUL: CPU 1's irq name
 
 
 def metadata(image_hash):
@@ -77,8 +78,9 @@ def capture_log():
     cpu1 += rec(3, 10, varint(LEAF), varint(1))
     cpu1 += rec(2, 40, varint(LEAF), varint(40), bytes([0]))
     cpu1 += rec(2, 50, varint(MID), varint(100), bytes([0]))
+    cpu1 += rec(4, 5, varint(1), varint(zigzag(33)), bt.string(LONG), varint(zigzag(0)))
     frames = [(2, 0, 0, metadata(0x1234)), (3, 0, 0, symdump()), (1, 0, 0, cpu0),
-              (1, 1, 0, cpu1), (4, 0, 0, bt.end_totals([(0, 8, 0, 0, 0, 1), (1, 4, 0, 0, 0, 1)]))]
+              (1, 1, 0, cpu1), (4, 0, 0, bt.end_totals([(0, 8, 0, 0, 0, 1), (1, 5, 0, 0, 0, 1)]))]
     return b"".join(escape(payload(*f)) for f in frames)
 
 
@@ -103,7 +105,7 @@ def chrome_checks(tap, tool, tmp, trace):
                                         abs(x[3] - w[3]) < 1e-6 and x[4] == w[4]
                                         for x, w in zip(xs, want)),
            "chrome: each call a 'graph' X event on tid CPU + 1 with its times", xs)
-    tps = {e["name"]: e for e in ev if e["ph"] == "i"}
+    tps = {e["name"] + ("" if e["tid"] == 1 else "@1"): e for e in ev if e["ph"] == "i"}
     irq, tick = tps.get("irq:entry", {}), tps.get("sched:tick", {})
     typed = irq.get("args") == {"irq": 27, "name": "uart", "delta": -3} and \
         tick.get("args") == {"ptr": hex(PTR), "count": 7} and \
@@ -114,13 +116,20 @@ def chrome_checks(tap, tool, tmp, trace):
     tap.ok(irq.get("cat") == "tracepoint,irq" and tick.get("cat") == "tracepoint,sched"
            and irq.get("tid") == 1 and abs(irq.get("ts", 0) - us(IRQ_TS)) < 1e-6,
            "chrome: a tracepoint's cat names its system; its tid and time", irq)
+    long = tps.get("irq:entry@1", {})
+    tap.ok(long.get("args") == {"irq": 33, "name": LONG.decode().replace("\0", "?"), "delta": 0}
+           and long.get("tid") == 2,
+           "chrome: a 302-byte string field with quotes and a NUL comes whole (NUL as '?')",
+           long)
     tap.ok(not [e for e in ev if e["ph"] == "C"], "chrome: no counters unless asked")
     rc, _, err = run([tool, "export", "--format=chrome-json", "--counters", "-o", js, trace])
     ev = json.load(open(js))["traceEvents"] if rc == 0 else []
     cs = [(e["name"], e["cat"], round(e["ts"], 3), e["args"]) for e in ev if e["ph"] == "C"]
     want = [("irq:entry.irq", "counter", us(IRQ_TS), {"irq": 27}),
             ("irq:entry.delta", "counter", us(IRQ_TS), {"delta": -3}),
-            ("sched:tick.count", "counter", us(TICK_TS), {"count": 7})]
+            ("sched:tick.count", "counter", us(TICK_TS), {"count": 7}),
+            ("irq:entry.irq", "counter", us(IRQ1_TS), {"irq": 33}),
+            ("irq:entry.delta", "counter", us(IRQ1_TS), {"delta": 0})]
     tap.ok(rc == 0 and cs == want,
            "chrome --counters: a counter event per integer field (no strings, no pointers)", cs)
     rc, _, err = run([tool, "export", "--format=svg", "--counters", "-o", js, trace])
@@ -301,6 +310,7 @@ def ctf_checks(tap, tool, tmp, trace):
     want.append((IRQ_TS * NS_PER_TICK, "irq:entry", 0, 1,
                  {"irq": "27", "name": '"uart"', "delta": "-3"}))
     want.append((TICK_TS * NS_PER_TICK, "sched:tick", 0, 1, {"ptr": "0x40081234", "count": "7"}))
+    want.append((IRQ1_TS * NS_PER_TICK, "irq:entry", 1, 2, {"irq": "33", "delta": "0"}))
     got = sorted(seen, key=lambda e: (-1, "", 0) if e[0] == "unparsed" else e[:3])
     want.sort(key=lambda e: e[:3])
     bad = [(w, g) for w, g in zip(want + [None] * (len(got) - len(want)), got)

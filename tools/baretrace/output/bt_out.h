@@ -110,6 +110,8 @@ void bt_calls_free(struct bt_calls *h);
 /* A JSON string; bytes outside printable ASCII as \u00XX, so any input
  * stays valid JSON. */
 void bt_json_str(FILE *f, const char *s);
+/* The same for n bytes that may hold NULs (written as '?'). */
+void bt_json_strn(FILE *f, const char *s, size_t n);
 /* Nanoseconds as microseconds with three decimals. */
 void bt_json_ns(FILE *f, uint64_t ns);
 /* "args":["0x1",...]: register values in hex */

@@ -42,22 +42,10 @@ static int next_field(const uint8_t **p, const uint8_t *end, struct field *f)
 	return 0;
 }
 
-/* A JSON string of n bytes that may hold NULs (they become '?'). */
-static void json_bytes(FILE *f, const uint8_t *s, size_t n)
-{
-	char buf[256];
-	size_t k = n < sizeof(buf) - 1 ? n : sizeof(buf) - 1;
-
-	for (size_t i = 0; i < k; i++)
-		buf[i] = s[i] ? (char)s[i] : '?';
-	buf[k] = 0;
-	bt_json_str(f, buf);
-}
-
 static void json_field(FILE *f, const struct field *v)
 {
 	if (v->type == WIRE_FIELD_STRING)
-		json_bytes(f, v->str, v->len);
+		bt_json_strn(f, (const char *)v->str, v->len);
 	else if (v->type == WIRE_FIELD_PTR)
 		fprintf(f, "\"0x%llx\"", (unsigned long long)v->i);
 	else if (v->type >= WIRE_FIELD_S8)
