@@ -53,6 +53,7 @@ def metadata(image_hash):
     b += varint(7) + varint(2) + bt.string("sched:tick") + bytes([2])
     b += bt.string("ptr") + bytes([9]) + bt.string("") + bt.string("count") + bytes([4])
     b += bt.string("")
+    b += varint(7) + varint(3) + bt.string('odd"sys:ev') + bytes([0])   # JSON must escape it
     return b
 
 
@@ -79,8 +80,9 @@ def capture_log():
     cpu1 += rec(2, 40, varint(LEAF), varint(40), bytes([0]))
     cpu1 += rec(2, 50, varint(MID), varint(100), bytes([0]))
     cpu1 += rec(4, 5, varint(1), varint(zigzag(33)), bt.string(LONG), varint(zigzag(0)))
+    cpu1 += rec(4, 5, varint(3))
     frames = [(2, 0, 0, metadata(0x1234)), (3, 0, 0, symdump()), (1, 0, 0, cpu0),
-              (1, 1, 0, cpu1), (4, 0, 0, bt.end_totals([(0, 8, 0, 0, 0, 1), (1, 5, 0, 0, 0, 1)]))]
+              (1, 1, 0, cpu1), (4, 0, 0, bt.end_totals([(0, 8, 0, 0, 0, 1), (1, 6, 0, 0, 0, 1)]))]
     return b"".join(escape(payload(*f)) for f in frames)
 
 
@@ -89,10 +91,19 @@ def us(ticks):
     return ticks * NS_PER_TICK / 1000
 
 
+def load_events(tap, path, label):
+    """The traceEvents of a JSON export, or [] with a failed test."""
+    try:
+        return json.load(open(path))["traceEvents"]
+    except (OSError, ValueError, KeyError) as e:
+        tap.ok(False, f"{label}: the export parses as JSON", e)
+        return []
+
+
 def chrome_checks(tap, tool, tmp, trace):
     js = os.path.join(tmp, "v.json")
     rc, _, err = run([tool, "export", "--format=chrome-json", "-o", js, trace])
-    ev = json.load(open(js))["traceEvents"] if rc == 0 else []
+    ev = load_events(tap, js, "chrome") if rc == 0 else []
     tap.ok(rc == 0 and ev, "chrome: export", err)
     names = {e["tid"]: e["args"]["name"] for e in ev if e["name"] == "thread_name"}
     tap.ok(names == {1: "CPU 0", 2: "CPU 1"}, "chrome: thread_name 'CPU n' on tid n + 1", names)
@@ -121,9 +132,12 @@ def chrome_checks(tap, tool, tmp, trace):
            and long.get("tid") == 2,
            "chrome: a 302-byte string field with quotes and a NUL comes whole (NUL as '?')",
            long)
+    odd = tps.get('odd"sys:ev@1', {})
+    tap.ok(odd.get("cat") == 'tracepoint,odd"sys' and odd.get("args") == {},
+           "chrome: a system name with a quote is escaped in cat", odd)
     tap.ok(not [e for e in ev if e["ph"] == "C"], "chrome: no counters unless asked")
     rc, _, err = run([tool, "export", "--format=chrome-json", "--counters", "-o", js, trace])
-    ev = json.load(open(js))["traceEvents"] if rc == 0 else []
+    ev = load_events(tap, js, "chrome --counters") if rc == 0 else []
     cs = [(e["name"], e["cat"], round(e["ts"], 3), e["args"]) for e in ev if e["ph"] == "C"]
     want = [("irq:entry.irq", "counter", us(IRQ_TS), {"irq": 27}),
             ("irq:entry.delta", "counter", us(IRQ_TS), {"delta": -3}),
@@ -291,7 +305,7 @@ def ctf_checks(tap, tool, tmp, trace):
     rc, out, err = run(["babeltrace2", "--clock-seconds", ctf])
     seen = []
     for line in out.splitlines():
-        m = re.match(r"\[(\d+)\.(\d{9})\] \S+ ([\w:]+): \{ cpu_id = (\d+) \}, "
+        m = re.match(r"\[(\d+)\.(\d{9})\] \S+ (.+?): \{ cpu_id = (\d+) \}, "
                      r"\{ vpid = 1, vtid = (\d+), procname = \"baretrace\" \}, \{ (.*) \}$", line)
         if not m:
             seen.append(("unparsed", line))
@@ -311,6 +325,7 @@ def ctf_checks(tap, tool, tmp, trace):
                  {"irq": "27", "name": '"uart"', "delta": "-3"}))
     want.append((TICK_TS * NS_PER_TICK, "sched:tick", 0, 1, {"ptr": "0x40081234", "count": "7"}))
     want.append((IRQ1_TS * NS_PER_TICK, "irq:entry", 1, 2, {"irq": "33", "delta": "0"}))
+    want.append(((IRQ1_TS + 5) * NS_PER_TICK, 'odd"sys:ev', 1, 2, {}))
     got = sorted(seen, key=lambda e: (-1, "", 0) if e[0] == "unparsed" else e[:3])
     want.sort(key=lambda e: e[:3])
     bad = [(w, g) for w, g in zip(want + [None] * (len(got) - len(want)), got)

@@ -54,7 +54,9 @@ static void begin(struct bt_decoder *d, struct chrome *c, unsigned cpu, const ch
 	}
 	fputs(",\n{\"name\":", f);
 	bt_json_str(f, name);
-	fprintf(f, ",\"cat\":\"%s\",\"ph\":\"%s\",\"pid\":1,\"tid\":%u,\"ts\":", cat, ph, cpu + 1);
+	fputs(",\"cat\":", f);
+	bt_json_str(f, cat);	/* a tracepoint's system comes from the wire */
+	fprintf(f, ",\"ph\":\"%s\",\"pid\":1,\"tid\":%u,\"ts\":", ph, cpu + 1);
 	bt_json_ns(f, bt_ticks_ns(ts, bt_freq(d)));
 	if (ph[0] == 'i')
 		fputs(",\"s\":\"t\"", f);
