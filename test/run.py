@@ -126,6 +126,10 @@ def stage_host(res, board):
         st, out = run(["python3", "test/host/e2e_tracecmd.py",
                        os.path.join(HOST, "baretrace")], timeout=300)
         parse_tap("host e2e_tracecmd", out, res, st)
+        # The exports in the viewers' own readers: JSON, chromium, babeltrace2.
+        st, out = run(["python3", "test/host/e2e_viewers.py",
+                       os.path.join(HOST, "baretrace")], timeout=300)
+        parse_tap("host e2e_viewers", out, res, st)
 
 
 def stage_host_units(res):

@@ -137,7 +137,8 @@ def stage_trace(h, res, board):
     est, _ = h.run([tool, "export", "--format=chrome-json", "-o", bt + ".json", bt, "--elf", elf])
     try:
         with open(bt + ".json") as f:
-            inst = [e for e in json.load(f)["traceEvents"] if e.get("cat") == "tracepoint"]
+            inst = [e for e in json.load(f)["traceEvents"]   # cat "tracepoint,SYSTEM"
+                    if e.get("cat", "").split(",")[0] == "tracepoint"]
     except (OSError, ValueError, KeyError):
         inst = []
     res.record("trace: tracepoints alone (trace_event=) reach the host and decode with their fields",

@@ -138,7 +138,9 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 def svg_checks(tap, path, label, words, totals=None, cpus=None):
     """Widths exact, frames inside their callers, a title on each, totals
-    per function as given ({name: (calls, ticks)}), warm module colours."""
+    per function as given ({name: (calls, ticks)}), warm module colours.
+    With cpus (--per-cpu) each CPU is a panel (data-panel) whose root is
+    its "CPU n" frame, on an axis of its own: the same rules per panel."""
     try:
         doc = ET.parse(path).getroot()
     except (ET.ParseError, OSError) as e:
@@ -152,15 +154,21 @@ def svg_checks(tap, path, label, words, totals=None, cpus=None):
         r, t = g.find(SVG + "rect"), g.find(SVG + "title")
         if r is not None and t is not None and "data-ticks" in r.attrib:
             frames.append((r, t.text or ""))
-    roots = [r for r, _ in frames if r.get("data-depth") == "0"]
-    if not tap.ok(len(roots) == 1 and len(frames) == len(groups) > 1,
-                  f"svg {label}: one root, every frame a <g> with a <title> and a <rect>",
-                  f"{len(roots)} roots, {len(frames)} frames, {len(groups)} groups"):
+    roots = {r.get("data-panel"): r for r, _ in frames if r.get("data-depth") == "0"}
+    panels = sorted({r.get("data-panel") for r, _ in frames}, key=str)
+    if not tap.ok(len(roots) == len(panels) == (len(cpus) if cpus else 1)
+                  and len(frames) == len(groups) > 1,
+                  f"svg {label}: one root per panel, every frame a <g> with a <title> and a <rect>",
+                  f"{len(roots)} roots, {len(panels)} panels, {len(frames)} frames, "
+                  f"{len(groups)} groups"):
         return
-    W, T = float(roots[0].get("width")), int(roots[0].get("data-ticks"))
+    W = float(next(iter(roots.values())).get("width"))
+    T = {p: int(r.get("data-ticks")) for p, r in roots.items()}
     bad = [r.attrib for r, _ in frames
-           if abs(float(r.get("width")) - W * int(r.get("data-ticks")) / T) > 0.01]
-    tap.ok(not bad, f"svg {label}: every width is root width * ticks / root ticks", bad[:3])
+           if abs(float(r.get("width")) - W * int(r.get("data-ticks")) /
+                  T[r.get("data-panel")]) > 0.01]
+    tap.ok(not bad and all(float(r.get("width")) == W for r in roots.values()),
+           f"svg {label}: every width is root width * ticks / its panel root's ticks", bad[:3])
     bad = []
     for r, _ in frames:
         d = int(r.get("data-depth"))
@@ -169,6 +177,7 @@ def svg_checks(tap, path, label, words, totals=None, cpus=None):
         x, w, y = float(r.get("x")), float(r.get("width")), float(r.get("y"))
         mid = x + w / 2
         par = [p for p, _ in frames if int(p.get("data-depth")) == d - 1 and
+               p.get("data-panel") == r.get("data-panel") and
                float(p.get("x")) - 0.01 <= mid <= float(p.get("x")) + float(p.get("width")) + 0.01]
         if len(par) != 1 or not (float(par[0].get("x")) - 0.01 <= x and
                                  x + w <= float(par[0].get("x")) + float(par[0].get("width")) + 0.01
@@ -186,9 +195,8 @@ def svg_checks(tap, path, label, words, totals=None, cpus=None):
                 got[n] = (gc + c, gt + int(r.get("data-ticks")))
         tap.ok(got == totals, f"svg {label}: calls and ticks per function as written", got)
     if cpus is not None:
-        names = sorted(r.get("data-name") for r in (r for r, _ in frames)
-                       if r.get("data-depth") == "1")
-        tap.ok(names == cpus, f"svg {label}: a frame per CPU above the root", names)
+        names = [roots[p].get("data-name") for p in sorted(roots, key=int)]
+        tap.ok(names == cpus, f"svg {label}: a panel per CPU, its root the CPU's frame", names)
     fills, warm = {}, True
     for r, _ in frames:
         n = r.get("data-name").lstrip("_")

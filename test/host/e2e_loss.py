@@ -120,7 +120,7 @@ def export_checks(tap, tool, trace, tmp):
     js = os.path.join(tmp, "loss.json")
     rc, _, err = run([tool, "export", "--format=chrome-json", "-o", js, trace])
     ev = json.load(open(js))["traceEvents"] if rc == 0 else []
-    lost = sorted((e["tid"], e["args"]["count"], e["args"]["cause"]) for e in ev
+    lost = sorted((e["tid"] - 1, e["args"]["count"], e["args"]["cause"]) for e in ev
                   if e.get("cat") == "lost")
     tap.ok(lost == [(0, 8, "ring overwritten"), (1, 3, "ring full (stop mode) or frames lost"),
                     (1, 4, "ring full (stop mode)"), (1, 5, "ring full (stop mode)")],

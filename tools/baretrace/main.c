@@ -75,13 +75,21 @@ static const char stats_usage[] =
 
 static const char export_usage[] =
 	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
-	"        Perfetto/Chrome JSON, folded stacks (\"CPU n\" first with --per-cpu),\n"
-	"        a CTF 1.8 directory, or an SVG flame graph that a browser opens as it\n"
-	"        is. Its widths are inclusive time from graph records, else total\n"
+	"         [--counters]\n"
+	"        chrome-json: Perfetto/Chrome JSON, a thread per CPU (tid = CPU + 1),\n"
+	"        tracepoint fields as typed args; --counters adds a counter track per\n"
+	"        integer field. folded: \"a;b;c VALUE\" lines, VALUE the self time in\n"
+	"        ns (flamegraph.pl --countname=ns; calls if the trace has only function\n"
+	"        entries), \"CPU_n\" first with --per-cpu.\n"
+	"        ctf: a CTF 1.8 directory, times in ns, graph records as LTTng-UST's\n"
+	"        lttng_ust_cyg_profile:func_entry/func_exit (addr, call_site).\n"
+	"        svg: a flame graph that a browser opens as it is: click to zoom,\n"
+	"        Search (or Ctrl-F, or ?s=REGEX in the URL) shows the matched share.\n"
+	"        Its widths are inclusive time from graph records, else total\n"
 	"        time per function from profile dumps (no stacks), else call counts\n"
 	"        from function entries (caller below function); the title says which.\n"
-	"        Stacks of all CPUs are merged; --per-cpu puts each CPU's on a\n"
-	"        \"CPU n\" frame. Colour is by module, the name up to its first '_'\n"
+	"        Stacks of all CPUs are merged; --per-cpu gives each CPU a panel of its\n"
+	"        own width. Colour is by module, the name up to its first '_'\n"
 	"        (leading '_' skipped). Hover a frame for its numbers; each <rect>\n"
 	"        carries data-name, data-calls and data-ticks (counter ticks, or calls\n"
 	"        for counts) and its width is exactly proportional to data-ticks\n"
@@ -326,11 +334,15 @@ static int cmd_stats_diff(int argc, char **argv)
 static int cmd_read(const char *cmd, int argc, char **argv)
 {
 	const char *trace = NULL, *elf = NULL, *format = NULL, *out = NULL, *sort = NULL;
-	int export = !strcmp(cmd, "export"), per_cpu = 0, key = BT_STAT_TOTAL;
+	int export = !strcmp(cmd, "export"), per_cpu = 0, counters = 0, key = BT_STAT_TOTAL;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(cmd, "report") && !strcmp(argv[i], "--per-cpu")) {
 			per_cpu = 1;
+			continue;
+		}
+		if (export && !strcmp(argv[i], "--counters")) {
+			counters = 1;	/* chrome-json: counter tracks */
 			continue;
 		}
 		if (!strcmp(cmd, "report") && !strcmp(argv[i], "--ns")) {
@@ -369,8 +381,10 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	if (per_cpu && strcmp(format, "svg") && strcmp(format, "folded"))
 		usage("--per-cpu goes with stats, svg or folded, not %s (it has a track per CPU)",
 		      format);
+	if (counters && strcmp(format, "chrome-json"))
+		usage("--counters goes with chrome-json, not %s", format);
 	if (!strcmp(format, "chrome-json"))
-		return bt_export_chrome(trace, elf, out);
+		return bt_export_chrome(trace, elf, out, counters);
 	if (!strcmp(format, "folded"))
 		return bt_export_folded(trace, elf, out, per_cpu);
 	if (!strcmp(format, "ctf"))

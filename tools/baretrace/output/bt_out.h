@@ -110,6 +110,8 @@ void bt_calls_free(struct bt_calls *h);
 /* A JSON string; bytes outside printable ASCII as \u00XX, so any input
  * stays valid JSON. */
 void bt_json_str(FILE *f, const char *s);
+/* The same for n bytes that may hold NULs (written as '?'). */
+void bt_json_strn(FILE *f, const char *s, size_t n);
 /* Nanoseconds as microseconds with three decimals. */
 void bt_json_ns(FILE *f, uint64_t ns);
 /* "args":["0x1",...]: register values in hex */
@@ -232,6 +234,15 @@ struct bt_diff_opts {
 };
 
 int bt_stats_diff(const struct bt_diff_opts *o);
+/* ---- chrome_fields.c --------------------------------------------------- */
+
+/* "tracepoint,SYSTEM" for "SYSTEM:event", else "tracepoint". */
+void bt_chrome_category(const char *event, char *buf, size_t n);
+/* ,"args":{...}: a tracepoint's fields, typed; 0, or -1 (no schema). */
+int bt_chrome_fields(FILE *f, struct bt_decoder *d, const struct wire_record *r);
+/* One counter ("C") event per integer field of a tracepoint record. */
+void bt_chrome_counters(FILE *f, struct bt_decoder *d, const struct wire_record *r,
+			unsigned tid);
 
 /* ---- the commands ------------------------------------------------------ */
 
@@ -247,10 +258,17 @@ struct bt_capture_opts {
 int bt_capture(const struct bt_capture_opts *o);
 int bt_report(const char *trace, const char *elf);
 int bt_stats(const char *trace, const char *elf, int per_cpu, enum bt_stat_key sort);
-int bt_export_chrome(const char *trace, const char *elf, const char *out);
+int bt_export_chrome(const char *trace, const char *elf, const char *out, int counters);
 int bt_export_folded(const char *trace, const char *elf, const char *out, int per_cpu);
 int bt_export_ctf(const char *trace, const char *elf, const char *out);
 int bt_export_svg(const char *trace, const char *elf, const char *out, int per_cpu);
+
+/* svg_style.c: XML text and attributes, bytes outside printable ASCII
+ * as '?', at most max characters; a frame's fill colour, by module. */
+void bt_svg_text(FILE *f, const char *s, size_t max);
+void bt_svg_colour(const struct bt_flame *fl, uint32_t i, char *buf, size_t n);
+/* svg_script.c: the <script> element at the end of each flame graph. */
+extern const char bt_svg_script[];
 
 /* ctf_meta.c: the TSDL text for export_ctf.c's streams. Id 5 was
  * lost_frames: losses are lost_events, in events, since wire version 2. */
@@ -303,5 +321,37 @@ void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsi
  * offset (integers 8 bytes from offset 8, then a 4-byte __data_loc per
  * string); returns (and stores in *fixed) where string bytes start. */
 unsigned bt_tc_layout(const struct bt_schema *sc, unsigned *off, unsigned *fixed);
+/* ctf_packet.c: the packet being built and each CPU's stream file. */
+struct bt_ctf_stream {
+	FILE *f;
+	uint64_t packets, last_ts;	/* last_ts: ns */
+};
+
+struct bt_ctf {
+	struct bt_decoder *d;
+	const char *dir;
+	uint8_t uuid[16];
+	struct bt_ctf_stream cpu[BT_MAX_CPUS];
+	uint8_t *buf;		/* the packet being built */
+	size_t len, cap;
+	unsigned cur;		/* its CPU */
+	int open;		/* a packet is being built */
+	uint64_t begin_ts;	/* ns, as last_ts */
+};
+
+/* Counter ticks as the export's nanoseconds. */
+uint64_t bt_ctf_ns(const struct bt_ctf *c, uint64_t ticks);
+void bt_ctf_put_bytes(struct bt_ctf *c, const void *p, size_t n);
+void bt_ctf_put_u64_at(struct bt_ctf *c, size_t at, uint64_t v);
+void bt_ctf_put_u64(struct bt_ctf *c, uint64_t v);
+void bt_ctf_put_u32(struct bt_ctf *c, uint32_t v);
+/* n bytes and a NUL; NULs inside become '?'. */
+void bt_ctf_put_str(struct bt_ctf *c, const char *s, size_t n);
+void bt_ctf_put_cstr(struct bt_ctf *c, const char *s);
+/* An event's header and context; ts in ns, raised to the stream's last. */
+void bt_ctf_event(struct bt_ctf *c, uint32_t id, uint64_t ts);
+/* Opens a packet on cpu's stream (creating stream_N), base_ts in ns. */
+void bt_ctf_packet_open(struct bt_ctf *c, unsigned cpu, uint64_t base_ts);
+void bt_ctf_packet_close(struct bt_ctf *c);
 
 #endif /* TOOLS_BARETRACE_BT_OUT_H */

@@ -5,6 +5,13 @@
  * traces, fired triggers), then one class per tracepoint schema slot, its
  * fields named as the schema says (prefixed '_', which CTF readers strip,
  * so a field may be called like a TSDL keyword).
+ *
+ * The clock counts nanoseconds (freq 1000000000, offset 0: time since
+ * the counter started, as the target's report shows it); its description
+ * names the counter and its real frequency. The env says domain "ust"
+ * and tracer "lttng-ust" 2.13 because Trace Compass picks its LTTng-UST
+ * trace type, and with it the call-stack and flame-chart views, by them;
+ * tracer_name alone would be a lie, so "producer" says who wrote it.
  */
 #include <string.h>
 
@@ -16,6 +23,7 @@ static const char prologue[] =
 	"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
 	"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
 	"typealias integer { size = 64; align = 8; signed = false; base = 16; } := uint64_hex_t;\n"
+	"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
 	"typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n\n";
 
 static const char stream_and_events[] =
@@ -35,14 +43,21 @@ static const char stream_and_events[] =
 	"\t\tuint32_t id;\n"
 	"\t\tuint64_clock_t timestamp;\n"
 	"\t};\n"
+	"\tevent.context := struct {\n"
+	"\t\tint32_t _vpid;\n"
+	"\t\tint32_t _vtid;\n"
+	"\t\tstring _procname;\n"
+	"\t};\n"
 	"};\n\n"
-	"event {\n\tname = \"func_entry\";\n\tid = 0;\n\tstream_id = 0;\n"
+	"event {\n\tname = \"function\";\n\tid = 0;\n\tstream_id = 0;\n"
 	"\tfields := struct {\n\t\tstring func;\n\t\tstring caller;\n"
 	"\t\tuint64_t site;\n\t\tuint64_hex_t caller_offset;\n\t};\n};\n\n"
-	"event {\n\tname = \"graph_entry\";\n\tid = 1;\n\tstream_id = 0;\n"
-	"\tfields := struct {\n\t\tstring func;\n\t\tuint64_t depth;\n\t};\n};\n\n"
-	"event {\n\tname = \"graph_exit\";\n\tid = 2;\n\tstream_id = 0;\n"
-	"\tfields := struct {\n\t\tstring func;\n\t\tuint64_t duration;\n"
+	"event {\n\tname = \"lttng_ust_cyg_profile:func_entry\";\n\tid = 1;\n\tstream_id = 0;\n"
+	"\tfields := struct {\n\t\tuint64_hex_t addr;\n\t\tuint64_hex_t call_site;\n"
+	"\t\tstring func;\n\t\tuint64_t depth;\n\t};\n};\n\n"
+	"event {\n\tname = \"lttng_ust_cyg_profile:func_exit\";\n\tid = 2;\n\tstream_id = 0;\n"
+	"\tfields := struct {\n\t\tuint64_hex_t addr;\n\t\tuint64_hex_t call_site;\n"
+	"\t\tstring func;\n\t\tuint64_t duration_ns;\n"
 	"\t\tuint8_t has_retval;\n\t\tint64_t retval;\n\t};\n};\n\n"
 	"event {\n\tname = \"lost_events\";\n\tid = 3;\n\tstream_id = 0;\n"
 	"\tfields := struct {\n\t\tuint64_t count;\n\t};\n};\n\n"
@@ -103,15 +118,18 @@ void bt_ctf_metadata(FILE *f, struct bt_decoder *d, const uint8_t uuid[16])
 	fprintf(f, "\";\n\tbyte_order = le;\n"
 		"\tpacket.header := struct {\n\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n"
 		"\t\tuint32_t stream_id;\n\t};\n};\n\n");
-	fprintf(f, "env {\n\tdomain = \"baretrace\";\n\ttracer_name = \"baretrace\";\n"
+	fprintf(f, "env {\n\tdomain = \"ust\";\n\ttracer_name = \"lttng-ust\";\n"
+		"\ttracer_major = 2;\n\ttracer_minor = 13;\n\tproducer = \"baretrace\";\n"
 		"\twire_format_version = %llu;\n\tcpus = %llu;\n\timage_hash = \"0x%08x\";\n};\n\n",
 		(unsigned long long)(d->meta.version ? d->meta.version : WIRE_VERSION),
 		(unsigned long long)d->meta.ncpus, d->meta.image_hash);
 	fprintf(f, "clock {\n\tname = cntvct;\n"
-		"\tdescription = \"Arm generic timer virtual count (CNTVCT)%s\";\n"
-		"\tfreq = %llu;\n\tprecision = 1;\n\toffset_s = 0;\n\toffset = 0;\n"
-		"\tabsolute = false;\n};\n\n", d->meta.freq ? "" : ", frequency unknown",
-		(unsigned long long)bt_freq(d));
+		"\tdescription = \"nanoseconds from the Arm generic timer virtual count "
+		"(CNTVCT) at %llu Hz%s\";\n"
+		"\tfreq = 1000000000;\n\tprecision = %llu;\n\toffset_s = 0;\n\toffset = 0;\n"
+		"\tabsolute = false;\n};\n\n", (unsigned long long)bt_freq(d),
+		d->meta.freq ? "" : " (frequency unknown, assumed)",
+		(unsigned long long)(bt_ticks_ns(1, bt_freq(d)) ? bt_ticks_ns(1, bt_freq(d)) : 1));
 	fputs(stream_and_events, f);
 	for (size_t i = 0; i < d->meta.nschemas; i++) {
 		const struct bt_schema *sc = &d->meta.schemas[i];

@@ -1,7 +1,10 @@
 /*
  * tools/baretrace/output/export_chrome.c: Chrome trace-event JSON, which the
  * Perfetto UI and chrome://tracing load. One process, one thread per
- * CPU (tid = CPU number). A graph exit carries its duration, so each
+ * CPU named "CPU n", tid = n + 1: some readers take tid 0 for "no
+ * thread" (Perfetto once merged it with the process). Every event has a
+ * "cat": graph, function, tracepoint,SYSTEM (chrome_fields.c), printf,
+ * args, stacktrace, trigger, lost, counter. A graph exit carries its duration, so each
  * call becomes one complete ("X") event from ts - duration, with or
  * without its entry (threshold mode); calls still open at the end
  * become "B" events with no end. Function entries, tracepoints,
@@ -29,6 +32,7 @@ struct chrome {
 	struct wire_record held_rec;
 	unsigned held_nargs;
 	int64_t held_args[BT_ARGS_MAX];
+	int counters;			/* --counters: integer fields as counter tracks */
 	int pend;			/* an arguments record waits for its entry */
 	unsigned pend_cpu, pend_n;
 	uint64_t pend_site, pend_ts;
@@ -43,14 +47,16 @@ static void begin(struct bt_decoder *d, struct chrome *c, unsigned cpu, const ch
 
 	if (!c->named[cpu]) {
 		c->named[cpu] = 1;
-		fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
-			"\"args\":{\"name\":\"CPU %u\"}}", cpu, cpu);
-		fprintf(f, ",\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
-			"\"args\":{\"sort_index\":%u}}", cpu, cpu);
+		fprintf(f, ",\n{\"name\":\"thread_name\",\"cat\":\"__metadata\",\"ph\":\"M\","
+			"\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"CPU %u\"}}", cpu + 1, cpu);
+		fprintf(f, ",\n{\"name\":\"thread_sort_index\",\"cat\":\"__metadata\",\"ph\":\"M\","
+			"\"pid\":1,\"tid\":%u,\"args\":{\"sort_index\":%u}}", cpu + 1, cpu);
 	}
 	fputs(",\n{\"name\":", f);
 	bt_json_str(f, name);
-	fprintf(f, ",\"cat\":\"%s\",\"ph\":\"%s\",\"pid\":1,\"tid\":%u,\"ts\":", cat, ph, cpu);
+	fputs(",\"cat\":", f);
+	bt_json_str(f, cat);	/* a tracepoint's system comes from the wire */
+	fprintf(f, ",\"ph\":\"%s\",\"pid\":1,\"tid\":%u,\"ts\":", ph, cpu + 1);
 	bt_json_ns(f, bt_ticks_ns(ts, bt_freq(d)));
 	if (ph[0] == 'i')
 		fputs(",\"s\":\"t\"", f);
@@ -63,7 +69,7 @@ static void write_call(void *ctx, const struct bt_call *k)
 	char nb[32];
 	uint64_t freq = bt_freq(d);
 
-	begin(d, c, (unsigned)k->cpu, bt_func_name(d, k->site, nb, sizeof(nb)), "function", "X",
+	begin(d, c, (unsigned)k->cpu, bt_func_name(d, k->site, nb, sizeof(nb)), "graph", "X",
 	      k->start);
 	fputs(",\"dur\":", c->f);
 	bt_json_ns(c->f, bt_ticks_ns(k->end, freq) - bt_ticks_ns(k->start, freq));
@@ -180,7 +186,7 @@ static void on_ext(struct bt_decoder *d, struct chrome *c, unsigned cpu,
 static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
 {
 	struct chrome *c = d->user;
-	char text[1024];
+	char text[1024], cat[64];
 	const char *ev;
 
 	int take = c->pend && c->pend_cpu == cpu && c->pend_site == r->site &&
@@ -215,10 +221,12 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 	case WIRE_REC_EVENT:
 		if (bt_fmt_event(d, r, text, sizeof(text), &ev))
 			ev = "?";
-		begin(d, c, cpu, ev, "tracepoint", "i", r->ts);
-		fputs(",\"args\":{\"fields\":", c->f);
-		bt_json_str(c->f, text);
-		fputs("}}", c->f);
+		bt_chrome_category(ev, cat, sizeof(cat));
+		begin(d, c, cpu, ev, cat, "i", r->ts);
+		bt_chrome_fields(c->f, d, r);
+		fputs("}", c->f);
+		if (c->counters)
+			bt_chrome_counters(c->f, d, r, cpu + 1);
 		break;
 	case WIRE_REC_PRINTF:
 		bt_fmt_printf(d, r, text, sizeof(text));
@@ -247,7 +255,7 @@ static const struct bt_visitor chrome_visitor = {
 	.hole = on_hole,
 };
 
-int bt_export_chrome(const char *trace, const char *elf, const char *out)
+int bt_export_chrome(const char *trace, const char *elf, const char *out, int counters)
 {
 	static struct bt_decoder d;
 	static struct chrome c;
@@ -256,12 +264,13 @@ int bt_export_chrome(const char *trace, const char *elf, const char *out)
 
 	bt_dec_init(&d, &chrome_visitor, &c);
 	c.d = &d;
+	c.counters = counters;
 	if (elf)
 		bt_dec_use_elf(&d, elf);
 	c.f = fopen(out, "w");
 	if (!c.f)
 		bt_die(BT_EXIT_INPUT, "cannot create %s", out);
-	fputs("{\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,"
+	fputs("{\"traceEvents\":[\n{\"name\":\"process_name\",\"cat\":\"__metadata\",\"ph\":\"M\",\"pid\":1,"
 	      "\"args\":{\"name\":\"baretrace\"}}", c.f);
 	rc = bt_decode_file(&d, trace);
 	flush_held(&d, &c);
@@ -272,7 +281,7 @@ int bt_export_chrome(const char *trace, const char *elf, const char *out)
 		 * calls inside them, in case one starts on the same tick. */
 		for (unsigned i = 0; s && i < s->n; i++) {
 			begin(&d, &c, cpu, bt_func_name(&d, s->f[i].site, nb, sizeof(nb)),
-			      "function", "B", s->f[i].ts);
+			      "graph", "B", s->f[i].ts);
 			fputs("}", c.f);
 		}
 		bt_calls_write(&c.calls[cpu], 0, write_call, &c);
