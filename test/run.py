@@ -11,6 +11,9 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            arguments, line interleaving, the demo itself
   gdb      a hung guest's rings read through QEMU's gdb stub by
            tools/gdb/baretrace.py (test/gdb_check.py)
+  readme   the README's marked examples run as written, its make commands
+           checked against the Makefile, make help complete
+           (test/readme_examples.py)
 
 Usage: test/run.py [--board B] [--only STAGE[,STAGE]] [-v]
 """
@@ -864,6 +867,9 @@ STAGES["endrun"] = lambda res, board: end_of_run.stage_endrun(
     sys.modules[__name__], res, board)
 import gdb_check  # noqa: E402
 STAGES["gdb"] = lambda res, board: gdb_check.stage_gdb(sys.modules[__name__], res, board)
+import readme_examples  # noqa: E402
+STAGES["readme"] = lambda res, board: readme_examples.stage_readme(
+    sys.modules[__name__], res, board)
 
 
 def main():
