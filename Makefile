@@ -99,7 +99,7 @@ flags_for = $(CFLAGS_BASE) $(if $(filter $(NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter $(INSTRUMENT),$(1)),-finstrument-functions) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
-.PHONY: all clean help run run-direct debug test test-host test-target test-boot bench bench-anchor soak setup newlib host-tools
+.PHONY: all clean help run run-direct debug test bench bench-anchor soak setup newlib host-tools
 all: $(OUT)/Image $(OUT)/baretrace.lst
 
 $(NEWLIB_DONE):
@@ -210,12 +210,21 @@ RUN := tools/qemu-run --board $(BOARD) --image $(OUT)/Image --smp $(QEMU_SMP) \
 # functions (default: the app's trace_filter file, else everything).
 TRACE ?= function_graph
 TRACE_FILTER ?= $(shell cat $(APP)/trace_filter 2>/dev/null)
-TRACE_ARGS := $(if $(TRACE),trace=$(TRACE) $(if $(TRACE_FILTER),trace_filter=$(TRACE_FILTER)))
+# A glob list is one boot-argument word (the kernel splits the line at
+# spaces): TRACE_FILTER='pipeline_* !pipeline_poll' goes over as
+# trace_filter=pipeline_*,!pipeline_poll, '!' excluding what it matches.
+comma := ,
+space := $(subst x, ,x)
+TRACE_FILTER_WORD = $(subst $(space),$(comma),$(strip $(TRACE_FILTER)))
+TRACE_ARGS := $(if $(TRACE),trace=$(TRACE) $(if $(TRACE_FILTER_WORD),trace_filter=$(TRACE_FILTER_WORD)))
 RUN_DIR := $(BUILD)/run
 BT := $(HOST)/baretrace
 
+# The previous run's outputs go first (TRACE= must not leave its files
+# behind). Make cannot exit with main()'s status (a failed recipe makes
+# it exit 2), so the recipe prints it and keeps it in $(RUN_DIR)/status.
 run: all host-tools
-	@rm -f $(RUN_DIR)/trace.bt
+	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
 	@status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
 	  --bootargs "panic=poweroff $(TRACE_ARGS) $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)" \
 	  $(if $(TRACE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
@@ -233,8 +242,10 @@ define RUN_REPORT
 	  $(BT) export --format=folded -o $(RUN_DIR)/trace.folded $(RUN_DIR)/trace.bt --elf $(OUT)/baretrace.elf && \
 	  echo && echo "trace:  $(RUN_DIR)/trace.bt" && echo "text:   $(RUN_DIR)/trace.txt" && \
 	  echo "chrome: $(RUN_DIR)/trace.json (open in https://ui.perfetto.dev)" && \
-	  echo "folded: $(RUN_DIR)/trace.folded (flamegraph.pl or speedscope)"; \
-	fi; exit $$status
+	  echo "folded: $(RUN_DIR)/trace.folded (flamegraph.pl --countname=ns, or speedscope)"; \
+	fi; echo $$status > $(RUN_DIR)/status; \
+	[ $$status = 0 ] || echo "make $@: exit status $$status (main()'s status, in $(RUN_DIR)/status)" >&2; \
+	exit $$status
 endef
 
 run-direct: all
@@ -268,18 +279,47 @@ bench-anchor:
 clean:
 	rm -rf $(BUILD)/$(BOARD) $(HOST)
 
+# Every .PHONY target and every variable set with ?= is listed here
+# (test/readme_examples.py checks it).
 help:
-	@echo "make [BOARD=$(BOARDS)] [APP=dir]  build build/<board>/Image"
-	@echo "make run          boot the app on QEMU through U-Boot (BOOTARGS=, QEMU_FLAGS=,"
-	@echo "                 EXEC='CMD; CMD' for the shell: baretrace capture --exec)"
-	@echo "make run-direct   boot with -kernel, no U-Boot"
-	@echo "make debug        QEMU halted with a gdb stub, gdb-multiarch attached"
-	@echo "make test         every test; the last line is 'N passed, N failed'"
-	@echo "make soak         every control operation while all CPUs trace, SOAK_S=120 seconds"
-	@echo "make bench        instruction counts under -icount (build/bench/*.json)"
-	@echo "make bench-anchor the same tracer costs on Debian's arm64 Linux (build/bench/anchor.json)"
-	@echo "make BOARD=rpi4 sdcard FIRMWARE_DIR=dir   Raspberry Pi boot partition (README)"
-	@echo "make BOARD=rpi3 run-uboot   the Pi card's U-Boot flow on QEMU raspi3b, traced"
+	@echo "Targets:"
+	@echo "  make [all]        build build/<board>/Image (all: the default target)"
+	@echo "  make run          boot the app on QEMU (through U-Boot on qemu-virt), trace it,"
+	@echo "                    write build/run/trace.{bt,txt,json,folded}; fails when main()"
+	@echo "                    returns non-zero and prints its status (also in build/run/status)"
+	@echo "  make run-direct   boot with -kernel, no U-Boot, no tracing"
+	@echo "  make debug        QEMU halted with a gdb stub, gdb-multiarch attached"
+	@echo "  make test         every test; the last line is 'N passed, N failed'"
+	@echo "  make soak         every control operation while all CPUs trace"
+	@echo "  make bench        instruction counts under -icount (build/bench/*.json)"
+	@echo "  make bench-anchor the same tracer costs on Debian's arm64 Linux (build/bench/anchor.json)"
+	@echo "  make host-tools   build/host/baretrace and build/host/mktables"
+	@echo "  make newlib       build newlib into build/newlib (once; the build does it when needed)"
+	@echo "  make setup        install what is missing (tools/setup, apt-get)"
+	@echo "  make clean        remove build/<board> and build/host (keeps build/newlib)"
+	@echo "  make BOARD=rpi3 run-uboot   the Pi card's U-Boot flow on QEMU raspi3b, traced as make run"
+	@echo "  make sdcard       Raspberry Pi boot partition: BOARD=rpi4 sdcard FIRMWARE_DIR=dir (README)"
+	@echo "  make help         this list"
+	@echo "  make print-VAR    print a variable (internal: rpi-bootargs remakes cmdline.txt,"
+	@echo "                    setup-check runs tools/setup when a tool is missing)"
+	@echo "Variables:"
+	@printf '  %-22s %s\n' "BOARD=$(BOARD)" "one of: $(BOARDS)"
+	@printf '  %-22s %s\n' "APP=$(APP)" "the application directory (test/target: the KTAP suites)"
+	@printf '  %-22s %s\n' "BOOTARGS='...'" "kernel parameters, then --, then main()'s argv"
+	@printf '  %-22s %s\n' "TRACE=$(TRACE)" "make run's tracer: function, function_graph, or empty for none"
+	@printf '  %-22s %s\n' "TRACE_FILTER='a* !b'" "make run's functions (globs, !GLOB excludes; default: APP/trace_filter)"
+	@printf '  %-22s %s\n' "EXEC='CMD; CMD'" "make run: commands for the console shell (baretrace capture --exec)"
+	@printf '  %-22s %s\n' "QEMU_FLAGS='...'" "extra QEMU options, in every mode"
+	@printf '  %-22s %s\n' "V=1" "show the compiler command lines"
+	@printf '  %-22s %s\n' "CROSS_COMPILE=prefix" "the cross compiler (default: aarch64-none-elf- if on PATH,"
+	@printf '  %-22s %s\n' "" "else aarch64-linux-gnu- with build/newlib)"
+	@printf '  %-22s %s\n' "HOSTCC=gcc" "the host compiler of build/host"
+	@printf '  %-22s %s\n' "LOAD_ADDR=0x40200000" "make debug: where QEMU loads the image; GDB_PORT=1234 its port"
+	@printf '  %-22s %s\n' "SOAK_S=120" "make soak: seconds"
+	@printf '  %-22s %s\n' "TEST_STAGES=a,b" "make test: only these stages of test/run.py"
+	@printf '  %-22s %s\n' "UBOOT_BIN=file" "the U-Boot binary (board default)"
+	@printf '  %-22s %s\n' "FIRMWARE_DIR=dir" "make sdcard: the Pi firmware files"
+	@printf '  %-22s %s\n' "SDCARD_FLOW=direct" "make sdcard: direct (firmware boots the Image) or uboot"
 
 # ---- Raspberry Pi flows ------------------------------------------------------
 # Boards whose board.mk includes board/rpi-common/rpi.mk (BOARD_FLOW := rpi)
@@ -345,7 +385,7 @@ run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched
 	  (QEMU 7.2 has no Pi 4); BOARD=rpi3 runs the same flow" >&2; exit 1; }
 	$(Q)tools/mksdcard --out $(OUT)/run-uboot/sdcard.img --flow uboot --no-firmware \
 	  --uboot '$(UBOOT_BIN)' $(RPI_BOOT_FILES)
-	@rm -f $(RUN_DIR)/trace.bt
+	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
 	@dtb=$$(ls $(RPI_KERNEL_DEB)/usr/lib/linux-image-*/broadcom/$(RPI_QEMU_DTB) | head -n 1); \
 	status=0; $(RUN) --uboot '$(UBOOT_BIN)' --sd $(OUT)/run-uboot/sdcard.img \
 	  --qemu-flags "-dtb $$dtb $(QEMU_FLAGS)" \

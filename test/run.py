@@ -13,6 +13,9 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            tools/gdb/baretrace.py (test/gdb_check.py)
   rpi-uboot  the Pi card's U-Boot flow on raspi3b with Debian's U-Boot
            and DTB: demo traced, KTAP suites (test/rpi_uboot.py)
+  readme   the README's marked examples run as written, its make commands
+           checked against the Makefile, make help complete
+           (test/readme_examples.py)
 
 Usage: test/run.py [--board B] [--only STAGE[,STAGE]] [-v]
 """
@@ -884,6 +887,9 @@ import gdb_check  # noqa: E402
 STAGES["gdb"] = lambda res, board: gdb_check.stage_gdb(sys.modules[__name__], res, board)
 import rpi_uboot  # noqa: E402
 STAGES["rpi-uboot"] = lambda res, board: rpi_uboot.stage_rpi_uboot(
+    sys.modules[__name__], res, board)
+import readme_examples  # noqa: E402
+STAGES["readme"] = lambda res, board: readme_examples.stage_readme(
     sys.modules[__name__], res, board)
 
 

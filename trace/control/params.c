@@ -36,13 +36,24 @@ static int set_str(const char **slot, const char *v)
 	return 0;
 }
 
-/* Pattern lists: well formed and short enough for the control layer. */
+/* Pattern lists: well formed and short enough for the control layer.
+ * The bad pattern is named here; bootargs.c then says "not applied". */
 static int set_globs(const char **slot, const char *v)
 {
+	const char *bad;
 	size_t n;
 
-	if (strlen(v) >= TRACE_PATTERN_MAX || glob_list_bad(v, &n))
+	if (strlen(v) >= TRACE_PATTERN_MAX)
 		return -1;
+	if ((bad = glob_list_bad(v, &n))) {
+		char shown[TRACE_PATTERN_MAX];
+
+		memcpy(shown, bad, n);
+		shown[n] = '\0';
+		kprintf("trace: invalid glob '%s' (an unclosed '[', a bare '!' or a trailing '\\')\n",
+			shown);
+		return -1;
+	}
 	return set_str(slot, v);
 }
 

@@ -1,0 +1,299 @@
+"""test/readme_examples.py: the README's examples, run as written (stage
+"readme" of test/run.py), so README and behaviour cannot drift apart.
+
+Markers in README.md (HTML comments, invisible when rendered):
+  <!-- example: NAME -->   before a code block of shell commands; the
+                           stage runs it with bash in the tree's root
+  <!-- output: NAME -->    before a code block of what example NAME prints:
+                           its lines must appear in this order, lines
+                           without '...' between them on consecutive
+                           lines; '...' inside a line is any text, NNN any
+                           number, a line of '...' alone any lines
+Every marked example needs a checker in CHECKS below and every checker an
+example (a renamed or dropped example fails the stage).
+
+Also checked here: every 'make ...' command the README shows names a
+target the Makefile has and variables the build uses, the cheap ones of
+its tables run and boot cleanly; 'make help' names every .PHONY target
+and every ?= variable of the Makefile; 'make TRACE= run' leaves no trace
+file of the run before it; a bad TRACE_FILTER glob is refused by name.
+"""
+import glob
+import os
+import re
+import shlex
+import shutil
+import tempfile
+
+EXAMPLE_RE = re.compile(r"^<!-- (example|output): ([\w-]+) -->\n```[\w]*\n(.*?)^```$",
+                        re.M | re.S)
+RUN_FILES = ("trace.bt", "trace.txt", "trace.json", "trace.folded")
+# Targets of a README table command that the stage runs (cheap, boot and
+# end on their own); the others are only checked against the Makefile.
+RUNNABLE_TARGETS = {"run", "run-direct", "all", "help", "host-tools"}
+
+
+def parse_readme(text):
+    """{name: code} for the examples and for their outputs."""
+    examples, outputs = {}, {}
+    for kind, name, body in EXAMPLE_RE.findall(text):
+        (examples if kind == "example" else outputs)[name] = body
+    return examples, outputs
+
+
+def line_regex(line):
+    parts = re.split(r"(\.\.\.|NNN)", line)
+    return "".join(".*" if p == "..." else r"\d+" if p == "NNN" else re.escape(p)
+                   for p in parts)
+
+
+def match_output(expected, actual):
+    """None if 'actual' shows the 'expected' block (rules above), else
+    the first expected line not found where it should be."""
+    lines = [l.rstrip() for l in actual.replace("\r", "").splitlines()]
+    pos, free = 0, True          # free: any number of lines may come first
+    for want in expected.rstrip("\n").splitlines():
+        if want.strip() == "...":
+            free = True
+            continue
+        rx = re.compile(line_regex(want.rstrip()))
+        if free:
+            hit = next((i for i in range(pos, len(lines)) if rx.fullmatch(lines[i])), None)
+        else:
+            hit = pos if pos < len(lines) and rx.fullmatch(lines[pos]) else None
+        if hit is None:
+            return want
+        pos, free = hit + 1, False
+    return None
+
+
+def run_example(h, code, timeout=180):
+    try:    # what build/run/status says must come from this run
+        os.remove(run_dir_file(h, "status"))
+    except FileNotFoundError:
+        pass
+    st, out = h.run(["bash", "-c", code], timeout=timeout)
+    return st, h.strip_frames(out)
+
+
+def run_dir_file(h, name):
+    return os.path.join(h.ROOT, "build", "run", name)
+
+
+def traced_pipeline_functions(h):
+    """The pipeline_* functions named in build/run/trace.txt."""
+    try:
+        with open(run_dir_file(h, "trace.txt"), errors="replace") as f:
+            return set(re.findall(r"\b(pipeline_\w+)\(\)", f.read()))
+    except FileNotFoundError:
+        return set()
+
+
+# ---- the examples -------------------------------------------------------------
+
+def check_filter(h, res, board, code, output):
+    """TRACE_FILTER='pipeline_* !pipeline_poll': '!' leaves pipeline_poll
+    out and keeps every other pipeline_ function the plain glob traces."""
+    st, base_out = h.run(["make", f"BOARD={board}", "TRACE_FILTER=pipeline_*", "run"],
+                         timeout=180)
+    base = traced_pipeline_functions(h)
+    res.record("readme: make TRACE_FILTER='pipeline_*' run traces pipeline_poll (the baseline)",
+               st == 0 and "pipeline_poll" in base and len(base) > 1,
+               f"status {st}, traced {sorted(base)}\n" + base_out[-2000:])
+    st, out = run_example(h, code)
+    got = traced_pipeline_functions(h)
+    res.record("readme: example 'filter' (TRACE_FILTER='pipeline_* !pipeline_poll'): "
+               "every pipeline_ function but pipeline_poll traced, no unknown parameter",
+               st == 0 and got == base - {"pipeline_poll"} and
+               "unknown kernel parameter" not in out and
+               "trace_filter=pipeline_*,!pipeline_poll" in out,
+               f"status {st}, traced {sorted(got)}, baseline {sorted(base)}\n" + out[-3000:])
+    # The stale-file check: this traced run left every output; a run
+    # without tracing must take them away, not show the old trace.
+    before = [n for n in RUN_FILES if os.path.exists(run_dir_file(h, n))]
+    st, out = h.run(["make", f"BOARD={board}", "TRACE=", "run"], timeout=180)
+    left = [n for n in RUN_FILES if os.path.exists(run_dir_file(h, n))]
+    res.record("readme: make TRACE= run leaves no trace file of the run before it",
+               st == 0 and before == list(RUN_FILES) and not left,
+               f"status {st}; before {before}; still there after: {left}\n" + out[-1500:])
+    # A bad glob in the list is refused, named, and changes nothing.
+    st, out = h.run(["make", f"BOARD={board}", "TRACE_FILTER=pipeline_[ !pipeline_poll",
+                     "run"], timeout=180)
+    out = h.strip_frames(out)
+    res.record("readme: TRACE_FILTER with a bad glob is refused by name, not applied",
+               st == 0 and re.search(r"^trace: invalid glob 'pipeline_\[' ", out, re.M) and
+               re.search(r"^bootargs: invalid value in 'trace_filter=pipeline_\[,!pipeline_poll'.*"
+                         r"not applied", out, re.M) and "unknown kernel parameter" not in out,
+               f"status {st}\n" + out[-3000:])
+
+
+def check_status(h, res, board, code, output):
+    """make run's status when main() returns 3: printed and kept."""
+    st, out = run_example(h, code)
+    miss = match_output(output or "", out)
+    try:
+        with open(run_dir_file(h, "status")) as f:
+            saved = f.read().strip()
+    except FileNotFoundError:
+        saved = None
+    res.record("readme: example 'status' prints what the README shows "
+               "(main() returns 3: make run says 3, build/run/status holds 3)",
+               output is not None and miss is None and saved == "3",
+               f"missing line {miss!r}; build/run/status {saved!r}\n" + out[-3000:])
+    st, out = run_example(h, f"make BOARD={board} APP=test/apps/exit TRACE= "
+                             "BOOTARGS='-- 0' run")
+    saved = None
+    if os.path.exists(run_dir_file(h, "status")):
+        with open(run_dir_file(h, "status")) as f:
+            saved = f.read().strip()
+    res.record("readme: main() returning 0: make run exits 0, build/run/status holds 0",
+               st == 0 and saved == "0" and "make run: exit status" not in out,
+               f"status {st}, build/run/status {saved!r}\n" + out[-1500:])
+
+
+def check_hello(h, res, board, code, output):
+    """The application example, built with the project's flags (-Werror)."""
+    app = os.path.join(h.ROOT, "examples", "hello")
+    kept = None
+    if os.path.exists(app):     # someone's own examples/hello: keep it
+        kept = tempfile.mkdtemp(prefix="hello-kept-", dir=os.path.join(h.ROOT, "build"))
+        shutil.move(app, kept)
+    try:
+        st, out = run_example(h, code)
+        miss = match_output(output or "", out)
+        res.record("readme: example 'hello' builds under -Werror, boots and prints what "
+                   "the README shows", st == 0 and output is not None and miss is None,
+                   f"status {st}; missing line {miss!r}\n" + out[-3000:])
+    finally:
+        shutil.rmtree(app, ignore_errors=True)
+        shutil.rmtree(os.path.join(h.ROOT, "build", board, "app-examples-hello"),
+                      ignore_errors=True)
+        if kept:
+            shutil.move(os.path.join(kept, "hello"), app)
+            os.rmdir(kept)
+
+
+CHECKS = {"filter": check_filter, "status": check_status, "hello": check_hello}
+
+
+# ---- make commands and make help ---------------------------------------------
+
+def makefiles(root):
+    return [os.path.join(root, "Makefile")] + sorted(
+        glob.glob(os.path.join(root, "board", "**", "*.mk"), recursive=True))
+
+
+def make_targets(root):
+    targets = set()
+    for path in makefiles(root):
+        for line in open(path):
+            m = re.match(r"^([A-Za-z][\w./$()%-]*(?:\s+[A-Za-z][\w./$()%-]*)*)\s*:(?!=)", line)
+            if m:
+                targets.update(m.group(1).split())
+            m = re.match(r"^\.PHONY\s*:(.*)", line)
+            if m:
+                targets.update(m.group(1).split())
+    return targets
+
+
+def readme_make_commands(text):
+    """Every 'make ...' of the README: inline code and code-block lines."""
+    cmds = [m.group(1) for m in re.finditer(r"`(make [^`]+)`", text)]
+    # (an output block shows what make prints, not commands)
+    text = re.sub(r"^<!-- output: [\w-]+ -->\n```\w*\n.*?^```$", "", text, flags=re.M | re.S)
+    for block in re.findall(r"^```\w*\n(.*?)^```$", text, re.M | re.S):
+        for line in re.sub(r"\\\n", " ", block).splitlines():
+            line = re.sub(r"^\$ ", "", line.strip())
+            if line.startswith("make "):
+                cmds.append(line.split(";")[0])
+    return cmds
+
+
+def table_make_commands(text):
+    """The commands of the README's tables, each once, in order."""
+    cmds = [m.group(1) for line in text.splitlines() if line.startswith("|")
+            for m in re.finditer(r"`(make [^`]+)`", line)]
+    return list(dict.fromkeys(cmds))
+
+
+def command_words(cmd):
+    """(targets, variables) of one make command line; None if unparsable."""
+    try:
+        words = shlex.split(cmd.replace("\n", " "), comments=True)[1:]
+    except ValueError:
+        return None
+    targets = [w for w in words if "=" not in w and re.fullmatch(r"[a-z][\w-]*", w)]
+    variables = [w.split("=")[0] for w in words if re.match(r"[A-Z_][A-Z0-9_]*=", w)]
+    return targets, variables
+
+
+def check_make_commands(h, res, board, text):
+    targets = make_targets(h.ROOT)
+    used = "".join(open(p).read() for p in makefiles(h.ROOT))
+    used += "".join(open(p, errors="replace").read()
+                    for p in glob.glob(os.path.join(h.ROOT, "tools", "*")) if os.path.isfile(p))
+    bad = []
+    cmds = readme_make_commands(text)
+    for cmd in cmds:
+        words = command_words(cmd)
+        if words is None:
+            bad.append(f"{cmd!r}: does not parse as a shell command")
+            continue
+        for t in words[0]:
+            if t not in targets and not t.startswith("print-"):
+                bad.append(f"{cmd!r}: no target '{t}' in the Makefile")
+        for v in words[1]:
+            if not re.search(rf"\b{v}\b", used):
+                bad.append(f"{cmd!r}: variable {v} is used by neither the Makefile nor tools/")
+    res.record(f"readme: the {len(cmds)} make commands of the README name existing "
+               "targets and used variables", cmds and not bad, "\n".join(bad))
+    for cmd in table_make_commands(text):
+        targets_, variables = command_words(cmd)
+        if not set(targets_ or ["all"]) <= RUNNABLE_TARGETS or "BOARD" in variables:
+            continue
+        words = shlex.split(cmd)
+        st, out = h.run(words[:1] + [f"BOARD={board}"] + words[1:], timeout=240)
+        out = h.strip_frames(out)
+        res.record(f"readme: table command `{cmd}` exits 0 with no refused boot argument",
+                   st == 0 and "unknown kernel parameter" not in out and
+                   "invalid value" not in out, f"status {st}\n" + out[-2500:])
+
+
+def check_help(h, res, board):
+    phony, variables = set(), set()
+    with open(os.path.join(h.ROOT, "Makefile")) as f:
+        for line in f:
+            m = re.match(r"^\.PHONY\s*:(.*)", line)
+            if m:
+                phony.update(m.group(1).split())
+            m = re.match(r"^(?:export\s+)?([A-Za-z_]\w*)\s*\?=", line)
+            if m:
+                variables.add(m.group(1))
+    st, out = h.run(["make", "-s", f"BOARD={board}", "help"])
+    missing = [t for t in sorted(phony) if not re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", out)]
+    missing += [v for v in sorted(variables) if not re.search(rf"\b{v}=", out)]
+    res.record(f"readme: make help names all {len(phony)} .PHONY targets and "
+               f"{len(variables)} ?= variables of the Makefile",
+               st == 0 and phony and variables and not missing,
+               f"status {st}; missing from make help: {missing}\n" + out)
+
+
+def stage_readme(h, res, board):
+    if board != "qemu-virt":
+        return      # the README's examples boot qemu-virt
+    with open(os.path.join(h.ROOT, "README.md")) as f:
+        text = f.read()
+    examples, outputs = parse_readme(text)
+    res.record("readme: every marked example has a check and every check an example",
+               set(examples) == set(CHECKS) and set(outputs) <= set(examples),
+               f"examples {sorted(examples)}, outputs {sorted(outputs)}, "
+               f"checks {sorted(CHECKS)}")
+    check_help(h, res, board)
+    st, out = h.run(["make", f"BOARD={board}", "all", "host-tools"], timeout=600)
+    if st != 0:
+        res.record("readme: build the demo and the host tools", False, out)
+        return
+    for name, check in CHECKS.items():
+        if name in examples:
+            check(h, res, board, examples[name], outputs.get(name))
+    check_make_commands(h, res, board, text)
