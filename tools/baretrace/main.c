@@ -191,6 +191,45 @@ static int cmd_capture(int argc, char **argv)
 	return bt_capture(&o);
 }
 
+/*
+ * The host-side filters every reading command takes (model/filter_opts.c
+ * checks the values): 1 if argv[*i] was one, with *i past its value.
+ */
+static int filter_opt(int argc, char **argv, int *i)
+{
+	static const char *const flags[] = { "--cpu", "-F", "--function", "-N", "--notrace",
+					     "--depth", "--time-range", "--min-duration" };
+	const char *val;
+
+	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+		if (opt_value(argc, argv, i, flags[k], &val))
+			return bt_filter_parse(flags[k], val);
+	return 0;
+}
+
+/* graph [FUNC] TRACE.bt [--elf ELF] [filters]: FUNC is the filter's -F. */
+static int cmd_graph(int argc, char **argv)
+{
+	const char *pos[2] = { NULL, NULL }, *elf = NULL;
+	int npos = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (filter_opt(argc, argv, &i) || opt_value(argc, argv, &i, "--elf", &elf))
+			continue;
+		if (argv[i][0] == '-' || npos == 2)
+			unknown("graph", argv[i]);
+		pos[npos++] = argv[i];
+	}
+	if (!npos)
+		usage("%s needs a trace file (made by 'baretrace capture')", "graph");
+	if (npos == 2) {
+		if (bt_filter_conf.nfunc)
+			usage("graph %s: give the function once, not with -F too", pos[0]);
+		bt_filter_parse("-F", pos[0]);
+	}
+	return bt_graph(pos[npos - 1], elf, npos == 2 ? pos[0] : NULL);
+}
+
 /* report, stats and export share: one trace, --elf, and for export
  * --format and -o. */
 static int cmd_read(const char *cmd, int argc, char **argv)
@@ -207,7 +246,7 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 			bt_opt_ns = 1;	/* timestamps to the nanosecond */
 			continue;
 		}
-		if (opt_value(argc, argv, &i, "--elf", &elf) ||
+		if (filter_opt(argc, argv, &i) || opt_value(argc, argv, &i, "--elf", &elf) ||
 		    (export && (opt_value(argc, argv, &i, "--format", &format) ||
 				opt_value(argc, argv, &i, "-o", &out) ||
 				opt_value(argc, argv, &i, "--output", &out))))
@@ -255,5 +294,7 @@ int main(int argc, char **argv)
 		return cmd_capture(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report") || !strcmp(cmd, "stats") || !strcmp(cmd, "export"))
 		return cmd_read(cmd, argc - 1, argv + 1);
+	if (!strcmp(cmd, "graph"))
+		return cmd_graph(argc - 1, argv + 1);
 	usage("unknown command '%s'", cmd);
 }

@@ -21,6 +21,7 @@ void bt_dec_init(struct bt_decoder *d, const struct bt_visitor *v, void *user)
 	d->v = v;
 	d->user = user;
 	bt_symtab_init(&d->syms);
+	bt_filter_attach(d);	/* host-side filters, if any (model/filter.c) */
 }
 
 uint64_t bt_freq(const struct bt_decoder *d)
@@ -324,6 +325,7 @@ void bt_dec_finish(struct bt_decoder *d)
 		bt_warn("%llu data frames before any metadata were dropped (at most %d are kept)",
 			(unsigned long long)d->pending_dropped, BT_MAX_PENDING);
 	flush_pending(d);
+	bt_filter_finish(d);	/* records it held back */
 	if (d->elf_path && d->meta.seen && !d->meta.have_hash && !d->quiet)
 		bt_warn("the trace carries no image hash: cannot check that %s matches",
 			d->elf_path);
@@ -334,6 +336,7 @@ void bt_dec_free(struct bt_decoder *d)
 	for (size_t i = 0; i < d->npending; i++)
 		free(d->pending[i].payload);
 	d->npending = 0;
+	bt_filter_free(d);
 	bt_meta_free(&d->meta);
 	bt_symtab_free(&d->syms);
 	free(d->pre);

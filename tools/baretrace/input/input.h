@@ -161,6 +161,7 @@ struct bt_decoder {
 	uint8_t cpus_seen[BT_MAX_CPUS];
 	int want_prev;			/* decode the previous boot's blocks */
 	struct bt_prev prev;
+	struct bt_filter *filter;	/* in front of v when filters are set */
 };
 
 void bt_dec_init(struct bt_decoder *d, const struct bt_visitor *v, void *user);
