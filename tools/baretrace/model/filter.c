@@ -515,11 +515,11 @@ static void on_section(struct bt_decoder *d, int prev)
 
 /* ---- the decoder's side ----------------------------------------------------- */
 
-void bt_filter_attach(struct bt_decoder *d)
+static void attach(struct bt_decoder *d)
 {
 	struct bt_filter *fi;
 
-	if (!bt_filter_conf.active || !d->v || !d->v->record)
+	if (!d->v || !d->v->record)
 		return;
 	fi = bt_alloc(sizeof(*fi));
 	fi->inner = d->v;
@@ -534,13 +534,12 @@ void bt_filter_attach(struct bt_decoder *d)
 	d->v = &fi->v;
 }
 
-void bt_filter_finish(struct bt_decoder *d)
+static void finish(struct bt_decoder *d)
 {
-	if (d->filter)
-		settle_all(d);
+	settle_all(d);
 }
 
-void bt_filter_free(struct bt_decoder *d)
+static void release(struct bt_decoder *d)
 {
 	struct bt_filter *fi = d->filter;
 
@@ -558,15 +557,15 @@ void bt_filter_free(struct bt_decoder *d)
 	d->filter = NULL;
 }
 
-void bt_filter_summary(FILE *f, const struct bt_decoder *d, const char *prefix)
+static void summary(FILE *f, const struct bt_decoder *d, const char *prefix)
 {
 	const struct bt_filter *fi = d->filter;
 
-	if (!fi)
-		return;
 	fprintf(f, "%s%llu events left out by the filter (%s)\n", prefix,
 		(unsigned long long)fi->left_out, bt_filter_conf.desc);
 	if (fi->profiles_left_out)
 		fprintf(f, "%s%llu profile dumps left out: they hold sums, only --cpu applies "
 			"to them\n", prefix, (unsigned long long)fi->profiles_left_out);
 }
+
+const struct bt_dec_stage bt_filter_stage = { attach, finish, release, summary };

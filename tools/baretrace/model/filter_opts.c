@@ -26,6 +26,7 @@ static void describe(const char *flag, const char *val)
 
 	snprintf(c->desc + len, sizeof(c->desc) - len, "%s%s %s", len ? " " : "", flag, val);
 	c->active = 1;
+	bt_dec_stage = &bt_filter_stage;	/* every decoder from now on */
 }
 
 /* "0,2-3": CPUs by number and range, each below BT_MAX_CPUS. */

@@ -159,12 +159,9 @@ extern struct bt_filter_conf bt_filter_conf;
 int bt_filter_parse(const char *flag, const char *val);
 int bt_filter_match(const char *const *globs, unsigned n, const char *name);
 
-/* filter.c: the stage between decoder and visitor (bt_dec_init attaches
- * it when a filter is set; finish and free come from the decoder too). */
-void bt_filter_attach(struct bt_decoder *d);
-void bt_filter_finish(struct bt_decoder *d);
-void bt_filter_free(struct bt_decoder *d);
-/* "N events left out by the filter (FLAGS)", if a filter is set. */
-void bt_filter_summary(FILE *f, const struct bt_decoder *d, const char *prefix);
+/* filter.c: the stage between decoder and visitor (input.h's
+ * bt_dec_stage, set by bt_filter_parse). Its summary line says "N events
+ * left out by the filter (FLAGS)". */
+extern const struct bt_dec_stage bt_filter_stage;
 
 #endif /* TOOLS_BARETRACE_MODEL_MODEL_H */
