@@ -1,11 +1,13 @@
 /*
- * tools/baretrace/model/filter.c: the host-side filters (filter_opts.c
- * parses them), applied once, between the decoder and the command's
- * visitor, so that every command and every pass of one (report's depth
- * pass, flame_source, stats, the exports) sees the same stream.
+ * tools/baretrace/model/filter.c: the host-side filters' verdicts, record
+ * by record (filter_opts.c parses the flags; filter_queue.c holds what
+ * waits; filter_stage.c faces the decoder). Applied once, between the
+ * decoder and the command's visitor, so that every command and every
+ * pass of one (report's depth pass, flame_source, stats, the exports)
+ * sees the same stream.
  *
- * When a filter is set, bt_dec_init puts this stage's visitor in front of
- * the command's. Each record gets a verdict: keep, leave out, or not yet
+ * When a filter is set, bt_dec_init (through bt_dec_stage) puts this
+ * stage's visitor in front of the command's. Each record gets a verdict: keep, leave out, or not yet
  * known. Only a graph entry under --min-duration waits (for its exit,
  * which carries the duration), and an arguments record recorded before
  * its entry waits one record (it shares the entry's fate). Everything
@@ -27,178 +29,12 @@
  * Calls that never return keep their entry (duration unknown).
  * Profile dumps are sums the target made: only --cpu can apply to them;
  * with any other filter they are left out and the summary says so.
- * Left-out records are counted (bt_filter_summary), never as lost: the
+ * Left-out records are counted (the summary), never as lost: the
  * books (books.c) count what was decoded, before this stage.
  */
 #include <stdlib.h>
-#include <string.h>
 
-#include "../bt.h"
-
-enum { IT_REC, IT_HOLE, IT_BEGIN, IT_END, IT_PROFILE, IT_SECTION };
-enum { V_WAIT, V_KEEP, V_DROP };
-
-#define NO_ITEM		UINT64_MAX
-#define FOLLOWERS	2	/* records that share one entry's fate */
-
-struct item {
-	uint64_t id;
-	uint8_t type, verdict, prev, ctx;	/* ctx: an args record's own verdict */
-	unsigned cpu;
-	struct wire_record r;			/* its data owned */
-	uint64_t n, ts;				/* hole: events; books' ts or base_ts */
-	const char *cause;
-	struct wire_frame f;			/* body owned (profile) */
-	int section;
-	unsigned nfollow;
-	uint64_t follow[FOLLOWERS];
-};
-
-struct fframe {
-	uint64_t site, depth;		/* depth rebased with -F */
-	uint64_t item;			/* its entry, while it waits */
-	uint8_t f, n, cond, time_ok;	/* matched -F, -N; kept but for duration */
-};
-
-struct fcpu {
-	struct fframe st[BT_STACK_MAX];
-	unsigned n, over;		/* open calls stored, and beyond */
-	unsigned fopen, nopen;		/* open calls matching -F, -N */
-	uint64_t fbase;			/* recorded depth of the outermost F */
-	int last_entry;			/* the previous record was an entry */
-	uint64_t last_site, last_item;
-	uint8_t last_verdict;
-	int have_pend;			/* an args record waits for its entry */
-	uint64_t pend_site, pend_item;
-};
-
-struct bt_filter {
-	const struct bt_visitor *inner;
-	struct bt_visitor v;
-	struct item *q;
-	size_t head, len, cap;
-	uint64_t next_id;
-	struct fcpu *cpu[BT_MAX_CPUS];
-	uint64_t left_out, profiles_left_out;
-};
-
-#define CONF	(&bt_filter_conf)
-
-/* ---- the queue ------------------------------------------------------------ */
-
-static struct item *lookup(struct bt_filter *fi, uint64_t id)
-{
-	uint64_t first;
-
-	if (id == NO_ITEM || fi->head == fi->len)
-		return NULL;
-	first = fi->q[fi->head].id;
-	if (id < first || id - first >= fi->len - fi->head)
-		return NULL;
-	return &fi->q[fi->head + (id - first)];
-}
-
-static void deliver(struct bt_decoder *d, struct item *it)
-{
-	struct bt_filter *fi = d->filter;
-	int prev = d->prev.active;
-	uint64_t ts = d->books[it->cpu].ts;
-
-	if (it->type == IT_REC && it->verdict == V_DROP && !it->prev)
-		fi->left_out++;
-	if (it->verdict != V_KEEP)
-		return;
-	d->prev.active = it->prev;	/* as it was when the item came */
-	switch (it->type) {
-	case IT_REC:
-		fi->inner->record(d, it->cpu, &it->r);
-		break;
-	case IT_HOLE:
-		d->books[it->cpu].ts = it->ts;
-		fi->inner->hole(d, it->cpu, it->n, it->cause);
-		d->books[it->cpu].ts = ts;
-		break;
-	case IT_BEGIN:
-		fi->inner->block_begin(d, &it->f, it->ts);
-		break;
-	case IT_END:
-		fi->inner->block_end(d, &it->f);
-		break;
-	case IT_PROFILE:
-		fi->inner->profile(d, &it->f);
-		break;
-	case IT_SECTION:
-		fi->inner->section(d, it->section);
-		break;
-	}
-	d->prev.active = prev;
-}
-
-static void drain(struct bt_decoder *d)
-{
-	struct bt_filter *fi = d->filter;
-
-	while (fi->head < fi->len && fi->q[fi->head].verdict != V_WAIT) {
-		struct item *it = &fi->q[fi->head++];
-
-		deliver(d, it);
-		free((void *)it->r.data);
-		free((void *)it->f.body);
-	}
-	if (fi->head == fi->len)
-		fi->head = fi->len = 0;
-}
-
-/* Passes it on now if nothing waits and its verdict is known, else
- * queues a copy. Returns its id. */
-static uint64_t put(struct bt_decoder *d, struct item *it)
-{
-	struct bt_filter *fi = d->filter;
-	struct item *q;
-
-	it->id = fi->next_id++;
-	it->prev = (uint8_t)d->prev.active;
-	if (fi->head == fi->len && it->verdict != V_WAIT) {
-		deliver(d, it);
-		return it->id;
-	}
-	fi->q = bt_grow(fi->q, &fi->cap, fi->len + 1, sizeof(*fi->q));
-	q = &fi->q[fi->len++];
-	*q = *it;
-	if (it->r.data_len) {
-		q->r.data = bt_alloc(it->r.data_len);
-		memcpy((void *)q->r.data, it->r.data, it->r.data_len);
-	}
-	if (it->f.body) {
-		q->f.body = bt_alloc(it->f.body_len + 1);
-		memcpy((void *)q->f.body, it->f.body, it->f.body_len);
-	}
-	return it->id;
-}
-
-/* A waiting entry's fate is known: it and the records that follow it. */
-static void settle(struct bt_filter *fi, uint64_t id, uint8_t v)
-{
-	struct item *it = lookup(fi, id), *f;
-
-	if (!it || it->verdict != V_WAIT)
-		return;
-	it->verdict = v;
-	for (unsigned i = 0; i < it->nfollow; i++)
-		if ((f = lookup(fi, it->follow[i])) && f->verdict == V_WAIT)
-			f->verdict = v;
-}
-
-/* A record that shares the fate of entry 'id' (still waiting). */
-static void follow(struct bt_filter *fi, uint64_t id, uint64_t follower)
-{
-	struct item *it = lookup(fi, id);
-
-	if (it && it->nfollow < FOLLOWERS)
-		it->follow[it->nfollow++] = follower;
-	else if ((it = lookup(fi, follower)))
-		it->verdict = V_KEEP;	/* nothing to follow: keep */
-}
+#include "filter_int.h"
 
 /* ---- verdicts --------------------------------------------------------------- */
 
@@ -266,7 +102,7 @@ static void pop(struct bt_filter *fi, struct fcpu *s, int returned)
 
 	/* An entry whose exit never came: its duration is unknown, kept. */
 	if (!returned)
-		settle(fi, f->item, f->cond && f->time_ok ? V_KEEP : V_DROP);
+		bt_fq_settle(fi, f->item, f->cond && f->time_ok ? V_KEEP : V_DROP);
 	s->fopen -= f->f;
 	s->nopen -= f->n;
 }
@@ -288,7 +124,7 @@ static void graph_entry(struct bt_decoder *d, struct fcpu *s, struct item *it)
 	f.time_ok = (uint8_t)time_ok(d, r->ts);
 	it->verdict = !f.cond || !f.time_ok ? V_DROP :
 		      CONF->have_min && s->n < BT_STACK_MAX ? V_WAIT : V_KEEP;
-	put(d, it);
+	bt_fq_put(d, it);
 	if (it->verdict == V_WAIT)
 		f.item = it->id;
 	if (s->n < BT_STACK_MAX) {
@@ -310,7 +146,7 @@ static void graph_exit(struct bt_decoder *d, struct fcpu *s, struct item *it)
 	if (s->over) {
 		s->over--;
 		it->verdict = by_context(d, s, r->ts) == V_KEEP && dur ? V_KEEP : V_DROP;
-		put(d, it);
+		bt_fq_put(d, it);
 		return;
 	}
 	while (k > 0 && s->st[k - 1].site != r->site)
@@ -320,7 +156,7 @@ static void graph_exit(struct bt_decoder *d, struct fcpu *s, struct item *it)
 
 		while (s->n > k)	/* calls above it lost their exits */
 			pop(fi, s, 0);
-		settle(fi, f->item, f->cond && f->time_ok && dur ? V_KEEP : V_DROP);
+		bt_fq_settle(fi, f->item, f->cond && f->time_ok && dur ? V_KEEP : V_DROP);
 		it->verdict = f->cond && time_ok(d, r->ts) && dur ? V_KEEP : V_DROP;
 		pop(fi, s, 1);
 	} else {	/* no entry: by its name and the calls around it */
@@ -328,7 +164,7 @@ static void graph_exit(struct bt_decoder *d, struct fcpu *s, struct item *it)
 			      !(CONF->nnotrace && is_func(d, r->site, 1)) && depth_ok(s) &&
 			      time_ok(d, r->ts) && dur ? V_KEEP : V_DROP;
 	}
-	put(d, it);
+	bt_fq_put(d, it);
 }
 
 static void func_entry(struct bt_decoder *d, struct fcpu *s, struct item *it)
@@ -339,7 +175,7 @@ static void func_entry(struct bt_decoder *d, struct fcpu *s, struct item *it)
 
 	it->verdict = (!CONF->nfunc || s->fopen || f) && !s->nopen && !n && depth_ok(s) &&
 		      time_ok(d, r->ts) ? V_KEEP : V_DROP;
-	put(d, it);
+	bt_fq_put(d, it);
 }
 
 /* Arguments, stack traces, triggers: as the entry right before them;
@@ -354,9 +190,9 @@ static void extension(struct bt_decoder *d, struct fcpu *s, struct item *it, int
 	args = x.subtype == WIRE_EXT_ARGS;
 	if (was_entry && (x.subtype == WIRE_EXT_STACK || x.site == s->last_site)) {
 		it->verdict = s->last_verdict;
-		put(d, it);
+		bt_fq_put(d, it);
 		if (it->verdict == V_WAIT)
-			follow(fi, s->last_item, it->id);
+			bt_fq_follow(fi, s->last_item, it->id);
 		s->last_entry = 1;
 		return;
 	}
@@ -371,12 +207,12 @@ static void extension(struct bt_decoder *d, struct fcpu *s, struct item *it, int
 		s->have_pend = 1;
 		s->pend_site = x.site;
 	}
-	put(d, it);
+	bt_fq_put(d, it);
 	if (args)
 		s->pend_item = it->id;
 }
 
-static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
+void bt_filter_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
 {
 	struct bt_filter *fi = d->filter;
 	struct fcpu *s;
@@ -392,7 +228,7 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 	was_entry = s->last_entry;
 	s->last_entry = 0;
 	if (s->have_pend && !(entry && r->site == s->pend_site)) {
-		struct item *p = lookup(fi, s->pend_item);
+		struct item *p = bt_fq_lookup(fi, s->pend_item);
 
 		if (p)
 			p->verdict = p->ctx;
@@ -414,7 +250,7 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		break;
 	default:
 		it.verdict = by_context(d, s, r->ts);
-		put(d, &it);
+		bt_fq_put(d, &it);
 		break;
 	}
 	if (entry) {
@@ -424,17 +260,17 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		s->last_verdict = it.verdict;
 		if (s->have_pend) {	/* its arguments came just before it */
 			if (it.verdict == V_WAIT)
-				follow(fi, it.id, s->pend_item);
+				bt_fq_follow(fi, it.id, s->pend_item);
 			else
-				settle(fi, s->pend_item, it.verdict);
+				bt_fq_settle(fi, s->pend_item, it.verdict);
 			s->have_pend = 0;
 		}
 	}
-	drain(d);
+	bt_fq_drain(d);
 }
 
 /* Every waiting verdict decided as if the stream ended here. */
-static void settle_all(struct bt_decoder *d)
+void bt_filter_settle_all(struct bt_decoder *d)
 {
 	struct bt_filter *fi = d->filter;
 
@@ -444,7 +280,7 @@ static void settle_all(struct bt_decoder *d)
 
 		if (!s)
 			continue;
-		if (s->have_pend && (p = lookup(fi, s->pend_item)))
+		if (s->have_pend && (p = bt_fq_lookup(fi, s->pend_item)))
 			p->verdict = p->ctx;
 		while (s->n)
 			pop(fi, s, 0);
@@ -454,118 +290,5 @@ static void settle_all(struct bt_decoder *d)
 	for (size_t i = fi->head; i < fi->len; i++)
 		if (fi->q[i].verdict == V_WAIT)
 			fi->q[i].verdict = V_KEEP;
-	drain(d);
+	bt_fq_drain(d);
 }
-
-/* ---- the other callbacks: --cpu applies, order is kept -------------------- */
-
-static int cpu_off(unsigned cpu)
-{
-	return CONF->have_cpu && !CONF->cpu[cpu];
-}
-
-static void on_hole(struct bt_decoder *d, unsigned cpu, uint64_t events, const char *cause)
-{
-	struct item it = { .type = IT_HOLE, .verdict = V_KEEP, .cpu = cpu, .n = events,
-			   .cause = cause, .ts = d->books[cpu].ts };
-
-	if (!cpu_off(cpu))
-		put(d, &it);
-}
-
-static void on_block_begin(struct bt_decoder *d, const struct wire_frame *f, uint64_t base_ts)
-{
-	struct item it = { .type = IT_BEGIN, .verdict = V_KEEP, .cpu = f->cpu, .ts = base_ts,
-			   .f = { f->type, f->cpu, f->seq, NULL, 0 } };
-
-	if (!cpu_off(f->cpu))
-		put(d, &it);
-}
-
-static void on_block_end(struct bt_decoder *d, const struct wire_frame *f)
-{
-	struct item it = { .type = IT_END, .verdict = V_KEEP, .cpu = f->cpu,
-			   .f = { f->type, f->cpu, f->seq, NULL, 0 } };
-
-	if (!cpu_off(f->cpu))
-		put(d, &it);
-}
-
-static void on_profile(struct bt_decoder *d, const struct wire_frame *f)
-{
-	struct item it = { .type = IT_PROFILE, .verdict = V_KEEP, .cpu = f->cpu, .f = *f };
-
-	if (cpu_off(f->cpu))
-		return;
-	if (CONF->nfunc || CONF->nnotrace || CONF->have_depth || CONF->have_from ||
-	    CONF->have_to || CONF->have_min) {
-		d->filter->profiles_left_out++;
-		return;
-	}
-	put(d, &it);
-}
-
-static void on_section(struct bt_decoder *d, int prev)
-{
-	struct item it = { .type = IT_SECTION, .verdict = V_KEEP, .section = prev };
-
-	settle_all(d);		/* the other boot's calls never return */
-	put(d, &it);
-}
-
-/* ---- the decoder's side ----------------------------------------------------- */
-
-static void attach(struct bt_decoder *d)
-{
-	struct bt_filter *fi;
-
-	if (!d->v || !d->v->record)
-		return;
-	fi = bt_alloc(sizeof(*fi));
-	fi->inner = d->v;
-	/* Only what the command listens to: bt_decode_file looks. */
-	fi->v.record = on_record;
-	fi->v.hole = d->v->hole ? on_hole : NULL;
-	fi->v.block_begin = d->v->block_begin ? on_block_begin : NULL;
-	fi->v.block_end = d->v->block_end ? on_block_end : NULL;
-	fi->v.profile = d->v->profile ? on_profile : NULL;
-	fi->v.section = d->v->section ? on_section : NULL;
-	d->filter = fi;
-	d->v = &fi->v;
-}
-
-static void finish(struct bt_decoder *d)
-{
-	settle_all(d);
-}
-
-static void release(struct bt_decoder *d)
-{
-	struct bt_filter *fi = d->filter;
-
-	if (!fi)
-		return;
-	for (size_t i = fi->head; i < fi->len; i++) {
-		free((void *)fi->q[i].r.data);
-		free((void *)fi->q[i].f.body);
-	}
-	for (unsigned c = 0; c < BT_MAX_CPUS; c++)
-		free(fi->cpu[c]);
-	free(fi->q);
-	d->v = fi->inner;
-	free(fi);
-	d->filter = NULL;
-}
-
-static void summary(FILE *f, const struct bt_decoder *d, const char *prefix)
-{
-	const struct bt_filter *fi = d->filter;
-
-	fprintf(f, "%s%llu events left out by the filter (%s)\n", prefix,
-		(unsigned long long)fi->left_out, bt_filter_conf.desc);
-	if (fi->profiles_left_out)
-		fprintf(f, "%s%llu profile dumps left out: they hold sums, only --cpu applies "
-			"to them\n", prefix, (unsigned long long)fi->profiles_left_out);
-}
-
-const struct bt_dec_stage bt_filter_stage = { attach, finish, release, summary };

@@ -52,7 +52,8 @@ int bt_graph(const char *trace, const char *elf, const char *func)
 	if (!rc && !fl.exits) {
 		fflush(stdout);
 		fprintf(stderr, "baretrace: %s holds no graph calls%s (the function_graph "
-			"tracer records them: 'trace graph' at the target's shell)\n", trace,
+			"tracer records them: 'trace=function_graph' at boot, or 'tracer "
+			"function_graph' at the target's shell)\n", trace,
 			func ? " of that function" : "");
 		rc = BT_EXIT_INPUT;
 	}
