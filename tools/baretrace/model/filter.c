@@ -9,8 +9,9 @@
  * When a filter is set, bt_dec_init (through bt_dec_stage) puts this
  * stage's visitor in front of the command's. Each record gets a verdict:
  * keep, leave out, or not yet known. Only a graph entry under
- * --min-duration waits (for its exit, which carries the duration), and an arguments record recorded before
- * its entry waits one record (it shares the entry's fate). Everything
+ * --min-duration waits (for its exit, which carries the duration), and
+ * an arguments record recorded before its entry waits one record (it
+ * shares the entry's fate). Everything
  * after a waiting item waits behind it in one queue, holes, block and
  * section edges included, so the command sees the stream in its order.
  * The queue holds copies; with nothing waiting, items pass straight on.
