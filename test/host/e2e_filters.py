@@ -261,6 +261,31 @@ def check_function_trace(tap, tool, tmp):
                f"want {want}\ngot  {got}\n{out}{err}")
 
 
+def check_prev_boot(tap, tool, tmp):
+    """CPU 0's calls as the previous boot's block (2.10), CPU 1's as this
+    boot's: --min-duration applies to both, each under its own heading,
+    and the summary counts this boot's events left out."""
+    b0, n0 = block(0)
+    b1, n1 = block(1)
+    summary = varint(1) + varint(1) + b"".join(varint(v) for v in (0, n0, 0, 0, 0, 0, 1, 0))
+    frames = [(2, 0, 0, bt.metadata(0x1234)), (3, 0, 0, symdump()), (7, 0, 0, summary),
+              (6, 0, 0, b0), (1, 1, 0, b1)]
+    log, trace = os.path.join(tmp, "prev.log"), os.path.join(tmp, "prev.bt")
+    with open(log, "wb") as f:
+        f.write(b"".join(escape(payload(*x)) for x in frames) +
+                escape(payload(4, 0, 0, bt.end_totals([(1, n1, 0, 0, 0, 1)]))))
+    run([tool, "capture", "--file", log, "-o", trace])
+    rc, out, err = run([tool, "report", trace, "--min-duration", "10us"])
+    prev, _, this = out.partition("# ==== this boot ====")
+    want = [sorted(c["name"] for c in CALLS if c["cpu"] == cpu and
+                   (c["end"] - c["start"]) * NS >= 10000) for cpu in (0, 1)]
+    short = sum(2 for c in CALLS if c["cpu"] == 1 and (c["end"] - c["start"]) * NS < 10000)
+    tap.ok(rc == 0 and [entry_names(prev), entry_names(this)] == want and
+           "previous boot 1" in prev and f"# {short} events left out by the filter" in this,
+           "previous boot: --min-duration applies to its calls too, under its heading",
+           f"want {want} and {short} left out\n{out}{err}")
+
+
 def check_bad(tap, tool, tmp, trace):
     for args in (["-F", ""], ["--notrace="], ["--depth", "-1"], ["--depth", "0"],
                  ["--time-range", "5-2"], ["--time-range", "1.5parsecs-3ms"],
@@ -306,6 +331,7 @@ def main():
                "--cpu 0 -F filter_apply --min-duration 10us: two calls, depth from F", out)
         check_graph(tap, tool, trace)
         check_function_trace(tap, tool, tmp)
+        check_prev_boot(tap, tool, tmp)
         check_bad(tap, tool, tmp, trace)
     finally:
         shutil.rmtree(tmp)
