@@ -133,6 +133,10 @@ def stage_host(res, board):
         st, out = run(["python3", "test/host/e2e_viewers.py",
                        os.path.join(HOST, "baretrace")], timeout=300)
         parse_tap("host e2e_viewers", out, res, st)
+        # Host-side filters on every reading command, and graph.
+        st, out = run(["python3", "test/host/e2e_filters.py",
+                       os.path.join(HOST, "baretrace")], timeout=300)
+        parse_tap("host e2e_filters", out, res, st)
 
 
 def stage_host_units(res):

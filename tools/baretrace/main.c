@@ -36,7 +36,7 @@ static const char capture_usage[] =
 	"        the commands, stdin has the line\n";
 
 static const char report_usage[] =
-	"  report TRACE.bt [--elf ELF] [--ns] [--abstime]\n"
+	"  report TRACE.bt [--elf ELF] [--ns] [--abstime] [FILTERS]\n"
 	"        ftrace-style text (function and function_graph layouts), all CPUs\n"
 	"        merged in time order; a dash block marks where the graph lines turn\n"
 	"        to another CPU. --abstime: each graph line starts with its time (as\n"
@@ -54,7 +54,7 @@ static const char report_usage[] =
 	"        lines count the events and the losses, in events, by cause\n";
 
 static const char stats_usage[] =
-	"  stats TRACE.bt [--elf ELF] [--per-cpu] [--sort=calls|total|self|avg|max]\n"
+	"  stats TRACE.bt [--elf ELF] [--per-cpu] [--sort=calls|total|self|avg|max] [FILTERS]\n"
 	"  stats --diff OLD.bt NEW.bt [--elf ELF | --old-elf ELF1 --new-elf ELF2]\n"
 	"        [--sort=KEY] [--fail-above PCT [--floor US]]\n"
 	"        per-function calls, total, self, average and max time from graph\n"
@@ -75,7 +75,7 @@ static const char stats_usage[] =
 
 static const char export_usage[] =
 	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
-	"         [--counters]\n"
+	"         [--counters] [FILTERS]\n"
 	"        chrome-json: Perfetto/Chrome JSON, a thread per CPU (tid = CPU + 1),\n"
 	"        tracepoint fields as typed args; --counters adds a counter track per\n"
 	"        integer field. folded: \"a;b;c VALUE\" lines, VALUE the self time in\n"
@@ -96,6 +96,23 @@ static const char export_usage[] =
 	"  export --format=trace-cmd -o FILE.dat TRACE.bt [--elf ELF]\n"
 	"        a trace-cmd.dat (v6) file for trace-cmd report and KernelShark\n";
 
+static const char graph_usage[] =
+	"  graph [FUNC] TRACE.bt [--elf ELF] [FILTERS]\n"
+	"        the call graph from graph records: calls and total time per call path,\n"
+	"        CPUs merged; with FUNC, beneath each call of FUNC (as -F FUNC)\n";
+
+/* The filters of the commands that read a trace (filter_opt below). */
+static const char filters_text[] =
+	"FILTERS (report, stats, export, graph; applied once, to the decoded stream):\n"
+	"  --cpu LIST            only these CPUs: 0,2-3\n"
+	"  -F, --function GLOB   only GLOB's calls and what they call (depths from it)\n"
+	"  -N, --notrace GLOB    leave out GLOB's calls and what they call\n"
+	"  --depth N             leave out calls nested more than N levels deep\n"
+	"  --time-range A-B      events timed A to B as report prints them (seconds,\n"
+	"                        or with s, ms, us, ns); either end may be open\n"
+	"  --min-duration D      leave out graph calls shorter than D (10us, 1.5ms)\n"
+	"  The summary counts the events left out (they are not lost).\n";
+
 /* After the help of the commands that read a trace. */
 static const char names_text[] =
 	"Names come from ELF (the image's baretrace.elf, checked against the trace's\n"
@@ -110,6 +127,7 @@ static const struct cmd_help {
 	{ "report", report_usage, 1 },
 	{ "stats", stats_usage, 1 },
 	{ "export", export_usage, 1 },
+	{ "graph", graph_usage, 1 },
 };
 
 #define N_CMDS	(sizeof(cmd_helps) / sizeof(cmd_helps[0]))
@@ -130,7 +148,7 @@ static void help(FILE *f, const struct cmd_help *c)
 	if (c) {
 		fprintf(f, "usage: baretrace %s", c->text + strspn(c->text, " "));
 		if (c->reads_trace)
-			fprintf(f, "\n%s", names_text);
+			fprintf(f, "\n%s\n%s", filters_text, names_text);
 		return;
 	}
 	fputs("usage: baretrace COMMAND ...\n"
@@ -138,7 +156,7 @@ static void help(FILE *f, const struct cmd_help *c)
 	      "       baretrace --version     the tool's and the formats' versions\n\n", f);
 	for (size_t i = 0; i < N_CMDS; i++)
 		fputs(cmd_helps[i].text, f);
-	fprintf(f, "\n%s", names_text);
+	fprintf(f, "\n%s\n%s", filters_text, names_text);
 }
 
 static void __attribute__((noreturn)) usage(const char *fmt, const char *arg)
@@ -329,6 +347,45 @@ static int cmd_stats_diff(int argc, char **argv)
 	return bt_stats_diff(&o);
 }
 
+/*
+ * The host-side filters every reading command takes (model/filter_opts.c
+ * checks the values): 1 if argv[*i] was one, with *i past its value.
+ */
+static int filter_opt(int argc, char **argv, int *i)
+{
+	static const char *const flags[] = { "--cpu", "-F", "--function", "-N", "--notrace",
+					     "--depth", "--time-range", "--min-duration" };
+	const char *val;
+
+	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+		if (opt_value(argc, argv, i, flags[k], &val))
+			return bt_filter_parse(flags[k], val);
+	return 0;
+}
+
+/* graph [FUNC] TRACE.bt [--elf ELF] [filters]: FUNC is the filter's -F. */
+static int cmd_graph(int argc, char **argv)
+{
+	const char *pos[2] = { NULL, NULL }, *elf = NULL;
+	int npos = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (filter_opt(argc, argv, &i) || opt_value(argc, argv, &i, "--elf", &elf))
+			continue;
+		if (argv[i][0] == '-' || npos == 2)
+			unknown("graph", argv[i]);
+		pos[npos++] = argv[i];
+	}
+	if (!npos)
+		usage("%s needs a trace file (made by 'baretrace capture')", "graph");
+	if (npos == 2) {
+		if (bt_filter_conf.nfunc)
+			usage("graph %s: give the function once, not with -F too", pos[0]);
+		bt_filter_parse("-F", pos[0]);
+	}
+	return bt_graph(pos[npos - 1], elf, npos == 2 ? pos[0] : NULL);
+}
+
 /* report, stats and export share: one trace, --elf, and for export
  * --format and -o. */
 static int cmd_read(const char *cmd, int argc, char **argv)
@@ -355,7 +412,7 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 		}
 		if (!strcmp(cmd, "stats") && opt_value(argc, argv, &i, "--sort", &sort))
 			continue;
-		if (opt_value(argc, argv, &i, "--elf", &elf) ||
+		if (filter_opt(argc, argv, &i) || opt_value(argc, argv, &i, "--elf", &elf) ||
 		    (export && (opt_value(argc, argv, &i, "--format", &format) ||
 				opt_value(argc, argv, &i, "-o", &out) ||
 				opt_value(argc, argv, &i, "--output", &out))))
@@ -452,5 +509,7 @@ int main(int argc, char **argv)
 			return cmd_stats_diff(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report") || !strcmp(cmd, "stats") || !strcmp(cmd, "export"))
 		return cmd_read(cmd, argc - 1, argv + 1);
+	if (!strcmp(cmd, "graph"))
+		return cmd_graph(argc - 1, argv + 1);
 	usage("unknown command '%s'", cmd);
 }

@@ -220,6 +220,8 @@ void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
 {
 	struct bt_loss l;
 
+	if (d->filter)		/* left out on purpose, not lost */
+		bt_dec_stage->summary(f, d, prefix);
 	bt_loss(d, &l);
 	if (l.totals) {
 		if (l.lost)

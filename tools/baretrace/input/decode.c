@@ -15,12 +15,16 @@
 
 #define MAX_WARNINGS	10	/* per kind of complaint, then quiet */
 
+const struct bt_dec_stage *bt_dec_stage;
+
 void bt_dec_init(struct bt_decoder *d, const struct bt_visitor *v, void *user)
 {
 	memset(d, 0, sizeof(*d));
 	d->v = v;
 	d->user = user;
 	bt_symtab_init(&d->syms);
+	if (bt_dec_stage)	/* host-side filters, if any (model/filter.c) */
+		bt_dec_stage->attach(d);
 }
 
 uint64_t bt_freq(const struct bt_decoder *d)
@@ -324,6 +328,8 @@ void bt_dec_finish(struct bt_decoder *d)
 		bt_warn("%llu data frames before any metadata were dropped (at most %d are kept)",
 			(unsigned long long)d->pending_dropped, BT_MAX_PENDING);
 	flush_pending(d);
+	if (d->filter)		/* records it held back */
+		bt_dec_stage->finish(d);
 	if (d->elf_path && d->meta.seen && !d->meta.have_hash && !d->quiet)
 		bt_warn("the trace carries no image hash: cannot check that %s matches",
 			d->elf_path);
@@ -334,6 +340,8 @@ void bt_dec_free(struct bt_decoder *d)
 	for (size_t i = 0; i < d->npending; i++)
 		free(d->pending[i].payload);
 	d->npending = 0;
+	if (d->filter)
+		bt_dec_stage->release(d);
 	bt_meta_free(&d->meta);
 	bt_symtab_free(&d->syms);
 	free(d->pre);

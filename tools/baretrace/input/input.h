@@ -161,7 +161,25 @@ struct bt_decoder {
 	uint8_t cpus_seen[BT_MAX_CPUS];
 	int want_prev;			/* decode the previous boot's blocks */
 	struct bt_prev prev;
+	struct bt_filter *filter;	/* in front of v when filters are set */
 };
+
+/*
+ * A stage between the decoder and the command's visitor: the host-side
+ * filters (model/filter.c) set it when the command line has one. attach
+ * may put d->filter and its own visitor in front of d->v; finish (end of
+ * input), release (bt_dec_free) and summary (bt_loss_print's first
+ * lines) are called only for a decoder it attached to. Set through a
+ * pointer so that the input side does not depend on the model side.
+ */
+struct bt_dec_stage {
+	void (*attach)(struct bt_decoder *d);
+	void (*finish)(struct bt_decoder *d);
+	void (*release)(struct bt_decoder *d);
+	void (*summary)(FILE *f, const struct bt_decoder *d, const char *prefix);
+};
+
+extern const struct bt_dec_stage *bt_dec_stage;	/* NULL: records go straight on */
 
 void bt_dec_init(struct bt_decoder *d, const struct bt_visitor *v, void *user);
 /* Names come from this ELF (checked against the metadata hash; elf_syms.c). */

@@ -127,4 +127,41 @@ size_t bt_profile_rows(struct bt_profile *p, unsigned cpu, struct wire_profile_e
 void bt_profile_print(struct bt_decoder *d, struct bt_profile *p, int per_cpu);
 void bt_profile_free(struct bt_profile *p);
 
+/* ---- filter_opts.c, filter.c --------------------------------------------- */
+
+#define BT_FILTER_GLOBS	16	/* patterns per -F or -N */
+
+/* The host-side filters of the command line, one set per process. */
+struct bt_filter_conf {
+	int active;			/* any filter set */
+	uint8_t cpu[BT_MAX_CPUS];	/* --cpu: CPUs kept, with have_cpu */
+	int have_cpu;
+	const char *func[BT_FILTER_GLOBS];	/* -F: globs */
+	unsigned nfunc;
+	const char *notrace[BT_FILTER_GLOBS];	/* -N: globs */
+	unsigned nnotrace;
+	uint64_t depth;			/* --depth: levels kept, with have_depth */
+	int have_depth;
+	uint64_t from_ns, to_ns;	/* --time-range, either end open */
+	int have_from, have_to;
+	uint64_t min_ns;		/* --min-duration, with have_min */
+	int have_min;
+	char desc[512];			/* the flags as given, for the summary */
+};
+
+extern struct bt_filter_conf bt_filter_conf;
+
+/*
+ * One filter flag ("--cpu", "-F", "--function", "-N", "--notrace",
+ * "--depth", "--time-range", "--min-duration") and its value: 1 if it is
+ * one, 0 if not; a bad value dies with BT_EXIT_USAGE and a message.
+ */
+int bt_filter_parse(const char *flag, const char *val);
+int bt_filter_match(const char *const *globs, unsigned n, const char *name);
+
+/* filter.c: the stage between decoder and visitor (input.h's
+ * bt_dec_stage, set by bt_filter_parse). Its summary line says "N events
+ * left out by the filter (FLAGS)". */
+extern const struct bt_dec_stage bt_filter_stage;
+
 #endif /* TOOLS_BARETRACE_MODEL_MODEL_H */

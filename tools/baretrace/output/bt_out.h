@@ -262,6 +262,10 @@ int bt_export_chrome(const char *trace, const char *elf, const char *out, int co
 int bt_export_folded(const char *trace, const char *elf, const char *out, int per_cpu);
 int bt_export_ctf(const char *trace, const char *elf, const char *out);
 int bt_export_svg(const char *trace, const char *elf, const char *out, int per_cpu);
+/* graph_out.c: the call graph (beneath func, given as -F in the filter). */
+int bt_graph(const char *trace, const char *elf, const char *func);
+/* graph.c: the trace's graph calls merged by path, children by total time. */
+int bt_graph_read(struct bt_flame *fl, struct bt_decoder *d, const char *trace, const char *elf);
 
 /* svg_style.c: XML text and attributes, bytes outside printable ASCII
  * as '?', at most max characters; a frame's fill colour, by module. */

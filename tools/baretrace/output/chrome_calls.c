@@ -42,7 +42,8 @@ void bt_calls_write(struct bt_calls *h, size_t keep, bt_call_writer write, void 
 		qsort(h->v, h->n, sizeof(*h->v), call_order);
 	for (size_t i = 0; i < out; i++)
 		write(ctx, &h->v[i]);
-	memmove(h->v, h->v + out, keep * sizeof(*h->v));
+	if (keep)	/* h->v may still be NULL: memmove wants a real pointer */
+		memmove(h->v, h->v + out, keep * sizeof(*h->v));
 	h->n = keep;
 }
 
