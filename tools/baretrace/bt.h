@@ -1,23 +1,35 @@
 /*
  * tools/baretrace/bt.h: the pieces of the host tool and how they meet.
  *
+ * input/
  *   tracefile.c  .bt files: magic, whole frames
  *   meta.c       metadata frames: version, clock, schemas, formats
- *   symtab.c     function names by site and by address, symbol dumps
- *   elf_syms.c   the same names from an ELF's .bt_tables, image hash
- *   decode.c     frames in stream order -> records
+ *   decode.c     frames in stream order -> records (through the filter
+ *                stage when one is set: bt_dec_stage)
  *   books.c      event numbers per CPU: holes, their causes, the totals
  *   prev.c       the previous boot's blocks (wire.md 2.10): their own books
+ *   capture*.c   the capture command: UART stream in, frames to a file
+ * model/
+ *   symtab.c     function names by site and by address, symbol dumps
+ *   elf_syms.c   the same names from an ELF's .bt_tables, image hash
+ *   filter*.c    host-side filters (--cpu, -F, -N, --depth, --time-range,
+ *                --min-duration): one stage between decoder and visitor
  *   callstack.c  per CPU: open graph entries, and returned calls nested
  *                by containment (with or without entries), self time
  *   depths.c     a first pass for report: depths of exits without entries
- *   flame.c      calls merged by call path, for folded stacks and SVG;
- *                flame_source.c reads a trace into it
+ *   flame.c      calls merged by call path, for folded stacks, SVG and
+ *                graph; flame_source.c reads a trace into it, graph.c
+ *                the call graph beneath a function
  *   profile.c    profile dumps: the latest of each CPU, merged rows
+ * output/
+ *   report*.c    report: per-CPU queues merged by time, ftrace layouts
+ *   stats*.c     stats: the table, --sort, --diff of two traces
+ *   graph_out.c  graph's tree
  *   render.c     text of durations, times, tracepoint fields, printf
- *   render_ext.c text of extension records; json.c JSON pieces;
- *                chrome_calls.c the order of Chrome's complete events
- *   capture*.c, report.c, stats.c, export_*.c, ctf_*.c: the commands
+ *   render_ext.c text of extension records; json.c JSON pieces
+ *   export_*.c   chrome-json (with chrome_calls.c, chrome_fields.c),
+ *                folded, svg (svg_script.c, svg_style.c), ctf (ctf_meta.c,
+ *                ctf_packet.c), trace-cmd (export_tracecmd_*.c)
  *
  * The declarations live with their folders: input/input.h (with
  * model/symtab.h), model/model.h, output/bt_out.h; this header holds the
