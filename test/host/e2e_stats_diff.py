@@ -396,7 +396,7 @@ def help_checks(tap, tool, new):
            "help of an unknown command: exit 2", err)
     rc, out, err = eb.run([tool, "--version"])
     lines = out.splitlines()
-    src = open(os.path.join(eb.HERE, "../../tools/baretrace/main.c")).read()
+    src = open(os.path.join(eb.HERE, "../../tools/baretrace/help.c")).read()
     version = src.split('#define BT_VERSION\t"')[1].split('"')[0]
     wire = open(os.path.join(eb.HERE, "../../wire/wire.h")).read()
     wire_version = wire.split("#define WIRE_VERSION")[1].split()[0]

@@ -63,6 +63,20 @@ char *bt_strndup(const void *p, size_t n);
 /* Dies with BT_EXIT_USAGE if both paths name one existing file. */
 void bt_refuse_same_file(const char *in, const char *out);
 
+/* ---- help.c ------------------------------------------------------------ */
+
+/* One command's usage; a new command adds its text and a row in help.c. */
+struct bt_cmd_help {
+	const char *name, *text;
+	int reads_trace;	/* names come from --elf or the trace: say how */
+};
+
+const struct bt_cmd_help *bt_cmd_find(const char *name);	/* or NULL */
+/* One command's usage, or with c NULL the overview: every command's. */
+void bt_help(FILE *f, const struct bt_cmd_help *c);
+/* The tool's version, its build, and the formats it reads. */
+void bt_print_version(void);
+
 #include "input/input.h"
 #include "model/model.h"
 /* What the commands make of it (flame graphs, text, JSON): bt_out.h. */

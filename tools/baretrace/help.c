@@ -1,0 +1,166 @@
+/*
+ * tools/baretrace/help.c: what `baretrace --help`, `COMMAND --help` and
+ * `--version` print, and the usage a bad command line gets (main.c).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bt.h"
+
+/*
+ * The tool's version: this string is the one place it is written. The
+ * Makefile adds `git describe` of the tree it was built from, as
+ * BT_GIT_DESCRIBE, when it is built inside a git checkout.
+ */
+#define BT_VERSION	"0.1.0"
+
+/*
+ * Each command's usage, as `baretrace COMMAND --help` prints it (to stdout,
+ * status 0) and a bad command line of that command (to stderr, status 2);
+ * `baretrace --help` prints them all. Each text starts with its synopsis.
+ */
+static const char capture_usage[] =
+	"  capture (--serial DEV [--baud N] | --file RAW | --qemu [--] QEMU ARGS...) -o TRACE.bt\n"
+	"          [--exec 'CMD; CMD...']... [--exec-timeout S]\n"
+	"        read a UART stream: console text to stdout, checked frames to TRACE.bt;\n"
+	"        stops at end of stream, end of input or Ctrl-C. --qemu takes the rest\n"
+	"        of the line as the QEMU command (give -o before it).\n"
+	"        With --serial or --qemu the line is two-way: stdin goes to the target,\n"
+	"        a terminal raw (every key, Ctrl-C too; Ctrl-] leaves), else as it is\n"
+	"        (its end stops only the forwarding). --exec sends each command at the\n"
+	"        target's shell prompt \"bt> \" and waits for the next prompt, at most S\n"
+	"        seconds (default 30) each, the first included; a missing reply is an\n"
+	"        error (status 1). The last command may end the run ('exit'). After\n"
+	"        the commands, stdin has the line\n";
+
+static const char report_usage[] =
+	"  report TRACE.bt [--elf ELF] [--ns] [--abstime] [FILTERS]\n"
+	"        ftrace-style text (function and function_graph layouts), all CPUs\n"
+	"        merged in time order; a dash block marks where the graph lines turn\n"
+	"        to another CPU. --abstime: each graph line starts with its time (as\n"
+	"        funcgraph-abstime). In graph layout tracepoints and printf records\n"
+	"        are /* comments */, irq:entry/irq:exit add ==========> and <==========\n"
+	"        lines. Arguments\n"
+	"        recorded right after (or right before) an entry go in its parentheses,\n"
+	"        as 64-bit hex: \"leaf(0x1, 0x2);\"; others get a line of their own,\n"
+	"        \"args of FUNC: 0x1 0x2\".\n"
+	"        Stack traces print as \"<stack trace>\" and \" => caller\" lines, fired\n"
+	"        triggers as \"trigger ACTION on FUNC\". Graph exits with no entry\n"
+	"        (threshold mode) print as \"} /* FUNC */\", indented by the calls that\n"
+	"        contain them. A profile dump is a note: \"# profile dump: N functions\"\n"
+	"        Where events are missing: \"CPU:n [LOST N EVENTS] (cause)\"; the last\n"
+	"        lines count the events and the losses, in events, by cause\n";
+
+static const char stats_usage[] =
+	"  stats TRACE.bt [--elf ELF] [--per-cpu] [--sort=calls|total|self|avg|max] [FILTERS]\n"
+	"  stats --diff OLD.bt NEW.bt [--elf ELF | --old-elf ELF1 --new-elf ELF2]\n"
+	"        [--sort=KEY] [--fail-above PCT [--floor US]]\n"
+	"        per-function calls, total, self, average and max time from graph\n"
+	"        records, call counts from function entries, and the profiler's calls,\n"
+	"        total, average, min and max from profile dumps (the latest dump of\n"
+	"        each CPU; a profile has no self time). Merged over CPUs, or one\n"
+	"        table per CPU with --per-cpu. On a trace with holes, '*' marks\n"
+	"        functions with a call open across one: their self time is an upper bound.\n"
+	"        --sort orders the tables by that column, largest first (default total;\n"
+	"        equal values: more calls first, then by name; profile tables stay by\n"
+	"        total).\n"
+	"        --diff: per function, calls, total, self, avg and max of OLD and NEW\n"
+	"        and the change in % of OLD; names matched, times in ns whatever the\n"
+	"        clocks. Functions in both come first, by their largest change (or the\n"
+	"        --sort column's), then [added] and [removed] ones. --fail-above: exit\n"
+	"        status 3 if a function's calls, total or avg grew by more than PCT %;\n"
+	"        a time must also grow by US microseconds or more (--floor, default 1)\n";
+
+static const char export_usage[] =
+	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
+	"         [--counters] [FILTERS]\n"
+	"        chrome-json: Perfetto/Chrome JSON, a thread per CPU (tid = CPU + 1),\n"
+	"        tracepoint fields as typed args; --counters adds a counter track per\n"
+	"        integer field. folded: \"a;b;c VALUE\" lines, VALUE the self time in\n"
+	"        ns (flamegraph.pl --countname=ns; calls if the trace has only function\n"
+	"        entries), \"CPU_n\" first with --per-cpu.\n"
+	"        ctf: a CTF 1.8 directory, times in ns, graph records as LTTng-UST's\n"
+	"        lttng_ust_cyg_profile:func_entry/func_exit (addr, call_site).\n"
+	"        svg: a flame graph that a browser opens as it is: click to zoom,\n"
+	"        Search (or Ctrl-F, or ?s=REGEX in the URL) shows the matched share.\n"
+	"        Its widths are inclusive time from graph records, else total\n"
+	"        time per function from profile dumps (no stacks), else call counts\n"
+	"        from function entries (caller below function); the title says which.\n"
+	"        Stacks of all CPUs are merged; --per-cpu gives each CPU a panel of its\n"
+	"        own width. Colour is by module, the name up to its first '_'\n"
+	"        (leading '_' skipped). Hover a frame for its numbers; each <rect>\n"
+	"        carries data-name, data-calls and data-ticks (counter ticks, or calls\n"
+	"        for counts) and its width is exactly proportional to data-ticks\n"
+	"  export --format=trace-cmd -o FILE.dat TRACE.bt [--elf ELF]\n"
+	"        a trace-cmd.dat (v6) file for trace-cmd report and KernelShark\n";
+
+static const char graph_usage[] =
+	"  graph [FUNC] TRACE.bt [--elf ELF] [FILTERS]\n"
+	"        the call graph from graph records: calls and total time per call path,\n"
+	"        CPUs merged; with FUNC, beneath each call of FUNC (as -F FUNC)\n";
+
+/* The filters of the commands that read a trace (filter_opt below). */
+static const char filters_text[] =
+	"FILTERS (report, stats, export, graph; applied once, to the decoded stream):\n"
+	"  --cpu LIST            only these CPUs: 0,2-3\n"
+	"  -F, --function GLOB   only GLOB's calls and what they call (depths from it)\n"
+	"  -N, --notrace GLOB    leave out GLOB's calls and what they call\n"
+	"  --depth N             leave out calls nested more than N levels deep\n"
+	"  --time-range A-B      events timed A to B as report prints them (seconds,\n"
+	"                        or with s, ms, us, ns); either end may be open\n"
+	"  --min-duration D      leave out graph calls shorter than D (10us, 1.5ms)\n"
+	"  The summary counts the events left out (they are not lost).\n";
+
+/* After the help of the commands that read a trace. */
+static const char names_text[] =
+	"Names come from ELF (the image's baretrace.elf, checked against the trace's\n"
+	"image hash) or else from symbol-dump frames in the trace.\n";
+
+/* One row per command; a new command adds its text and a row. */
+static const struct bt_cmd_help cmd_helps[] = {
+	{ "capture", capture_usage, 0 },
+	{ "report", report_usage, 1 },
+	{ "stats", stats_usage, 1 },
+	{ "export", export_usage, 1 },
+	{ "graph", graph_usage, 1 },
+};
+
+#define N_CMDS	(sizeof(cmd_helps) / sizeof(cmd_helps[0]))
+
+const struct bt_cmd_help *bt_cmd_find(const char *name)
+{
+	for (size_t i = 0; i < N_CMDS; i++)
+		if (!strcmp(cmd_helps[i].name, name))
+			return &cmd_helps[i];
+	return NULL;
+}
+
+/* One command's usage, or with c NULL the overview: every command's. */
+void bt_help(FILE *f, const struct bt_cmd_help *c)
+{
+	if (c) {
+		fprintf(f, "usage: baretrace %s", c->text + strspn(c->text, " "));
+		if (c->reads_trace)
+			fprintf(f, "\n%s\n%s", filters_text, names_text);
+		return;
+	}
+	fputs("usage: baretrace COMMAND ...\n"
+	      "       baretrace COMMAND --help    that command's usage\n"
+	      "       baretrace --version     the tool's and the formats' versions\n\n", f);
+	for (size_t i = 0; i < N_CMDS; i++)
+		fputs(cmd_helps[i].text, f);
+	fprintf(f, "\n%s\n%s", filters_text, names_text);
+}
+
+/* The build, and the formats it reads: a trace written by a newer tool
+ * or target says its version, so a user can match the two. */
+void bt_print_version(void)
+{
+#ifdef BT_GIT_DESCRIBE
+	printf("baretrace %s (git %s)\n", BT_VERSION, BT_GIT_DESCRIBE);
+#else
+	printf("baretrace %s\n", BT_VERSION);
+#endif
+	printf("reads trace files version %u, wire format version %u\n",
+	       (unsigned)bt_file_magic[7], (unsigned)WIRE_VERSION);
+}
