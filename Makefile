@@ -238,6 +238,18 @@ test: setup-check
 	$(Q)tools/setup
 	$(Q)python3 test/run.py --board $(BOARD) $(if $(TEST_STAGES),--only $(TEST_STAGES))
 
+# Board farms on QEMU (README, "Running on a board farm"): labgrid's
+# pytest plugin and LAVA's lava-run; FARM= picks scenarios
+# (tools/farm/scenarios.py; default: the ones that must pass).
+.PHONY: farm-labgrid farm-lava
+farm-labgrid: setup-check
+	$(Q)tools/setup
+	$(Q)tools/farm/run-labgrid $(FARM)
+
+farm-lava: setup-check
+	$(Q)tools/setup
+	$(Q)tools/farm/run-lava $(FARM)
+
 # Every control operation while every CPU writes, SOAK_S seconds (default
 # 120), under multi-threaded TCG, captured; make test runs 30 s of it.
 soak: setup-check

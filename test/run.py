@@ -11,6 +11,8 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            arguments, line interleaving, the demo itself
   gdb      a hung guest's rings read through QEMU's gdb stub by
            tools/gdb/baretrace.py (test/gdb_check.py)
+  farm     labgrid and LAVA (lava-run) on QEMU: good images pass, a
+           failing case, a crash and a hang fail (test/farm/farm_stage.py)
 
 Usage: test/run.py [--board B] [--only STAGE[,STAGE]] [-v]
 """
@@ -864,6 +866,9 @@ STAGES["endrun"] = lambda res, board: end_of_run.stage_endrun(
     sys.modules[__name__], res, board)
 import gdb_check  # noqa: E402
 STAGES["gdb"] = lambda res, board: gdb_check.stage_gdb(sys.modules[__name__], res, board)
+sys.path.insert(0, os.path.join(ROOT, "test", "farm"))
+import farm_stage  # noqa: E402
+STAGES["farm"] = lambda res, board: farm_stage.stage_farm(sys.modules[__name__], res, board)
 
 
 def main():

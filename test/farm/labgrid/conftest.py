@@ -15,6 +15,7 @@ driver plus a power driver). Options:
 """
 import os
 import subprocess
+import threading
 import time
 
 import pytest
@@ -108,8 +109,32 @@ def boot_run(target, request):
     try:
         yield run
     finally:
-        power.off()
+        power_off(power, console)
         attach_trace(run, request)
+
+
+def power_off(power, console):
+    """Powers off while something still reads the console: a board that
+    is still printing (a hang, a test that failed early) may block on a
+    full serial line, and a QEMU blocked so would never answer the
+    driver's 'quit'."""
+    stop = threading.Event()
+
+    def drain():
+        while not stop.is_set():
+            try:
+                if not console.read(size=4096, timeout=0.2):
+                    time.sleep(0.05)
+            except Exception:  # TIMEOUT, or the line already closed
+                time.sleep(0.05)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        power.off()
+    finally:
+        stop.set()
+        reader.join(timeout=2)
 
 
 def attach_trace(run, request):
