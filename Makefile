@@ -259,6 +259,18 @@ test: setup-check
 	$(Q)tools/setup
 	$(Q)python3 test/run.py --board $(BOARD) $(if $(TEST_STAGES),--only $(TEST_STAGES))
 
+# Board farms on QEMU (README, "Running on a board farm"): labgrid's
+# pytest plugin and LAVA's lava-run; FARM= picks scenarios
+# (tools/farm/scenarios.py; default: the ones that must pass).
+.PHONY: farm-labgrid farm-lava
+farm-labgrid: setup-check
+	$(Q)tools/setup
+	$(Q)tools/farm/run-labgrid $(FARM)
+
+farm-lava: setup-check
+	$(Q)tools/setup
+	$(Q)tools/farm/run-lava $(FARM)
+
 # Every control operation while every CPU writes, SOAK_S seconds (default
 # 120), under multi-threaded TCG, captured; make test runs 30 s of it.
 soak: setup-check
@@ -299,6 +311,8 @@ help:
 	@echo "  make clean        remove build/<board> and build/host (keeps build/newlib)"
 	@echo "  make BOARD=rpi3 run-uboot   the Pi card's U-Boot flow on QEMU raspi3b, traced as make run"
 	@echo "  make sdcard       Raspberry Pi boot partition: BOARD=rpi4 sdcard FIRMWARE_DIR=dir (README)"
+	@echo "  make farm-labgrid labgrid's pytest tests on QEMU (FARM=scenarios; README, board farms)"
+	@echo "  make farm-lava    LAVA jobs by lava-run on QEMU (FARM=scenarios)"
 	@echo "  make help         this list"
 	@echo "  make print-VAR    print a variable (internal: rpi-bootargs remakes cmdline.txt,"
 	@echo "                    setup-check runs tools/setup when a tool is missing)"
@@ -320,6 +334,7 @@ help:
 	@printf '  %-22s %s\n' "UBOOT_BIN=file" "the U-Boot binary (board default)"
 	@printf '  %-22s %s\n' "FIRMWARE_DIR=dir" "make sdcard: the Pi firmware files"
 	@printf '  %-22s %s\n' "SDCARD_FLOW=direct" "make sdcard: direct (firmware boots the Image) or uboot"
+	@printf '  %-22s %s\n' "FARM='a b'" "make farm-*: scenarios of tools/farm/scenarios.py (default: the good ones)"
 
 # ---- Raspberry Pi flows ------------------------------------------------------
 # Boards whose board.mk includes board/rpi-common/rpi.mk (BOARD_FLOW := rpi)

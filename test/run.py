@@ -16,6 +16,8 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
   readme   the README's marked examples run as written, its make commands
            checked against the Makefile, make help complete
            (test/readme_examples.py)
+  farm     labgrid and LAVA (lava-run) on QEMU: good images pass, a
+           failing case, a crash and a hang fail (test/farm/farm_stage.py)
 
 Usage: test/run.py [--board B] [--only STAGE[,STAGE]] [-v]
 """
@@ -895,6 +897,9 @@ STAGES["rpi-uboot"] = lambda res, board: rpi_uboot.stage_rpi_uboot(
 import readme_examples  # noqa: E402
 STAGES["readme"] = lambda res, board: readme_examples.stage_readme(
     sys.modules[__name__], res, board)
+sys.path.insert(0, os.path.join(ROOT, "test", "farm"))
+import farm_stage  # noqa: E402
+STAGES["farm"] = lambda res, board: farm_stage.stage_farm(sys.modules[__name__], res, board)
 
 
 def main():

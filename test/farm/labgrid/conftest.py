@@ -1,0 +1,174 @@
+"""Fixtures for baretrace's labgrid tests (test/farm/labgrid).
+
+The tests ask the target only for the console and power protocols, so the
+same tests run on QEMU (QEMUDriver is both) and on a real board (a serial
+driver plus a power driver). Options:
+
+  --bt-timeout S   seconds from power-on to the "baretrace: exit status"
+                   line (default 120); a board that has not printed it by
+                   then is hung and the test fails
+  --bt-elf ELF     the image's baretrace.elf, to name functions in the
+                   trace report (optional: the trace's own symbol frames
+                   are used without it)
+  --bt-out DIR     where each test's console log, trace.bt and report go
+                   (default build/farm/labgrid)
+"""
+import os
+import subprocess
+import threading
+import time
+
+import pytest
+from pexpect import TIMEOUT
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+EXIT_LINE = b"baretrace: exit status "
+
+
+def pytest_addoption(parser):
+    parser.addoption("--bt-timeout", type=float, default=120.0)
+    parser.addoption("--bt-elf", default="")
+    parser.addoption("--bt-out", default=os.path.join(ROOT, "build", "farm", "labgrid"))
+
+
+class BootRun:
+    """One power cycle of the board: the raw console bytes until the
+    final "baretrace: exit status N" line (or the deadline)."""
+
+    def __init__(self, console, timeout):
+        self.console = console
+        self.timeout = timeout
+        self.raw = b""
+        self.status = None      # None: no exit line (hung)
+
+    def read_to_exit(self):
+        deadline = time.monotonic() + self.timeout
+        while self.status is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                chunk = self.console.read(size=4096, timeout=min(left, 1.0))
+            except TIMEOUT:
+                continue
+            if not chunk:       # the other end closed: nothing more comes
+                time.sleep(0.05)
+                continue
+            self.raw += chunk
+            self.status = exit_status(self.raw)
+        # The end-of-stream frame follows the exit line; take what is
+        # already on the way so the trace file ends cleanly.
+        end = time.monotonic() + 1.0
+        while time.monotonic() < end:
+            try:
+                chunk = self.console.read(size=4096, timeout=0.2)
+            except TIMEOUT:
+                break
+            if not chunk:
+                break
+            self.raw += chunk
+
+    def text(self):
+        """Console text without trace frames (STX ... ETX, docs/wire.md)."""
+        out, inside = bytearray(), False
+        for b in self.raw:
+            if b == 2:
+                inside = True
+            elif b == 3 and inside:
+                inside = False
+            elif not inside and b != 13:
+                out.append(b)
+        return out.decode(errors="replace")
+
+
+def exit_status(raw):
+    at = raw.rfind(EXIT_LINE)
+    if at < 0:
+        return None
+    rest = raw[at + len(EXIT_LINE):]
+    digits = rest[:rest.find(b"\n")] if b"\n" in rest else b""
+    digits = digits.strip()
+    return int(digits) if digits.isdigit() else None
+
+
+@pytest.fixture
+def boot_run(target, request):
+    """Powers the board on, reads its console to the exit line, powers it
+    off. The console log goes to --bt-out; the trace frames in it go to a
+    .bt through 'baretrace capture --file', and 'baretrace report' of it
+    is attached to the test's result (a report section and a junit
+    property naming the file)."""
+    power = target.get_driver("PowerProtocol")
+    console = target.get_driver("ConsoleProtocol")
+    target.activate(power)
+    target.activate(console)
+    power.off()
+    power.on()
+    run = BootRun(console, request.config.getoption("--bt-timeout"))
+    try:
+        yield run
+    finally:
+        power_off(power, console)
+        attach_trace(run, request)
+
+
+def power_off(power, console):
+    """Powers off while something still reads the console: a board that
+    is still printing (a hang, a test that failed early) may block on a
+    full serial line, and a QEMU blocked so would never answer the
+    driver's 'quit'."""
+    stop = threading.Event()
+
+    def drain():
+        while not stop.is_set():
+            try:
+                if not console.read(size=4096, timeout=0.2):
+                    time.sleep(0.05)
+            except Exception:  # TIMEOUT, or the line already closed
+                time.sleep(0.05)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        power.off()
+    finally:
+        stop.set()
+        reader.join(timeout=2)
+
+
+def attach_trace(run, request):
+    out = os.path.join(request.config.getoption("--bt-out"), request.node.name)
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "console.raw"), "wb") as f:
+        f.write(run.raw)
+    node = request.node
+    node.user_properties.append(("console", os.path.join(out, "console.raw")))
+    if b"\x02" not in run.raw:
+        return
+    tool = os.path.join(ROOT, "build", "host", "baretrace")
+    bt = os.path.join(out, "trace.bt")
+    subprocess.run([tool, "capture", "--file", os.path.join(out, "console.raw"), "-o", bt],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, timeout=60)
+    if not os.path.exists(bt) or os.path.getsize(bt) == 0:
+        return
+    cmd = [tool, "report", bt]
+    elf = request.config.getoption("--bt-elf")
+    if elf:
+        cmd += ["--elf", elf]
+    rep = subprocess.run(cmd, capture_output=True, timeout=60)
+    text = rep.stdout.decode(errors="replace")
+    with open(os.path.join(out, "report.txt"), "w") as f:
+        f.write(text)
+    node.user_properties.append(("trace", bt))
+    node.user_properties.append(("trace_report", os.path.join(out, "report.txt")))
+    node.bt_report = text
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    text = getattr(item, "bt_report", None)
+    if report.when == "teardown" and text:
+        report.sections.append(("baretrace report", text))
