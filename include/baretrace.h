@@ -44,6 +44,14 @@ uint64_t time_ns(void);
 void time_delay_us(uint64_t us);
 /* Timer tick rate (kernel parameter tick_hz=, default 100). */
 unsigned int time_tick_hz(void);
+/* Ticks taken so far on this CPU. "any context" */
+uint64_t time_ticks(void);
+/* Wait, with the CPU idle, until this CPU's tick count is no longer
+ * 'seen' (read with time_ticks() before checking whatever the tick
+ * brings, so a tick in between ends the wait at once). Returns 0. Until
+ * the first tick on this CPU, or with interrupts masked, it spins for at
+ * most max_us instead and returns -1 if no tick came. Thread context. */
+int time_wait_tick(uint64_t seen, uint64_t max_us);
 
 /* Called from the timer interrupt on every tick, on every CPU. At most
  * TICK_HOOKS_MAX hooks; returns -1 when full. */

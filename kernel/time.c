@@ -12,6 +12,8 @@
 #include "percpu.h"
 #include "ktime.h"
 
+#define DAIF_IRQ_MASKED (1UL << 7)	/* DAIF.I as irq_save() returns it */
+
 static uint64_t counter_hz;
 static unsigned int tick_hz = 100;
 static uint64_t tick_interval;
@@ -58,6 +60,51 @@ void time_delay_us(uint64_t us)
 
 	while (time_counter() < end)
 		cpu_relax();
+}
+
+uint64_t time_ticks(void)
+{
+	return READ_ONCE(this_cpu()->ticks);
+}
+
+/*
+ * Idle in WFI rather than spin: a spinning CPU burns power on hardware,
+ * and under QEMU -icount virtual time only advances by the instructions
+ * executed, so a CPU spinning until the next tick has to execute one
+ * instruction per nanosecond of it (shift=0) while the others sleep;
+ * with every CPU in WFI, QEMU jumps straight to the next timer event.
+ * WFI is only safe once the tick has been taken on this CPU with
+ * interrupts enabled: before that (or with interrupts masked by the
+ * caller) a timer that never interrupts would hang us, so spin instead,
+ * bounded by max_us.
+ */
+int time_wait_tick(uint64_t seen, uint64_t max_us)
+{
+	struct percpu *pc = this_cpu();
+	unsigned long flags = irq_save();
+
+	if (!(flags & DAIF_IRQ_MASKED) && READ_ONCE(pc->ticks) != 0) {
+		/* Masked check, then WFI: a tick that comes between the two
+		 * stays pending and ends the WFI; unmasking takes it. Other
+		 * interrupts end the WFI too, hence the loop. */
+		while (READ_ONCE(pc->ticks) == seen) {
+			wfi();
+			irq_restore(flags);
+			irq_save();
+		}
+		irq_restore(flags);
+		return 0;
+	}
+	irq_restore(flags);
+
+	uint64_t end = time_counter() + max_us * counter_hz / 1000000;
+
+	while (READ_ONCE(pc->ticks) == seen) {
+		if (time_counter() >= end)
+			return -1;
+		cpu_relax();
+	}
+	return 0;
 }
 
 unsigned int time_tick_hz(void)

@@ -11,17 +11,25 @@
 
 #include "demo.h"
 
-#define STAGE_POLL_US 1000	/* between looks at the ring */
+#define STAGE_POLL_US 1000	/* between looks until the tick runs */
 
 /* Wait for the next sample: from the tick if it comes in time, else
- * produced here. Polls with a delay rather than WFI so that a missing or
- * slow timer costs time, never a hang. Returns 0, or -1 if even the
- * fallback produced nothing (the run is longer than the sensor's limit). */
+ * produced here. Between looks the CPU waits for its next tick in WFI,
+ * which is when a sample arrives: a spin would waste power, and under
+ * QEMU -icount it would have to execute one instruction per nanosecond
+ * of the wait. time_wait_tick() spins, bounded, until the tick is seen
+ * to run, so a missing timer costs time, never a hang. Returns 0, or -1
+ * if even the fallback produced nothing (the run is longer than the
+ * sensor's limit). */
 DEMO_FN int stage_acquire(struct pipeline *p, struct sample *out)
 {
 	uint64_t deadline = time_ns() + (uint64_t)p->wait_us * 1000;
 
 	for (;;) {
+		/* Read before the look: a tick (and its sample) after the
+		 * look ends the wait below at once. */
+		uint64_t tick = time_ticks();
+
 		if (pipeline_poll(p, out) == 0)
 			return 0;
 		if (p->wait_us == 0) {
@@ -35,7 +43,7 @@ DEMO_FN int stage_acquire(struct pipeline *p, struct sample *out)
 			p->wait_us = 0;
 			continue;
 		}
-		time_delay_us(STAGE_POLL_US);
+		time_wait_tick(tick, STAGE_POLL_US);
 	}
 }
 
