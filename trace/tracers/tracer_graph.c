@@ -32,7 +32,9 @@ static bool want_here(struct percpu *pc)
 }
 
 /* A kind-3 or kind-2 record: inline when the block has room, else
- * through ring_reserve (which also handles pauses and full rings). */
+ * through ring_reserve_at (which also handles pauses and full rings).
+ * Either way the record's time is 'now', the time the frame holds
+ * (entry) or the duration ends at (exit): docs/wire.md 2.1. */
 static void put_entry(struct ring_cpu *r, unsigned int site, uint32_t depth, uint64_t now)
 {
 	uint8_t *p = ring_put_begin(r, 11 + 5 + 5);
@@ -43,7 +45,8 @@ static void put_entry(struct ring_cpu *r, unsigned int site, uint32_t depth, uin
 		ring_put_done(r, ring_put_varint(p, depth), now);
 		return;
 	}
-	p = ring_reserve(WIRE_REC_GRAPH_ENTRY, ring_varint_len(site) + ring_varint_len(depth));
+	p = ring_reserve_at(WIRE_REC_GRAPH_ENTRY,
+			    ring_varint_len(site) + ring_varint_len(depth), now);
 	if (p) {
 		p = ring_put_varint(p, site);
 		ring_put_varint(p, depth);
@@ -58,8 +61,8 @@ static void put_exit(struct ring_cpu *r, unsigned int site, uint64_t dur, bool r
 	bool reserved = !p;
 
 	if (reserved) {
-		p = ring_reserve(WIRE_REC_EXIT, ring_varint_len(site) + ring_varint_len(dur) + 1 +
-				 (rv ? ring_varint_len(zz) : 0));
+		p = ring_reserve_at(WIRE_REC_EXIT, ring_varint_len(site) + ring_varint_len(dur) + 1 +
+				    (rv ? ring_varint_len(zz) : 0), now);
 		if (!p)
 			return;
 	} else {
