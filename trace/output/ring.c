@@ -156,7 +156,8 @@ void ring_write_func(unsigned int site, uintptr_t caller)
 
 /* The common part of ring_reserve and ring_reserve_at: 'now' is the
  * record's time, unless 'read_now' says to read the counter here. */
-static uint8_t *reserve(unsigned int kind, unsigned int len, bool read_now, uint64_t now)
+static inline __attribute__((always_inline)) uint8_t *reserve(unsigned int kind, unsigned int len,
+							  bool read_now, uint64_t now)
 {
 	unsigned long flags = irq_save();
 	struct ring_cpu *r = my_ring();
