@@ -8,7 +8,9 @@
  * cover both record kinds of the function tracer (the caller changes),
  * sites below and above 128 (one and two varint bytes) and deltas of 31
  * ticks and more (a varint after the header). Also: which instruction
- * each site holds as filters and options come and go.
+ * each site holds as filters and options come and go. And: graph records
+ * that the slow path writes (no block open, or a block just closed) carry
+ * the call's own times, so duration == exit time - entry time.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -216,5 +218,51 @@ KTEST(recorders_profiler_counts_equal_the_c_callbacks)
 	KT_EQ(t, calls[1][0], calls[0][0]);
 	KT_EQ(t, calls[1][1], calls[0][1]);
 	KT_EQ(t, calls[1][2], calls[0][2]);
+	KT_EQ(t, fgraph_stacks[smp_cpu_id()].top, 0);
+}
+
+/* Traced (the filter names it); closes this CPU's block while its call
+ * is open, so its exit finds no block and takes the slow path. */
+void recorders_closes_block(void);
+void __attribute__((noinline)) recorders_closes_block(void)
+{
+	ring_close_block();
+	__asm__ volatile("" ::: "memory");	/* not a tail call */
+}
+
+#define SLOW_ROUNDS	8	/* two blocks a round, of 32 */
+
+KTEST(recorders_graph_slow_path_records_keep_the_call_times)
+{
+	unsigned int pairs = 0, differ = 0;
+	uint64_t dur = 0, apart = 0;	/* of the first call that differs */
+
+	ring_setup(32 * 1024, RING_OVERWRITE);
+	export_hold();
+	trace_set_tracer("function_graph");
+	trace_set_filter("recorders_closes_block");
+	KT_EQ(t, trace_start(), 0);
+	for (int i = 0; i < SLOW_ROUNDS; i++) {
+		ring_close_block();	/* the entry, too, finds no block */
+		recorders_closes_block();
+	}
+	trace_stop();
+	trace_set_tracer("nop");
+	unsigned int n = check_collect(smp_cpu_id(), fast, CHECK_MAX);
+
+	export_release();
+	for (unsigned int i = 0; i + 1 < n; i++) {
+		if (fast[i].kind != WIRE_REC_GRAPH_ENTRY || fast[i + 1].kind != WIRE_REC_EXIT ||
+		    fast[i + 1].site != fast[i].site)
+			continue;
+		pairs++;
+		if (fast[i + 1].ts - fast[i].ts != fast[i + 1].duration && !differ++) {
+			dur = fast[i + 1].duration;
+			apart = fast[i + 1].ts - fast[i].ts;
+		}
+	}
+	KT_EQ(t, pairs, SLOW_ROUNDS);
+	KT_EQ(t, differ, 0);
+	KT_EQ(t, apart, dur);
 	KT_EQ(t, fgraph_stacks[smp_cpu_id()].top, 0);
 }

@@ -154,7 +154,10 @@ void ring_write_func(unsigned int site, uintptr_t caller)
 		ring_put_func(r, site, (caller - (uintptr_t)_text) >> 2, counter_read());
 }
 
-uint8_t *ring_reserve(unsigned int kind, unsigned int len)
+/* The common part of ring_reserve and ring_reserve_at: 'now' is the
+ * record's time, unless 'read_now' says to read the counter here. */
+static inline __attribute__((always_inline)) uint8_t *reserve(unsigned int kind, unsigned int len,
+							  bool read_now, uint64_t now)
 {
 	unsigned long flags = irq_save();
 	struct ring_cpu *r = my_ring();
@@ -162,14 +165,19 @@ uint8_t *ring_reserve(unsigned int kind, unsigned int len)
 
 	if (!r || len + 11 > r->cap || READ_ONCE(ring_paused))
 		goto out;
-	uint64_t now = counter_read();
-
+	if (read_now)
+		now = counter_read();
 	if (!r->cur || r->wr + 11 + len > r->cur->data + r->cap) {
 		if (!ring_next_block(r, now)) {
 			count_drop(r);
 			goto out;
 		}
 	}
+	/* A 'now' before the last record's (a caller that broke
+	 * ring_reserve_at's rule) is written as that time, never as a
+	 * negative delta, which would shift every later time in the block. */
+	if (now < r->last_ts)
+		now = r->last_ts;
 	p = put_header(r->wr, kind, now - r->last_ts);
 	r->last_ts = now;
 	r->wr = p + len;
@@ -179,6 +187,16 @@ uint8_t *ring_reserve(unsigned int kind, unsigned int len)
 out:
 	irq_restore(flags);
 	return p;
+}
+
+uint8_t *ring_reserve(unsigned int kind, unsigned int len)
+{
+	return reserve(kind, len, true, 0);
+}
+
+uint8_t *ring_reserve_at(unsigned int kind, unsigned int len, uint64_t now)
+{
+	return reserve(kind, len, false, now);
 }
 
 /* Out of line and reached by a tail call, so ring_commit's common path

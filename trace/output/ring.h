@@ -262,8 +262,17 @@ static inline void ring_put_func(struct ring_cpu *r, unsigned int site,
 
 /* Two-step write of a record of known length: the header (kind and
  * timestamp) is written by ring_reserve, which returns where the 'len'
- * payload bytes go, or NULL if the event was dropped (counted lost). */
+ * payload bytes go, or NULL if the event was dropped (counted lost).
+ * The record's time is the counter when ring_reserve runs. */
 uint8_t *ring_reserve(unsigned int kind, unsigned int len);
+/* The same with the record's time given: 'now', the counter value the
+ * event was taken at. A record of an event that was timed before it was
+ * written (a graph entry, whose frame holds the call time; an exit,
+ * whose duration ends at 'now') must carry that time, or its time and
+ * the duration disagree by however long the slow path took. 'now' must
+ * have been read with interrupts masked since, so no record of this CPU
+ * is later than it. */
+uint8_t *ring_reserve_at(unsigned int kind, unsigned int len, uint64_t now);
 void ring_commit(void);
 
 /* Pauses or resumes recording on every CPU (triggers traceoff/on);

@@ -32,7 +32,9 @@ static bool want_here(struct percpu *pc)
 }
 
 /* A kind-3 or kind-2 record: inline when the block has room, else
- * through ring_reserve (which also handles pauses and full rings). */
+ * through ring_reserve_at (which also handles pauses and full rings).
+ * Either way the record's time is 'now', the time the frame holds
+ * (entry) or the duration ends at (exit): docs/wire.md 2.1. */
 static void put_entry(struct ring_cpu *r, unsigned int site, uint32_t depth, uint64_t now)
 {
 	uint8_t *p = ring_put_begin(r, 11 + 5 + 5);
@@ -43,10 +45,34 @@ static void put_entry(struct ring_cpu *r, unsigned int site, uint32_t depth, uin
 		ring_put_done(r, ring_put_varint(p, depth), now);
 		return;
 	}
-	p = ring_reserve(WIRE_REC_GRAPH_ENTRY, ring_varint_len(site) + ring_varint_len(depth));
+	p = ring_reserve_at(WIRE_REC_GRAPH_ENTRY,
+			    ring_varint_len(site) + ring_varint_len(depth), now);
 	if (p) {
 		p = ring_put_varint(p, site);
 		ring_put_varint(p, depth);
+		ring_commit();
+	}
+}
+
+/* The fields of a kind-2 record after its header; returns its end. */
+static inline uint8_t *exit_fields(uint8_t *p, unsigned int site, uint64_t dur, bool rv,
+				   uint64_t zz)
+{
+	p = ring_put_varint(p, site);
+	p = ring_put_varint(p, dur);
+	*p++ = rv ? WIRE_EXIT_HAS_RETVAL : 0;
+	return rv ? ring_put_varint(p, zz) : p;
+}
+
+/* Out of line, so the inline path stays as short as it was. */
+static void __attribute__((noinline, cold)) put_exit_slow(unsigned int site, uint64_t dur,
+							  bool rv, uint64_t zz, uint64_t now)
+{
+	uint8_t *p = ring_reserve_at(WIRE_REC_EXIT, ring_varint_len(site) + ring_varint_len(dur) +
+				     1 + (rv ? ring_varint_len(zz) : 0), now);
+
+	if (p) {
+		exit_fields(p, site, dur, rv, zz);
 		ring_commit();
 	}
 }
@@ -55,25 +81,11 @@ static void put_exit(struct ring_cpu *r, unsigned int site, uint64_t dur, bool r
 		     uint64_t zz, uint64_t now)
 {
 	uint8_t *p = ring_put_begin(r, 11 + 5 + 10 + 1 + 10);
-	bool reserved = !p;
 
-	if (reserved) {
-		p = ring_reserve(WIRE_REC_EXIT, ring_varint_len(site) + ring_varint_len(dur) + 1 +
-				 (rv ? ring_varint_len(zz) : 0));
-		if (!p)
-			return;
-	} else {
-		p = ring_put_header(p, WIRE_REC_EXIT, now - r->last_ts);
-	}
-	p = ring_put_varint(p, site);
-	p = ring_put_varint(p, dur);
-	*p++ = rv ? WIRE_EXIT_HAS_RETVAL : 0;
-	if (rv)
-		p = ring_put_varint(p, zz);
-	if (reserved)
-		ring_commit();
-	else
-		ring_put_done(r, p, now);
+	if (!p)
+		return put_exit_slow(site, dur, rv, zz, now);
+	p = ring_put_header(p, WIRE_REC_EXIT, now - r->last_ts);
+	ring_put_done(r, exit_fields(p, site, dur, rv, zz), now);
 }
 
 static void graph_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
