@@ -190,9 +190,9 @@ bool export_idle(void)
 	return more;
 }
 
-void export_idle_enable(bool on)
+bool export_idle_enable(bool on)
 {
-	WRITE_ONCE(idle_off, !on);
+	return !__atomic_exchange_n(&idle_off, !on, __ATOMIC_RELAXED);
 }
 
 void export_tick(void)
@@ -278,6 +278,11 @@ void export_hold(void)
 void export_release(void)
 {
 	export_unlock();
+}
+
+bool export_held(void)
+{
+	return READ_ONCE(export_owner) == (int)cpu_id() + 1;
 }
 
 void export_close(void)

@@ -22,12 +22,17 @@
 void export_start(void);		/* metadata and symbol frames */
 void export_tick(void);			/* CPU 0's tick: budget (and 1-CPU send) */
 bool export_idle(void);			/* idle CPUs: a few frames, if no work */
-void export_idle_enable(bool on);	/* tests that read the rings themselves */
+/* Idle CPUs export or not; returns the previous setting. */
+bool export_idle_enable(bool on);
 void export_flush(void);		/* close every CPU's block, send them all */
 /* Keep every exporter out (ring_setup swaps rings under it), and let
- * them back. Thread context. */
+ * them back. Thread context. Anyone but the exporter that reads the
+ * rings (ring_read_body: tests, checks) holds it for as long as it
+ * reads: the rings have one reader at a time, and an idle CPU would
+ * otherwise send (and count as exported) blocks that reader expects. */
 void export_hold(void);
 void export_release(void);
+bool export_held(void);		/* this CPU holds it (export_hold or sending) */
 /* The end of a run: recording stops for good, every other exporter is
  * kept out (a stopped one loses the lock), every ring is closed and
  * sent. Then export_end(): the end-of-stream frame with each CPU's

@@ -21,6 +21,12 @@
  *    the reader after copying a block, or by an overwriting writer that
  *    takes the oldest unread block as lost. Whoever wins the CAS decides
  *    whether that block was exported or counted as lost; never both.
+ *  - One reader at a time, and who it is: the exporter's lock
+ *    (export.h) serialises readers. The exporter takes it to send; any
+ *    other reader (a test or check that counts what it reads) holds it
+ *    with export_hold() from before its ring_setup until its last read,
+ *    or an idle CPU sends the blocks it expects (they count as
+ *    exported: neither read by it nor lost).
  */
 #ifndef TRACE_RING_H
 #define TRACE_RING_H
@@ -295,8 +301,8 @@ void ring_end(void);
 
 /* Reader: copies the oldest complete unread block of 'cpu' into buf as
  * a data frame body (wire.md 2.1: base_ts, first, records). Returns its
- * length, or -1 when there is none, and its sequence number. Any CPU;
- * callers serialise readers. */
+ * length, or -1 when there is none, and its sequence number. Any CPU,
+ * holding the exporter's lock (see the rules above). */
 long ring_read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq);
 #define RING_BODY_MAX	(RING_BLOCK_SIZE + 20)	/* what ring_read_body may write */
 
