@@ -4,8 +4,8 @@
  */
 #include <stdint.h>
 
-#include "fdt_dev.h"
 #include "fdt.h"
+#include "fdt_dev.h"
 #include "kprintf.h"
 #include "power.h"
 #include "smp.h"

@@ -16,9 +16,9 @@
  */
 #include <stdint.h>
 
-#include "fdt_dev.h"
 #include "barrier.h"
 #include "fdt.h"
+#include "fdt_dev.h"
 #include "kprintf.h"
 #include "mmu.h"
 #include "smp.h"

@@ -24,8 +24,8 @@
  */
 #include <stdint.h>
 
-#include "fdt_dev.h"
 #include "barrier.h"
+#include "fdt_dev.h"
 #include "irq.h"
 #include "percpu.h"
 
