@@ -142,7 +142,10 @@ void fdt_cpus_report(const void *fdt)
 				len > 0 && !m[len - 1] ? m : "?", cpu_boot_method);
 		}
 	}
-	if (n)
+	if (n && missing)
+		kprintf("smp: enable-method \"%s\" (DTB) on %u of %u CPUs, (board) on "
+			"%u\n", cpu_boot_method, ok, n, missing);
+	else if (n)
 		kprintf("smp: enable-method \"%s\" (DTB) on %u of %u CPUs\n",
 			cpu_boot_method, ok, n);
 }

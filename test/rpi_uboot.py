@@ -17,7 +17,7 @@ and boots kernel8.img with that device tree.
   dtb       the console lines name the UART, the interrupt controllers
             and the CPUs' enable-method the kernel took from the DTB, equal
             to what fdtget reads from the same file; a copy edited (dtc) to
-            give CPU 3 enable-method "psci" (and the local interrupt
+            give CPU 3 enable-method "psci" (CPU 2 none, the local interrupt
             controller an address /soc does not map) boots with that CPU
             not started (and board.h's base kept)
   ktap      the KTAP suites booted through the same U-Boot and card
@@ -222,7 +222,8 @@ def check_dtb_lines(h, res, text):
 
 
 def check_bad_enable_method(h, res):
-    """The same DTB with CPU 3's enable-method edited to "psci" and the
+    """The same DTB with CPU 3's enable-method edited to "psci", CPU 2's
+    removed, and the
     local interrupt controller's reg moved out of /soc's ranges (dtc out
     and back): CPU 3 is not started, board.h's local-intc base is kept
     with a line saying why, and the rest of the boot is fine."""
@@ -234,6 +235,9 @@ def check_bad_enable_method(h, res):
     at = dts.find("cpu@3 {")
     edited = dts[:at] + dts[at:].replace('enable-method = "spin-table";',
                                          'enable-method = "psci";', 1) if at >= 0 else dts
+    # cpu@2 without one: started by the board's method, said once.
+    at = edited.find("cpu@2 {")
+    edited = edited[:at] + edited[at:].replace('enable-method = "spin-table";', "", 1)
     # And the local interrupt controller's reg moved where /soc's ranges
     # do not reach: the kernel must keep board.h's base.
     at = edited.find("local_intc@40000000 {")
@@ -244,22 +248,27 @@ def check_bad_enable_method(h, res):
                        capture_output=True, text=True)
     got = fdtget(bad, "/cpus/cpu@3", "enable-method", "s") if r.returncode == 0 else None
     intc = fdtget(bad, "/soc/local_intc@40000000", "reg") if r.returncode == 0 else None
-    if got != ["psci"] or intc != ["50000000", "100"]:
+    gone = subprocess.run(["fdtget", bad, "/cpus/cpu@2", "enable-method"],
+                          capture_output=True).returncode != 0
+    if got != ["psci"] or intc != ["50000000", "100"] or not gone:
         res.record("rpi-uboot dtb: a copy with cpu@3 enable-method \"psci\" made with dtc",
                    False, f"dtc: {r.returncode} {r.stderr}; cpu@3 enable-method {got}, "
-                   f"local_intc reg {intc}")
+                   f"local_intc reg {intc}, cpu@2's removed {gone}")
         return
     # QEMU takes the last -dtb: this one, after run-uboot's own.
     st, out = run_uboot(h, "examples/demo", ["TRACE=", f"QEMU_FLAGS=-dtb {bad}"])
     text = h.strip_frames(out.replace("\r", ""))
     res.record("rpi-uboot dtb: with cpu@3's enable-method \"psci\" the kernel says so, "
-               "starts CPUs 0-2 only; an untranslatable local_intc reg keeps board.h's "
+               "starts CPUs 0-2 only (cpu@2, without one, by the board's spin-table); an "
+               "untranslatable local_intc reg keeps board.h's "
                "base; the demo passes",
                st == 0 and re.search(r'^smp: cpu@3: enable-method "psci" is not this '
                                      r'board\'s "spin-table"; not starting it$', text, re.M)
                is not None and
-               re.search(r'^smp: enable-method "spin-table" \(DTB\) on 3 of 4 CPUs$',
-                         text, re.M) is not None and
+               re.search(r'^smp: cpu@2 has no enable-method; using the board\'s '
+                         r'"spin-table"$', text, re.M) is not None and
+               re.search(r'^smp: enable-method "spin-table" \(DTB\) on 2 of 4 CPUs, '
+                         r'\(board\) on 1$', text, re.M) is not None and
                re.search(r"^smp: 3 CPUs online$", text, re.M) is not None and
                re.search(r"^local-intc: DTB local_intc@40000000 reg\[0\] does not translate "
                          r"to a CPU address; keeping 40000000 \(board\)$", text, re.M)
