@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "barrier.h"
+#include "fdt_dev.h"
 #include "irq.h"
 #include "percpu.h"
 
@@ -33,14 +34,25 @@
 #define PRIORITY		0xa0
 #define SGIR_TARGET_OTHERS	(1U << 24)
 
+/* board.h's bases until fdt_devices_init takes the DTB's (boot CPU,
+ * before irqchip_init and any other CPU); read-only after. */
+static uintptr_t gicd_base = BOARD_GICD_BASE, gicc_base = BOARD_GICC_BASE;
+/* The GIC-400 (Pi 4) and QEMU virt's GICv2: reg = distributor, CPU
+ * interface, ... */
+const struct fdt_base irqchip_fdt_bases[] = {
+	{ "gicd", { "arm,gic-400", "arm,cortex-a15-gic" }, 0, &gicd_base },
+	{ "gicc", { "arm,gic-400", "arm,cortex-a15-gic" }, 1, &gicc_base },
+};
+const unsigned int irqchip_fdt_nbases = sizeof(irqchip_fdt_bases) / sizeof(irqchip_fdt_bases[0]);
+
 static inline volatile uint32_t *gicd(unsigned int off)
 {
-	return (volatile uint32_t *)(BOARD_GICD_BASE + off);
+	return (volatile uint32_t *)(gicd_base + off);
 }
 
 static inline volatile uint32_t *gicc(unsigned int off)
 {
-	return (volatile uint32_t *)(BOARD_GICC_BASE + off);
+	return (volatile uint32_t *)(gicc_base + off);
 }
 
 static unsigned int gic_lines;

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fdt_dev.h"
 #include "pl011_div.h"
 #include "uart.h"
 
@@ -33,9 +34,14 @@
 #define IMSC_RXIM	(1 << 4)
 #define IMSC_RTIM	(1 << 6)
 
+/* board.h's base until fdt_devices_init takes the DTB's console (boot
+ * CPU, before any other CPU runs); read-only after. */
+static uintptr_t uart_base = BOARD_UART_BASE;
+const struct fdt_base uart_fdt_base = { "uart0", { "arm,pl011" }, 0, &uart_base };
+
 static inline volatile uint32_t *reg(unsigned int off)
 {
-	return (volatile uint32_t *)(BOARD_UART_BASE + off);
+	return (volatile uint32_t *)(uart_base + off);
 }
 
 /* Default board hook: the UART is wired to its pins for good. */

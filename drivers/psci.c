@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "fdt.h"
+#include "fdt_dev.h"
 #include "kprintf.h"
 #include "power.h"
 #include "smp.h"
@@ -12,6 +13,8 @@
 #define PSCI_CPU_ON_64		0xc4000003UL
 #define PSCI_SYSTEM_OFF		0x84000008UL
 #define PSCI_SYSTEM_RESET	0x84000009UL
+
+const char cpu_boot_method[] = "psci";	/* see fdt_dev.h */
 
 static int use_smc;	/* written once by cpu_boot_init, before any call */
 

@@ -18,6 +18,7 @@
 
 #include "barrier.h"
 #include "fdt.h"
+#include "fdt_dev.h"
 #include "kprintf.h"
 #include "mmu.h"
 #include "smp.h"
@@ -38,6 +39,10 @@ static uint64_t release_addr[] = BOARD_SPIN_RELEASE_ADDRS;
  * releases that slot's CPU. */
 struct spin_slot spintable_slots[SPIN_SLOTS] __attribute__((aligned(64)));
 const uint32_t spintable_nslots = SPIN_SLOTS;
+
+/* The enable-method this file implements; CPUs with another are not
+ * started (fdt_cpu_startable). */
+const char cpu_boot_method[] = "spin-table";
 
 void spintable_entry(void);				/* spintable.S */
 void spintable_release(uint64_t release, uintptr_t entry);	/* spintable.S */

@@ -9,6 +9,7 @@
 #include "console.h"
 #include "exception.h"
 #include "fdt.h"
+#include "fdt_dev.h"
 #include "heap.h"
 #include "hooks.h"
 #include "irq.h"
@@ -79,6 +80,8 @@ void boot_primary(void *dtb, unsigned long entry_el)
 	bootargs_init(fdt);
 	heap_init(&ram, fdt, fdt ? fdt_totalsize(fdt) : 0);
 	cpu_boot_init(fdt);
+	fdt_devices_init(fdt);
+	fdt_cpus_report(fdt);
 	pmu_init();
 	kernel_run_inits(KINIT_EARLY);
 

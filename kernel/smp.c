@@ -10,6 +10,7 @@
 #include "bootargs.h"
 #include "exception.h"
 #include "fdt.h"
+#include "fdt_dev.h"
 #include "irq.h"
 #include "kprintf.h"
 #include "mmu.h"
@@ -383,7 +384,8 @@ void smp_init(const void *fdt)
 			continue;
 		uint64_t mpidr = fdt_cells(reg, acells) & MPIDR_AFF_MASK;
 
-		if (mpidr == self || nr_cpus_online >= max_cpus)
+		if (mpidr == self || nr_cpus_online >= max_cpus ||
+		    !fdt_cpu_startable(fdt, n))
 			continue;
 		if (start_cpu(nr_cpus_online, mpidr))
 			nr_cpus_online++;

@@ -14,6 +14,12 @@ and boots kernel8.img with that device tree.
             CPUs come from the real DTB, the demo passes, and the captured
             trace is complete: the target's own event count is what the
             host decodes from the file, with nothing lost or damaged
+  dtb       the console lines name the UART, the interrupt controllers
+            and the CPUs' enable-method the kernel took from the DTB, equal
+            to what fdtget reads from the same file; a copy edited (dtc) to
+            give CPU 3 enable-method "psci" (CPU 2 none, the local interrupt
+            controller an address /soc does not map) boots with that CPU
+            not started (and board.h's base kept)
   ktap      the KTAP suites booted through the same U-Boot and card
   rpi4      make BOARD=rpi4 sdcard SDCARD_FLOW=uboot puts the same
             downloaded U-Boot on the Pi 4 card (firmware: placeholders)
@@ -70,6 +76,8 @@ def stage_rpi_uboot(h, res, board):
                re.search(r"^baretrace: exit status 0$", text, re.M) is not None,
                f"status {st}\n" + text[-3000:])
 
+    check_dtb_lines(h, res, text)
+
     # Completeness: the target's END totals, the capture's balance and the
     # events the host tool itself decodes from the file must all agree.
     bt = os.path.join(h.ROOT, "build", "run", "trace.bt")
@@ -93,6 +101,8 @@ def stage_rpi_uboot(h, res, board):
                f"balance {bal and bal.groups()}, stats {host and host.group(1)}\n"
                + stats[-500:] + text[-1500:])
 
+    check_bad_enable_method(h, res)
+
     # The KTAP suites through the same flow; BOOTARGS= replaces the card's
     # arguments, as on a real card.
     st, out = run_uboot(h, "test/target", ["BOOTARGS=panic=poweroff -- ktest", "TRACE="])
@@ -107,6 +117,165 @@ def stage_rpi_uboot(h, res, board):
                text[-2000:])
     h.parse_ktap("rpi-uboot ktap", text, res)
     res.record("rpi-uboot ktap: exit status 0 reaches the host", st == 0, text[-2000:])
+
+
+def qemu_dtb(h):
+    """The Debian DTB run-uboot hands QEMU (the Makefile's own choice)."""
+    st, out = h.run(["sh", "-c", "ls $0/usr/lib/linux-image-*/broadcom/$1 | head -n 1",
+                     os.path.join(h.ROOT, h.make_var("rpi3", "RPI_KERNEL_DEB").strip()),
+                     h.make_var("rpi3", "RPI_QEMU_DTB").strip()])
+    return out.strip() if st == 0 else None
+
+
+def fdtget(dtb, node, prop, typ="x"):
+    r = subprocess.run(["fdtget", "-t", typ, dtb, node, prop], capture_output=True, text=True)
+    return r.stdout.split() if r.returncode == 0 else None
+
+
+def host_cpu_addr(dtb, node, index=0):
+    """reg[index] of 'node' as a CPU address, by the devicetree
+    specification's rule, with fdtget: up through each parent's ranges
+    (absent: not CPU-visible; empty: identity). Cells are 32 bits."""
+    def cells(n, name, dflt):
+        v = fdtget(dtb, n, name)
+        return int(v[0], 16) if v else dflt
+
+    def num(words):
+        x = 0
+        for w in words:
+            x = (x << 32) | int(w, 16)
+        return x
+
+    bus = node.rsplit("/", 1)[0] or "/"
+    ac, sc = cells(bus, "#address-cells", 2), cells(bus, "#size-cells", 1)
+    reg = fdtget(dtb, node, "reg")
+    entry = reg[index * (ac + sc):(index + 1) * (ac + sc)]
+    addr = num(entry[:ac])
+    while bus != "/":
+        up = bus.rsplit("/", 1)[0] or "/"
+        ca, cs, pa = cells(bus, "#address-cells", 2), cells(bus, "#size-cells", 1), \
+            cells(up, "#address-cells", 2)
+        r = subprocess.run(["fdtget", "-t", "x", dtb, bus, "ranges"], capture_output=True,
+                           text=True)
+        if r.returncode != 0:
+            return None
+        words, step = r.stdout.split(), ca + pa + cs
+        for i in range(0, len(words) - step + 1, step):
+            child, parent = num(words[i:i + ca]), num(words[i + ca:i + ca + pa])
+            if child <= addr < child + num(words[i + ca + pa:i + step]):
+                addr = parent + addr - child
+                break
+        else:
+            if words:
+                return None
+        bus = up
+    return addr
+
+
+def host_compatible(dtb, compat):
+    """The path of the first node (depth first) whose compatible holds
+    'compat', with fdtget -l."""
+    def walk(node):
+        for child in subprocess.run(["fdtget", "-l", dtb, node], capture_output=True,
+                                    text=True).stdout.split():
+            path = node.rstrip("/") + "/" + child
+            if compat in (fdtget(dtb, path, "compatible", "s") or []):
+                return path
+            found = walk(path)
+            if found:
+                return found
+        return None
+    return walk("/")
+
+
+def check_dtb_lines(h, res, text):
+    """The kernel's lines for what it took from the DTB, against fdtget on
+    the same file."""
+    dtb = qemu_dtb(h)
+    if not dtb:
+        res.record("rpi-uboot dtb: the DTB run-uboot boots with is there", False, "")
+        return
+    uart = fdtget(dtb, "/aliases", "serial0", "s")[0]
+    want = {"uart0": (uart, host_cpu_addr(dtb, uart))}
+    for what, compat in (("local-intc", "brcm,bcm2836-l1-intc"),
+                         ("armctrl-ic", "brcm,bcm2836-armctrl-ic")):
+        node = host_compatible(dtb, compat)
+        want[what] = (node, host_cpu_addr(dtb, node) if node else None)
+    bad = []
+    for what, (node, addr) in want.items():
+        line = f"{what}: {addr:x} (DTB {node.rsplit('/', 1)[1]})" if addr else None
+        if not line or not re.search("^" + re.escape(line) + "$", text, re.M):
+            bad.append(f"{what}: want {line!r}")
+    cpus = [c for c in subprocess.run(["fdtget", "-l", dtb, "/cpus"], capture_output=True,
+                                      text=True).stdout.split() if c.startswith("cpu@")]
+    methods = [(fdtget(dtb, "/cpus/" + c, "enable-method", "s") or ["?"])[0] for c in cpus]
+    smp = (f'smp: enable-method "spin-table" (DTB) on '
+           f'{methods.count("spin-table")} of {len(cpus)} CPUs')
+    if len(cpus) != 4 or not re.search("^" + re.escape(smp) + "$", text, re.M):
+        bad.append(f"want {smp!r} (DTB: {cpus} {methods})")
+    res.record("rpi-uboot dtb: the kernel names the UART, interrupt controllers and "
+               "enable-method it took from bcm2837-rpi-3-b.dtb, as fdtget reads them "
+               "(" + ", ".join(f"{w} {a:x}" for w, (_, a) in want.items() if a) + ")",
+               not bad, "\n".join(bad) + "\n--- console:\n" + "\n".join(
+                   ln for ln in text.splitlines() if re.match(r"(uart0|local-intc|armctrl-ic|"
+                                                              r"smp|gic.):", ln)))
+
+
+def check_bad_enable_method(h, res):
+    """The same DTB with CPU 3's enable-method edited to "psci", CPU 2's
+    removed, and the
+    local interrupt controller's reg moved out of /soc's ranges (dtc out
+    and back): CPU 3 is not started, board.h's local-intc base is kept
+    with a line saying why, and the rest of the boot is fine."""
+    dtb = qemu_dtb(h)
+    out_dir = os.path.join(h.make_dir("rpi3", "examples/demo"), "run-uboot")
+    bad = os.path.join(out_dir, "cpu3-psci.dtb")
+    dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts", dtb], capture_output=True,
+                         text=True).stdout
+    at = dts.find("cpu@3 {")
+    edited = dts[:at] + dts[at:].replace('enable-method = "spin-table";',
+                                         'enable-method = "psci";', 1) if at >= 0 else dts
+    # cpu@2 without one: started by the board's method, said once.
+    at = edited.find("cpu@2 {")
+    edited = edited[:at] + edited[at:].replace('enable-method = "spin-table";', "", 1)
+    # And the local interrupt controller's reg moved where /soc's ranges
+    # do not reach: the kernel must keep board.h's base.
+    at = edited.find("local_intc@40000000 {")
+    edited = edited[:at] + edited[at:].replace("reg = <0x40000000 0x100>;",
+                                               "reg = <0x50000000 0x100>;", 1)
+    os.makedirs(out_dir, exist_ok=True)
+    r = subprocess.run(["dtc", "-q", "-I", "dts", "-O", "dtb", "-o", bad, "-"], input=edited,
+                       capture_output=True, text=True)
+    got = fdtget(bad, "/cpus/cpu@3", "enable-method", "s") if r.returncode == 0 else None
+    intc = fdtget(bad, "/soc/local_intc@40000000", "reg") if r.returncode == 0 else None
+    gone = subprocess.run(["fdtget", bad, "/cpus/cpu@2", "enable-method"],
+                          capture_output=True).returncode != 0
+    if got != ["psci"] or intc != ["50000000", "100"] or not gone:
+        res.record("rpi-uboot dtb: a copy with cpu@3 enable-method \"psci\" made with dtc",
+                   False, f"dtc: {r.returncode} {r.stderr}; cpu@3 enable-method {got}, "
+                   f"local_intc reg {intc}, cpu@2's removed {gone}")
+        return
+    # QEMU takes the last -dtb: this one, after run-uboot's own.
+    st, out = run_uboot(h, "examples/demo", ["TRACE=", f"QEMU_FLAGS=-dtb {bad}"])
+    text = h.strip_frames(out.replace("\r", ""))
+    res.record("rpi-uboot dtb: with cpu@3's enable-method \"psci\" the kernel says so, "
+               "starts CPUs 0-2 only (cpu@2, without one, by the board's spin-table); an "
+               "untranslatable local_intc reg keeps board.h's "
+               "base; the demo passes",
+               st == 0 and re.search(r'^smp: cpu@3: enable-method "psci" is not this '
+                                     r'board\'s "spin-table"; not starting it$', text, re.M)
+               is not None and
+               re.search(r'^smp: cpu@2 has no enable-method; using the board\'s '
+                         r'"spin-table"$', text, re.M) is not None and
+               re.search(r'^smp: enable-method "spin-table" \(DTB\) on 2 of 4 CPUs, '
+                         r'\(board\) on 1$', text, re.M) is not None and
+               re.search(r"^smp: 3 CPUs online$", text, re.M) is not None and
+               re.search(r"^local-intc: DTB local_intc@40000000 reg\[0\] does not translate "
+                         r"to a CPU address; keeping 40000000 \(board\)$", text, re.M)
+               is not None and
+               re.search(r"^demo: PASS$", text, re.M) is not None and
+               re.search(r"^baretrace: exit status 0$", text, re.M) is not None,
+               f"status {st}\n" + text[-3000:])
 
 
 def stage_rpi4_card(h, res):

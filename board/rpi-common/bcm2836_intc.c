@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "barrier.h"
+#include "fdt_dev.h"
 #include "irq.h"
 #include "percpu.h"
 
@@ -60,14 +61,23 @@ static const uint8_t timer_ids[4] = { 29, 30, 26, 27 };
  * the interrupt can fire, read by irqchip_ack on CPU 0 (their core). */
 static uint32_t vc_enabled[2];
 
+/* board.h's bases until fdt_devices_init takes the DTB's (boot CPU,
+ * before irqchip_init and any other CPU); read-only after. */
+static uintptr_t local_base = BOARD_LOCAL_INTC_BASE, vc_base = BOARD_ARMCTRL_IC_BASE;
+const struct fdt_base irqchip_fdt_bases[] = {
+	{ "local-intc", { "brcm,bcm2836-l1-intc" }, 0, &local_base },
+	{ "armctrl-ic", { "brcm,bcm2836-armctrl-ic" }, 0, &vc_base },
+};
+const unsigned int irqchip_fdt_nbases = sizeof(irqchip_fdt_bases) / sizeof(irqchip_fdt_bases[0]);
+
 static inline volatile uint32_t *local(unsigned int off)
 {
-	return (volatile uint32_t *)(BOARD_LOCAL_INTC_BASE + off);
+	return (volatile uint32_t *)(local_base + off);
 }
 
 static inline volatile uint32_t *vc(unsigned int off)
 {
-	return (volatile uint32_t *)(BOARD_ARMCTRL_IC_BASE + off);
+	return (volatile uint32_t *)(vc_base + off);
 }
 
 static inline unsigned int this_core(void)

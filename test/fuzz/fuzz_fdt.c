@@ -1,6 +1,7 @@
-/* sources: kernel/fdt.c */
+/* sources: kernel/fdt.c kernel/fdt_addr.c */
 /*
- * test/fuzz/fuzz_fdt.c: every fdt.c entry point on arbitrary bytes.
+ * test/fuzz/fuzz_fdt.c: every fdt.c and fdt_addr.c entry point on
+ * arbitrary bytes.
  *
  * An input that starts with the DTB magic is used as the blob itself, so
  * fdt_check is fuzzed too. Any other input is a structure block and a
@@ -21,6 +22,7 @@
 #include <string.h>
 
 #include "fdt.h"
+#include "fdt_addr.h"
 #include "fuzz.h"
 
 /* Header fields, devicetree specification v0.4 5.2. */
@@ -60,6 +62,15 @@ static void visit(const void *fdt, int node)
 	(void)fdt_prop_has_string(fdt, node, "compatible", "arm,pl011");
 	(void)fdt_prop_has_string(fdt, node, "compatible", "");
 	(void)fdt_prop_has_string(fdt, node, "device_type", "cpu");
+	/* A parent comes before its child in the blob. */
+	int parent = fdt_parent(fdt, node);
+
+	must(parent < node);
+	for (int i = 0; i < 2; i++) {
+		uint64_t addr, size;
+
+		(void)fdt_reg_cpu(fdt, node, i, &addr, &size);
+	}
 }
 
 /*
@@ -107,6 +118,9 @@ static void exercise(const uint8_t *fdt, size_t size)
 		visit(fdt, root);
 		walk(fdt, root, 0, &budget);
 	}
+	(void)fdt_stdout(fdt);
+	(void)fdt_alias(fdt, "serial0");
+	(void)fdt_find_compatible(fdt, "arm,pl011");
 	/* Handles that are not node offsets must be refused, not followed. */
 	for (int off = -8; off < 64; off += 3) {
 		(void)fdt_name(fdt, off);
