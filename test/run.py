@@ -104,6 +104,18 @@ def host_dtb():
     return path
 
 
+# The host tool's end-to-end tests (TAP), each given the built tool.
+HOST_E2E = [
+    ("e2e_baretrace", 300),     # capture, report, stats, export; goldens
+    ("e2e_report_order", 120),  # report: time order across CPUs, ftrace's cells
+    ("e2e_capture_io", 300),    # the two-way line: stdin, --exec, raw terminal
+    ("e2e_stats_diff", 300),    # stats --sort, --diff; --help, --version
+    ("e2e_tracecmd", 300),      # export --format=trace-cmd read by trace-cmd report
+    ("e2e_viewers", 300),       # JSON, the SVG's script in chromium, babeltrace2
+    ("e2e_filters", 300),       # host-side filters on every command, graph
+]
+
+
 def stage_host(res, board):
     os.makedirs(HOST, exist_ok=True)
     stage_host_units(res)
@@ -112,33 +124,10 @@ def stage_host(res, board):
     if st != 0:
         res.record("host baretrace: builds", False, out)
     else:
-        st, out = run(["python3", "test/host/e2e_baretrace.py",
-                       os.path.join(HOST, "baretrace")], timeout=300)
-        parse_tap("host e2e_baretrace", out, res, st)
-        # report as a time-ordered function_graph timeline (issue 14).
-        st, out = run(["python3", "test/host/e2e_report_order.py",
-                       os.path.join(HOST, "baretrace")], timeout=120)
-        parse_tap("host e2e_report_order", out, res, st)
-        # The two-way line: stdin, --exec, a terminal set raw and restored.
-        st, out = run(["python3", "test/host/e2e_capture_io.py",
-                       os.path.join(HOST, "baretrace")], timeout=300)
-        parse_tap("host e2e_capture_io", out, res, st)
-        # stats --sort and --diff on two known traces; --help, --version.
-        st, out = run(["python3", "test/host/e2e_stats_diff.py",
-                       os.path.join(HOST, "baretrace")], timeout=300)
-        parse_tap("host e2e_stats_diff", out, res, st)
-        # export --format=trace-cmd read by Debian's trace-cmd (TAP).
-        st, out = run(["python3", "test/host/e2e_tracecmd.py",
-                       os.path.join(HOST, "baretrace")], timeout=300)
-        parse_tap("host e2e_tracecmd", out, res, st)
-        # The exports in the viewers' own readers: JSON, chromium, babeltrace2.
-        st, out = run(["python3", "test/host/e2e_viewers.py",
-                       os.path.join(HOST, "baretrace")], timeout=300)
-        parse_tap("host e2e_viewers", out, res, st)
-        # Host-side filters on every reading command, and graph.
-        st, out = run(["python3", "test/host/e2e_filters.py",
-                       os.path.join(HOST, "baretrace")], timeout=300)
-        parse_tap("host e2e_filters", out, res, st)
+        for script, timeout in HOST_E2E:
+            st, out = run(["python3", f"test/host/{script}.py",
+                           os.path.join(HOST, "baretrace")], timeout=timeout)
+            parse_tap(f"host {script}", out, res, st)
 
 
 def stage_host_units(res):

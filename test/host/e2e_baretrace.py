@@ -345,6 +345,27 @@ class Tap:
         return cond
 
 
+def tap_main(checks, doc, prefix):
+    """The main() of a host e2e test: argv is BARETRACE [--keep DIR];
+    checks(tap, tool, tmp) runs in a temporary folder (kept with --keep);
+    prints the TAP plan; exit status 1 if a check failed, 2 for usage."""
+    if len(sys.argv) < 2:
+        print(doc)
+        return 2
+    tool = os.path.abspath(sys.argv[1])
+    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
+    tmp = keep or tempfile.mkdtemp(prefix=prefix)
+    os.makedirs(tmp, exist_ok=True)
+    tap = Tap()
+    try:
+        checks(tap, tool, tmp)
+    finally:
+        if not keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+    print(f"1..{tap.n}")
+    return 1 if tap.failed else 0
+
+
 def run(cmd, **kw):
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
     return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")

@@ -15,11 +15,9 @@ Usage: test/host/e2e_stats_diff.py BARETRACE [--keep DIR]
 Prints TAP; exit status 0 when every check passed.
 """
 import os
-import shutil
 import struct
 import subprocess
 import sys
-import tempfile
 import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -425,21 +423,7 @@ def checks(tap, tool, tmp):
 
 
 def main():
-    if len(sys.argv) < 2:
-        print(__doc__)
-        return 2
-    tool = os.path.abspath(sys.argv[1])
-    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
-    tmp = keep or tempfile.mkdtemp(prefix="bt-diff-")
-    os.makedirs(tmp, exist_ok=True)
-    tap = eb.Tap()
-    try:
-        checks(tap, tool, tmp)
-    finally:
-        if not keep:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print(f"1..{tap.n}")
-    return 1 if tap.failed else 0
+    return eb.tap_main(checks, __doc__, "bt-diff-")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
 
 import e2e_baretrace as bt
@@ -354,21 +353,7 @@ def checks(tap, tool, tmp):
 
 
 def main():
-    if len(sys.argv) < 2:
-        print(__doc__)
-        return 2
-    tool = os.path.abspath(sys.argv[1])
-    keep = sys.argv[sys.argv.index("--keep") + 1] if "--keep" in sys.argv else None
-    tmp = keep or tempfile.mkdtemp(prefix="bt-viewers-")
-    os.makedirs(tmp, exist_ok=True)
-    tap = bt.Tap()
-    try:
-        checks(tap, tool, tmp)
-    finally:
-        if not keep:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print(f"1..{tap.n}")
-    return 1 if tap.failed else 0
+    return bt.tap_main(checks, __doc__, "bt-viewers-")
 
 
 if __name__ == "__main__":
