@@ -72,7 +72,11 @@ def run_example(h, code, timeout=180):
         os.remove(run_dir_file(h, "status"))
     except FileNotFoundError:
         pass
-    st, out = h.run(["bash", "-c", code], timeout=timeout)
+    # As a user types it: not inside make test's make (whose MAKELEVEL
+    # turns make's "make: ***" lines into "make[1]: ***").
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")}
+    st, out = h.run(["bash", "-c", code], timeout=timeout, env=env)
     return st, h.strip_frames(out)
 
 
