@@ -319,6 +319,23 @@ def usage_checks(tap, tool, tmp):
                "writes nothing", f"status {rc}\n{err}")
 
 
+def qemu_status_checks(tap, tool, tmp):
+    """QEMU that quits on its own before the stream ends (it did not
+    start: a bad option, a missing file; or it crashed) fails the
+    capture, so make run cannot pass on a boot that never happened."""
+    bt = os.path.join(tmp, "quit.bt")
+    for script, want_rc, words in [
+            ("echo 'qemu: bad option' >&2; exit 1", 1, "QEMU exited with status 1 before"),
+            ("kill -SEGV $$", 1, "QEMU was ended by signal 11 before"),
+            ("echo console line; exit 0", 0, None)]:
+        rc, out, err = capture(tool, ["-o", bt, "--qemu", "--", "sh", "-c", script], b"")
+        said = words is None and "QEMU " not in err or words is not None and words in err
+        tap.ok(rc == want_rc and said,
+               f"capture --qemu: a QEMU that ends by itself ({script!r}) before the end "
+               f"of the stream: status {want_rc}" + (f", says '{words}'" if words else ""),
+               f"status {rc}\n{err}")
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__)
@@ -328,6 +345,7 @@ def main():
     tap = Tap()
     try:
         usage_checks(tap, tool, tmp)
+        qemu_status_checks(tap, tool, tmp)
         stdin_checks(tap, tool, tmp)
         exec_checks(tap, tool, tmp)
         pty_checks(tap, tool, tmp)

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "../bt.h"
 #include "capture.h"
@@ -215,7 +216,7 @@ int bt_capture(const struct bt_capture_opts *o)
 	struct sigaction sa = { 0 };
 	struct wire_ev ev;
 	pid_t child;
-	int fd, to_target, failed = 0;
+	int fd, to_target, failed = 0, qemu;
 	double drain_until = 0;
 	const char *why = NULL;
 
@@ -292,8 +293,22 @@ int bt_capture(const struct bt_capture_opts *o)
 	bt_keys_restore();
 	wire_dec_finish(&c.dec, &ev);	/* a frame cut off by the end is counted */
 	bt_dec_finish(&c.bd);
-	if (bt_source_close(fd, to_target, child, 1) < 0)
+	qemu = bt_source_close(fd, to_target, child, 1);
+	if (qemu < 0) {
 		failed = 1;
+	} else if (qemu && !c.ended && !why && !stop_signal) {
+		/* QEMU quit on its own before the target ended the stream (and
+		 * not because the user left or stopped us): it did not start,
+		 * or it crashed. With the end seen, a status is
+		 * the application's (semihosting), for the runner to read. */
+		if (WIFEXITED(qemu))
+			fprintf(stderr, "baretrace capture: QEMU exited with status %d before "
+				"the end of the stream\n", WEXITSTATUS(qemu));
+		else
+			fprintf(stderr, "baretrace capture: QEMU was ended by signal %d before "
+				"the end of the stream\n", WIFSIGNALED(qemu) ? WTERMSIG(qemu) : 0);
+		failed = 1;
+	}
 	if (!why && !stop_signal && bt_exec_finish(&c.exec) < 0)
 		failed = 1;
 	summary(&c, now(), why);

@@ -17,7 +17,11 @@
  * the serial port itself), or -1 for a file. Dies on error.
  */
 int bt_source_open(const struct bt_capture_opts *o, pid_t *child, int *to_target);
-/* Closes them; stops QEMU first if asked. -1 if QEMU could not be started. */
+/*
+ * Closes them; stops QEMU first if asked (unless it has already ended).
+ * -1 if QEMU could not be started; else QEMU's wait status if it ended
+ * by itself and not with status 0 (a startup error, a crash), else 0.
+ */
 int bt_source_close(int fd, int to_target, pid_t child, int stop_child);
 
 /* ---- capture_keys.c: bytes toward the target --------------------------- */

@@ -111,20 +111,37 @@ int bt_source_open(const struct bt_capture_opts *o, pid_t *child, int *to_target
 	return fd;
 }
 
+#define CHILD_GRACE_MS	300
+
 int bt_source_close(int fd, int to_target, pid_t child, int stop_child)
 {
 	int status = 0;
+	pid_t done;
 
 	close(fd);
 	if (to_target >= 0 && to_target != fd)
 		close(to_target);
 	if (!child)
 		return 0;
-	if (stop_child)
-		kill(child, SIGTERM);
-	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-		;
+	/* Ended by itself? Then its status says how; if not, it is stopped
+	 * here and its status (killed by us) says nothing. Its output may
+	 * close a moment before it can be reaped: give it CHILD_GRACE_MS. */
+	for (int ms = 0;; ms += 10) {
+		while ((done = waitpid(child, &status, WNOHANG)) < 0 && errno == EINTR)
+			;
+		if (done != 0 || ms >= CHILD_GRACE_MS)
+			break;
+		usleep(10 * 1000);
+	}
+	if (done == 0) {
+		if (stop_child)
+			kill(child, SIGTERM);
+		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+			;
+		if (stop_child)
+			return WIFEXITED(status) && WEXITSTATUS(status) == 127 ? -1 : 0;
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return -1;	/* exec failed; the child said why */
-	return 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : (status ? status : 0);
 }
