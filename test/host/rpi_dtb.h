@@ -21,6 +21,21 @@
 
 static const uint8_t *fdt;
 
+/* A board's BOARD_MMIO_WINDOWS entry. */
+struct rpi_window {
+	uint64_t base, size;
+};
+
+/* True if [base, base+size) lies in one of the n windows w. */
+static inline int rpi_in_windows(const struct rpi_window *w, size_t n, uint64_t base,
+				 uint64_t size)
+{
+	for (size_t i = 0; i < n; i++)
+		if (base >= w[i].base && base + size <= w[i].base + w[i].size)
+			return 1;
+	return 0;
+}
+
 static inline uint8_t *load(const char *path, size_t *size)
 {
 	FILE *f = fopen(path, "rb");

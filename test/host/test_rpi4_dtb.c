@@ -32,16 +32,9 @@ static long gic_id(const void *spec)
 	return type == 0 ? 32 + (long)n : type == 1 ? 16 + (long)n : -1;
 }
 
-/* True if [base, base+size) lies in one of BOARD_MMIO_WINDOWS. */
-static int in_mmio_window(uint64_t base, uint64_t size)
-{
-	static const struct { uint64_t base, size; } w[] = BOARD_MMIO_WINDOWS;
-
-	for (size_t i = 0; i < sizeof(w) / sizeof(w[0]); i++)
-		if (base >= w[i].base && base + size <= w[i].base + w[i].size)
-			return 1;
-	return 0;
-}
+static const struct rpi_window mmio_windows[] = BOARD_MMIO_WINDOWS;
+#define in_mmio_window(base, size) \
+	rpi_in_windows(mmio_windows, sizeof(mmio_windows) / sizeof(mmio_windows[0]), base, size)
 
 static void check_uart(int root)
 {
