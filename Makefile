@@ -26,6 +26,15 @@ endif
 
 include board/$(BOARD)/board.mk
 
+# Values read off installed tools come from $(TOOLS_MK), which make
+# remakes first (running tools/setup, which installs what is missing) and
+# then reads afresh: read at parse time, before setup, they would be empty
+# on a new machine. Goals that build nothing do not need it.
+TOOLS_FREE_GOALS := help clean setup fresh-check print-%
+ifneq ($(filter-out $(TOOLS_FREE_GOALS),$(or $(MAKECMDGOALS),all)),)
+NEED_TOOLS := 1
+endif
+
 # Toolchain: the Arm GNU Toolchain (ships newlib) when on PATH, otherwise
 # Debian's Linux cross compiler with newlib built into build/newlib.
 CROSS_COMPILE ?= $(if $(shell command -v aarch64-none-elf-gcc 2>/dev/null),aarch64-none-elf-,aarch64-linux-gnu-)
@@ -43,6 +52,10 @@ else
 OUT     := $(BUILD)/$(BOARD)/app-$(APPNAME)
 endif
 HOST    := $(BUILD)/host
+TOOLS_MK := $(BUILD)/tools-$(CROSS_COMPILE)gcc.mk
+ifdef NEED_TOOLS
+include $(TOOLS_MK)
+endif
 
 ifeq ($(CROSS_COMPILE),aarch64-none-elf-)
 LIBC_CFLAGS :=
@@ -51,8 +64,7 @@ NEWLIB_DONE :=
 else
 NEWLIB      := $(BUILD)/newlib
 NEWLIB_DONE := $(NEWLIB)/.done
-LIBC_CFLAGS := -nostdinc -isystem $(shell $(CC) -print-file-name=include 2>/dev/null) \
-               -isystem $(NEWLIB)/aarch64-none-elf/include
+LIBC_CFLAGS := -nostdinc -isystem $(CC_INCLUDE) -isystem $(NEWLIB)/aarch64-none-elf/include
 LIBC_LIBS   := $(NEWLIB)/aarch64-none-elf/lib/libc.a $(NEWLIB)/aarch64-none-elf/lib/libm.a -lgcc
 endif
 
@@ -99,7 +111,7 @@ flags_for = $(CFLAGS_BASE) $(if $(filter $(NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter $(INSTRUMENT),$(1)),-finstrument-functions) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
-.PHONY: all clean help run run-direct debug test bench bench-anchor soak setup newlib host-tools
+.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-anchor soak setup newlib host-tools
 all: $(OUT)/Image $(OUT)/baretrace.lst
 
 $(NEWLIB_DONE):
@@ -178,6 +190,16 @@ $(OUT)/baretrace.lst: $(OUT)/baretrace.elf tools/check-trace-path
 	$(Q)$(OBJDUMP) -d $< > $@.tmp
 	$(Q)tools/check-trace-path $@.tmp $(OUT)/tables.S
 	$(Q)mv $@.tmp $@
+
+# CC_INCLUDE: the cross compiler's own headers (stddef.h, stdint.h), used
+# with -nostdinc beside newlib's. A compiler that does not know the folder
+# prints the bare word back: then the build stops here, naming it.
+$(TOOLS_MK): tools/setup
+	$(Q)tools/setup
+	@mkdir -p $(dir $@)
+	$(Q)inc=$$($(CC) -print-file-name=include) && [ -d "$$inc" ] \
+	  || { echo "make: $(CC) -print-file-name=include gave '$$inc', not a folder" >&2; exit 1; }; \
+	  echo "CC_INCLUDE := $$inc" > $@.$$$$ && mv $@.$$$$ $@
 
 setup-check:
 	@command -v $(CC) >/dev/null && command -v qemu-system-aarch64 >/dev/null \
@@ -259,6 +281,20 @@ test: setup-check
 	$(Q)tools/setup
 	$(Q)python3 test/run.py --board $(BOARD) $(if $(TEST_STAGES),--only $(TEST_STAGES))
 
+# The suite with LOAD (default 2) busy host processes beside it, as on a
+# shared CI machine: no verdict may depend on the host's speed.
+LOAD ?= 2
+test-under-load: setup-check
+	$(Q)tools/setup
+	$(Q)tools/under-load $(LOAD) python3 test/run.py --board $(BOARD) $(if $(TEST_STAGES),--only $(TEST_STAGES))
+
+# The README's two commands on a pristine Debian 12 root with only make and
+# git (tools/fresh-check; root, about 30 minutes). Run it whenever tools/,
+# the Makefile or a board makefile changed.
+fresh-check:
+	$(Q)tools/setup fresh-check
+	$(Q)tools/fresh-check
+
 # Board farms on QEMU (README, "Running on a board farm"): labgrid's
 # pytest plugin and LAVA's lava-run; FARM= picks scenarios
 # (tools/farm/scenarios.py; default: the ones that must pass).
@@ -302,6 +338,8 @@ help:
 	@echo "  make run-direct   boot with -kernel, no U-Boot, no tracing"
 	@echo "  make debug        QEMU halted with a gdb stub, gdb-multiarch attached"
 	@echo "  make test         every test; the last line is 'N passed, N failed'"
+	@echo "  make test-under-load  make test with LOAD busy host processes beside it"
+	@echo "  make fresh-check  make run and make test on a pristine Debian 12 root (root; slow)"
 	@echo "  make soak         every control operation while all CPUs trace"
 	@echo "  make bench        instruction counts under -icount (build/bench/*.json)"
 	@echo "  make bench-anchor the same tracer costs on Debian's arm64 Linux (build/bench/anchor.json)"
@@ -330,6 +368,7 @@ help:
 	@printf '  %-22s %s\n' "HOSTCC=gcc" "the host compiler of build/host"
 	@printf '  %-22s %s\n' "LOAD_ADDR=0x40200000" "make debug: where QEMU loads the image; GDB_PORT=1234 its port"
 	@printf '  %-22s %s\n' "SOAK_S=120" "make soak: seconds"
+	@printf '  %-22s %s\n' "LOAD=2" "make test-under-load: busy host processes"
 	@printf '  %-22s %s\n' "TEST_STAGES=a,b" "make test: only these stages of test/run.py"
 	@printf '  %-22s %s\n' "UBOOT_BIN=file" "the U-Boot binary (board default)"
 	@printf '  %-22s %s\n' "FIRMWARE_DIR=dir" "make sdcard: the Pi firmware files"

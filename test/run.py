@@ -181,8 +181,20 @@ def stage_build(res, board):
     res.record("make APP=no/such/app fails naming valid apps",
                st != 0 and "no/such/app" in out and "examples/demo" in out, out)
     check_trace_path_fails(res)
+    check_no_byproducts_tracked(res)
     import layers  # noqa: E402
     layers.check(sys.modules[__name__], res, board)
+
+
+def check_no_byproducts_tracked(res):
+    """No tracked file is a build by-product: each matches none of
+    .gitignore's rules (a compiler's "-.d" was once committed)."""
+    st, out = run(["git", "ls-files", "-ci", "--exclude-standard"])
+    if st is not None and "not a git repository" in out:
+        res.record("no build by-product is tracked (skipped: not a git checkout)", True)
+        return
+    res.record("no tracked file matches .gitignore (no build by-product committed)",
+               st == 0 and out.strip() == "", out)
 
 
 def check_trace_path_fails(res):
