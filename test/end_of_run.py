@@ -25,10 +25,16 @@ BOOKS = re.compile(r"^baretrace capture: target produced (\d+) events: (\d+) dec
                    r"(\d+) lost on the target .*\+ (\d+) lost on the wire", re.M)
 
 
-def make_run(h, board, run_dir, bootargs="", trace=None):
+# Exact repetition, several CPUs included (docs: QEMU's -icount).
+ICOUNT = "-icount shift=0,sleep=off"
+
+
+def make_run(h, board, run_dir, bootargs="", trace=None, qemu_flags=""):
     cmd = ["make", "-s", f"BOARD={board}", f"RUN_DIR={run_dir}", "run"]
     if bootargs:
         cmd.append(f"BOOTARGS={bootargs}")
+    if qemu_flags:
+        cmd.append(f"QEMU_FLAGS={qemu_flags}")
     if trace is not None:
         cmd.append(f"TRACE={trace}")
     st, out = h.run(cmd, timeout=h.QEMU_TIMEOUT * 2)
@@ -176,9 +182,16 @@ def stage_endrun(h, res, board):
                   lossy + " trace_mode=stop")
     res.record("end of run: the stop-mode runs really dropped events on the target",
                bool(figs) and all(f["lost"] > 0 for f in figs), repr(figs))
-    # The target says what was lost and what would have kept it.
+    advice(h, res, lossy)
+
+
+def advice(h, res, lossy):
+    """The target says what was lost and what would have kept it. Both runs
+    under -icount: the same run but for the buffer. Without it, how many
+    events a paced line leaves behind depends on the host's speed (a loaded
+    host once lost 349 of 9729 with the advised size)."""
     st, out = make_run(h, "qemu-virt", os.path.join(h.ROOT, "build", "endrun", "advice"),
-                       lossy)
+                       lossy, qemu_flags=ICOUNT)
     m = re.search(r"^trace: (\d+) % lost \((\d+) ring overwritten, (\d+) ring full in stop "
                   r"mode, (\d+) discarded by clear or a buffer change\); trace_buf=(\d+[KM]) "
                   r"holds this run$", out, re.M)
@@ -191,7 +204,7 @@ def stage_endrun(h, res, board):
         return
     # And that size really does: the same run with it loses nothing.
     st, out = make_run(h, "qemu-virt", os.path.join(h.ROOT, "build", "endrun", "advice2"),
-                       lossy + f" trace_buf={m.group(5)}")
+                       lossy + f" trace_buf={m.group(5)}", qemu_flags=ICOUNT)
     t = TARGET.search(out)
     ok2, why, _ = books(out)
     res.record(f"end of run: with the advised trace_buf={m.group(5)} the run loses nothing",
