@@ -26,12 +26,9 @@ void exception_init_cpu(void)
 {
 	write_sysreg(vbar_el1, (uintptr_t)exception_vectors);
 	/* TPIDR_EL0 and TPIDRRO_EL0 are the application's (README:
-	 * "Registers and resources an application may use"): they start at
-	 * 0 on every CPU (their reset values are UNKNOWN) and the kernel and
-	 * trace core never touch them again. The trace core's recursion
-	 * guard is EL1 state. */
-	write_sysreg(tpidr_el0, 0);
-	write_sysreg(tpidrro_el0, 0);
+	 * "Registers and resources an application may use"; kernel/tls.c
+	 * gives them their first values); the trace core's recursion guard
+	 * is EL1 state. */
 	this_cpu()->trace_callback_daif = 0;	/* trace/core/entry.S: not in a callback */
 	/* Debug exceptions stay masked for good (none are used); so DAIF is
 	 * never zero, which trace/core/entry.S relies on. */

@@ -6,7 +6,8 @@
  * call, in thread context, from an interrupt and on every CPU, and the
  * register holds the application's value afterwards and inside its
  * callbacks. Each test puts the value it found back, so the rest of the
- * suite runs as before.
+ * suite runs as before. And the value the kernel gives it: each CPU's
+ * own copy of the _Thread_local variables (kernel/tls.c).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -271,5 +272,68 @@ KTEST(app_regs_every_cpu_keeps_its_own_tpidr_el0)
 		KT_EQ(t, counter.hits[c], CALLS);
 		KT_EQ(t, counter.tp_wrong[c], 0);
 		KT_EQ(t, tp_after[c], app_tp(c));
+	}
+}
+
+/* ---- _Thread_local: one copy per CPU ---------------------------------- */
+
+/* One initialised (.tdata) and one zero (.tbss) variable; 'tls_seed' is
+ * used through its address too, as an application would. */
+static _Thread_local uint64_t tls_seed = 0x5eed0001;
+static _Thread_local uint64_t tls_zero[4];
+
+struct tls_seen {
+	uint64_t tp, seed, zero, addr, after;
+};
+static struct tls_seen tls_seen[NR_CPUS];
+static volatile uint32_t tls_written;	/* CPUs that wrote their copy */
+
+/* Reads the initial values, writes its own, waits until every CPU wrote
+ * its copy, then reads its own back: a shared copy would show the last
+ * writer's value. */
+static void tls_visit(void *arg)
+{
+	unsigned int cpu = smp_cpu_id(), n = *(unsigned int *)arg;
+	struct tls_seen *s = &tls_seen[cpu];
+	uint64_t t0;
+
+	s->tp = read_sysreg(tpidr_el0);
+	if (!s->tp)	/* no thread pointer: an access would fault at ~0 */
+		return;
+	s->seed = tls_seed;
+	s->zero = tls_zero[0] | tls_zero[1] | tls_zero[2] | tls_zero[3] | 1;
+	s->addr = (uintptr_t)&tls_seed;
+	tls_seed = 0xc0de0000 + cpu;
+	tls_zero[3] = cpu + 1;
+	__atomic_fetch_add(&tls_written, 1, __ATOMIC_SEQ_CST);
+	t0 = time_counter();
+	while (__atomic_load_n(&tls_written, __ATOMIC_SEQ_CST) < n &&
+	       time_counter() - t0 < time_counter_hz())	/* at most 1 s */
+		;
+	s->after = tls_seed ^ (tls_zero[3] << 32);
+}
+
+KTEST(app_regs_thread_local_is_per_cpu)
+{
+	unsigned int n = smp_num_cpus();
+
+	memset(tls_seen, 0, sizeof(tls_seen));
+	tls_written = 0;
+	for (unsigned int c = 1; c < n; c++)
+		KT_EQ(t, smp_start(c, tls_visit, &n), 0);
+	tls_visit(&n);
+	for (unsigned int c = 1; c < n; c++)
+		smp_wait(c);
+	KT_EQ(t, tls_written, n);
+	for (unsigned int c = 0; c < n; c++) {
+		const struct tls_seen *s = &tls_seen[c];
+
+		KT_EXPECT(t, s->tp != 0);
+		KT_EQ(t, s->seed, 0x5eed0001);		/* .tdata copied */
+		KT_EQ(t, s->zero, 1);			/* .tbss zeroed */
+		KT_EQ(t, s->addr, s->tp + 16);		/* variant 1: TP + TCB */
+		KT_EQ(t, s->after, (0xc0de0000 + c) ^ ((uint64_t)(c + 1) << 32));
+		for (unsigned int d = 0; d < c; d++)
+			KT_EXPECT(t, s->tp != tls_seen[d].tp);
 	}
 }
