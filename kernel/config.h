@@ -8,6 +8,7 @@
 #define PAGE_SHIFT		12
 #define PAGE_SIZE		(1 << PAGE_SHIFT)
 #define HEAP_MIN_SIZE		(8 << 20)	/* _sbrk refuses to start below this */
+#define TLS_TCB_SIZE		16	/* AArch64 TLS variant 1: TP + 16 = the block (kernel/tls.c) */
 
 /*
  * Each CPU's stacks, in one slot of cpu_stack_area (boot/head.S), from

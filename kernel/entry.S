@@ -36,9 +36,14 @@
  * EXC_ENTRY_RESERVE) or above stack_top has no room for a frame (e.g. a
  * stack overflow into its guard page), so such an exception goes to
  * exc_overflow (kernel/entry_overflow.S), which reports it from the
- * emergency stack. SP_EL0 and then TPIDRRO_EL0 hold x0 and x1 meanwhile:
- * nothing else uses them at EL1h. Costs 10 instructions (2 loads) per
- * exception. */
+ * emergency stack. SP_EL0 holds x0 meanwhile: it is the one register the
+ * check can use before anything is saved (there is no spare EL1 one;
+ * TPIDR_EL1 is the per-CPU pointer the check reads), so SP_EL0 is the
+ * kernel's at EL1h and an application must not keep a value in it
+ * (README, "Registers and resources an application may use"). On the
+ * overflow path x1 goes straight into the emergency frame, so the EL0
+ * thread registers (TPIDR_EL0, TPIDRRO_EL0) stay the application's even
+ * there. Costs 10 instructions (2 loads) per exception. */
 	.macro	vector kind
 	.balign	0x80
 	msr	sp_el0, x0			// park x0
@@ -55,7 +60,10 @@
 	stp	x0, x1, [sp, #FRAME_X(0)]
 	mov	x1, #\kind
 	b	exc_common
-9:	msr	tpidrro_el0, x1			// park x1
+9:	mrs	x0, tpidr_el1
+	ldr	x0, [x0, #PERCPU_EMERGENCY_TOP]
+	sub	x0, x0, #FRAME_SIZE		// the frame at the emergency stack's top
+	str	x1, [x0, #FRAME_X(1)]		// park x1 in it
 	mov	x1, #\kind
 	b	exc_overflow
 	.endm

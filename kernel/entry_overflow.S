@@ -16,12 +16,14 @@
 /*
  * exc_overflow: the vector found SP outside this CPU's stack (below
  * percpu->stack_limit or above stack_top; kernel/entry.S).
- *   in:    x1 = vector kind; the interrupted x0 in SP_EL0, x1 in
- *          TPIDRRO_EL0; SP = the interrupted SP, unusable
+ *   in:    x0 = the frame at the top of this CPU's emergency stack
+ *          (emergency_top - FRAME_SIZE), the interrupted x1 already in
+ *          it; x1 = vector kind; the interrupted x0 in SP_EL0; SP = the
+ *          interrupted SP, unusable
  *   state: EL1h, exceptions masked by entry, TPIDR_EL1 = struct percpu
- *   does:  builds a struct exc_frame at the top of the emergency stack
- *          (the interrupted SP in it) and calls exception_overflow(frame,
- *          kind), which reports and never returns.
+ *   does:  fills that struct exc_frame (the interrupted SP in it) and
+ *          calls exception_overflow(frame, kind), which reports and
+ *          never returns.
  * An exception taken while already on the emergency stack lands here too
  * (SP is above stack_top) and starts it afresh: by then a report is under
  * way and crash() only says that it crashed again.
@@ -30,17 +32,12 @@
 	.globl	exc_overflow
 	.type	exc_overflow, %function
 exc_overflow:
-	mrs	x0, tpidr_el1
-	ldr	x0, [x0, #PERCPU_EMERGENCY_TOP]
-	sub	x0, x0, #FRAME_SIZE		// x0 = frame, SP not moved yet
-	frame_save_x2_x29 x0
+	frame_save_x2_x29 x0			// x0 = frame, SP not moved yet
 	mov	x2, sp				// interrupted SP
 	stp	x30, x2, [x0, #FRAME_X(30)]
 	mov	sp, x0				// now on the emergency stack
 	mrs	x2, sp_el0
-	mrs	x3, tpidrro_el0
-	stp	x2, x3, [sp, #FRAME_X(0)]	// interrupted x0, x1
-	msr	tpidrro_el0, xzr
+	str	x2, [sp, #FRAME_X(0)]		// interrupted x0 (x1 is there)
 	frame_save_sysregs
 	stp	x29, x2, [sp, #FRAME_RECORD]	// record = {x29, elr}
 	add	x29, sp, #FRAME_RECORD

@@ -25,7 +25,11 @@ void exception_switch_to_emergency(struct exc_frame *f, unsigned long kind)
 void exception_init_cpu(void)
 {
 	write_sysreg(vbar_el1, (uintptr_t)exception_vectors);
-	write_sysreg(tpidr_el0, 0);	/* trace/core/entry.S: not in a callback */
+	/* TPIDR_EL0 and TPIDRRO_EL0 are the application's (README:
+	 * "Registers and resources an application may use"; kernel/tls.c
+	 * gives them their first values); the trace core's recursion guard
+	 * is EL1 state. */
+	this_cpu()->trace_callback_daif = 0;	/* trace/core/entry.S: not in a callback */
 	/* Debug exceptions stay masked for good (none are used); so DAIF is
 	 * never zero, which trace/core/entry.S relies on. */
 	__asm__ volatile("msr daifset, #8" ::: "memory");

@@ -20,6 +20,7 @@
 #include "power.h"
 #include "shell.h"
 #include "smp.h"
+#include "tls.h"
 #include "ktime.h"
 
 #include "board.h"
@@ -69,6 +70,7 @@ void boot_primary(void *dtb, unsigned long entry_el)
 	percpu_data[0].stack_top = (uintptr_t)boot_stack_top;
 	write_sysreg(tpidr_el1, &percpu_data[0]);
 	exception_init_cpu();
+	tls_init_cpu();
 	console_init();
 
 	kprintf("\nbaretrace: %s, entered at EL%lu, image at %p (%lu KiB), "

@@ -48,6 +48,12 @@ struct percpu {
 	smp_fn call_fn;
 	void *call_arg;
 	volatile uint32_t call_seq;	/* bumped by this CPU when a call ran */
+	/* The trace core's recursion guard (trace/core/entry.S): nonzero
+	 * while this CPU runs a trace callback, and then the DAIF value to
+	 * restore. Only this CPU touches it, with IRQ/FIQ masked. Kept here,
+	 * in EL1 state, because TPIDR_EL0 belongs to the application. Next
+	 * to 'ring' and 'fgraph' so the recorders read one cache line. */
+	uint32_t trace_callback_daif;
 
 	/* This CPU's trace ring buffer (trace/output/ring.h), set while tracing is
 	 * stopped; the owner writes through it. */

@@ -18,6 +18,7 @@
 #include "pmu.h"
 #include "smp.h"
 #include "spinlock.h"
+#include "tls.h"
 #include "ktime.h"
 
 #include "board.h"
@@ -289,6 +290,7 @@ void boot_secondary(void)
 	struct percpu *pc = this_cpu();
 
 	exception_init_cpu();
+	tls_init_cpu();
 	pmu_init();
 	irq_init_cpu();
 	time_init_cpu();

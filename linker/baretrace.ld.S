@@ -67,6 +67,24 @@ SECTIONS
 	/* trace_printf formats hold pointers, so the compiler files them
 	 * under .data.rel.ro.* too: gather them first. */
 	.data.rel.ro : { *(.data.rel.ro .data.rel.ro.*) }
+	/* The application's thread-local variables (_Thread_local): the
+	 * initial image, read only by kernel/tls.c, which gives each CPU a
+	 * copy in .tls below and points its TPIDR_EL0 at it. AArch64 TLS
+	 * variant 1, local-exec: the thread pointer addresses a 16-byte
+	 * TCB and the block follows it, at TP + 16 as long as no variable
+	 * asks for more than 16-byte alignment (asserted below). .tbss
+	 * takes no room here, only in each copy. */
+	.tdata : ALIGN(16) {
+		__tdata_start = .;
+		*(.tdata .tdata.* .gnu.linkonce.td.*)
+		__tdata_end = .;
+	}
+	.tbss : ALIGN(16) {
+		*(.tbss .tbss.* .gnu.linkonce.tb.*)
+		*(.tcommon)
+		. = ALIGN(16);
+		__tbss_end = .;
+	}
 	/* Written by tools/mktables between link 1 and link 2. */
 	.bt_tables : ALIGN(8) { KEEP(*(.bt_tables)) }
 	/* The bounds come from the output section: relocations the linker
@@ -96,6 +114,14 @@ SECTIONS
 		*(COMMON)
 		. = ALIGN(16);
 		__bss_end = .;
+	}
+	/* Each CPU's thread-local storage (kernel/tls.c): TLS_TCB_SIZE
+	 * bytes of TCB, then its copy of .tdata and .tbss; filled when the
+	 * CPU starts, not cleared with the BSS. */
+	.tls (NOLOAD) : ALIGN(16) {
+		__tls_areas_start = .;
+		. += NR_CPUS * (TLS_TCB_SIZE + (__tbss_end - __tdata_start));
+		__tls_areas_end = .;
 	}
 	/* Every CPU's stacks with their guard pages (boot/head.S); not
 	 * cleared at boot. Page-aligned so kernel/mmu.c can leave the guard
@@ -128,3 +154,7 @@ ASSERT((__stacks_start % PAGE_SIZE) == 0 && cpu_stack_area == __stacks_start &&
 ASSERT((STACK_SLOT_SIZE % PAGE_SIZE) == 0 && (STACK_SIZE % PAGE_SIZE) == 0 &&
        (EMERGENCY_STACK_SIZE % PAGE_SIZE) == 0, "stack slots are whole pages")
 ASSERT(_end < 0x10000000, "image larger than 256 MiB")
+ASSERT(ALIGNOF(.tdata) <= 16 && ALIGNOF(.tbss) <= 16,
+       "a _Thread_local variable asks for more than 16-byte alignment (kernel/tls.c places blocks at TP + 16)")
+ASSERT(__tdata_start % 16 == 0 && __tbss_end % 16 == 0 && __tls_areas_start % 16 == 0,
+       "TLS alignment")

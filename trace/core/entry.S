@@ -32,10 +32,14 @@
  *   trace_caller_direct below, so ordinary dispatch pays nothing for it.
  *
  * Why callbacks run with IRQ/FIQ masked:
- *  - recursion guard: TPIDR_EL0 is nonzero while this CPU runs a callback
- *    (a per-CPU register with no other use: there is no EL0 and no TLS;
- *    kernel/exception.c zeroes it at boot). It holds the DAIF value to
- *    restore, never zero because PSTATE.D stays set in the kernel. With
+ *  - recursion guard: percpu->trace_callback_daif (kernel/percpu.h,
+ *    reached through TPIDR_EL1) is nonzero while this CPU runs a
+ *    callback. It is EL1 state on purpose: TPIDR_EL0 and the other EL0
+ *    registers are the application's (its thread pointer, a scheduler's
+ *    current task), and nothing here reads or writes them. The guard
+ *    holds the DAIF value to restore, never zero because PSTATE.D stays
+ *    set in the kernel; it costs two instructions more per callback than
+ *    a system register did (one TPIDR_EL1 read after the call). With
  *    interrupts masked no other context (IRQ, FIQ) can start on this CPU
  *    while it is set, so one word per CPU guards every context: a
  *    callback in thread context and one in IRQ context can never overlap,
@@ -47,6 +51,7 @@
  *    Every load of a literal in this file is masked for that reason.
  */
 #include "config.h"
+#include "recorder.h"
 
 #define REGS_X8		64	/* x8, then sp: one STP */
 #define REGS_FP		80	/* record A: {fp, lr} */
@@ -73,9 +78,10 @@
 
 	mrs	x12, daif			// never 0: D stays masked (exception.c)
 	msr	daifset, #3			// mask IRQ and FIQ
-	mrs	x13, tpidr_el0			// busy: this CPU is in a callback
-	cbnz	x13, 1f
-	msr	tpidr_el0, x12			// busy = the DAIF to restore
+	mrs	x11, tpidr_el1			// this CPU's struct percpu
+	ldr	w13, [x11, #REC_PERCPU_CALLBACK_DAIF]	// busy: this CPU is in a callback
+	cbnz	w13, 1f
+	str	w12, [x11, #REC_PERCPU_CALLBACK_DAIF]	// busy = the DAIF to restore
 
 	ldr	x2, [x30, #-16]			// ops = *(func - 8)
 	sub	x0, x30, #8			// ip = func
@@ -84,8 +90,9 @@
 	mov	x3, sp				// regs
 	blr	x4
 
-	mrs	x12, tpidr_el0
-	msr	tpidr_el0, xzr
+	mrs	x11, tpidr_el1			// (the callback clobbered x11)
+	ldr	w12, [x11, #REC_PERCPU_CALLBACK_DAIF]
+	str	wzr, [x11, #REC_PERCPU_CALLBACK_DAIF]	// not busy
 1:	msr	daif, x12
 	ldp	x0, x1, [sp, #0]
 	ldp	x2, x3, [sp, #16]

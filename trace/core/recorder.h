@@ -1,8 +1,9 @@
 /*
- * trace/core/recorder.h: what the code in assembly that records without
- * the trampoline (trace/tracers/rec_function.S, rec_graph.S, and the fast
- * return in fgraph_entry.S) reads of C structures, as offsets, and the
- * record kinds it writes. Each is checked against its C definition by
+ * trace/core/recorder.h: what the code in assembly reads of C structures,
+ * as offsets, and the record kinds it writes: the recorders that work
+ * without the trampoline (trace/tracers/rec_function.S, rec_graph.S, the
+ * fast return in fgraph_entry.S) and the trampoline's recursion guard
+ * (entry.S). Each is checked against its C definition by
  * trace/tracers/tracer_function.c (_Static_assert), so a layout change
  * breaks the build, not the trace.
  */
@@ -10,6 +11,7 @@
 #define TRACE_RECORDER_H
 
 #define REC_PERCPU_IRQ_DEPTH	68	/* struct percpu */
+#define REC_PERCPU_CALLBACK_DAIF	108	/* the recursion guard (entry.S); 32 bits */
 #define REC_PERCPU_RING		112
 #define REC_PERCPU_FGRAPH	120
 #define REC_PERCPU_PROFILE	128

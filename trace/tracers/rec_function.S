@@ -12,7 +12,8 @@
  *          _text page aligned (the image is mapped by pages)
  *   does:  with IRQ/FIQ masked (the grace period and the ring's owner
  *          rule, as in trace_caller), unless this CPU is inside a
- *          callback (TPIDR_EL0 != 0, the recursion guard of entry.S):
+ *          callback (percpu->trace_callback_daif != 0, the recursion
+ *          guard of entry.S):
  *          appends a function record (kind 0, or kind 1 with the caller
  *          when this site's last caller in the block differs) to this
  *          CPU's ring and counts it; restores DAIF and continues at
@@ -37,9 +38,9 @@
 trace_rec_function:
 	mrs	x10, daif
 	msr	daifset, #3
-	mrs	x11, tpidr_el0
-	cbnz	x11, .Ldone			// inside a callback: not recorded
-	mrs	x11, tpidr_el1
+	mrs	x11, tpidr_el1			// this CPU's struct percpu
+	ldr	w12, [x11, #REC_PERCPU_CALLBACK_DAIF]
+	cbnz	w12, .Ldone			// inside a callback: not recorded
 	ldr	x11, [x11, #REC_PERCPU_RING]	// r (set on every CPU while tracing)
 	ldp	x12, x13, [x11, #REC_RING_WR]	// p = wr, wr_fast_end
 	cmp	x12, x13

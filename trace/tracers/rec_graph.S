@@ -15,7 +15,8 @@
  *          the call (trace_caller's contract)
  *   state: EL1, MMU on, TPIDR_EL1 = this CPU's struct percpu, any DAIF
  *   does:  with IRQ/FIQ masked, unless this CPU is inside a callback
- *          (TPIDR_EL0, the recursion guard of entry.S): pushes a frame
+ *          (percpu->trace_callback_daif, the recursion guard of
+ *          entry.S): pushes a frame
  *          {ret = x9, fp = x29, sp, ts = now, site, owner, flags =
  *          FGRAPH_FLAG_FAST} on this CPU's shadow stack and makes
  *          fgraph_return the return address; the graph entry also
@@ -56,12 +57,12 @@
 	.macro	HOOK_PUSH owner, ring, done, slow
 	mrs	x10, daif
 	msr	daifset, #3
-	mrs	x11, tpidr_el0
-	cbnz	x11, \done			// inside a callback: not hooked
+	mrs	x11, tpidr_el1			// this CPU's struct percpu
+	ldr	w16, [x11, #REC_PERCPU_CALLBACK_DAIF]
+	cbnz	w16, \done			// inside a callback: not hooked
 	adrp	x16, fgraph_stopped
 	ldrb	w16, [x16, :lo12:fgraph_stopped]
 	cbnz	w16, \slow
-	mrs	x11, tpidr_el1
 	ldr	x12, [x11, #REC_PERCPU_FGRAPH]	// st
 	ldr	w13, [x12, #REC_FG_TOP]
 	mov	w14, #REC_FG_FRAME_SIZE

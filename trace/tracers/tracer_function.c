@@ -16,6 +16,9 @@
 
 /* The recorders' view of the structures (recorder.h). */
 _Static_assert(__builtin_offsetof(struct percpu, irq_depth) == REC_PERCPU_IRQ_DEPTH, "recorder.h");
+_Static_assert(__builtin_offsetof(struct percpu, trace_callback_daif) == REC_PERCPU_CALLBACK_DAIF,
+	       "recorder.h");
+_Static_assert(sizeof(((struct percpu *)0)->trace_callback_daif) == 4, "recorder.h");
 _Static_assert(__builtin_offsetof(struct percpu, ring) == REC_PERCPU_RING, "recorder.h");
 _Static_assert(__builtin_offsetof(struct percpu, fgraph) == REC_PERCPU_FGRAPH, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, wr) == REC_RING_WR, "recorder.h");
