@@ -20,6 +20,9 @@ capture holds both boots.
   rings_off  a header whose CRC checks but whose ring state is 1 TiB
            outside the region is refused, with the field named; the
            boot does not fault and main() runs
+  books    CPU 0's counters made impossible (more overwritten than stored):
+           CPU 0's ring state is refused with a line, CPU 1's blocks are
+           still sent
 """
 import os
 import re
@@ -144,3 +147,16 @@ def stage_reset(h, res, board):
                    "Data abort" not in out and
                    len(re.findall(r"^trace: the previous boot's", out, re.M)) == 1,
                    f"status {st}, frame types {sorted(set(types))}\n" + out[-1500:])
+
+    st, out, rst, report, bt = boot("books", BOOT + " -- reset spoil=books")
+    prev, this = sections(report)
+    lines = re.findall(r"^trace: the previous boot's .*$", out, re.M)
+    res.record("reset (books): impossible counters refuse that CPU's ring state alone, "
+               "with a line; the other CPU's blocks are still sent",
+               st == 0 and rst == 0 and "reset: second boot: previous boot 1 (kept)" in out and
+               lines == ["trace: the previous boot's ring of CPU 0 is not used: "
+                         "its event counters overflow or do not add up"] and
+               count(prev, 0, "rs_alpha") == 0 and count(prev, 1, "rs_spin") > 0 and
+               count(this, 0, "rs_after") == CALLS and "Data abort" not in out,
+               f"status {st}, report {rst}, lines {lines}, alpha {count(prev, 0, 'rs_alpha')}, "
+               f"spin {count(prev, 1, 'rs_spin')}\n" + out[-1500:] + report[-800:])

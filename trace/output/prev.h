@@ -59,9 +59,11 @@ bool prev_send_one(void);
  * or as a scribble that left its CRC valid (ring state 1 TiB away), so
  * that the next boot refuses it; or this CPU's oldest complete block as
  * a reset while it was being reused would, so that the next boot drops
- * that block and counts it. */
+ * that block and counts it; or this CPU's counters as a scribble would
+ * (more overwritten than stored), so that the next boot refuses this CPU's
+ * ring state and uses the others'. */
 enum prev_spoil { PREV_SPOIL_CRC = 1, PREV_SPOIL_IMAGE = 2, PREV_SPOIL_BLOCK = 3,
-		  PREV_SPOIL_RINGS_OFF = 4 };
+		  PREV_SPOIL_RINGS_OFF = 4, PREV_SPOIL_BOOKS = 5 };
 void prev_spoil_for_test(enum prev_spoil how);
 
 #endif /* TRACE_PREV_H */

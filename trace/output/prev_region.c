@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "barrier.h"
 #include "kprintf.h"
 #include "percpu.h"
 #include "persist.h"
@@ -98,6 +99,18 @@ void prev_spoil_for_test(enum prev_spoil how)
 		    r.lo + 1 < r.hi)
 			((struct ring_block *)((uint8_t *)head + r.mem + r.lo % r.nblocks *
 					       RING_BLOCK_SIZE))->data[0] ^= 0x40;
+		return;
+	}
+	if (how == PREV_SPOIL_BOOKS) {
+		/* More overwritten than this CPU ever stored. Only the owner
+		 * writes 'overwritten', and interrupts are masked: no write of
+		 * its own is in flight across this one. */
+		unsigned long flags = irq_save();
+		struct ring_cpu *r = this_cpu()->ring;
+
+		if (r)
+			r->overwritten += 1ULL << 62;
+		irq_restore(flags);
 		return;
 	}
 	if (how == PREV_SPOIL_IMAGE) {
