@@ -17,6 +17,12 @@ capture holds both boots.
   block    a damaged block is dropped and counted, the rest is sent
   crc      a damaged header is refused, with the reason, nothing sent
   image    a header of another image is refused, with both hashes
+  rings_off  a header whose CRC checks but whose ring state is 1 TiB
+           outside the region is refused, with the field named; the
+           boot does not fault and main() runs
+  books    CPU 0's counters made impossible (more overwritten than stored):
+           CPU 0's ring state is refused with a line, CPU 1's blocks are
+           still sent
 """
 import os
 import re
@@ -128,12 +134,29 @@ def stage_reset(h, res, board):
 
     for spoil, why in (("crc", r"its header is damaged \(CRC-32 does not match\)"),
                        ("image", r"it is from another image \(hash 0x[0-9a-f]{8}, "
-                                 r"this image 0x[0-9a-f]{8}\)")):
+                                 r"this image 0x[0-9a-f]{8}\)"),
+                       ("rings_off", r"its ring state offset is 0x10000000000, "
+                                     r"this image's 0x1000")):
         st, out, rst, report, bt = boot(spoil, BOOT + f" -- reset spoil={spoil}")
         types = frame_types(bt)
         res.record(f"reset ({spoil}): the previous boot's trace is refused with a clear line",
                    st == 0 and "reset: second boot: previous boot 0 (refused)" in out and
                    re.search(r"^trace: the previous boot's trace is not used: " + why + "$",
                              out, re.M) is not None and
-                   6 not in types and 7 not in types and "previous boot" not in report,
+                   6 not in types and 7 not in types and "previous boot" not in report and
+                   "Data abort" not in out and
+                   len(re.findall(r"^trace: the previous boot's", out, re.M)) == 1,
                    f"status {st}, frame types {sorted(set(types))}\n" + out[-1500:])
+
+    st, out, rst, report, bt = boot("books", BOOT + " -- reset spoil=books")
+    prev, this = sections(report)
+    lines = re.findall(r"^trace: the previous boot's .*$", out, re.M)
+    res.record("reset (books): impossible counters refuse that CPU's ring state alone, "
+               "with a line; the other CPU's blocks are still sent",
+               st == 0 and rst == 0 and "reset: second boot: previous boot 1 (kept)" in out and
+               lines == ["trace: the previous boot's ring of CPU 0 is not used: "
+                         "its event counters overflow or do not add up"] and
+               count(prev, 0, "rs_alpha") == 0 and count(prev, 1, "rs_spin") > 0 and
+               count(this, 0, "rs_after") == CALLS and "Data abort" not in out,
+               f"status {st}, report {rst}, lines {lines}, alpha {count(prev, 0, 'rs_alpha')}, "
+               f"spin {count(prev, 1, 'rs_spin')}\n" + out[-1500:] + report[-800:])

@@ -158,7 +158,8 @@ def stage_host_units(res):
         exe = os.path.join(HOST, name)
         src = os.path.join("test/fuzz", t)
         st, out = run(["clang", "-g", "-O1", "-fsanitize=fuzzer,address,undefined",
-                       "-Ikernel", "-Iinclude", src] + sources_of(src) + ["-o", exe])
+                       "-Ikernel", "-Iinclude", "-Itrace", "-Iwire", src] + sources_of(src) +
+                      ["-o", exe])
         if st != 0:
             res.record(f"fuzz {name}: builds", False, out)
             continue

@@ -10,8 +10,12 @@
  * what a watchdog does). The second boot knows it is the second from
  * what it found in the region, calls rs_after RS_CALLS times and powers
  * off. 'spoil=crc' or 'spoil=image' damages the header before the reset,
- * as a damaged region or another image would, so the second boot must
- * refuse it; 'spoil=block' damages CPU 0's oldest complete block, which
+ * as a damaged region or another image would, and 'spoil=rings_off'
+ * points its ring state 1 TiB away with the CRC made valid again, as a
+ * scribble might, so the second boot must refuse it (and still reach
+ * main); 'spoil=books' makes CPU 0's counters impossible (more
+ * overwritten than stored), so the second boot must refuse CPU 0's ring
+ * state alone and still send CPU 1's blocks; 'spoil=block' damages CPU 0's oldest complete block, which
  * the second boot must drop and count.
  */
 #include <stdio.h>
@@ -64,6 +68,10 @@ int scenario_reset(const char *opt)
 			prev_spoil_for_test(PREV_SPOIL_CRC);
 		else if (opt && !strcmp(opt, "spoil=image"))
 			prev_spoil_for_test(PREV_SPOIL_IMAGE);
+		else if (opt && !strcmp(opt, "spoil=rings_off"))
+			prev_spoil_for_test(PREV_SPOIL_RINGS_OFF);
+		else if (opt && !strcmp(opt, "spoil=books"))
+			prev_spoil_for_test(PREV_SPOIL_BOOKS);
 		else if (opt && !strcmp(opt, "spoil=block"))
 			prev_spoil_for_test(PREV_SPOIL_BLOCK);
 		printf("reset: first boot: %d calls each of rs_alpha and rs_beta, "

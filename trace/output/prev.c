@@ -24,6 +24,7 @@
 #include "persist.h"
 #include "prev.h"
 #include "prev_int.h"
+#include "prev_parse.h"
 #include "ring.h"
 #include "tracers/tracer.h"
 #include "wire.h"
@@ -77,104 +78,33 @@ static uint32_t image_hash(void)
 	return wire_crc32(0, bt_tables_start, (size_t)(bt_tables_end - bt_tables_start));
 }
 
-uint32_t prev_header_crc(const struct prev_header *h)
-{
-	struct prev_header c = *h;
-
-	c.crc = 0;
-	return wire_crc32(0, &c, sizeof(c));
-}
-
 /* The layout this image uses for a region of 'size' bytes at 'base'. */
 struct prev_header prev_layout_for(uint64_t base, uint64_t size)
 {
-	uint64_t rings = (NR_CPUS * sizeof(struct ring_cpu) + 4095) & ~4095UL;
-	uint64_t data = HEAD_BYTES + rings;
-
-	return (struct prev_header){
-		.magic = PREV_MAGIC, .layout = PREV_LAYOUT, .base = base, .size = size,
-		.image_hash = image_hash(), .ncpus = NR_CPUS,
-		.ring_cpu_bytes = sizeof(struct ring_cpu), .block_bytes = RING_BLOCK_SIZE,
-		.rings_off = HEAD_BYTES, .data_off = data,
-		.half_bytes = size > data ? (size - data) / 2 / RING_BLOCK_SIZE * RING_BLOCK_SIZE : 0,
-	};
+	return prev_layout(base, size, image_hash());
 }
 
-/*
- * Block 'seq' of the previous boot's ring 'o', if it checks: its length
- * and events in *used, *events. The block open at the reset checks by
- * its writer's position (its head was written when it was opened).
- */
-static const struct ring_block *block_ok(const struct ring_cpu *o, uint64_t seq,
-					 uint32_t *used, uint32_t *events)
+/* Where take_block puts a CPU's blocks: counted, or copied too. */
+struct take_ctx {
+	bool copy;
+	unsigned int cpu;
+	size_t bytes;		/* frame bodies' bytes, at most */
+	uint8_t *at;		/* the next body (when copying) */
+};
+
+static void take_block(void *arg, uint64_t seq, const struct ring_block *b, uint32_t used)
 {
-	const struct ring_block *b = ring_block_at(o, seq);
-	uint32_t cap = RING_BLOCK_SIZE - (uint32_t)sizeof(struct ring_block);
+	struct take_ctx *t = arg;
 
-	if (b->seq != seq)
-		return NULL;
-	if (o->cur == b && seq == o->wr_seq) {
-		if (o->wr < b->data || o->wr > b->data + cap || o->cur_events > cap)
-			return NULL;
-		*used = (uint32_t)(o->wr - b->data);
-		*events = o->cur_events;
-		return b;
-	}
-	if (b->used > cap || b->check != ring_block_check(b))
-		return NULL;
-	*used = b->used;
-	*events = b->events;
-	return b;
-}
+	t->bytes += 2 * WIRE_VARINT_MAX + used;
+	if (!t->copy)
+		return;
+	struct prev_frame *f = &frames[nframes++];
+	unsigned int n = wire_block_head_put(t->at, b->base_ts, b->first);
 
-/* The sequence numbers a ring may still hold: [*lo, *hi). */
-bool prev_ring_span(const struct prev_header *h, const struct ring_cpu *o,
-		      uint64_t *lo, uint64_t *hi)
-{
-	uintptr_t d0 = h->base + h->data_off, d1 = d0 + 2 * h->half_bytes;
-	uintptr_t m = (uintptr_t)o->mem;
-
-	if (!o->mem || !o->started || !o->nblocks || m < d0 || m >= d1 ||
-	    o->nblocks > (d1 - m) / RING_BLOCK_SIZE || o->seq_base > o->wr_seq)
-		return false;
-	*hi = o->wr_seq + 1;
-	*lo = *hi - o->seq_base > o->nblocks ? *hi - o->nblocks : o->seq_base;
-	return true;
-}
-
-/* Copies CPU c's blocks that check into frames[] (when 'copy'), and
- * counts them and those that do not in info[]; returns the body bytes. */
-static size_t take_cpu(const struct prev_header *h, const struct ring_cpu *o,
-		       unsigned int c, bool copy, uint8_t **at)
-{
-	struct wire_prev_cpu *e = &info[c];
-	uint64_t lo, hi;
-	size_t bytes = 0;
-
-	*e = (struct wire_prev_cpu){ c, o->stored_done + (o->cur ? o->cur_events : 0) + o->dropped,
-				     o->exported, o->overwritten, o->dropped, o->discarded, 0, 0 };
-	if (!prev_ring_span(h, o, &lo, &hi))
-		return 0;
-	for (uint64_t s = lo; s < hi; s++) {
-		uint32_t used, events;
-		const struct ring_block *b = block_ok(o, s, &used, &events);
-
-		if (!b) {
-			e->torn++;
-			continue;
-		}
-		e->kept++;
-		bytes += 2 * WIRE_VARINT_MAX + used;
-		if (!copy)
-			continue;
-		struct prev_frame *f = &frames[nframes++];
-		unsigned int n = wire_block_head_put(*at, b->base_ts, b->first);
-
-		memcpy(*at + n, b->data, used);
-		*f = (struct prev_frame){ s, b->base_ts, *at, n + used, (uint8_t)c };
-		*at += n + used;
-	}
-	return bytes;
+	memcpy(t->at + n, b->data, used);
+	*f = (struct prev_frame){ seq, b->base_ts, t->at, n + used, (uint8_t)t->cpu };
+	t->at += n + used;
 }
 
 /* Frames of all CPUs in time order (each CPU's are already): merged. */
@@ -207,81 +137,101 @@ static void order_frames(void)
 	frames = out;
 }
 
-/* Says why a header is refused, or NULL if it is this image's. */
-static const char *refusal(const struct prev_header *h, const struct prev_header *want)
+/* The console's words for a refusal. */
+static const char *why_text(struct prev_why w)
 {
-	static char why[96];
+	static char text[128];
 
-	if (h->layout != PREV_LAYOUT || h->ring_cpu_bytes != want->ring_cpu_bytes ||
-	    h->block_bytes != want->block_bytes || h->ncpus != NR_CPUS)
-		return "its layout is not this image's";
-	if (h->crc != prev_header_crc(h))
-		return "its header is damaged (CRC-32 does not match)";
-	if (h->base != want->base || h->size != want->size || h->data_off != want->data_off ||
-	    h->half_bytes != want->half_bytes)
-		return "it was written for another region";
-	if (h->image_hash != want->image_hash) {
-		ksnprintf(why, sizeof(why), "it is from another image (hash 0x%08x, this image 0x%08x)",
-			  h->image_hash, want->image_hash);
-		return why;
+	switch (w.kind) {
+	case PREV_WHY_FIELD:
+		ksnprintf(text, sizeof(text), "its %s is 0x%lx, this image's 0x%lx", w.what,
+			  (unsigned long)w.got, (unsigned long)w.want);
+		return text;
+	case PREV_WHY_VALUE:
+		ksnprintf(text, sizeof(text), "its %s cannot be 0x%lx", w.what,
+			  (unsigned long)w.got);
+		return text;
+	case PREV_WHY_IMAGE:
+		ksnprintf(text, sizeof(text), "it is from another image (hash 0x%08x, this image 0x%08x)",
+			  (uint32_t)w.got, (uint32_t)w.want);
+		return text;
+	default:
+		return w.what;
 	}
-	return NULL;
+}
+
+/* Reads each CPU's ring state; one refused is said once and not used. */
+static void read_rings(const struct prev_view *v, const struct prev_header *h,
+		       struct prev_ring *rings)
+{
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		struct prev_why why = prev_read_ring(v, h, c, &rings[c]);
+
+		if (why.what) {
+			rings[c] = (struct prev_ring){ .books.cpu = c };
+			kprintf("trace: the previous boot's ring of CPU %u is not used: %s\n", c,
+				why_text(why));
+		}
+	}
 }
 
 static void prev_init(void)
 {
+	static struct prev_ring rings[NR_CPUS];
 	struct mem_region r = persist_region();
 
-	if (!r.size)
+	if (r.size < HEAD_BYTES)
 		return;
-	struct prev_header *h = (struct prev_header *)(uintptr_t)r.base;
-	struct prev_header want = prev_layout_for(r.base, r.size);
+	struct prev_header *kept = (struct prev_header *)(uintptr_t)r.base;
+	struct prev_view v = { (const uint8_t *)(uintptr_t)r.base, r.base, r.size };
+	struct prev_header want = prev_layout_for(r.base, r.size), h;
 
-	if (h->magic != PREV_MAGIC)
+	if (kept->magic != PREV_MAGIC)
 		return;		/* nothing there: a cold boot */
-	const char *why = refusal(h, &want);
+	struct prev_why why = prev_read_header(&v, &want, &h);
 
-	h->magic = 0;	/* read once: a boot that never traces leaves nothing */
-	if (why) {
+	kept->magic = 0;	/* read once: a boot that never traces leaves nothing */
+	if (why.what) {
 		found = PREV_REFUSED;
-		kprintf("trace: the previous boot's trace is not used: %s\n", why);
+		kprintf("trace: the previous boot's trace is not used: %s\n", why_text(why));
 		return;
 	}
 	found = PREV_KEPT;
-	prev_boot = h->boot;
-	const struct ring_cpu *o = (const struct ring_cpu *)(uintptr_t)(r.base + h->rings_off);
-	size_t bytes = 0;
-	uint8_t *at = NULL;
-	uint64_t kept = 0, torn = 0, events = 0;
+	prev_boot = h.boot;
+	read_rings(&v, &h, rings);
+	struct take_ctx t = { 0 };
+	uint64_t kept_blocks = 0, torn = 0, events = 0;
 
-	for (unsigned int c = 0; c < NR_CPUS; c++)
-		bytes += take_cpu(h, &o[c], c, false, &at);
 	for (unsigned int c = 0; c < NR_CPUS; c++) {
-		kept += info[c].kept;
+		prev_walk(&v, &rings[c], take_block, &t);
+		info[c] = rings[c].books;
+		kept_blocks += info[c].kept;
 		torn += info[c].torn;
 		events += info[c].produced;
 		if (info[c].produced || info[c].kept)
 			ninfo = c + 1;
 	}
-	if (!drop && kept) {
-		frames = malloc(kept * sizeof(*frames));
-		bodies = malloc(bytes);
+	if (!drop && kept_blocks) {
+		frames = malloc(kept_blocks * sizeof(*frames));
+		bodies = malloc(t.bytes);
 		if (!frames || !bodies) {
 			free(frames);
 			free(bodies);
 			frames = NULL;
 			kprintf("trace: no memory for the previous boot's %lu blocks; dropped\n",
-				(unsigned long)kept);
+				(unsigned long)kept_blocks);
 		} else {
-			at = bodies;
-			for (unsigned int c = 0; c < NR_CPUS; c++)
-				take_cpu(h, &o[c], c, true, &at);
+			t = (struct take_ctx){ .copy = true, .at = bodies };
+			for (unsigned int c = 0; c < NR_CPUS; c++) {
+				t.cpu = c;
+				prev_walk(&v, &rings[c], take_block, &t);
+			}
 			order_frames();
 		}
 	}
 	kprintf("trace: previous boot %lu left %lu blocks of %lu events recorded "
 		"(%lu blocks did not check); %s\n", (unsigned long)prev_boot,
-		(unsigned long)kept, (unsigned long)events, (unsigned long)torn,
+		(unsigned long)kept_blocks, (unsigned long)events, (unsigned long)torn,
 		drop ? "dropped (trace_prev=drop)" : frames ? "sent first" : "nothing to send");
 }
 KERNEL_INIT(prev_init, KINIT_EARLY);

@@ -8,7 +8,10 @@
  * hash, boot number), then each CPU's blocks from the oldest the ring
  * still holds to the one open at the reset, each checked
  * (ring_block_check; the open one by its writer's position), a block
- * that does not check dropped and counted. With trace_prev=send (the
+ * that does not check dropped and counted. Every value read from the
+ * region is checked against it and this image's layout first
+ * (prev_parse.h): a refused header is said once and nothing else in
+ * the region is read. With trace_prev=send (the
  * default) the blocks are copied aside and go to the host first, as
  * type-6 frames after a type-7 summary; with trace_prev=drop they are
  * only counted. Either way the region then holds this boot's rings.
@@ -53,10 +56,14 @@ void prev_send_info(void);
 bool prev_send_one(void);
 
 /* Tests: spoil the header as a damaged region or another image would,
- * so that the next boot refuses it, or this CPU's oldest complete block
- * as a reset while it was being reused would, so that the next boot
- * drops that block and counts it. */
-enum prev_spoil { PREV_SPOIL_CRC = 1, PREV_SPOIL_IMAGE = 2, PREV_SPOIL_BLOCK = 3 };
+ * or as a scribble that left its CRC valid (ring state 1 TiB away), so
+ * that the next boot refuses it; or this CPU's oldest complete block as
+ * a reset while it was being reused would, so that the next boot drops
+ * that block and counts it; or this CPU's counters as a scribble would
+ * (more overwritten than stored), so that the next boot refuses this CPU's
+ * ring state and uses the others'. */
+enum prev_spoil { PREV_SPOIL_CRC = 1, PREV_SPOIL_IMAGE = 2, PREV_SPOIL_BLOCK = 3,
+		  PREV_SPOIL_RINGS_OFF = 4, PREV_SPOIL_BOOKS = 5 };
 void prev_spoil_for_test(enum prev_spoil how);
 
 #endif /* TRACE_PREV_H */

@@ -6,10 +6,7 @@
 #ifndef TRACE_PREV_INT_H
 #define TRACE_PREV_INT_H
 
-#include <stdbool.h>
 #include <stdint.h>
-
-struct ring_cpu;
 
 #define PREV_MAGIC	0x3130564552505442ULL	/* "BTPREV01", little-endian */
 #define PREV_LAYOUT	1			/* of this file's region */
@@ -27,12 +24,8 @@ struct prev_header {
 	uint64_t rings_off, data_off, half_bytes;
 };
 
-/* The layout this image uses for a region of 'size' bytes at 'base'. */
+/* The layout this image uses for a region of 'size' bytes at 'base'
+ * (prev_layout with this image's hash; the checks: prev_parse.h). */
 struct prev_header prev_layout_for(uint64_t base, uint64_t size);
-/* CRC-32 of a header with its crc field zero. */
-uint32_t prev_header_crc(const struct prev_header *h);
-/* The sequence numbers ring 'o' may still hold: [*lo, *hi). */
-bool prev_ring_span(const struct prev_header *h, const struct ring_cpu *o,
-		    uint64_t *lo, uint64_t *hi);
 
 #endif /* TRACE_PREV_INT_H */

@@ -6,11 +6,13 @@
  */
 #include <string.h>
 
+#include "barrier.h"
 #include "kprintf.h"
 #include "percpu.h"
 #include "persist.h"
 #include "prev.h"
 #include "prev_int.h"
+#include "prev_parse.h"
 #include "ring.h"
 
 #include "config.h"
@@ -89,17 +91,35 @@ void prev_spoil_for_test(enum prev_spoil how)
 	if (!head)
 		return;
 	if (how == PREV_SPOIL_BLOCK) {
-		struct ring_cpu *r = this_cpu()->ring;
-		uint64_t lo, hi;
+		/* This CPU's oldest block, found as the next boot will. */
+		struct prev_view v = { (const uint8_t *)head, head->base, head->size };
+		struct prev_ring r;
 
-		if (r && prev_ring_span(head, r, &lo, &hi) && lo + 1 < hi)
-			ring_block_at(r, lo)->data[0] ^= 0x40;
+		if (!prev_read_ring(&v, head, this_cpu()->cpu, &r).what && r.nblocks &&
+		    r.lo + 1 < r.hi)
+			((struct ring_block *)((uint8_t *)head + r.mem + r.lo % r.nblocks *
+					       RING_BLOCK_SIZE))->data[0] ^= 0x40;
+		return;
+	}
+	if (how == PREV_SPOIL_BOOKS) {
+		/* More overwritten than this CPU ever stored. Only the owner
+		 * writes 'overwritten', and interrupts are masked: no write of
+		 * its own is in flight across this one. */
+		unsigned long flags = irq_save();
+		struct ring_cpu *r = this_cpu()->ring;
+
+		if (r)
+			r->overwritten += 1ULL << 62;
+		irq_restore(flags);
 		return;
 	}
 	if (how == PREV_SPOIL_IMAGE) {
 		head->image_hash ^= 0x5a5a5a5a;
-		head->crc = prev_header_crc(head);
+	} else if (how == PREV_SPOIL_RINGS_OFF) {
+		head->rings_off = 1ULL << 40;	/* 1 TiB: far outside the region */
 	} else {
 		head->boot ^= 0x100;	/* the CRC no longer matches */
+		return;
 	}
+	head->crc = prev_header_crc(head);	/* a header that checks */
 }
