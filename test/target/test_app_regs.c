@@ -40,17 +40,6 @@ static uint64_t app_tp(unsigned int cpu)
 	return (uint64_t)(uintptr_t)&app_block[cpu];
 }
 
-/* Where the BL at a function's site goes, or 0 if it holds no BL. */
-static uintptr_t bl_target(const char *name)
-{
-	uintptr_t at = sym_address(name) + 4;
-	uint32_t insn = *(volatile uint32_t *)at;
-
-	if ((insn & 0xfc000000U) != 0x94000000U)
-		return 0;
-	return at + (uintptr_t)((int64_t)((int32_t)(insn << 6) >> 6) * 4);
-}
-
 /* An ops that counts its calls per CPU and the calls in which TPIDR_EL0
  * did not hold that CPU's application value. */
 struct app_regs_counter {
@@ -89,7 +78,7 @@ KTEST(app_regs_ops_callback_sees_every_call_with_tpidr_el0_set)
 	counter_clear();
 	KT_EQ(t, trace_ops_set_filter(&counter.ops, "tt_alpha"), 0);
 	KT_EQ(t, trace_ops_register(&counter.ops), 0);
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)trace_caller);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)trace_caller);
 	write_sysreg(tpidr_el0, app_tp(cpu));
 	for (int i = 0; i < CALLS; i++)
 		tt_alpha(i);
@@ -129,7 +118,7 @@ static unsigned int record_with_tp(struct ktest_ctx *t, const char *tracer,
 	trace_set_tracer(tracer);
 	trace_set_filter("tt_alpha");
 	KT_EQ(t, trace_start(), 0);
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)recorder);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)recorder);
 	write_sysreg(tpidr_el0, app_tp(cpu));
 	for (int i = 0; i < CALLS; i++)
 		tt_alpha(i);
@@ -172,7 +161,7 @@ KTEST(app_regs_profiler_recorder_counts_with_tpidr_el0_set)
 
 	profile_reset();
 	KT_EQ(t, trace_profile(true, "tt_alpha"), 0);
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)trace_rec_profile);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)trace_rec_profile);
 	write_sysreg(tpidr_el0, app_tp(cpu));
 	for (int i = 0; i < CALLS; i++)
 		tt_alpha(i);

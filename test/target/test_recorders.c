@@ -35,17 +35,6 @@ int _getpid(void);
 
 static struct rec fast[CHECK_MAX], slow[CHECK_MAX];
 
-/* Where the BL at a function's site goes, or 0 if it holds no BL. */
-static uintptr_t bl_target(const char *name)
-{
-	uintptr_t at = sym_address(name) + 4;
-	uint32_t insn = *(volatile uint32_t *)at;
-
-	if ((insn & 0xfc000000U) != 0x94000000U)
-		return 0;
-	return at + (uintptr_t)((int64_t)((int32_t)(insn << 6) >> 6) * 4);
-}
-
 static int __attribute__((noinline)) alpha_from_here(int x)
 {
 	return tt_alpha(x) + 1;	/* another caller of tt_alpha */
@@ -101,26 +90,26 @@ KTEST(recorders_function_tracer_sites_call_the_recorder_unless_filtered)
 	trace_set_tracer("function");
 	trace_set_filter("tt_alpha");
 	KT_EQ(t, trace_start(), 0);
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)trace_rec_function);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)trace_rec_function);
 	/* A CPU mask needs the C callback: the sites go back to the
 	 * trampoline (with one CPU, mask 1 is every CPU: no filter). */
 	KT_EQ(t, trace_set_cpumask(1), 0);
-	KT_EQ(t, bl_target("tt_alpha"), smp_num_cpus() > 1 ? (uintptr_t)trace_caller :
+	KT_EQ(t, site_bl_target("tt_alpha"), smp_num_cpus() > 1 ? (uintptr_t)trace_caller :
 							     (uintptr_t)trace_rec_function);
 	KT_EQ(t, trace_set_cpumask(~0ULL), 0);
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)trace_rec_function);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)trace_rec_function);
 	KT_EQ(t, trace_set_context("irq"), 0);
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)trace_caller);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)trace_caller);
 	KT_EQ(t, trace_set_context("all"), 0);
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)trace_rec_function);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)trace_rec_function);
 	/* A second ops on the site: the list, through the trampoline. */
 	KT_EQ(t, trace_profile(true, "tt_alpha"), 0);
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)trace_caller);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)trace_caller);
 	KT_EQ(t, trace_profile(false, NULL), 0);
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)trace_rec_function);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)trace_rec_function);
 	trace_stop();
 	trace_set_tracer("nop");
-	KT_EQ(t, bl_target("tt_alpha"), 0);
+	KT_EQ(t, site_bl_target("tt_alpha"), 0);
 }
 
 KTEST(recorders_graph_sites_call_the_recorder_only_without_options)
@@ -128,20 +117,20 @@ KTEST(recorders_graph_sites_call_the_recorder_only_without_options)
 	trace_set_tracer("function_graph");
 	trace_set_filter("tt_alpha");
 	KT_EQ(t, trace_start(), 0);
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)trace_rec_graph);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)trace_rec_graph);
 	KT_EQ(t, trace_set_retval(true), 0);	/* the recorder has no return value */
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)trace_caller);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)trace_caller);
 	KT_EQ(t, trace_set_retval(false), 0);
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)trace_rec_graph);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)trace_rec_graph);
 	trace_stop();
 	KT_EQ(t, trace_set_max_depth(3), 0);
 	KT_EQ(t, trace_start(), 0);
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)trace_caller);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)trace_caller);
 	trace_stop();
 	KT_EQ(t, trace_set_max_depth(0), 0);
 	trace_set_tracer("nop");
 	KT_EQ(t, trace_profile(true, "tt_alpha"), 0);
-	KT_EQ(t, bl_target("tt_alpha"), (uintptr_t)trace_rec_profile);
+	KT_EQ(t, site_bl_target("tt_alpha"), (uintptr_t)trace_rec_profile);
 	KT_EQ(t, trace_profile(false, NULL), 0);
 }
 
@@ -197,7 +186,7 @@ KTEST(recorders_profiler_counts_equal_the_c_callbacks)
 		profile_reset();
 		trace_force_list(list);
 		KT_EQ(t, trace_profile(true, "tt_alpha _getpid tt_inner"), 0);
-		KT_EQ(t, bl_target("tt_alpha"),
+		KT_EQ(t, site_bl_target("tt_alpha"),
 		      list ? (uintptr_t)trace_caller : (uintptr_t)trace_rec_profile);
 		workload();
 		KT_EQ(t, trace_profile(false, NULL), 0);

@@ -56,3 +56,15 @@ unsigned int check_collect(unsigned int cpu, struct rec *out, unsigned int max)
 	}
 	return n;
 }
+
+/* Where the BL at a function's site goes, or 0 if it holds no BL. */
+uintptr_t site_bl_target(const char *name)
+{
+	uintptr_t at = sym_address(name) + 4;
+	uint32_t insn = *(volatile uint32_t *)at;
+
+	if ((insn & 0xfc000000U) != 0x94000000U)
+		return 0;
+	return at + (uintptr_t)((int64_t)((int32_t)(insn << 6) >> 6) * 4);
+}
+

@@ -2,6 +2,8 @@
 #ifndef TEST_TRACECHECK_H
 #define TEST_TRACECHECK_H
 
+#include <stdint.h>
+
 #include "wire.h"
 
 #define CHECK_MAX 256
@@ -22,5 +24,7 @@ void check_reset(void);
  * returns how many (the rest are dropped). */
 unsigned int check_collect(unsigned int cpu, struct rec *out, unsigned int max);
 int site_of(const char *name);
+/* Where the BL at a function's site goes, or 0 if it holds no BL. */
+uintptr_t site_bl_target(const char *name);
 
 #endif /* TEST_TRACECHECK_H */
