@@ -13,6 +13,7 @@
 #include <baretrace_trace.h>
 
 #include "core/fgraph.h"
+#include "barrier.h"
 #include "ktest.h"
 #include "tracecheck.h"
 #include "tracers/tracer.h"
@@ -83,7 +84,12 @@ static void run_switch(struct ktest_ctx *t, unsigned int b_stack)
 	a_result = b_result = b_back = a_wrong = 0;
 	co_start(&b_ctx, co_b_main, b_stack);
 	co_start(&a_ctx, co_a_main, !b_stack);
+	/* Interrupts masked while off this CPU's stack: exception entry
+	 * takes an SP outside it for an overflow (kernel/entry.S). */
+	unsigned long flags = irq_save();
+
 	co_switch(&main_ctx, &b_ctx);	/* comes back when A is done */
+	irq_restore(flags);
 	bool stopped = fgraph_stopped;
 
 	trace_stop();
