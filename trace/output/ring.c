@@ -24,12 +24,6 @@ static uint8_t *put_header(uint8_t *p, unsigned int kind, uint64_t delta)
 	return ring_put_varint(p, delta);
 }
 
-/*
- * Starts the next block (interrupts masked, owner only). In stop mode it
- * fails while that block is unread; in overwrite mode it takes the
- * oldest unread block as lost. Events lost so far are written first, as
- * a kind-6 record: the point of loss.
- */
 /* Records the current block's length and events as final. */
 static void leave_block(struct ring_cpu *r)
 {
@@ -66,6 +60,12 @@ static void open_fast_path(struct ring_cpu *r)
 		WRITE_ONCE(r->wr_fast_end, NULL);
 }
 
+/*
+ * Starts the next block (interrupts masked, owner only). In stop mode it
+ * fails while that block is unread; in overwrite mode it takes the
+ * oldest unread block as lost. Events lost so far are written first, as
+ * a kind-6 record: the point of loss.
+ */
 bool ring_next_block(struct ring_cpu *r, uint64_t now)
 {
 	uint64_t next = r->started ? r->wr_seq + 1 : r->seq_base;
