@@ -56,6 +56,24 @@ void crash_set_hooks(void (*dump)(void),
 	regdump_set_translate(translate);
 }
 
+bool crash_elsewhere(void)
+{
+	int owner = __atomic_load_n(&crash_owner, __ATOMIC_ACQUIRE);
+
+	return owner && owner != (int)cpu_id() + 1;
+}
+
+void crash_yield(void)
+{
+	if (!crash_elsewhere())
+		return;
+	irq_disable();
+	/* What smp_stop_others waits for: this CPU has stopped. */
+	WRITE_ONCE(this_cpu()->online, false);
+	for (;;)
+		wfi();
+}
+
 static void report(struct exc_frame *f, const char *why)
 {
 	uint64_t esr = f->esr;

@@ -25,6 +25,7 @@
 #define VEC_SPX_SERROR	7
 
 #ifndef __ASSEMBLER__
+#include <stdbool.h>
 #include <stdint.h>
 
 struct exc_frame {
@@ -54,6 +55,15 @@ void exception_init_cpu(void);
 /* Prints the crash report, stops the other CPUs and halts or powers
  * off (kernel parameter panic=). Never returns. */
 void crash(struct exc_frame *f, const char *why) __attribute__((noreturn));
+/* Whether another CPU is reporting a crash. A CPU printing a long report
+ * with interrupts masked (the break key, the lockup detector and their
+ * trace dump) cannot take the crash's stop SGI: it calls crash_yield
+ * between lines, which stops it for good as that SGI would (so its
+ * lines never land in the crash report, and the dump's buffers are
+ * free for the crash's own dump; release what it holds first), and
+ * returns at once when no other CPU crashed. */
+bool crash_elsewhere(void);
+void crash_yield(void);
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 #else /* __ASSEMBLER__: what both entry paths write into a frame */
 

@@ -133,6 +133,7 @@ void hang_break(void)
 	uint64_t got = hang_gather_regs();
 
 	for (unsigned int c = 0; c < n; c++) {
+		crash_yield();		/* another CPU crashed: its report only */
 		kprintf("---- CPU %u ----\n", c);
 		if (got & (1ULL << c))
 			hang_print_regs(c);
@@ -142,6 +143,7 @@ void hang_break(void)
 				c, HANG_CALL_US / 1000);
 		lockup_touch();
 	}
+	crash_yield();
 	hang_dump("break");
 	kprintf("==== end of break report: the run continues ====\n");
 	hang_report_end();

@@ -15,6 +15,7 @@
 #include "barrier.h"
 #include "bootargs.h"
 #include "config.h"
+#include "exception.h"
 #include "hang.h"
 #include "hooks.h"
 #include "kprintf.h"
@@ -84,9 +85,11 @@ static void report(unsigned int cpu, uint64_t last, uint64_t now)
 			"to reach a CPU with IRQs masked\n", cpu, HANG_CALL_US / 1000);
 	}
 	lockup_touch();
+	crash_yield();		/* another CPU crashed: its report only */
 	kprintf("CPU %u: its last %u traced records, oldest first:\n", cpu, LOCKUP_LAST);
 	hang_last_records(cpu, LOCKUP_LAST);
 	lockup_touch();
+	crash_yield();
 	hang_dump("lockup");
 	kprintf("==== end of lockup report: the run continues ====\n");
 }

@@ -12,6 +12,11 @@ and the lockup detector, read from the console of APP=test/target.
               with its last traced records, and the run goes on; also
               under multi-threaded TCG, and under 'baretrace capture' (the
               stream stays whole), and not at all with lockup_ms=0.
+  lockcrash   'lockcrash 1500': CPU 3 crashes 1.5 s into CPU 2's lockup
+              report, while the reporter (interrupts masked) dumps full
+              rings: the reporter stops between two records, the crash
+              report holds none of its lines and the crash's own dump
+              runs whole.
 """
 import os
 import re
@@ -151,6 +156,46 @@ def check_lockup(h, res, name, st, out, limit_ms):
     res.record(name, st == 0 and not why, out[-4000:] + f"\nstatus {st}; {why}")
 
 
+def check_lockcrash(h, res, st, out):
+    """A crash on CPU 3 while CPU 2's lockup report dumps the rings: the
+    reporter stops at once (between two records), the crash report holds
+    none of its lines, the crash's own dump runs whole."""
+    text = "".join(c for c in out if c == "\n" or " " <= c <= "~")
+    lines = text.split("\n")
+    why = []
+
+    def find(pat, start=0):
+        for i in range(start, len(lines)):
+            if re.match(pat, lines[i]):
+                return i
+        return -1
+    dump = find(r"^==== trace buffers at the lockup ====$")
+    crash = find(r"^==== baretrace crash on CPU 3: ")
+    end = find(r"^==== end of crash report ====$", max(crash, 0))
+    if dump < 0 or crash < dump or end < 0:
+        why.append(f"the crash did not land in the lockup's dump (dump line {dump}, "
+                   f"crash line {crash}, end {end})")
+    else:
+        # Every report line starts with one of these; a dump line, the
+        # lockup report's or a binary frame would not.
+        own = re.compile(r"^(exception: |ESR |ELR |LR |x\d|backtrace:|  #\d|==== )")
+        stray = [l for l in lines[crash + 1:end] if l and not own.match(l)]
+        if stray:
+            why.append(f"{len(stray)} other lines inside the crash report, first {stray[0]!r}")
+        at = find(r"^==== trace buffers at the crash ====$", end)
+        if at != end + 1 or find(r"^# trace dump: oldest first, per CPU$", at) != at + 1:
+            why.append("the crash's trace dump did not start right after its header")
+        elif find(r"^# trace dump: \d+ records$", at) < 0:
+            why.append("the crash's trace dump did not finish")
+        if find(r"^==== end of lockup report", crash) >= 0:
+            why.append("the lockup report went on after the crash")
+    if st != 3:
+        why.append(f"exit status {st}, wanted 3 (panic=poweroff)")
+    res.record("hang: a crash while the lockup report dumps: the reporter stops, the crash "
+               "report is whole and its own dump runs", not why,
+               text[-3000:] + f"\nstatus {st}; {why}")
+
+
 def stage_hang(h, res, board):
     if board != "qemu-virt":
         return
@@ -196,6 +241,9 @@ def stage_hang(h, res, board):
           and re.search(r"^==== end of lockup report: the run continues ====$", out, re.M))
     res.record("hang: a lockup report under 'baretrace capture' keeps the stream whole and "
                "the books balanced", bool(ok), out[-3000:])
+    st, out = h.qemu_boot(tgt, "panic=poweroff lockup_ms=1000 trace=function "
+                          "trace_filter=tt_*,hang_* trace_buf=256K -- lockcrash 1500")
+    check_lockcrash(h, res, st, out)
     st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=0 {TRACE} -- lockup 2 4000")
     res.record("hang: lockup_ms=0 turns the detector off",
                st == 0 and re.search(r"^lockup: CPU 2 back after 4000 ms$", out, re.M)

@@ -15,6 +15,8 @@
 #include <baretrace.h>
 
 #include "barrier.h"
+#include "hang.h"
+#include "irq.h"
 #include "target.h"
 
 #define NOIPA __attribute__((noipa))
@@ -78,4 +80,47 @@ int scenario_lockup(const char *cpu_arg, const char *ms_arg)
 	smp_wait(cpu);
 	printf("lockup: CPU %u back after %u ms\n", cpu, masked_ms);
 	return 0;
+}
+
+/*
+ * lockcrash MS: a crash while the lockup detector is dumping. CPU 2
+ * masks interrupts (a lockup, as 'lockup 2 ...'), CPU 0 keeps the rings
+ * full; CPU 3, interrupts masked too so it is not the CPU reporting,
+ * waits until the report has begun, then MS milliseconds more, and
+ * loads from an unmapped address: a crash while the reporter holds the
+ * report and dump locks with interrupts masked. The rings are filled
+ * first, so the dump takes seconds of printing (thousands of lines, each
+ * costing far more than a microsecond of guest time on any host); where
+ * the crash landed is read back from the console by the host check.
+ */
+static unsigned int lockcrash_ms;
+
+static NOIPA void lockcrash_crash(void *arg)
+{
+	(void)arg;
+	irq_save();
+	while (!hang_reporting())
+		cpu_relax();
+	for (uint64_t end = time_ns() + (uint64_t)lockcrash_ms * 1000000; time_ns() < end;)
+		cpu_relax();
+	crash_null_deref((volatile uint32_t *)0x1000);	/* unmapped */
+}
+
+int scenario_lockcrash(const char *ms_arg)
+{
+	lockcrash_ms = (unsigned int)strtoul(ms_arg, NULL, 0);
+	if (smp_num_cpus() < 4) {
+		printf("lockcrash: needs 4 CPUs\n");
+		return 2;
+	}
+	masked_ms = 60000;
+	/* Rings full first, so the report's dump is long (seconds). */
+	for (int i = 0; i < 400000; i++)
+		hang_spin_step(i);
+	printf("lockcrash: CPU 2 masks interrupts; CPU 3 crashes %u ms into the report\n",
+	       lockcrash_ms);
+	smp_start(2, hang_masked_spin, NULL);
+	smp_start(3, lockcrash_crash, NULL);
+	for (int i = 0;; i++)
+		hang_spin_step(i);
 }

@@ -2,6 +2,8 @@
 #ifndef TEST_TARGET_H
 #define TEST_TARGET_H
 
+#include <stdint.h>
+
 int scenario_crash(const char *kind);
 int scenario_printlines(void);
 int scenario_golden(void);
@@ -16,6 +18,9 @@ int scenario_gdbhang(void);
 /* scenarios_hang.c */
 int scenario_spin(unsigned int seconds);
 int scenario_lockup(const char *cpu, const char *ms);
+int scenario_lockcrash(const char *ms);
+/* scenarios.c */
+void crash_null_deref(volatile uint32_t *p);
 /* scenario_reset.c */
 int scenario_reset(const char *opt);
 

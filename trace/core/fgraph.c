@@ -47,7 +47,14 @@ void fgraph_unwind(struct fgraph_stack *st, uint64_t sp, bool at_entry, uint64_t
 	 * returning. */
 	while (st->top && (st->frames[st->top - 1].sp < sp ||
 			   (at_entry && st->frames[st->top - 1].sp == sp))) {
-		frame_done(st, &st->frames[--st->top], now, 0, false);
+		struct fgraph_frame *f = &st->frames[--st->top];
+		struct fgraph_dropped *d = &st->dropped[st->ndropped++ % FGRAPH_DROPPED];
+
+		d->ret = f->ret;
+		d->fp = f->fp;
+		d->sp = f->sp;
+		d->site = f->site;
+		frame_done(st, f, now, 0, false);
 		__atomic_fetch_add(&fgraph_unwound, 1, __ATOMIC_RELAXED);
 	}
 }
@@ -92,16 +99,29 @@ struct fgraph_frame *fgraph_push(struct fgraph_stack *st, struct trace_regs *reg
 	return push_frame(st, regs, site, owner, now);
 }
 
-static void __attribute__((noinline, cold, noreturn)) empty_stack(void)
+/*
+ * The return at 'sp' has no frame on the stack: the code switched
+ * stacks and its frame was unwound as abandoned (fgraph.h). Its address
+ * is the one kept in dropped[] with this SP and frame pointer, newest
+ * first; hooking stops. With none, no address is known to be right:
+ * stop the run rather than return to a wrong one.
+ */
+static uint64_t __attribute__((noinline, cold)) lost_return(struct fgraph_stack *st,
+							   uint64_t fp, uint64_t sp)
 {
-	panic("trace: return hook with an empty shadow stack");
-}
+	for (unsigned int i = 1; i <= FGRAPH_DROPPED; i++) {
+		struct fgraph_dropped *d = &st->dropped[(st->ndropped - i) % FGRAPH_DROPPED];
 
-/* The return at 'sp' matched no frame: the innermost is the only
- * candidate left (LIFO); hooking stops. */
-static void __attribute__((noinline, cold)) unmatched(struct fgraph_stack *st)
-{
-	stop("stack pointer at return matches no shadow frame", st->frames[st->top - 1].site);
+		if (d->sp == sp && d->fp == fp) {
+			d->sp = 0;
+			stop("a return on a switched stack (coroutines, task switch) "
+			     "found its frame unwound", d->site);
+			return d->ret;
+		}
+	}
+	panic("trace: a hooked return (sp %lx, fp %lx) matches no shadow frame: the "
+	      "code switched stacks under function_graph or the profiler, and its "
+	      "return address is lost", (unsigned long)sp, (unsigned long)fp);
 }
 
 uint64_t fgraph_exit(uint64_t fp, uint64_t retval, uint64_t sp)
@@ -110,19 +130,23 @@ uint64_t fgraph_exit(uint64_t fp, uint64_t retval, uint64_t sp)
 	struct fgraph_stack *st = this_cpu()->fgraph;
 	uint64_t now = counter_read();
 
-	if (__builtin_expect(!st->top, 0))	/* only a corrupted stack */
-		empty_stack();
-	if (__builtin_expect(st->frames[st->top - 1].sp != sp, 0)) {
+	if (__builtin_expect(!st->top || st->frames[st->top - 1].sp != sp, 0)) {
 		/* Frames above this return's own were abandoned by a
-		 * longjmp: unwind to it, never return to theirs. */
+		 * longjmp: unwind to it, never return to theirs. Frames
+		 * are in SP order (each entry unwinds those below its SP),
+		 * so no frame further down can have this SP. */
 		unsigned int k = st->top;
 
 		while (k && st->frames[k - 1].sp < sp)
 			k--;
-		if (k && st->frames[k - 1].sp == sp)
+		if (k && st->frames[k - 1].sp == sp) {
 			fgraph_unwind(st, sp, false, now);
-		else
-			unmatched(st);
+		} else {
+			uint64_t ret = lost_return(st, fp, sp);
+
+			irq_restore(flags);
+			return ret;
+		}
 	}
 	struct fgraph_frame *f = &st->frames[--st->top];
 	uint64_t ret = f->ret;

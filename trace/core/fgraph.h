@@ -18,14 +18,21 @@
  * whose SP is below the SP of a call being entered or returning is dead
  * (nothing live can be deeper than the code now running). This holds
  * because each CPU runs on one stack and exceptions push onto it
- * (kernel/entry.S); code that switched a CPU to another stack while a
- * hooked call was open would break it. Such frames
+ * (kernel/entry.S). Such frames
  * are unwound, innermost first: their owners record an exit without a
  * return value (the time the abandonment was noticed) and
- * fgraph_unwound counts them. A return whose SP matches no frame, or
- * whose frame pointer differs from the one saved, stops all return
- * hooking with a message; it still returns to the address its own frame
- * saved, never to an abandoned one.
+ * fgraph_unwound counts them; the last FGRAPH_DROPPED of them are kept
+ * (dropped[]). A return whose frame pointer differs from the one saved
+ * stops all return hooking with a message; it still returns to the
+ * address its own frame saved, never to an abandoned one.
+ *
+ * Code that switches stacks (coroutines, an application's own task
+ * switch) while a hooked call is open breaks the SP order: a call still
+ * live on the other stack may be taken for abandoned. Its return then
+ * finds no frame with its SP on the stack; it takes its address from
+ * dropped[] (same SP and frame pointer) and stops return hooking with a
+ * message. When dropped[] no longer has it either, the address is lost:
+ * the run stops with a panic that says so, never returning elsewhere.
  *
  * Concurrency: each CPU's stack is touched only by that CPU, with
  * interrupts masked (entry callbacks run masked; fgraph_exit masks).
@@ -61,11 +68,23 @@ struct fgraph_frame {
 	uint16_t pad;
 };
 
+/* The last frames unwound as abandoned, kept so that a return they
+ * belonged to after all (the code switched stacks: see above) still
+ * finds its address. */
+#define FGRAPH_DROPPED	16
+
+struct fgraph_dropped {
+	uint64_t ret, fp, sp;	/* as in the frame; sp 0: taken or empty */
+	uint32_t site;
+};
+
 struct fgraph_stack {
 	uint32_t top;		/* frames in use */
 	uint32_t graph_depth;	/* frames owned by the graph tracer */
 	uint32_t inside;	/* graph-function frames open (set_graph_function) */
 	struct fgraph_frame frames[FGRAPH_DEPTH];
+	uint32_t ndropped;	/* frames ever put in dropped[] (index mod size) */
+	struct fgraph_dropped dropped[FGRAPH_DROPPED];
 };
 
 extern struct fgraph_stack fgraph_stacks[];

@@ -12,6 +12,7 @@
 
 #include "barrier.h"
 #include "core/core.h"
+#include "exception.h"
 #include "hang.h"
 #include "kprintf.h"
 #include "ktime.h"
@@ -27,6 +28,19 @@ static struct spinlock dump_lock = SPINLOCK_INIT;
 #define COPY_HEAD	32
 static uint8_t copy[2][COPY_HEAD + RING_BLOCK_SIZE];
 static struct wire_rec_iter it;
+
+/* A CPU dumping for a break-key or lockup report has interrupts masked,
+ * so another CPU's crash cannot stop it with an SGI: it stops here,
+ * between records, after letting go of the buffers, so the crash
+ * report is not interleaved with its lines and the crash's own dump
+ * gets the lock. dump_lock held. */
+static void yield_to_crash(void)
+{
+	if (__builtin_expect(crash_elsewhere(), 0)) {
+		spin_unlock(&dump_lock);
+		crash_yield();
+	}
+}
 
 static const char *name_of_site(uint64_t site)
 {
@@ -81,6 +95,7 @@ static unsigned long print_block(uint8_t *buf, unsigned int cpu, size_t len, uin
 	while (wire_rec_next(&it, &r) == WIRE_REC_OK) {
 		if (n++ < skip)
 			continue;
+		yield_to_crash();
 		print_ts(cpu, r.ts, ts, sizeof(ts));
 		switch (r.kind) {
 		case WIRE_REC_FUNC:
@@ -233,8 +248,10 @@ void trace_dump(void)
 {
 	unsigned long flags, total = 0;
 
-	if (!dump_lock_take(&flags))
+	if (!dump_lock_take(&flags)) {
+		kprintf("# trace dump skipped: another dump kept the buffers\n");
 		return;
+	}
 	kprintf("# trace dump: oldest first, per CPU\n");
 	for (unsigned int cpu = 0; cpu < smp_num_cpus(); cpu++)
 		total += dump_one(cpu, ring_of(cpu));

@@ -24,12 +24,6 @@ static uint8_t *put_header(uint8_t *p, unsigned int kind, uint64_t delta)
 	return ring_put_varint(p, delta);
 }
 
-/*
- * Starts the next block (interrupts masked, owner only). In stop mode it
- * fails while that block is unread; in overwrite mode it takes the
- * oldest unread block as lost. Events lost so far are written first, as
- * a kind-6 record: the point of loss.
- */
 /* Records the current block's length and events as final. */
 static void leave_block(struct ring_cpu *r)
 {
@@ -41,6 +35,37 @@ static void leave_block(struct ring_cpu *r)
 	r->stored_done += r->cur_events;
 }
 
+volatile bool ring_paused;
+
+/*
+ * Opens the inline path (ring_put_func and the recorders in assembly,
+ * which read wr_fast_end, never ring_paused) up to the end of the
+ * current block, unless recording is paused. The owner only.
+ *
+ * Pairs with ring_pause, which stores ring_paused, then (after a
+ * barrier) NULL into every wr_fast_end. Here the order is the reverse:
+ * store wr_fast_end, full barrier, load ring_paused. Whichever way the
+ * two CPUs interleave, the path ends closed: either this load sees the
+ * pause and closes it again, or this store came before the pauser's
+ * NULL (the load came before the pauser's flag store, which precedes its
+ * NULL store), so the NULL wins. Without the re-check, a pause landing
+ * between a slow path's read of ring_paused and this store left the
+ * path open for the whole block, about 300 events during a traceoff.
+ */
+static void open_fast_path(struct ring_cpu *r)
+{
+	WRITE_ONCE(r->wr_fast_end, r->cur->data + r->cap - RING_FUNC_RECORD_MAX);
+	dmb_ish();	/* the store above before the load of ring_paused below */
+	if (READ_ONCE(ring_paused))
+		WRITE_ONCE(r->wr_fast_end, NULL);
+}
+
+/*
+ * Starts the next block (interrupts masked, owner only). In stop mode it
+ * fails while that block is unread; in overwrite mode it takes the
+ * oldest unread block as lost. Events lost so far are written first, as
+ * a kind-6 record: the point of loss.
+ */
 bool ring_next_block(struct ring_cpu *r, uint64_t now)
 {
 	uint64_t next = r->started ? r->wr_seq + 1 : r->seq_base;
@@ -80,7 +105,7 @@ bool ring_next_block(struct ring_cpu *r, uint64_t now)
 	r->cur_events = 0;
 	r->cur = b;
 	r->wr = b->data;
-	r->wr_fast_end = b->data + r->cap - RING_FUNC_RECORD_MAX;
+	open_fast_path(r);
 	r->wr_seq = next;
 	r->key_block = (next & 0xffff) << 16;
 	r->started = true;
@@ -108,8 +133,6 @@ static void count_drop(struct ring_cpu *r)
 	r->lost_pending++;
 }
 
-volatile bool ring_paused;
-
 static volatile bool ring_ended;
 
 void ring_pause(bool on)
@@ -117,10 +140,11 @@ void ring_pause(bool on)
 	if (READ_ONCE(ring_ended))
 		return;		/* the run is over: nothing resumes it */
 	WRITE_ONCE(ring_paused, on);
-	dsb_ish();
+	dsb_ish();	/* the flag before the NULLs below (open_fast_path) */
 	/* Send every writer to the slow path, which reads ring_paused. A
-	 * CPU opening a block at this very moment may write a few more
-	 * events before it notices (its own fast path stays open). */
+	 * CPU opening its inline path at this moment closes it again
+	 * (open_fast_path); one already inside an inline write finishes
+	 * that one record. */
 	for (unsigned int c = 0; c < NR_CPUS; c++) {
 		struct ring_cpu *rc = ring_of(c);
 
@@ -136,8 +160,9 @@ void ring_put_func_slow(struct ring_cpu *r, unsigned int site,
 		return;		/* not recording: not produced, not lost */
 	if (r->cur && r->wr + RING_FUNC_RECORD_MAX < r->cur->data + r->cap) {
 		/* Room after all: the fast path was closed by a pause. */
-		r->wr_fast_end = r->cur->data + r->cap - RING_FUNC_RECORD_MAX;
-		ring_put_func(r, site, caller_off4, now);
+		open_fast_path(r);
+		if (r->wr_fast_end)
+			ring_put_func(r, site, caller_off4, now);
 		return;
 	}
 	if (ring_next_block(r, now))
