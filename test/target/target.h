@@ -16,6 +16,7 @@ int scenario_gdbhang(void);
 /* scenarios_hang.c */
 int scenario_spin(unsigned int seconds);
 int scenario_lockup(const char *cpu, const char *ms);
+int scenario_stuck(const char *cpu, const char *then);
 /* scenario_reset.c */
 int scenario_reset(const char *opt);
 

@@ -111,6 +111,29 @@ static void count_drop(struct ring_cpu *r)
 volatile bool ring_paused;
 
 static volatile bool ring_ended;
+static void finish_block(struct ring_cpu *r);
+
+/* Who closes a CPU's block once the run has ended, when that CPU answers
+ * no interrupt: itself at its next record, or the end of the run from
+ * outside (ring_close_stuck), whichever claims it first (0 -> 1, once). */
+static int end_close[NR_CPUS];
+
+static bool end_close_claim(unsigned int cpu)
+{
+	int none = 0;
+
+	return __atomic_compare_exchange_n(&end_close[cpu], &none, 1, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+}
+
+/* The writer's own close at the end of the run (its slow paths, with
+ * interrupts masked): its last block goes out even if it answers no
+ * interrupt. */
+static void end_close_own(struct ring_cpu *r)
+{
+	if (READ_ONCE(ring_ended) && r->cur && !r->nest && end_close_claim(cpu_id()))
+		finish_block(r);
+}
 
 void ring_pause(bool on)
 {
@@ -132,8 +155,13 @@ void ring_pause(bool on)
 void ring_put_func_slow(struct ring_cpu *r, unsigned int site,
 			uintptr_t caller_off4, uint64_t now)
 {
-	if (READ_ONCE(ring_paused))
-		return;		/* not recording: not produced, not lost */
+	if (READ_ONCE(ring_paused)) {
+		/* Not recording: not produced, not lost. At the end of the
+		 * run the writer closes its own block here: a CPU that
+		 * answers no interrupt still hands its last block over. */
+		end_close_own(r);
+		return;
+	}
 	if (r->cur && r->wr + RING_FUNC_RECORD_MAX < r->cur->data + r->cap) {
 		/* Room after all: the fast path was closed by a pause. */
 		r->wr_fast_end = r->cur->data + r->cap - RING_FUNC_RECORD_MAX;
@@ -163,8 +191,12 @@ static inline __attribute__((always_inline)) uint8_t *reserve(unsigned int kind,
 	struct ring_cpu *r = my_ring();
 	uint8_t *p = NULL;
 
-	if (!r || len + 11 > r->cap || READ_ONCE(ring_paused))
+	if (!r || len + 11 > r->cap)
 		goto out;
+	if (READ_ONCE(ring_paused)) {
+		end_close_own(r);	/* as in ring_put_func_slow */
+		goto out;
+	}
 	if (read_now)
 		now = counter_read();
 	if (!r->cur || r->wr + 11 + len > r->cur->data + r->cap) {
@@ -264,6 +296,44 @@ void ring_close_block_of(unsigned int cpu)
 
 	if (r)
 		finish_block(r);
+}
+
+uint64_t ring_writer_mark(unsigned int cpu)
+{
+	const struct ring_cpu *r = ring_of(cpu);
+
+	if (!r)
+		return 0;
+	return (uint64_t)(uintptr_t)READ_ONCE(r->wr) ^ READ_ONCE(r->wr_seq) << 44 ^
+	       (uint64_t)READ_ONCE(r->nest) << 40 ^ READ_ONCE(r->cur_events);
+}
+
+/*
+ * The one writer here is not the owner, which still runs. That is safe
+ * once it writes no more: after ring_end its fast paths are closed
+ * (wr_fast_end NULL) and its slow paths return at once, so the only
+ * writes it can still make are a record it began before ring_end and
+ * has not finished. 'mark' taken after ring_end and unchanged since
+ * says it made none in between; what is left is a writer stopped for
+ * that whole time inside a record. If one were, its last stores land
+ * past the block's 'used' (not sent, not counted: produced reads
+ * cur_events only while a block is open) and leave wr set with no block,
+ * which every writer path reads as "no room" (wr_fast_end is NULL).
+ * Never inside a reservation: its record is not complete. The owner
+ * may close its block itself at this moment (end_close_own): the claim
+ * lets only one of the two do it.
+ */
+bool ring_close_stuck(unsigned int cpu, uint64_t mark)
+{
+	struct ring_cpu *r = ring_of(cpu);
+
+	if (ring_is_closed(cpu))
+		return true;
+	if (!READ_ONCE(ring_ended) || READ_ONCE(r->nest) || ring_writer_mark(cpu) != mark ||
+	    !end_close_claim(cpu))
+		return false;
+	finish_block(r);
+	return ring_is_closed(cpu);
 }
 
 void ring_close_if_older(uint64_t ticks)
