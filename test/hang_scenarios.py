@@ -168,14 +168,40 @@ STUCK_TRACE = "trace=function_graph trace_filter=tt_*,hang_*,scenario_stuck"
 STUCK_STOP_S = 1.0
 
 
+def capture_boot(h, tgt, bootargs, flags, bt, pidfile):
+    """h.qemu_boot with a capture, and a timeout that really ends it:
+    'baretrace capture' runs QEMU in a session of its own, which killing
+    qemu-run's group leaves running (and holding the pipe), so QEMU's
+    pid file names it. Returns (status or None on timeout, output)."""
+    cmd = ["tools/qemu-run", "--image", os.path.join(tgt, "Image"), "--smp", "4",
+           "--bootargs", bootargs, "--qemu-flags", flags.strip(), "--capture", bt]
+    proc = subprocess.Popen(cmd, cwd=h.ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=h.QEMU_TIMEOUT)
+        st = proc.returncode
+    except subprocess.TimeoutExpired:
+        st = None
+        try:
+            with open(pidfile) as f:
+                os.kill(int(f.read().strip()), signal.SIGKILL)
+        except (OSError, ValueError):
+            pass
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+    return st, out.decode(errors="replace").replace("\r", "")
+
+
 def check_stuck(h, res, tgt, name, bootargs, flags, panic=False):
     """Boots 'stuck 2' under a capture; checks the console, the books and
     the decoded stream."""
     from end_of_run import books
     bt = os.path.join(h.HOST, "hang-stuck.bt")
-    if os.path.exists(bt):
-        os.remove(bt)
-    st, out = h.qemu_boot(tgt, bootargs, flags=flags, capture=bt)
+    pidfile = os.path.join(h.HOST, "hang-stuck.pid")
+    for f in (bt, pidfile):
+        if os.path.exists(f):
+            os.remove(f)
+    st, out = capture_boot(h, tgt, bootargs, f"{flags} -pidfile {pidfile}", bt, pidfile)
     console = h.strip_frames(out)
     why = []
     if st is None:
