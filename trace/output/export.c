@@ -227,11 +227,11 @@ static bool can_call_others(void)
  * Every wait here ends by 'us' (the end of a run must end, issue 22). A
  * CPU that does not answer the call (interrupts masked) is not asked
  * again. With 'final' it is named on the console, and its block is
- * closed all the same: by itself at its next traced call (the rings'
- * slow paths do it once the run has ended), or, if it wrote nothing
- * while we waited, from here at the deadline (ring_close_stuck). Either
- * way its blocks go out like every other CPU's, and the end frame's
- * totals count whatever it could not hand over as still in its ring.
+ * closed from here at the deadline if it wrote nothing while we waited
+ * (ring_close_stuck: once the rings have ended it writes no more, traced
+ * calls or not). Its blocks then go out like every other CPU's; an
+ * open block left (a writer caught inside a reservation) is counted in
+ * the end frame's totals as still in its ring.
  */
 static void close_all(bool final, uint64_t us)
 {

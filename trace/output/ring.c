@@ -111,29 +111,6 @@ static void count_drop(struct ring_cpu *r)
 volatile bool ring_paused;
 
 static volatile bool ring_ended;
-static void finish_block(struct ring_cpu *r);
-
-/* Who closes a CPU's block once the run has ended, when that CPU answers
- * no interrupt: itself at its next record, or the end of the run from
- * outside (ring_close_stuck), whichever claims it first (0 -> 1, once). */
-static int end_close[NR_CPUS];
-
-static bool end_close_claim(unsigned int cpu)
-{
-	int none = 0;
-
-	return __atomic_compare_exchange_n(&end_close[cpu], &none, 1, false,
-					   __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
-}
-
-/* The writer's own close at the end of the run (its slow paths, with
- * interrupts masked): its last block goes out even if it answers no
- * interrupt. */
-static void end_close_own(struct ring_cpu *r)
-{
-	if (READ_ONCE(ring_ended) && r->cur && !r->nest && end_close_claim(cpu_id()))
-		finish_block(r);
-}
 
 void ring_pause(bool on)
 {
@@ -155,13 +132,8 @@ void ring_pause(bool on)
 void ring_put_func_slow(struct ring_cpu *r, unsigned int site,
 			uintptr_t caller_off4, uint64_t now)
 {
-	if (READ_ONCE(ring_paused)) {
-		/* Not recording: not produced, not lost. At the end of the
-		 * run the writer closes its own block here: a CPU that
-		 * answers no interrupt still hands its last block over. */
-		end_close_own(r);
-		return;
-	}
+	if (READ_ONCE(ring_paused))
+		return;		/* not recording: not produced, not lost */
 	if (r->cur && r->wr + RING_FUNC_RECORD_MAX < r->cur->data + r->cap) {
 		/* Room after all: the fast path was closed by a pause. */
 		r->wr_fast_end = r->cur->data + r->cap - RING_FUNC_RECORD_MAX;
@@ -191,12 +163,8 @@ static inline __attribute__((always_inline)) uint8_t *reserve(unsigned int kind,
 	struct ring_cpu *r = my_ring();
 	uint8_t *p = NULL;
 
-	if (!r || len + 11 > r->cap)
+	if (!r || len + 11 > r->cap || READ_ONCE(ring_paused))
 		goto out;
-	if (READ_ONCE(ring_paused)) {
-		end_close_own(r);	/* as in ring_put_func_slow */
-		goto out;
-	}
 	if (read_now)
 		now = counter_read();
 	if (!r->cur || r->wr + 11 + len > r->cur->data + r->cap) {
@@ -320,8 +288,10 @@ uint64_t ring_writer_mark(unsigned int cpu)
  * cur_events only while a block is open) and leave wr set with no block,
  * which every writer path reads as "no room" (wr_fast_end is NULL).
  * Never inside a reservation: its record is not complete. The owner
- * may close its block itself at this moment (end_close_own): the claim
- * lets only one of the two do it.
+ * itself does not close its block once the run has ended (its slow
+ * paths return at once, and a CPU that does not answer takes no
+ * close_here call); only its tick could (ring_close_if_older), had it
+ * unmasked interrupts at this very moment.
  */
 bool ring_close_stuck(unsigned int cpu, uint64_t mark)
 {
@@ -329,8 +299,7 @@ bool ring_close_stuck(unsigned int cpu, uint64_t mark)
 
 	if (ring_is_closed(cpu))
 		return true;
-	if (!READ_ONCE(ring_ended) || READ_ONCE(r->nest) || ring_writer_mark(cpu) != mark ||
-	    !end_close_claim(cpu))
+	if (!READ_ONCE(ring_ended) || READ_ONCE(r->nest) || ring_writer_mark(cpu) != mark)
 		return false;
 	finish_block(r);
 	return ring_is_closed(cpu);
