@@ -227,35 +227,47 @@ static bool can_call_others(void)
  * Every wait here ends by 'us' (the end of a run must end, issue 22). A
  * CPU that does not answer the call (interrupts masked) is not asked
  * again. With 'final' it is named on the console, and its block is
- * closed from here at the deadline if it wrote nothing while we waited
- * (ring_close_stuck: once the rings have ended it writes no more, traced
- * calls or not). Its blocks then go out like every other CPU's; an
+ * closed from here at the deadline if it wrote nothing in the second
+ * half of the wait (ring_close_stuck: once the rings have ended it
+ * writes no more, traced calls or not, but for the one block it may
+ * have been opening). Its blocks then go out like every other CPU's; an
  * open block left (a writer caught inside a reservation) is counted in
  * the end frame's totals as still in its ring.
  */
 static void close_all(bool final, uint64_t us)
 {
-	uint64_t hz = time_counter_hz(), end = counter_read() + us * hz / 1000000;
-	bool ipi = can_call_others();
+	uint64_t hz = time_counter_hz(), start = counter_read(), end = start + us * hz / 1000000;
+	bool ipi = can_call_others(), marked = false;
 	uint64_t silent = 0, marks[NR_CPUS];
 
 	if (final)
 		ring_end();
-	for (unsigned int c = 0; c < smp_num_cpus(); c++)
-		marks[c] = ring_writer_mark(c);
 	for (;;) {
 		bool open = false;
 		uint64_t now = counter_read();
 
+		/* Halfway: what each writer's ring looks like now, to tell at
+		 * the deadline whether it still moves. Not at once: a writer
+		 * that was opening a block when the rings ended fills that one
+		 * block first (ring_pause). */
+		if (!marked && now >= start + (end - start) / 2) {
+			for (unsigned int c = 0; c < smp_num_cpus(); c++)
+				marks[c] = ring_writer_mark(c);
+			marked = true;
+		}
+
 		ring_close_block();
-		if (ipi && now < end) {
+		/* Calls only in the first half: the second is for the
+		 * writers that did not answer to show whether they still move. */
+		if (ipi && now < start + (end - start) / 2) {
 			uint64_t ask = smp_others_mask() & ~silent;
+			uint64_t left = start + (end - start) / 2 - now;
 			uint64_t no = ask & ~smp_call_cpus_bounded(ask, close_here, NULL,
-								   (end - now) * 1000000 / hz);
+								   left * 1000000 / hz);
 
 			if (no && final)
 				smp_name_silent(no, "the exporter's request to close its trace "
-						"block", us);
+						"block", us / 2);
 			silent |= no;
 		}
 		for (unsigned int c = 0; c < smp_num_cpus(); c++) {
@@ -275,7 +287,7 @@ static void close_all(bool final, uint64_t us)
 		for (uint64_t t = counter_read() + hz / 10000; counter_read() < t;)
 			cpu_relax();
 	}
-	if (!final)
+	if (!final || !marked)
 		return;
 	for (unsigned int c = 0; c < smp_num_cpus(); c++)
 		if (c != cpu_id() && !ring_is_closed(c) && !ring_close_stuck(c, marks[c]))
