@@ -138,7 +138,11 @@ def check_lockup(h, res, name, st, out, limit_ms):
     recs = [l for l in last if l.startswith("[")]
     good = [l for l in recs if re.match(r"^\[002\] \d+\.\d{6}: (hang_masked_step <-hang_masked_"
                                         r"spin|tt_beta <-hang_masked_step)$", l)]
-    if len(recs) != 16 or len(good) != 16 or last[-1] != "# cpu 2: last 16 records":
+    # CPU 2 still writes while its ring is read from outside: the record
+    # it is in the middle of is left out, so 15 or 16 (a loaded host under
+    # single-threaded TCG once gave 15).
+    if not 15 <= len(recs) <= 16 or len(good) != len(recs) or \
+            last[-1] != f"# cpu 2: last {len(recs)} records":
         why.append(f"last records: {len(recs)} lines, {len(good)} of CPU 2's loop")
     if "==== trace buffers at the lockup ====" not in text:
         why.append("no trace dump")
