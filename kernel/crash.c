@@ -116,9 +116,14 @@ void crash(struct exc_frame *f, const char *why)
 	/* Stop the others before printing, so none of their output lands
 	 * inside the report (a CPU stopped holding the console lock is why
 	 * panic mode writes without it). */
-	smp_stop_others();
+	uint64_t running = smp_stop_others();
+
 	console_panic_mode();
 	report(f, why);
+	/* After the report (its first line is what a reader looks for),
+	 * before the dump and the drain, which go on without those CPUs:
+	 * the end of the run reads their rings from here. */
+	smp_name_silent(running, "the crash's stop request", SMP_STOP_US);
 	if (crash_dump)		/* what led here, readable without a host */
 		crash_dump();
 	switch (panic_action) {

@@ -164,34 +164,53 @@ void smp_call_others(smp_fn fn, void *arg)
 	spin_unlock(&smp_call_lock);
 }
 
-uint64_t smp_call_others_bounded(smp_fn fn, void *arg, uint64_t us)
+uint64_t smp_others_mask(void)
 {
-	uint64_t end = time_counter() + us * time_counter_hz() / 1000000;
-	uint32_t seq[NR_CPUS];
-	unsigned int self = smp_cpu_id();
-	uint64_t asked = 0, answered = 0;
+	uint64_t m = 0;
 
+	for (unsigned int c = 0; c < NR_CPUS; c++)
+		if (c != smp_cpu_id() && cpu_valid(c))
+			m |= 1ULL << c;
+	return m;
+}
+
+uint64_t smp_call_cpus_bounded(uint64_t cpus, smp_fn fn, void *arg, uint64_t us)
+{
+	uint64_t end = counter_read() + us * time_counter_hz() / 1000000;
+	uint32_t seq[NR_CPUS];
+	uint64_t others = smp_others_mask(), asked = cpus & others, answered = 0;
+
+	if (!asked)
+		return 0;
 	/* The lock's holder may be waiting for this very CPU (which has
 	 * interrupts masked here): try, but not past the deadline. */
 	while (!spin_trylock(&smp_call_lock))
-		if (time_counter() > end)
+		if (counter_read() > end)
 			return 0;
 	for (unsigned int c = 0; c < NR_CPUS; c++) {
-		if (c == self || !cpu_valid(c))
+		if (!(asked & (1ULL << c)))
 			continue;
 		seq[c] = percpu_data[c].call_seq;
 		percpu_data[c].call_arg = arg;
 		WRITE_ONCE(percpu_data[c].call_fn, fn);
-		asked |= 1ULL << c;
 	}
-	trace_event(smp, call, ~0U, fn);
-	trace_event(ipi, send, ~0U, SGI_CALL);
-	irqchip_send_sgi_others(SGI_CALL);
+	trace_event(smp, call, asked == others ? ~0U : (unsigned int)__builtin_ctzll(asked), fn);
+	if (asked == others) {
+		trace_event(ipi, send, ~0U, SGI_CALL);
+		irqchip_send_sgi_others(SGI_CALL);
+	} else {
+		for (unsigned int c = 0; c < NR_CPUS; c++) {
+			if (!(asked & (1ULL << c)))
+				continue;
+			trace_event(ipi, send, c, SGI_CALL);
+			irqchip_send_sgi(SGI_CALL, c);
+		}
+	}
 	for (unsigned int c = 0; c < NR_CPUS; c++) {
 		if (!(asked & (1ULL << c)))
 			continue;
 		while (smp_load_acquire(&percpu_data[c].call_seq) == seq[c] &&
-		       time_counter() < end)
+		       counter_read() < end)
 			cpu_relax();
 		if (smp_load_acquire(&percpu_data[c].call_seq) != seq[c]) {
 			answered |= 1ULL << c;
@@ -212,6 +231,27 @@ uint64_t smp_call_others_bounded(smp_fn fn, void *arg, uint64_t us)
 	}
 	spin_unlock(&smp_call_lock);
 	return answered;
+}
+
+uint64_t smp_call_others_bounded(smp_fn fn, void *arg, uint64_t us)
+{
+	return smp_call_cpus_bounded(smp_others_mask(), fn, arg, us);
+}
+
+/* CPUs already named by smp_name_silent: each is named once a run
+ * (bits only added, atomically: a patcher on another CPU may name one
+ * while the end of the run does). */
+static uint64_t named_silent;
+
+void smp_name_silent(uint64_t cpus, const char *what, uint64_t us)
+{
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		if (!(cpus & (1ULL << c)) ||
+		    (__atomic_fetch_or(&named_silent, 1ULL << c, __ATOMIC_RELAXED) & (1ULL << c)))
+			continue;
+		kprintf("cpu%u did not answer %s within %lu ms (interrupts masked?)\n",
+			c, what, (unsigned long)(us / 1000));
+	}
 }
 
 /* work_fn while a starter fills in work_arg: busy, but not runnable. */
@@ -306,10 +346,11 @@ static void smp_sgi_init(void)
 	irq_register(SGI_STOP, sgi_stop, NULL);
 }
 
-unsigned int smp_stop_others(void)
+uint64_t smp_stop_others(void)
 {
-	unsigned int self = smp_cpu_id(), running = 0;
-	uint64_t deadline = time_counter() + time_counter_hz();	/* 1 s */
+	unsigned int self = smp_cpu_id();
+	uint64_t running = 0;
+	uint64_t deadline = time_counter() + SMP_STOP_US * time_counter_hz() / 1000000;
 
 	irqchip_send_sgi_others(SGI_STOP);
 	/* Each CPU clears its 'online' in sgi_stop before it parks; one
@@ -323,7 +364,7 @@ unsigned int smp_stop_others(void)
 		while (READ_ONCE(percpu_data[c].online) && time_counter() < deadline)
 			cpu_relax();
 		if (READ_ONCE(percpu_data[c].online))
-			running++;
+			running |= 1ULL << c;
 	}
 	return running;
 }

@@ -25,6 +25,19 @@ __attribute__((patchable_function_entry(0, 0))) void smp_call_others(smp_fn fn, 
  * answers. A call a CPU did not take in time is taken back. Returns the
  * mask of the CPUs that ran fn (break key and lockup reports). */
 uint64_t smp_call_others_bounded(smp_fn fn, void *arg, uint64_t us);
+/* The same for the CPUs in the mask 'cpus' (bit n: CPU n) that are
+ * online, this one left out; returns the mask of those that ran fn.
+ * On the export path too (export_close), so without a patch site. */
+__attribute__((patchable_function_entry(0, 0)))
+uint64_t smp_call_cpus_bounded(uint64_t cpus, smp_fn fn, void *arg, uint64_t us);
+/* The mask of the online CPUs other than this one. */
+__attribute__((patchable_function_entry(0, 0))) uint64_t smp_others_mask(void);
+/* The end of a run and the crash path: one console line for each CPU in
+ * 'cpus' that did not answer 'what' within 'us' microseconds,
+ * "cpuN did not answer <what> within M ms (interrupts masked?)", each
+ * CPU named once a run however many waits it cost. */
+__attribute__((patchable_function_entry(0, 0)))
+void smp_name_silent(uint64_t cpus, const char *what, uint64_t us);
 /* Reads /cpus, starts every secondary CPU and prints
  * "smp: N CPUs online". Boot CPU, after irq and time init. */
 void smp_init(const void *fdt);
@@ -35,8 +48,9 @@ void smp_init(const void *fdt);
  * false to let the CPU wait for an interrupt. */
 void smp_set_idle_hook(bool (*fn)(void));
 /* Sends SGI_STOP to every other CPU and waits (at most 1 s) until
- * each has parked; returns how many did not (crash path). */
-unsigned int smp_stop_others(void);
+ * each has parked; returns the mask of those that did not (crash path). */
+#define SMP_STOP_US	1000000
+uint64_t smp_stop_others(void);
 /* Entered from boot/head.S on each secondary CPU. */
 void boot_secondary(void) __attribute__((noreturn));
 

@@ -17,6 +17,17 @@ and the lockup detector, read from the console of APP=test/target.
               rings: the reporter stops between two records, the crash
               report holds none of its lines and the crash's own dump
               runs whole.
+  stuck CPU   'stuck 2' leaves CPU 2 spinning for good with interrupts
+              masked, calling traced functions, while main() returns (or
+              panics) with function_graph on (issue 22): the run still
+              ends, names cpu2 once, and the captured stream decodes with
+              the end-of-stream frame, balanced books and CPU 2's events.
+              Under -icount shift=0,sleep=off the target's own clock says
+              when CPU 2's recording stopped after main returned (the
+              bounded waits of the end of the run), whatever the host's
+              speed; under multi-threaded TCG and for the panic, the
+              host's timeout is the bound (the waits the code guarantees
+              add up to a few seconds at most).
 """
 import os
 import re
@@ -200,6 +211,83 @@ def check_lockcrash(h, res, st, out):
                text[-3000:] + f"\nstatus {st}; {why}")
 
 
+STUCK_TRACE = "trace=function_graph trace_filter=tt_*,hang_*,scenario_stuck"
+# CPU 2's last record after scenario_stuck returned, in the target's time:
+# the end's probe round (100 ms) and the printing before ring_end.
+STUCK_STOP_S = 1.0
+
+
+def capture_boot(h, tgt, bootargs, flags, bt, pidfile):
+    """h.qemu_boot with a capture, and a timeout that really ends it:
+    'baretrace capture' runs QEMU in a session of its own, which killing
+    qemu-run's group leaves running (and holding the pipe), so QEMU's
+    pid file names it. Returns (status or None on timeout, output)."""
+    cmd = ["tools/qemu-run", "--image", os.path.join(tgt, "Image"), "--smp", "4",
+           "--bootargs", bootargs, "--qemu-flags", flags.strip(), "--capture", bt]
+    proc = subprocess.Popen(cmd, cwd=h.ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=h.QEMU_TIMEOUT)
+        st = proc.returncode
+    except subprocess.TimeoutExpired:
+        st = None
+        try:
+            with open(pidfile) as f:
+                os.kill(int(f.read().strip()), signal.SIGKILL)
+        except (OSError, ValueError):
+            pass
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+    return st, out.decode(errors="replace").replace("\r", "")
+
+
+def check_stuck(h, res, tgt, name, bootargs, flags, panic=False):
+    """Boots 'stuck 2' under a capture; checks the console, the books and
+    the decoded stream."""
+    from end_of_run import books
+    bt = os.path.join(h.HOST, "hang-stuck.bt")
+    pidfile = os.path.join(h.HOST, "hang-stuck.pid")
+    for f in (bt, pidfile):
+        if os.path.exists(f):
+            os.remove(f)
+    st, out = capture_boot(h, tgt, bootargs, f"{flags} -pidfile {pidfile}", bt, pidfile)
+    console = h.strip_frames(out)
+    why = []
+    if st is None:
+        why.append(f"the run did not end within {h.QEMU_TIMEOUT} s (killed)")
+    elif st != (3 if panic else 0):
+        why.append(f"status {st}")
+    if not re.search(r"^stuck: CPU 2 spins with interrupts masked after \d+ calls; main "
+                     + ("panics" if panic else "returns") + "$", console, re.M):
+        why.append("the scenario did not run")
+    named = re.findall(r"^cpu(\d+) did not answer (.*) within (\d+) ms \(interrupts masked\?\)$",
+                       console, re.M)
+    if [n[0] for n in named] != ["2"]:
+        why.append(f"CPUs named as not answering: {named}, wanted cpu2 once")
+    ok, books_why, fig = books(out)
+    if not ok:
+        why.append(books_why)
+    elf = os.path.join(tgt, "baretrace.elf")
+    rc, rep = h.run([os.path.join(h.HOST, "baretrace"), "report", bt, "--elf", elf,
+                     "--abstime"]) if os.path.exists(bt) else (None, "")
+    # "   0.220000 |   2)               |    hang_masked_step() {"
+    cpu2 = re.findall(r"^ *(\d+\.\d+) \|   2\) .*\b(hang_masked_step|tt_beta)\b", rep, re.M)
+    if rc != 0 or len(cpu2) < 100:
+        why.append(f"the report has {len(cpu2)} records of CPU 2's loop (status {rc})")
+    main = re.search(r"^ *(\d+\.\d+) \|   0\) [ *!#@+]*([\d.]+) us +\|  scenario_stuck\(\);$",
+                     rep, re.M)
+    if "icount" in flags and not panic:
+        if not main or not cpu2:
+            why.append("no scenario_stuck call on CPU 0 in the report")
+        else:
+            ret = float(main.group(1)) + float(main.group(2)) / 1e6
+            last = max(float(t) for t, _ in cpu2)
+            if not ret < last < ret + STUCK_STOP_S:
+                why.append(f"CPU 2 recorded until {last:.6f} s, main returned at {ret:.6f} s: "
+                           f"wanted its recording stopped within {STUCK_STOP_S} s")
+    res.record(name, not why, console[-3000:] + f"\n{why}")
+
+
 def stage_hang(h, res, board):
     if board != "qemu-virt":
         return
@@ -248,6 +336,13 @@ def stage_hang(h, res, board):
     st, out = h.qemu_boot(tgt, "panic=poweroff lockup_ms=1000 trace=function "
                           "trace_filter=tt_*,hang_* trace_buf=256K -- lockcrash 1500")
     check_lockcrash(h, res, st, out)
+    for flags in ("-icount shift=0,sleep=off", "-accel tcg,thread=multi"):
+        check_stuck(h, res, tgt, "hang: main() returns while CPU 2 spins with interrupts "
+                    f"masked: the run ends, names cpu2, sends CPU 2's events and balanced "
+                    f"books [{flags}]", f"panic=poweroff {STUCK_TRACE} -- stuck 2", flags)
+    check_stuck(h, res, tgt, "hang: a panic while CPU 2 spins with interrupts masked: the "
+                "run ends, names cpu2, sends CPU 2's events and balanced books",
+                f"panic=poweroff {STUCK_TRACE} trace_buf=4K -- stuck 2 panic", "", panic=True)
     st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=0 {TRACE} -- lockup 2 4000")
     res.record("hang: lockup_ms=0 turns the detector off",
                st == 0 and re.search(r"^lockup: CPU 2 back after 4000 ms$", out, re.M)

@@ -18,7 +18,7 @@
  *   soak SECONDS     every control operation while every CPU writes
  *   overflow N, guardwrite N, crashprint, serror
  *                    kernel protections (scenarios_kern.c)
- *   spin SECONDS, lockup CPU MS, lockcrash MS
+ *   spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic]
  *                    the break key and the lockup detector (scenarios_hang.c)
  */
 #include <stdio.h>
@@ -67,6 +67,8 @@ int main(int argc, char **argv)
 		return scenario_lockup(argv[1], argv[2]);
 	if (!strcmp(argv[0], "lockcrash") && argc == 2)
 		return scenario_lockcrash(argv[1]);
+	if (!strcmp(argv[0], "stuck") && (argc == 2 || (argc == 3 && !strcmp(argv[2], "panic"))))
+		return scenario_stuck(argv[1], argc == 3 ? argv[2] : NULL);
 	if (!strcmp(argv[0], "hang"))
 		for (;;)
 			time_delay_us(1000);
@@ -77,7 +79,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, hang, gdbhang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic], hang, gdbhang, args)\n",
 	       argv[0]);
 	return 2;
 }

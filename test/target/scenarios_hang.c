@@ -7,6 +7,11 @@
  *   lockup CPU MS    CPU 'CPU' spins MS milliseconds with interrupts
  *                    masked, calling hang_masked_step; the others run
  *                    on; then "lockup: CPU n back after MS ms"
+ *   stuck CPU [panic]
+ *                    CPU 'CPU' spins for good with interrupts masked,
+ *                    calling hang_masked_step; once it has made 1000
+ *                    calls main returns (or panics), and the end of
+ *                    the run must not wait for it (issue 22)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +20,7 @@
 #include <baretrace.h>
 
 #include "barrier.h"
+#include "exception.h"
 #include "hang.h"
 #include "irq.h"
 #include "target.h"
@@ -123,4 +129,34 @@ int scenario_lockcrash(const char *ms_arg)
 	smp_start(3, lockcrash_crash, NULL);
 	for (int i = 0;; i++)
 		hang_spin_step(i);
+}
+
+static volatile unsigned long stuck_calls;
+
+static NOIPA void hang_stuck_spin(void *arg)
+{
+	(void)arg;
+	irq_save();	/* for good: this CPU answers no interrupt again */
+	for (int i = 0;; i++) {
+		hang_masked_step(i);
+		stuck_calls++;
+	}
+}
+
+int scenario_stuck(const char *cpu_arg, const char *then)
+{
+	unsigned int cpu = (unsigned int)strtoul(cpu_arg, NULL, 0);
+
+	if (cpu == 0 || cpu >= smp_num_cpus()) {
+		printf("stuck: no CPU %u to run on (1 to %u)\n", cpu, smp_num_cpus() - 1);
+		return 2;
+	}
+	smp_start(cpu, hang_stuck_spin, NULL);
+	while (stuck_calls < 1000)
+		;
+	printf("stuck: CPU %u spins with interrupts masked after %lu calls; main %s\n", cpu,
+	       stuck_calls, then ? "panics" : "returns");
+	if (then)
+		panic("stuck: main panics while CPU %u spins masked", cpu);
+	return 0;
 }

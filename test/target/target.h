@@ -21,6 +21,7 @@ int scenario_lockup(const char *cpu, const char *ms);
 int scenario_lockcrash(const char *ms);
 /* scenarios.c */
 void crash_null_deref(volatile uint32_t *p);
+int scenario_stuck(const char *cpu, const char *then);
 /* scenario_reset.c */
 int scenario_reset(const char *opt);
 

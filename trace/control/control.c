@@ -271,8 +271,15 @@ void trace_stop_and_drain(void)
 {
 	if (!exporting && !profiling)
 		return;	/* events alone also set 'exporting' (trace_export_ready) */
-	/* Unregistering needs an IPI round: only with interrupts on. */
-	if (!irq_in_interrupt() && !(read_sysreg(daif) & (1 << 7))) {
+	/* Unregistering needs an IPI round: only with interrupts on, and
+	 * only if every CPU answers one now. A CPU that does not (interrupts
+	 * masked) could keep the round waiting for ever: the sites then stay
+	 * as they are and the rings stop recording instead (export_close;
+	 * the rule is in trace/core/patch.c). Either way every round from
+	 * here on is bounded. */
+	bool ipi = !irq_in_interrupt() && !(read_sysreg(daif) & (1 << 7));
+
+	if (!patch_end_of_run(ipi) && ipi) {
 		trace_stop();
 		trace_profile(false, NULL);
 	}

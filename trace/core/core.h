@@ -111,6 +111,15 @@ uintptr_t trace_direct_target(unsigned int i);	/* what the BL calls */
 int trace_sites_update(void);	/* trace/core/ops.c: recompute and patch */
 int patch_apply(struct patch_req *reqs, unsigned int n);
 void patch_sync_round(void);
+/* The end of a run: from now on a round waits at most a bounded time for
+ * each CPU (patch.c says what a missed CPU means). With 'probe', runs one
+ * bounded round first and returns the CPUs that did not answer it (each
+ * named on the console); then nothing may be patched any more. Thread
+ * context, interrupts on, for 'probe'. */
+uint64_t patch_end_of_run(bool probe);
+/* A round at the end of the run missed a CPU: register and unregister
+ * refuse, and nothing a round retired is freed. */
+bool patch_round_missed(void);
 uint32_t patch_insn_bl(uintptr_t from, uintptr_t to);
 uint32_t patch_insn_b(uintptr_t from, uintptr_t to);
 /* Instruction words at addr[] from old[] to insn[], one batch. */

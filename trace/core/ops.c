@@ -113,6 +113,8 @@ int trace_ops_register(struct trace_ops *ops)
 		return TRACE_EINVAL;
 	if (!trace_live_ops)
 		return TRACE_ENOMEM;	/* trace_init failed */
+	if (patch_round_missed())
+		return TRACE_EBUSY;	/* a CPU may hold the spare list (patch.c) */
 	uint64_t *want = trace_ops_want(ops);
 	struct trace_ops *shim = NULL;
 
@@ -158,6 +160,8 @@ int trace_ops_unregister(struct trace_ops *ops)
 {
 	if (!ops)
 		return TRACE_EINVAL;
+	if (patch_round_missed())
+		return TRACE_EBUSY;	/* sites stay as they are (patch.c) */
 	spin_lock(&trace_lock);
 	if (!ops->registered) {
 		spin_unlock(&trace_lock);
@@ -171,6 +175,13 @@ int trace_ops_unregister(struct trace_ops *ops)
 		update_sites();
 		spin_unlock(&trace_lock);
 		return err;
+	}
+	if (patch_round_missed()) {
+		/* The round missed a CPU, which may still read want and
+		 * shim: they stay, for good (the run is ending). */
+		ops->registered = false;
+		spin_unlock(&trace_lock);
+		return 0;
 	}
 	uint64_t *want = ops->want;
 	struct trace_ops *shim = ops->fp_shim;	/* out of every literal since the round */

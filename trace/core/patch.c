@@ -35,6 +35,7 @@
 #include "core.h"
 #include "kprintf.h"
 #include "percpu.h"
+#include "smp.h"
 #include "text_alias.h"
 
 extern char trace_caller[];
@@ -95,11 +96,86 @@ static void isb_here(void *arg)
 	isb();	/* the ERET from the IPI also synchronises; be explicit */
 }
 
+/*
+ * How long a round waits. While the run goes on, a round waits for
+ * every CPU however long it takes (a CPU that masks interrupts for a
+ * while delays the patcher, never the other way round): it asks the
+ * CPUs that have not answered again every ROUND_TRY_US, and between two
+ * tries looks whether the run is ending. Once it is (patch_end_of_run),
+ * a round gives up on a CPU that does not answer within ROUND_END_US:
+ * a CPU spinning with interrupts masked must not keep the run from
+ * ending (issue 22).
+ *
+ * The rule for a CPU a round did not reach (round_missed): it may still
+ * execute the instructions the batch replaced (it ran no ISB) and hold
+ * any literal, ops list or ops memory the batch took out of use (the
+ * round was no grace period for it). Both are safe only if nothing is
+ * reused or freed after it: so from then on every register and
+ * unregister is refused before it touches anything (trace_ops_register,
+ * trace_ops_unregister), and an unregister whose own round missed one
+ * keeps its ops' memory for good. At the end of a run the caller first
+ * probes (patch_end_of_run) and, if a CPU does not answer, leaves every
+ * site as it is: the tracer stays attached, and the rings stop it
+ * recording instead (ring_end), which needs no cross-CPU round. An
+ * instruction a CPU did not resynchronise after is still one the patcher
+ * wrote as a whole (NOP or BL, which the architecture lets one CPU write
+ * while another executes it), so that CPU runs the old or the new one,
+ * and both are valid while nothing is freed.
+ */
+#define ROUND_TRY_US	10000	/* a try of a round while the run goes on */
+#define ROUND_END_US	100000	/* a round once the run is ending */
+
+/* Set once, by the CPU that ends the run; read by a patcher between
+ * two tries of its round (on any CPU). */
+static volatile bool run_ending;
+/* The CPUs a round at the end of the run did not reach; bits are only
+ * ever added (atomically: the ending CPU's probe and a patcher's round
+ * may add at once). */
+static uint64_t round_missed;
+
+static void missed(uint64_t cpus, const char *what)
+{
+	__atomic_fetch_or(&round_missed, cpus, __ATOMIC_RELAXED);
+	smp_name_silent(cpus, what, ROUND_END_US);
+}
+
 void patch_sync_round(void)
 {
-	if (nr_cpus_online > 1)
-		smp_call_others(isb_here, NULL);
+	uint64_t left = nr_cpus_online > 1 ? smp_others_mask() : 0;
+
+	while (left) {
+		bool ending = READ_ONCE(run_ending);
+
+		left &= ~smp_call_cpus_bounded(left, isb_here, NULL,
+					       ending ? ROUND_END_US : ROUND_TRY_US);
+		if (left && ending) {
+			missed(left, "the patcher's synchronisation round");
+			break;
+		}
+	}
 	stat_add(&stats.rounds, 1);
+}
+
+uint64_t patch_end_of_run(bool probe)
+{
+	uint64_t others, silent;
+
+	WRITE_ONCE(run_ending, true);
+	if (!probe || nr_cpus_online < 2)
+		return 0;
+	others = smp_others_mask();
+	silent = others & ~smp_call_cpus_bounded(others, isb_here, NULL, ROUND_END_US);
+	if (silent) {
+		missed(silent, "the end of the run's patch round");
+		kprintf("trace: tracers stay attached (a CPU that did not answer may still "
+			"run their sites); the rings stop recording instead\n");
+	}
+	return silent;
+}
+
+bool patch_round_missed(void)
+{
+	return __atomic_load_n(&round_missed, __ATOMIC_RELAXED) != 0;
 }
 
 /* Puts back what a batch wrote before a text write failed: the first

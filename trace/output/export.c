@@ -8,6 +8,7 @@
 #include "export.h"
 #include "export_int.h"
 #include "irq.h"
+#include "kprintf.h"
 #include "ktime.h"
 #include "mmu.h"
 #include "percpu.h"
@@ -216,40 +217,82 @@ static bool can_call_others(void)
 }
 
 /*
- * Closes every CPU's current block: this one's here, running CPUs' in an
- * IPI (when interrupts are on), stopped CPUs' from here (they run no
- * more). A CPU inside a reservation keeps its block open; it is asked
- * again until 'us' passed. With 'final', the rings stop recording first,
- * so nothing is written after the last close (not even the IPI's own
- * irq events).
+ * Closes every CPU's current block: this one's here, running CPUs' in a
+ * cross-CPU call (when interrupts are on), stopped CPUs' from here (they
+ * run no more). A CPU inside a reservation keeps its block open; it is
+ * asked again until 'us' passed. With 'final', the rings stop recording
+ * first, so nothing is written after the last close (not even the
+ * call's own irq events).
+ *
+ * Every wait here ends by 'us' (the end of a run must end, issue 22). A
+ * CPU that does not answer the call (interrupts masked) is not asked
+ * again. With 'final' it is named on the console, and its block is
+ * closed from here at the deadline if it wrote nothing in the second
+ * half of the wait (ring_close_stuck: once the rings have ended it
+ * writes no more, traced calls or not, but for the one block it may
+ * have been opening). Its blocks then go out like every other CPU's; an
+ * open block left (a writer caught inside a reservation) is counted in
+ * the end frame's totals as still in its ring.
  */
 static void close_all(bool final, uint64_t us)
 {
-	uint64_t end = counter_read() + us * time_counter_hz() / 1000000;
-	bool ipi = can_call_others();
+	uint64_t hz = time_counter_hz(), start = counter_read(), end = start + us * hz / 1000000;
+	bool ipi = can_call_others(), marked = false;
+	uint64_t silent = 0, marks[NR_CPUS];
 
 	if (final)
 		ring_end();
 	for (;;) {
 		bool open = false;
+		uint64_t now = counter_read();
+
+		/* Halfway: what each writer's ring looks like now, to tell at
+		 * the deadline whether it still moves. Not at once: a writer
+		 * that was opening a block when the rings ended fills that one
+		 * block first (ring_pause). */
+		if (!marked && now >= start + (end - start) / 2) {
+			for (unsigned int c = 0; c < smp_num_cpus(); c++)
+				marks[c] = ring_writer_mark(c);
+			marked = true;
+		}
 
 		ring_close_block();
-		if (ipi)
-			smp_call_others(close_here, NULL);
+		/* Calls only in the first half: the second is for the
+		 * writers that did not answer to show whether they still move. */
+		if (ipi && now < start + (end - start) / 2) {
+			uint64_t ask = smp_others_mask() & ~silent;
+			uint64_t left = start + (end - start) / 2 - now;
+			uint64_t no = ask & ~smp_call_cpus_bounded(ask, close_here, NULL,
+								   left * 1000000 / hz);
+
+			if (no && final)
+				smp_name_silent(no, "the exporter's request to close its trace "
+						"block", us / 2);
+			silent |= no;
+		}
 		for (unsigned int c = 0; c < smp_num_cpus(); c++) {
 			if (cpu_stopped(c))
 				ring_close_block_of(c);
-			if (!ring_is_closed(c) && (ipi || c == cpu_id() || cpu_stopped(c)))
+			/* Without a call (interrupt context, a crash), running
+			 * CPUs close their blocks only at the end of the run. */
+			if (!ring_is_closed(c) && (ipi || final || c == cpu_id() || cpu_stopped(c)))
 				open = true;
 		}
-		if (!open || counter_read() > end)
+		if (!open)
 			return;
+		if (counter_read() > end)
+			break;
 		/* A reservation lasts a few instructions: ask again soon
 		 * (a plain wait: the kernel's delay has a patch site). */
-		for (uint64_t t = counter_read() + time_counter_hz() / 10000;
-		     counter_read() < t;)
+		for (uint64_t t = counter_read() + hz / 10000; counter_read() < t;)
 			cpu_relax();
 	}
+	if (!final || !marked)
+		return;
+	for (unsigned int c = 0; c < smp_num_cpus(); c++)
+		if (c != cpu_id() && !ring_is_closed(c) && !ring_close_stuck(c, marks[c]))
+			kprintf("cpu%u: its last trace block stays open (it is still "
+				"writing, or inside a record); counted as lost\n", c);
 }
 
 void export_flush(void)

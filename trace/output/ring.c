@@ -291,6 +291,45 @@ void ring_close_block_of(unsigned int cpu)
 		finish_block(r);
 }
 
+uint64_t ring_writer_mark(unsigned int cpu)
+{
+	const struct ring_cpu *r = ring_of(cpu);
+
+	if (!r)
+		return 0;
+	return (uint64_t)(uintptr_t)READ_ONCE(r->wr) ^ READ_ONCE(r->wr_seq) << 44 ^
+	       (uint64_t)READ_ONCE(r->nest) << 40 ^ READ_ONCE(r->cur_events);
+}
+
+/*
+ * The one writer here is not the owner, which still runs. That is safe
+ * once it writes no more: after ring_end its fast paths are closed
+ * (wr_fast_end NULL) and its slow paths return at once, so the only
+ * writes it can still make are a record it began before ring_end and
+ * has not finished. 'mark' taken after ring_end and unchanged since
+ * says it made none in between; what is left is a writer stopped for
+ * that whole time inside a record. If one were, its last stores land
+ * past the block's 'used' (not sent, not counted: produced reads
+ * cur_events only while a block is open) and leave wr set with no block,
+ * which every writer path reads as "no room" (wr_fast_end is NULL).
+ * Never inside a reservation: its record is not complete. The owner
+ * itself does not close its block once the run has ended (its slow
+ * paths return at once, and a CPU that does not answer takes no
+ * close_here call); only its tick could (ring_close_if_older), had it
+ * unmasked interrupts at this very moment.
+ */
+bool ring_close_stuck(unsigned int cpu, uint64_t mark)
+{
+	struct ring_cpu *r = ring_of(cpu);
+
+	if (ring_is_closed(cpu))
+		return true;
+	if (!READ_ONCE(ring_ended) || READ_ONCE(r->nest) || ring_writer_mark(cpu) != mark)
+		return false;
+	finish_block(r);
+	return ring_is_closed(cpu);
+}
+
 void ring_close_if_older(uint64_t ticks)
 {
 	unsigned long flags = irq_save();

@@ -296,6 +296,13 @@ void ring_close_block(void);
 /* The same for a CPU that was stopped for good (a crash): it writes no
  * more, so another CPU may close its block. */
 void ring_close_block_of(unsigned int cpu);
+/* The end of a run, a CPU that answers no interrupt: a value that
+ * changes with every write of its ring ('mark'), and the close of its
+ * open block from this CPU, done only if it made none since 'mark' was
+ * taken after ring_end (ring.c says why that is safe). True when its
+ * ring is closed. */
+uint64_t ring_writer_mark(unsigned int cpu);
+bool ring_close_stuck(unsigned int cpu, uint64_t mark);
 /* No block open and no reservation held ('cpu' stopped, or after its
  * ring_close_block with recording paused). */
 bool ring_is_closed(unsigned int cpu);
