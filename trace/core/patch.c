@@ -123,7 +123,12 @@ static void isb_here(void *arg)
  * and both are valid while nothing is freed.
  */
 #define ROUND_TRY_US	10000	/* a try of a round while the run goes on */
-#define ROUND_END_US	100000	/* a round once the run is ending */
+/* A round once the run is ending: as long as the crash path waits for
+ * a CPU to stop. Not shorter: an emulator or a hypervisor that runs the
+ * CPUs in turn can leave a healthy one without a turn for tens of
+ * milliseconds of the machine's time (QEMU's single-threaded TCG under
+ * -icount runs each vCPU for a slice of the time to its next timer). */
+#define ROUND_END_US	SMP_STOP_US
 
 /* Set once, by the CPU that ends the run; read by a patcher between
  * two tries of its round (on any CPU). */

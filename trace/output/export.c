@@ -335,7 +335,7 @@ void export_close(void)
 	if (READ_ONCE(closing))
 		return;
 	WRITE_ONCE(closing, true);
-	close_all(true, 100000);
+	close_all(true, 2 * SMP_STOP_US);	/* half to answer, as a patch round */
 	flags = irq_save();
 	/* Idle exporters leave between two frames; one that was stopped
 	 * holding the lock loses it. Kept from here to the end. */
