@@ -254,6 +254,11 @@ void smp_name_silent(uint64_t cpus, const char *what, uint64_t us)
 	}
 }
 
+uint64_t smp_silent_mask(void)
+{
+	return __atomic_load_n(&named_silent, __ATOMIC_RELAXED);
+}
+
 /* work_fn while a starter fills in work_arg: busy, but not runnable. */
 #define WORK_CLAIMED ((smp_fn)1)
 

@@ -38,6 +38,8 @@ __attribute__((patchable_function_entry(0, 0))) uint64_t smp_others_mask(void);
  * CPU named once a run however many waits it cost. */
 __attribute__((patchable_function_entry(0, 0)))
 void smp_name_silent(uint64_t cpus, const char *what, uint64_t us);
+/* The CPUs smp_name_silent has named this run. */
+__attribute__((patchable_function_entry(0, 0))) uint64_t smp_silent_mask(void);
 /* Reads /cpus, starts every secondary CPU and prints
  * "smp: N CPUs online". Boot CPU, after irq and time init. */
 void smp_init(const void *fdt);

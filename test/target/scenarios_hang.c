@@ -9,8 +9,12 @@
  *                    on; then "lockup: CPU n back after MS ms"
  *   stuck CPU [panic]
  *                    CPU 'CPU' spins for good with interrupts masked,
- *                    calling hang_masked_step; once it has made 1000
- *                    calls main returns (or panics), and the end of
+ *                    calling hang_masked_step once every 20000 turns of
+ *                    an empty loop (few events: the idle CPUs export
+ *                    them for the whole end-of-run wait; counted in
+ *                    instructions, not time, which under -icount depends
+ *                    on how QEMU schedules the CPUs); once it has made
+ *                    1000 calls main returns (or panics), and the end of
  *                    the run must not wait for it (issue 22)
  */
 #include <stdint.h>
@@ -140,6 +144,8 @@ static NOIPA void hang_stuck_spin(void *arg)
 	for (int i = 0;; i++) {
 		hang_masked_step(i);
 		stuck_calls++;
+		for (volatile int k = 0; k < 20000; k++)
+			;
 	}
 }
 
