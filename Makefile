@@ -225,8 +225,22 @@ $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 host-tools: $(HOST)/mktables $(HOST)/baretrace
 
 # ---- running --------------------------------------------------------------
-RUN := tools/qemu-run --board $(BOARD) --image $(OUT)/Image --smp $(QEMU_SMP) \
-  --mem $(QEMU_MEM) --cpu $(QEMU_CPU) --machine $(QEMU_MACHINE)
+# QEMU_BIN: a board's own QEMU (rpi4: tools/fetch-qemu's, for raspi4b);
+# QEMU_DTB: the device tree a board's firmware would pass (rpi4: Debian's,
+# tools/fetch-pi), handed over by make run, run-direct and debug.
+QEMU_BIN ?=
+QEMU_DTB ?=
+QEMU_DTB_FILE = $(if $(QEMU_DTB),$(firstword $(wildcard \
+  $(RPI_KERNEL_DEB)/usr/lib/linux-image-*/broadcom/$(QEMU_DTB))))
+QEMU_DTB_DEP := $(if $(QEMU_DTB),$(RPI_KERNEL_DEB)/.fetched) $(QEMU_BIN)
+ifneq ($(QEMU_BIN),)
+# tools/setup runs it too; here for a checkout whose build/ was cleared.
+$(QEMU_BIN):
+	$(Q)tools/fetch-qemu
+endif
+RUN = tools/qemu-run --board $(BOARD) --image $(OUT)/Image --smp $(QEMU_SMP) \
+  --mem $(QEMU_MEM) --cpu $(QEMU_CPU) --machine $(QEMU_MACHINE) \
+  $(if $(QEMU_BIN),--qemu $(QEMU_BIN)) $(if $(QEMU_DTB),--dtb '$(or $(QEMU_DTB_FILE),$(QEMU_DTB))')
 
 # make run traces the app: TRACE= turns it off, TRACE_FILTER= picks the
 # functions (default: the app's trace_filter file, else everything).
@@ -245,7 +259,7 @@ BT := $(HOST)/baretrace
 # The previous run's outputs go first (TRACE= must not leave its files
 # behind). Make cannot exit with main()'s status (a failed recipe makes
 # it exit 2), so the recipe prints it and keeps it in $(RUN_DIR)/status.
-run: all host-tools
+run: all host-tools $(QEMU_DTB_DEP)
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
 	@status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
 	  --bootargs "panic=poweroff $(TRACE_ARGS) $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)" \
@@ -270,10 +284,10 @@ define RUN_REPORT
 	exit $$status
 endef
 
-run-direct: all
+run-direct: all $(QEMU_DTB_DEP)
 	$(RUN) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
 
-debug: all
+debug: all $(QEMU_DTB_DEP)
 	$(RUN) --debug $(OUT)/baretrace.elf --bootargs "$(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
 
 # ---- tests ----------------------------------------------------------------
@@ -434,9 +448,9 @@ $(RPI_UBOOT_DEB) $(RPI_KERNEL_DEB)/.fetched:
 # board; U-Boot runs boot.scr from the card, so the boot arguments are the
 # card's (cmdline.txt: make run's tracing unless BOOTARGS= says otherwise).
 # The trace is captured and reported as by make run.
-run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched
-	$(Q)[ -n "$(RPI_QEMU_DTB)" ] || { echo "make run-uboot: BOARD=$(BOARD) has no QEMU model \
-	  (QEMU 7.2 has no Pi 4); BOARD=rpi3 runs the same flow" >&2; exit 1; }
+run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched $(QEMU_BIN)
+	$(Q)[ -n "$(RPI_QEMU_DTB)" ] || { echo "make run-uboot: BOARD=$(BOARD) names no \
+	  device tree for QEMU (RPI_QEMU_DTB)" >&2; exit 1; }
 	$(Q)tools/mksdcard --out $(OUT)/run-uboot/sdcard.img --flow uboot --no-firmware \
 	  --uboot '$(UBOOT_BIN)' $(RPI_BOOT_FILES)
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
@@ -451,11 +465,11 @@ sdcard run-uboot:
 	@echo "make $@: for the Raspberry Pi boards (BOARD=rpi4 or rpi3), not $(BOARD)" >&2; exit 1
 endif
 
-# A board without a QEMU model (QEMU 7.2 has no Pi 4) builds but does not
-# run: RUN says so, and the arguments the recipes append go to 'false'.
+# A board without a QEMU model builds but does not run: RUN says so, and
+# the arguments the recipes append go to 'false'.
 ifeq ($(QEMU_MACHINE),)
 RUN = echo "make: BOARD=$(BOARD) has no QEMU model; put build/$(BOARD) on its SD card \
-(README), or run the same Pi code with BOARD=rpi3" >&2; false
+(README)" >&2; false
 endif
 
 # 'make print-VAR' prints a variable (used by test/run.py).
