@@ -225,11 +225,10 @@ $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 host-tools: $(HOST)/mktables $(HOST)/baretrace
 
 # ---- running --------------------------------------------------------------
-# QEMU_BIN: a board's own QEMU (rpi4: tools/fetch-qemu's, for raspi4b);
-# QEMU_DTB: the device tree a board's firmware would pass (rpi4: Debian's,
-# tools/fetch-pi), handed over by make run, run-direct and debug.
-QEMU_BIN ?=
-QEMU_DTB ?=
+# board.mk may set QEMU_BIN, its own QEMU (rpi4: tools/fetch-qemu's, for
+# raspi4b), and QEMU_DTB, the device tree its firmware would pass (rpi4:
+# Debian's, tools/fetch-pi), handed over by make run, run-direct, debug
+# and bench.
 QEMU_DTB_FILE = $(if $(QEMU_DTB),$(firstword $(wildcard \
   $(RPI_KERNEL_DEB)/usr/lib/linux-image-*/broadcom/$(QEMU_DTB))))
 QEMU_DTB_DEP := $(if $(QEMU_DTB),$(RPI_KERNEL_DEB)/.fetched) $(QEMU_BIN)
@@ -328,10 +327,15 @@ soak: setup-check
 	$(Q)SOAK_S=$(or $(SOAK_S),120) python3 test/end_of_run.py
 
 # ---- benchmarks -------------------------------------------------------------
-bench:
+# Figures go to build/bench (qemu-virt) or build/bench/BOARD, each board on
+# its own QEMU machine (qemu-run's options after the folder).
+BENCH_DIR := $(BUILD)/bench$(if $(filter-out qemu-virt,$(BOARD)),/$(BOARD))
+bench: $(QEMU_DTB_DEP)
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) APP=test/bench
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD)
-	$(Q)tools/bench $(BUILD)/$(BOARD)/app-test-bench/Image $(BUILD)/$(BOARD)/Image $(BUILD)/bench
+	$(Q)tools/bench $(BUILD)/$(BOARD)/app-test-bench/Image $(BUILD)/$(BOARD)/Image $(BENCH_DIR) \
+	  --machine $(QEMU_MACHINE) --cpu $(QEMU_CPU) --smp $(QEMU_SMP) --mem $(QEMU_MEM) \
+	  $(if $(QEMU_BIN),--qemu $(QEMU_BIN)) $(if $(QEMU_DTB),--dtb '$(QEMU_DTB_FILE)')
 
 # The same tracer costs on Debian's arm64 Linux kernel, side by side
 # (build/bench/anchor.json); downloads the kernel package once.
@@ -355,7 +359,8 @@ help:
 	@echo "  make test-under-load  make test with LOAD busy host processes beside it"
 	@echo "  make fresh-check  make run and make test on a pristine Debian 12 root (root; slow)"
 	@echo "  make soak         every control operation while all CPUs trace"
-	@echo "  make bench        instruction counts under -icount (build/bench/*.json)"
+	@echo "  make bench        instruction counts under -icount (build/bench/*.json;"
+	@echo "                    BOARD=rpi4 on raspi4b: build/bench/rpi4/*.json)"
 	@echo "  make bench-anchor the same tracer costs on Debian's arm64 Linux (build/bench/anchor.json)"
 	@echo "  make host-tools   build/host/baretrace and build/host/mktables"
 	@echo "  make newlib       build newlib into build/newlib (once; the build does it when needed)"
