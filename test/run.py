@@ -239,6 +239,9 @@ def boot(board, image_dir, mode, bootargs, timeout=QEMU_TIMEOUT):
     cmd = ["tools/qemu-run", "--image", os.path.join(image_dir, "Image"),
            "--machine", machine, "--cpu", cpu, "--smp", smp,
            "--mem", make_var(board, "QEMU_MEM"), "--bootargs", bootargs]
+    # A board's own QEMU and the device tree its firmware passes (rpi4).
+    qemu_bin, dtb = make_var(board, "QEMU_BIN"), make_var(board, "QEMU_DTB_FILE")
+    cmd += (["--qemu", qemu_bin] if qemu_bin else []) + (["--dtb", dtb] if dtb else [])
     if mode == "uboot":
         cmd += ["--uboot", make_var(board, "UBOOT_BIN")]
     elif mode == "el2":
@@ -425,8 +428,9 @@ STAGES = {"host": stage_host, "build": stage_build, "target": stage_target,
 
 # ---- Raspberry Pi --------------------------------------------------------------
 # rpi3: QEMU raspi3b runs the Pi code (spin table, watchdog, no DTB) with
-# all four CPUs. rpi4: QEMU has no Pi 4, so its image and boot files are
-# checked statically against the documented addresses.
+# all four CPUs. rpi4: its image and boot files are checked statically
+# against the documented addresses here; test/rpi4_qemu.py boots it on
+# QEMU raspi4b.
 
 def stage_rpi3(res, board):
     for app in ("examples/demo", "test/target"):

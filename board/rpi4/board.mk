@@ -23,7 +23,9 @@ QEMU_BIN       := build/qemu-pi4/qemu-system-aarch64
 BOARD_RUN      := direct
 RPI_QEMU_DTB   := bcm2711-rpi-4-b.dtb
 QEMU_DTB       := $(RPI_QEMU_DTB)
-TEST_BOOTS     := direct mttcg
-TEST_STAGES    := host,build,target,rpi4
+# make BOARD=rpi4 test: the raspi4b boots are test/rpi4_qemu.py's stage
+# (its multi-threaded KTAP boot has a wider bound than the target stage's).
+TEST_BOOTS     := direct
+TEST_STAGES    := host,build,rpi4,rpi4-qemu,rpi4-uboot
 # 'make debug': QEMU loads an Image with text_offset 0 at 0x200000 here.
 export LOAD_ADDR ?= 0x200000
