@@ -225,8 +225,21 @@ $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 host-tools: $(HOST)/mktables $(HOST)/baretrace
 
 # ---- running --------------------------------------------------------------
-RUN := tools/qemu-run --board $(BOARD) --image $(OUT)/Image --smp $(QEMU_SMP) \
-  --mem $(QEMU_MEM) --cpu $(QEMU_CPU) --machine $(QEMU_MACHINE)
+# board.mk may set QEMU_BIN, its own QEMU (rpi4: tools/fetch-qemu's, for
+# raspi4b), and QEMU_DTB, the device tree its firmware would pass (rpi4:
+# Debian's, tools/fetch-pi), handed over by make run, run-direct, debug
+# and bench.
+QEMU_DTB_FILE = $(if $(QEMU_DTB),$(firstword $(wildcard \
+  $(RPI_KERNEL_DEB)/usr/lib/linux-image-*/broadcom/$(QEMU_DTB))))
+QEMU_DTB_DEP := $(if $(QEMU_DTB),$(RPI_KERNEL_DEB)/.fetched) $(QEMU_BIN)
+ifneq ($(QEMU_BIN),)
+# tools/setup runs it too; here for a checkout whose build/ was cleared.
+$(QEMU_BIN):
+	$(Q)tools/fetch-qemu
+endif
+RUN = tools/qemu-run --board $(BOARD) --image $(OUT)/Image --smp $(QEMU_SMP) \
+  --mem $(QEMU_MEM) --cpu $(QEMU_CPU) --machine $(QEMU_MACHINE) \
+  $(if $(QEMU_BIN),--qemu $(QEMU_BIN)) $(if $(QEMU_DTB),--dtb '$(or $(QEMU_DTB_FILE),$(QEMU_DTB))')
 
 # make run traces the app: TRACE= turns it off, TRACE_FILTER= picks the
 # functions (default: the app's trace_filter file, else everything).
@@ -245,7 +258,7 @@ BT := $(HOST)/baretrace
 # The previous run's outputs go first (TRACE= must not leave its files
 # behind). Make cannot exit with main()'s status (a failed recipe makes
 # it exit 2), so the recipe prints it and keeps it in $(RUN_DIR)/status.
-run: all host-tools
+run: all host-tools $(QEMU_DTB_DEP)
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
 	@status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
 	  --bootargs "panic=poweroff $(TRACE_ARGS) $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)" \
@@ -270,10 +283,10 @@ define RUN_REPORT
 	exit $$status
 endef
 
-run-direct: all
+run-direct: all $(QEMU_DTB_DEP)
 	$(RUN) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
 
-debug: all
+debug: all $(QEMU_DTB_DEP)
 	$(RUN) --debug $(OUT)/baretrace.elf --bootargs "$(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
 
 # ---- tests ----------------------------------------------------------------
@@ -314,10 +327,15 @@ soak: setup-check
 	$(Q)SOAK_S=$(or $(SOAK_S),120) python3 test/end_of_run.py
 
 # ---- benchmarks -------------------------------------------------------------
-bench:
+# Figures go to build/bench (qemu-virt) or build/bench/BOARD, each board on
+# its own QEMU machine (qemu-run's options after the folder).
+BENCH_DIR := $(BUILD)/bench$(if $(filter-out qemu-virt,$(BOARD)),/$(BOARD))
+bench: $(QEMU_DTB_DEP)
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) APP=test/bench
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD)
-	$(Q)tools/bench $(BUILD)/$(BOARD)/app-test-bench/Image $(BUILD)/$(BOARD)/Image $(BUILD)/bench
+	$(Q)tools/bench $(BUILD)/$(BOARD)/app-test-bench/Image $(BUILD)/$(BOARD)/Image $(BENCH_DIR) \
+	  --machine $(QEMU_MACHINE) --cpu $(QEMU_CPU) --smp $(QEMU_SMP) --mem $(QEMU_MEM) \
+	  $(if $(QEMU_BIN),--qemu $(QEMU_BIN)) $(if $(QEMU_DTB),--dtb '$(QEMU_DTB_FILE)')
 
 # The same tracer costs on Debian's arm64 Linux kernel, side by side
 # (build/bench/anchor.json); downloads the kernel package once.
@@ -341,13 +359,15 @@ help:
 	@echo "  make test-under-load  make test with LOAD busy host processes beside it"
 	@echo "  make fresh-check  make run and make test on a pristine Debian 12 root (root; slow)"
 	@echo "  make soak         every control operation while all CPUs trace"
-	@echo "  make bench        instruction counts under -icount (build/bench/*.json)"
+	@echo "  make bench        instruction counts under -icount (build/bench/*.json;"
+	@echo "                    BOARD=rpi4 on raspi4b: build/bench/rpi4/*.json)"
 	@echo "  make bench-anchor the same tracer costs on Debian's arm64 Linux (build/bench/anchor.json)"
 	@echo "  make host-tools   build/host/baretrace and build/host/mktables"
 	@echo "  make newlib       build newlib into build/newlib (once; the build does it when needed)"
 	@echo "  make setup        install what is missing (tools/setup, apt-get)"
 	@echo "  make clean        remove build/<board> and build/host (keeps build/newlib)"
-	@echo "  make BOARD=rpi3 run-uboot   the Pi card's U-Boot flow on QEMU raspi3b, traced as make run"
+	@echo "  make BOARD=rpi4 run-uboot   the Pi card's U-Boot flow on QEMU raspi4b (rpi3: raspi3b),"
+	@echo "                    traced as make run"
 	@echo "  make sdcard       Raspberry Pi boot partition: BOARD=rpi4 sdcard FIRMWARE_DIR=dir (README)"
 	@echo "  make farm-labgrid labgrid's pytest tests on QEMU (FARM=scenarios; README, board farms)"
 	@echo "  make farm-lava    LAVA jobs by lava-run on QEMU (FARM=scenarios)"
@@ -434,9 +454,9 @@ $(RPI_UBOOT_DEB) $(RPI_KERNEL_DEB)/.fetched:
 # board; U-Boot runs boot.scr from the card, so the boot arguments are the
 # card's (cmdline.txt: make run's tracing unless BOOTARGS= says otherwise).
 # The trace is captured and reported as by make run.
-run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched
-	$(Q)[ -n "$(RPI_QEMU_DTB)" ] || { echo "make run-uboot: BOARD=$(BOARD) has no QEMU model \
-	  (QEMU 7.2 has no Pi 4); BOARD=rpi3 runs the same flow" >&2; exit 1; }
+run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched $(QEMU_BIN)
+	$(Q)[ -n "$(RPI_QEMU_DTB)" ] || { echo "make run-uboot: BOARD=$(BOARD) names no \
+	  device tree for QEMU (RPI_QEMU_DTB)" >&2; exit 1; }
 	$(Q)tools/mksdcard --out $(OUT)/run-uboot/sdcard.img --flow uboot --no-firmware \
 	  --uboot '$(UBOOT_BIN)' $(RPI_BOOT_FILES)
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
@@ -451,11 +471,11 @@ sdcard run-uboot:
 	@echo "make $@: for the Raspberry Pi boards (BOARD=rpi4 or rpi3), not $(BOARD)" >&2; exit 1
 endif
 
-# A board without a QEMU model (QEMU 7.2 has no Pi 4) builds but does not
-# run: RUN says so, and the arguments the recipes append go to 'false'.
+# A board without a QEMU model builds but does not run: RUN says so, and
+# the arguments the recipes append go to 'false'.
 ifeq ($(QEMU_MACHINE),)
 RUN = echo "make: BOARD=$(BOARD) has no QEMU model; put build/$(BOARD) on its SD card \
-(README), or run the same Pi code with BOARD=rpi3" >&2; false
+(README)" >&2; false
 endif
 
 # 'make print-VAR' prints a variable (used by test/run.py).

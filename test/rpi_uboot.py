@@ -1,10 +1,13 @@
-"""test/rpi_uboot.py: stage "rpi-uboot", the Raspberry Pi card's U-Boot
-flow end to end on QEMU raspi3b (make BOARD=rpi3 run-uboot).
+"""test/rpi_uboot.py: stages "rpi-uboot" and "rpi4-uboot", the Raspberry
+Pi card's U-Boot flow end to end on QEMU raspi3b (make BOARD=rpi3
+run-uboot) and raspi4b (make BOARD=rpi4 run-uboot, QEMU 9.0 or later:
+tools/fetch-qemu's).
 
 The card is what 'make sdcard SDCARD_FLOW=uboot' writes, less the
 closed-source firmware: QEMU stands in for it and loads Debian's rpi_arm64
 U-Boot (u-boot-rpi, arm64) with Debian's bcm2837-rpi-3-b.dtb (from the
-arm64 kernel package), both fetched into build/debs by tools/fetch-pi.
+arm64 kernel package; bcm2711-rpi-4-b.dtb on raspi4b), both fetched into
+build/debs by tools/fetch-pi.
 U-Boot finds boot.scr on the card, which sets the card's boot arguments
 and boots kernel8.img with that device tree.
 
@@ -15,14 +18,15 @@ and boots kernel8.img with that device tree.
             trace is complete: the target's own event count is what the
             host decodes from the file, with nothing lost or damaged
   dtb       the console lines name the UART, the interrupt controllers
-            and the CPUs' enable-method the kernel took from the DTB, equal
-            to what fdtget reads from the same file; a copy edited (dtc) to
+            (the Pi 4: the GIC-400's distributor and CPU interface) and the
+            CPUs' enable-method the kernel took from the DTB, equal to what
+            fdtget reads from the same file; (rpi3) a copy edited (dtc) to
             give CPU 3 enable-method "psci" (CPU 2 none, the local interrupt
             controller an address /soc does not map) boots with that CPU
             not started (and board.h's base kept)
   ktap      the KTAP suites booted through the same U-Boot and card
-  rpi4      make BOARD=rpi4 sdcard SDCARD_FLOW=uboot puts the same
-            downloaded U-Boot on the Pi 4 card (firmware: placeholders)
+  rpi4      (rpi-uboot) make BOARD=rpi4 sdcard SDCARD_FLOW=uboot puts the
+            same downloaded U-Boot on the Pi 4 card (firmware: placeholders)
 """
 import os
 import re
@@ -31,52 +35,83 @@ import subprocess
 TIMEOUT = 180
 
 
-def run_uboot(h, app, extra):
-    return h.run(["make", "BOARD=rpi3", f"APP={app}", "run-uboot"] + extra, timeout=TIMEOUT)
+# What differs between the boards: U-Boot's name for the board, and the
+# devices whose console lines are held against fdtget: (line, compatible
+# or None for the serial0 alias, reg index).
+PI = {"rpi3": dict(model="RPI 3 Model B", ram="3c000000",
+                   devices=[("uart0", None, 0), ("local-intc", "brcm,bcm2836-l1-intc", 0),
+                            ("armctrl-ic", "brcm,bcm2836-armctrl-ic", 0)]),
+      "rpi4": dict(model="RPI 4 Model B", ram=None,
+                   devices=[("uart0", None, 0), ("gicd", "arm,gic-400", 0),
+                            ("gicc", "arm,gic-400", 1)])}
+
+
+def run_uboot(h, app, extra, pi="rpi3"):
+    return h.run(["make", f"BOARD={pi}", f"APP={app}", "run-uboot"] + extra, timeout=TIMEOUT)
 
 
 def stage_rpi_uboot(h, res, board):
     stage_rpi4_card(h, res)
+    uboot_flow(h, res, "rpi3")
+
+
+def stage_rpi4_uboot(h, res, board):
+    import rpi4_qemu
+    if rpi4_qemu.have_qemu(h, res):
+        uboot_flow(h, res, "rpi4")
+
+
+def uboot_flow(h, res, pi):
+    tag = "rpi-uboot" if pi == "rpi3" else f"{pi}-uboot"
+    model = PI[pi]["model"]
     # The demo with the card's default arguments (no BOOTARGS=).
-    st, out = run_uboot(h, "examples/demo", [])
+    st, out = run_uboot(h, "examples/demo", [], pi)
     out = out.replace("\r", "")
     text = h.strip_frames(out)
-    demo = h.make_dir("rpi3", "examples/demo")
+    demo = h.make_dir(pi, "examples/demo")
     card = os.path.join(demo, "run-uboot")
     try:
         with open(os.path.join(card, "miniuart.log"), errors="replace") as f:
             mini = f.read().replace("\r", "")
     except OSError:
         mini = ""
-    res.record("rpi-uboot: Debian's U-Boot starts on raspi3b and runs the card's boot.scr",
+    machine = h.make_var(pi, "QEMU_MACHINE")
+    res.record(f"{tag}: Debian's U-Boot starts on {machine} and runs the card's boot.scr",
                re.search(r"^U-Boot 20\d\d\.\d\d", text, re.M) is not None and
-               "RPI 3 Model B" in text and "Found U-Boot script /boot.scr" in mini and
+               model in text and "Found U-Boot script /boot.scr" in mini and
                "Starting kernel" in mini and
-               re.search(r"^baretrace: rpi3, entered at EL2", text, re.M) is not None,
+               re.search(rf"^baretrace: {pi}, entered at EL2", text, re.M) is not None,
                f"status {st}\n--- mini UART:\n{mini[-1500:]}\n--- console:\n{text[-3000:]}")
 
     # make run's tracing, as make itself prints it (not spelled here).
-    trace_args = h.make_var("rpi3", "TRACE_ARGS").strip()
+    trace_args = h.make_var(pi, "TRACE_ARGS").strip()
     got = re.search(r'^bootargs: "(.*)"$', text, re.M)
-    res.record("rpi-uboot: the card's default boot arguments (make run's tracing) reach "
+    with open(os.path.join(demo, "cmdline.txt")) as f:
+        card = f.read().strip()
+    res.record(f"{tag}: the card's default boot arguments (make run's tracing) reach "
                "the kernel through boot.scr",
-               bool(trace_args) and got is not None and got.group(1) == trace_args,
-               f"kernel saw {got.group(1) if got else None!r}, make run traces {trace_args!r}")
+               bool(trace_args) and got is not None and got.group(1) == trace_args and
+               card == trace_args,
+               f"kernel saw {got.group(1) if got else None!r}, make run traces {trace_args!r}, "
+               f"the card's cmdline.txt {card!r}")
 
     # QEMU's raspi3b has 1 GiB less 64 MiB of video RAM, which it writes
     # into the DTB's /memory; the board default (no DTB) is 0x3b400000.
-    res.record("rpi-uboot: the kernel reads the real bcm2837-rpi-3-b.dtb: RAM from /memory, "
-               "4 CPUs from /cpus by their spin-table release addresses",
-               re.search(r"RAM 0\+3c000000$", text, re.M) is not None and
+    dtb_name = h.make_var(pi, "RPI_QEMU_DTB")
+    ram = PI[pi]["ram"]
+    res.record(f"{tag}: the kernel reads the real {dtb_name}: "
+               + ("RAM from /memory, " if ram else "")
+               + "4 CPUs from /cpus by their spin-table release addresses",
+               (not ram or re.search(rf"RAM 0\+{ram}$", text, re.M) is not None) and
                "no valid DTB" not in text and "spin-table:" not in text and
                re.search(r"^smp: 4 CPUs online$", text, re.M) is not None,
                text[-3000:])
-    res.record("rpi-uboot: the demo passes through U-Boot and exits 0",
+    res.record(f"{tag}: the demo passes through U-Boot and exits 0",
                st == 0 and re.search(r"^demo: PASS$", text, re.M) is not None and
                re.search(r"^baretrace: exit status 0$", text, re.M) is not None,
                f"status {st}\n" + text[-3000:])
 
-    check_dtb_lines(h, res, text)
+    check_dtb_lines(h, res, text, pi, tag)
 
     # Completeness: the target's END totals, the capture's balance and the
     # events the host tool itself decodes from the file must all agree.
@@ -90,7 +125,7 @@ def stage_rpi_uboot(h, res, board):
                         "--elf", os.path.join(demo, "baretrace.elf")])
     host = re.search(r"^# (\d+) events$", stats, re.M)
     n = int(target.group(1)) if target else -1
-    res.record(f"rpi-uboot: the trace is complete: the target's {n} events are all in the "
+    res.record(f"{tag}: the trace is complete: the target's {n} events are all in the "
                "captured file, none lost or damaged",
                n > 0 and target.group(2) == "0" and cap is not None and
                cap.groups() == ("0", "0", str(n), "0") and bal is not None and
@@ -101,29 +136,30 @@ def stage_rpi_uboot(h, res, board):
                f"balance {bal and bal.groups()}, stats {host and host.group(1)}\n"
                + stats[-500:] + text[-1500:])
 
-    check_bad_enable_method(h, res)
+    if pi == "rpi3":
+        check_bad_enable_method(h, res)
 
     # The KTAP suites through the same flow; BOOTARGS= replaces the card's
     # arguments, as on a real card.
-    st, out = run_uboot(h, "test/target", ["BOOTARGS=panic=poweroff -- ktest", "TRACE="])
+    st, out = run_uboot(h, "test/target", ["BOOTARGS=panic=poweroff -- ktest", "TRACE="], pi)
     text = h.strip_frames(out.replace("\r", ""))
     if st is None:
-        res.record(f"rpi-uboot ktap: finished within {TIMEOUT}s (hang: QEMU killed)",
+        res.record(f"{tag} ktap: finished within {TIMEOUT}s (hang: QEMU killed)",
                    False, text)
         return
-    res.record("rpi-uboot ktap: booted through U-Boot with the card's arguments",
+    res.record(f"{tag} ktap: booted through U-Boot with the card's arguments",
                re.search(r"^U-Boot 20\d\d\.\d\d", text, re.M) is not None and
                re.search(r'^bootargs: "panic=poweroff -- ktest"$', text, re.M) is not None,
                text[-2000:])
-    h.parse_ktap("rpi-uboot ktap", text, res)
-    res.record("rpi-uboot ktap: exit status 0 reaches the host", st == 0, text[-2000:])
+    h.parse_ktap(f"{tag} ktap", text, res)
+    res.record(f"{tag} ktap: exit status 0 reaches the host", st == 0, text[-2000:])
 
 
-def qemu_dtb(h):
+def qemu_dtb(h, pi="rpi3"):
     """The Debian DTB run-uboot hands QEMU (the Makefile's own choice)."""
     st, out = h.run(["sh", "-c", "ls $0/usr/lib/linux-image-*/broadcom/$1 | head -n 1",
-                     os.path.join(h.ROOT, h.make_var("rpi3", "RPI_KERNEL_DEB").strip()),
-                     h.make_var("rpi3", "RPI_QEMU_DTB").strip()])
+                     os.path.join(h.ROOT, h.make_var(pi, "RPI_KERNEL_DEB").strip()),
+                     h.make_var(pi, "RPI_QEMU_DTB").strip()])
     return out.strip() if st == 0 else None
 
 
@@ -188,19 +224,18 @@ def host_compatible(dtb, compat):
     return walk("/")
 
 
-def check_dtb_lines(h, res, text):
+def check_dtb_lines(h, res, text, pi="rpi3", tag="rpi-uboot"):
     """The kernel's lines for what it took from the DTB, against fdtget on
     the same file."""
-    dtb = qemu_dtb(h)
+    dtb = qemu_dtb(h, pi)
     if not dtb:
-        res.record("rpi-uboot dtb: the DTB run-uboot boots with is there", False, "")
+        res.record(f"{tag} dtb: the DTB run-uboot boots with is there", False, "")
         return
-    uart = fdtget(dtb, "/aliases", "serial0", "s")[0]
-    want = {"uart0": (uart, host_cpu_addr(dtb, uart))}
-    for what, compat in (("local-intc", "brcm,bcm2836-l1-intc"),
-                         ("armctrl-ic", "brcm,bcm2836-armctrl-ic")):
-        node = host_compatible(dtb, compat)
-        want[what] = (node, host_cpu_addr(dtb, node) if node else None)
+    want = {}
+    for what, compat, index in PI[pi]["devices"]:
+        node = fdtget(dtb, "/aliases", "serial0", "s")[0] if compat is None else \
+            host_compatible(dtb, compat)
+        want[what] = (node, host_cpu_addr(dtb, node, index) if node else None)
     bad = []
     for what, (node, addr) in want.items():
         line = f"{what}: {addr:x} (DTB {node.rsplit('/', 1)[1]})" if addr else None
@@ -213,12 +248,13 @@ def check_dtb_lines(h, res, text):
            f'{methods.count("spin-table")} of {len(cpus)} CPUs')
     if len(cpus) != 4 or not re.search("^" + re.escape(smp) + "$", text, re.M):
         bad.append(f"want {smp!r} (DTB: {cpus} {methods})")
-    res.record("rpi-uboot dtb: the kernel names the UART, interrupt controllers and "
-               "enable-method it took from bcm2837-rpi-3-b.dtb, as fdtget reads them "
+    res.record(f"{tag} dtb: the kernel names the UART, interrupt controllers and "
+               f"enable-method it took from {os.path.basename(dtb)}, as fdtget reads them "
                "(" + ", ".join(f"{w} {a:x}" for w, (_, a) in want.items() if a) + ")",
                not bad, "\n".join(bad) + "\n--- console:\n" + "\n".join(
                    ln for ln in text.splitlines() if re.match(r"(uart0|local-intc|armctrl-ic|"
                                                               r"smp|gic.):", ln)))
+    return want
 
 
 def check_bad_enable_method(h, res):

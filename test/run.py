@@ -13,6 +13,11 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            tools/gdb/baretrace.py (test/gdb_check.py)
   rpi-uboot  the Pi card's U-Boot flow on raspi3b with Debian's U-Boot
            and DTB: demo traced, KTAP suites (test/rpi_uboot.py)
+  rpi4-qemu  the Pi 4 image on QEMU raspi4b (tools/fetch-qemu's QEMU):
+           KTAP suites (also multi-threaded TCG), demos, end-of-run
+           books, uart_baud=, UART interrupt, break key, lockup, watchdog
+           reset and power-off, trace across a reset (test/rpi4_qemu.py)
+  rpi4-uboot the same card's U-Boot flow on raspi4b (test/rpi_uboot.py)
   readme   the README's marked examples run as written, its make commands
            checked against the Makefile, make help complete
            (test/readme_examples.py)
@@ -234,6 +239,9 @@ def boot(board, image_dir, mode, bootargs, timeout=QEMU_TIMEOUT):
     cmd = ["tools/qemu-run", "--image", os.path.join(image_dir, "Image"),
            "--machine", machine, "--cpu", cpu, "--smp", smp,
            "--mem", make_var(board, "QEMU_MEM"), "--bootargs", bootargs]
+    # A board's own QEMU and the device tree its firmware passes (rpi4).
+    qemu_bin, dtb = make_var(board, "QEMU_BIN"), make_var(board, "QEMU_DTB_FILE")
+    cmd += (["--qemu", qemu_bin] if qemu_bin else []) + (["--dtb", dtb] if dtb else [])
     if mode == "uboot":
         cmd += ["--uboot", make_var(board, "UBOOT_BIN")]
     elif mode == "el2":
@@ -420,8 +428,9 @@ STAGES = {"host": stage_host, "build": stage_build, "target": stage_target,
 
 # ---- Raspberry Pi --------------------------------------------------------------
 # rpi3: QEMU raspi3b runs the Pi code (spin table, watchdog, no DTB) with
-# all four CPUs. rpi4: QEMU has no Pi 4, so its image and boot files are
-# checked statically against the documented addresses.
+# all four CPUs. rpi4: its image and boot files are checked statically
+# against the documented addresses here; test/rpi4_qemu.py boots it on
+# QEMU raspi4b.
 
 def stage_rpi3(res, board):
     for app in ("examples/demo", "test/target"):
@@ -909,6 +918,11 @@ import gdb_check  # noqa: E402
 STAGES["gdb"] = lambda res, board: gdb_check.stage_gdb(sys.modules[__name__], res, board)
 import rpi_uboot  # noqa: E402
 STAGES["rpi-uboot"] = lambda res, board: rpi_uboot.stage_rpi_uboot(
+    sys.modules[__name__], res, board)
+import rpi4_qemu  # noqa: E402
+STAGES["rpi4-qemu"] = lambda res, board: rpi4_qemu.stage_rpi4_qemu(
+    sys.modules[__name__], res, board)
+STAGES["rpi4-uboot"] = lambda res, board: rpi_uboot.stage_rpi4_uboot(
     sys.modules[__name__], res, board)
 import readme_examples  # noqa: E402
 STAGES["readme"] = lambda res, board: readme_examples.stage_readme(
