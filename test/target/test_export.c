@@ -18,6 +18,7 @@
 #include "ktest.h"
 #include "mmu.h"
 #include "output/ring.h"
+#include "control/control.h"
 #include "tracers/tracer.h"
 
 #define CALLER ((uintptr_t)_text + 0x400)

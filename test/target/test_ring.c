@@ -12,6 +12,7 @@
 #include "output/export.h"
 #include "percpu.h"
 #include "output/ring.h"
+#include "control/control.h"
 #include "tracers/tracer.h"
 #include "wire.h"
 

@@ -11,6 +11,8 @@
 #include "output/ring.h"
 #include "shell.h"
 #include "tracers/tracer.h"
+#include "control.h"
+#include "output/output.h"
 
 static int cmd_dump(int argc, char **argv)
 {

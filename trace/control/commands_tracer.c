@@ -14,6 +14,7 @@
 #include "shell.h"
 #include "tracers/tracer.h"
 #include "tracers/trigger.h"
+#include "control.h"
 
 /* The words after the command joined by spaces (pattern lists). */
 static const char *rest(int argc, char **argv, char *buf, size_t cap)

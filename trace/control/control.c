@@ -28,6 +28,8 @@
 #include "smp.h"
 #include "tracers/tracer.h"
 #include "uart.h"
+#include "control.h"
+#include "output/output.h"
 
 #define CLOSE_AFTER_TICKS_DIV	10	/* close a block after 1/10 s */
 #define PATTERN_MAX		128

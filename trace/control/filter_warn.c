@@ -10,6 +10,7 @@
 
 #include "glob.h"
 #include "kprintf.h"
+#include "control.h"
 
 static bool matches_some(const char *pat, size_t n)
 {

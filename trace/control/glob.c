@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "glob.h"
+#include "control.h"
 
 /* Parses the set starting at pat[i] == '['; returns the index after ']'
  * and whether c is in it, or 0 if the set is not closed. */

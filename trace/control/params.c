@@ -21,6 +21,7 @@
 #include "kprintf.h"
 #include "output/ring.h"
 #include "tracers/tracer.h"
+#include "control.h"
 
 static const char *p_tracer, *p_filter = "", *p_notrace = "", *p_graph = "";
 static const char *p_profile, *p_context, *p_trigger, *p_args;

@@ -11,10 +11,14 @@
 
 #include "core.h"
 #include "output/export.h"
+#include "output/ring.h"
 #include "fgraph.h"
 #include "hooks.h"
 #include "kprintf.h"
 #include "tracers/tracer.h"
+#include "tracers/trigger.h"
+#include "control/control.h"
+#include "output/output.h"
 
 static void dump_at_crash(void)
 {
@@ -51,6 +55,9 @@ static void last_records(unsigned int cpu, unsigned int n)
 static void trace_join_kernel(void)
 {
 	trace_init();
+	fgraph_init();	/* the tracers' return hooks, after the sites */
+	ring_set_ready_hook(trace_export_ready);
+	trigger_set_dump(trace_dump);
 	power_set_end_hooks(trace_stop_and_drain, trace_end_stream);
 	crash_set_hooks(dump_at_crash, fgraph_translate);
 	hang_set_hooks(dump_at_hang, last_records);

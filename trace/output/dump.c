@@ -21,6 +21,7 @@
 #include "symbols.h"
 #include "tracers/tracer.h"
 #include "wire.h"
+#include "output.h"
 
 /* One dump at a time: the buffers below are shared. */
 static struct spinlock dump_lock = SPINLOCK_INIT;

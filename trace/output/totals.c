@@ -12,6 +12,7 @@
 #include "ring.h"
 #include "smp.h"
 #include "tracers/tracer.h"
+#include "output.h"
 
 #define RING_MAX_BYTES	(64UL << 20)	/* the largest trace_buf= */
 

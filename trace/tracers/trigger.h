@@ -15,6 +15,10 @@ enum trigger_action {
 #define WIRE_EXT_TRIGGER	3
 
 void trigger_list(void);
+/* The 'dump' action's text dump of every ring: a consumer's job, above
+ * the tracers (trace/LAYERS), so the control layer hands it here once at
+ * boot, before any trigger can be set. */
+void trigger_set_dump(void (*fn)(void));
 uint64_t trigger_fired(unsigned int i);
 
 int snapshot_alloc(void);	/* thread context; 0 or -1 */
