@@ -17,7 +17,7 @@
 #include "kprintf.h"
 #include "ktest.h"
 #include "mmu.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "control/control.h"
 #include "tracers/tracer.h"
 

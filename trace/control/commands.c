@@ -8,7 +8,7 @@
 #include "output/export.h"
 #include "kprintf.h"
 #include "percpu.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "shell.h"
 #include "tracers/tracer.h"
 #include "control.h"

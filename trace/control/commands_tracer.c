@@ -8,7 +8,7 @@
 
 #include "bootargs.h"
 #include "core/core.h"
-#include "glob.h"
+#include "base/glob.h"
 #include "kprintf.h"
 #include "tracers/profile.h"
 #include "shell.h"

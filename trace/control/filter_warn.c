@@ -8,7 +8,7 @@
 
 #include <baretrace_trace.h>
 
-#include "glob.h"
+#include "base/glob.h"
 #include "kprintf.h"
 #include "control.h"
 

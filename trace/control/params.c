@@ -17,9 +17,9 @@
 
 #include "bootargs.h"
 #include "output/export.h"
-#include "glob.h"
+#include "base/glob.h"
 #include "kprintf.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "tracers/tracer.h"
 #include "control.h"
 

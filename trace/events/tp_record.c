@@ -12,9 +12,9 @@
 
 #include "bootargs.h"
 #include "core/core.h"
-#include "control/glob.h"
+#include "base/glob.h"
 #include "kprintf.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "tracepoint.h"
 #include "tracers/tracer.h"
 

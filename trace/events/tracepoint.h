@@ -7,7 +7,7 @@
 
 #include <baretrace_tracepoint.h>
 
-#include "tp_table.h"
+#include "base/tp_table.h"
 #include "wire.h"
 
 /* trace/events/tracepoint.c */

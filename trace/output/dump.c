@@ -17,7 +17,7 @@
 #include "kprintf.h"
 #include "ktime.h"
 #include "percpu.h"
-#include "ring.h"
+#include "ring/ring.h"
 #include "symbols.h"
 #include "tracers/tracer.h"
 #include "wire.h"

@@ -13,7 +13,7 @@
 #include "prev.h"
 #include "prev_int.h"
 #include "prev_parse.h"
-#include "ring.h"
+#include "ring/ring.h"
 
 #include "config.h"
 

@@ -9,7 +9,7 @@
 
 #include "export.h"
 #include "kprintf.h"
-#include "ring.h"
+#include "ring/ring.h"
 #include "smp.h"
 #include "tracers/tracer.h"
 #include "output.h"

@@ -12,7 +12,7 @@
 #include "config.h"
 #include "kprintf.h"
 #include "percpu.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "tracer.h"
 #include "trigger.h"
 

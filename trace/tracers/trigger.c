@@ -16,9 +16,9 @@
 
 #include "bootargs.h"
 #include "core/core.h"
-#include "core/fgraph.h"
+#include "fgraph.h"
 #include "kprintf.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "tracer.h"
 #include "trigger.h"
 #include "wire.h"

@@ -1,5 +1,5 @@
 /*
- * trace/output/ring.h: per-CPU ring buffers of encoded records.
+ * trace/ring/ring.h: per-CPU ring buffers of encoded records.
  *
  * Each CPU's buffer is a ring of fixed-size blocks. A block holds records
  * already encoded for the wire (docs/wire.md 2.1), delta-timed from the

@@ -1,5 +1,5 @@
 /*
- * trace/events/tp_table.c: the tracepoint table: the events the image
+ * trace/base/tp_table.c: the tracepoint table: the events the image
  * defines (lookup by name and by id, in link order), the dispatch every
  * site calls, and a field's value as its type says. Below the patcher in
  * the layers (trace/LAYERS), because the patcher has a tracepoint of its

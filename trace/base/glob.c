@@ -1,12 +1,12 @@
 /*
- * trace/control/glob.c: see glob.h. Iterative with one backtrack point for '*',
+ * trace/base/glob.c: see glob.h. Iterative with one backtrack point for '*',
  * so time is O(len(pat) * len(s)) and there is no recursion.
  */
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "glob.h"
-#include "control.h"
+#include "control/control.h"
 
 /* Parses the set starting at pat[i] == '['; returns the index after ']'
  * and whether c is in it, or 0 if the set is not closed. */

@@ -1,5 +1,5 @@
 /*
- * trace/core/kernel_hooks.c: where the trace core joins the kernel. The kernel
+ * trace/control/kernel_hooks.c: where the trace core joins the kernel. The kernel
  * never names the tracer; it offers hooks (kernel/hooks.h) and the trace
  * core registers on them here: its init calls, the drain and the
  * end-of-stream frame at the end of a run, the buffer dump after a crash
@@ -9,15 +9,15 @@
  */
 #include <stdint.h>
 
-#include "core.h"
+#include "core/core.h"
 #include "output/export.h"
-#include "output/ring.h"
-#include "fgraph.h"
+#include "ring/ring.h"
+#include "tracers/fgraph.h"
 #include "hooks.h"
 #include "kprintf.h"
 #include "tracers/tracer.h"
 #include "tracers/trigger.h"
-#include "control/control.h"
+#include "control.h"
 #include "output/output.h"
 
 static void dump_at_crash(void)

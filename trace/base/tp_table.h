@@ -1,4 +1,4 @@
-/* trace/events/tp_table.h: the tracepoint table (tp_table.c); tp_count,
+/* trace/base/tp_table.h: the tracepoint table (tp_table.c); tp_count,
  * tp_by_id, tp_find and tp_iterate are in <baretrace_tracepoint.h>. */
 #ifndef TRACE_TP_TABLE_H
 #define TRACE_TP_TABLE_H

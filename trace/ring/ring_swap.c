@@ -1,5 +1,5 @@
 /*
- * trace/output/ring_swap.c: the rings' memory: set up, and swapped for new
+ * trace/ring/ring_swap.c: the rings' memory: set up, and swapped for new
  * memory while every CPU may be writing (see ring.h for the rules).
  */
 #include <stdlib.h>
