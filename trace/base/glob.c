@@ -6,7 +6,6 @@
 #include <stddef.h>
 
 #include "glob.h"
-#include "control/control.h"
 
 /* Parses the set starting at pat[i] == '['; returns the index after ']'
  * and whether c is in it, or 0 if the set is not closed. */

@@ -14,6 +14,7 @@
 #include "shell.h"
 #include "tracers/tracer.h"
 #include "tracers/trigger.h"
+#include "output/output.h"
 #include "control.h"
 
 /* The words after the command joined by spaces (pattern lists). */

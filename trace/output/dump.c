@@ -19,7 +19,9 @@
 #include "percpu.h"
 #include "ring/ring.h"
 #include "symbols.h"
+#include "smp.h"
 #include "tracers/tracer.h"
+#include "tracers/trigger.h"
 #include "wire.h"
 #include "output.h"
 
@@ -270,4 +272,16 @@ void trace_dump_last(unsigned int cpu, unsigned int n)
 	kprintf("# cpu %u: last %lu records\n", cpu, dump_last(cpu, ring_of(cpu), n));
 	spin_unlock(&dump_lock);
 	irq_restore(flags);
+}
+
+void snapshot_show(void)
+{
+	if (!snapshot_taken()) {
+		kprintf("snapshot: none taken\n");
+		return;
+	}
+	kprintf("# snapshot: oldest first, per CPU\n");
+	for (unsigned int c = 0; c < smp_num_cpus(); c++)
+		if (snapshot_copy(c))
+			trace_dump_ring(c, snapshot_copy(c));
 }

@@ -11,5 +11,7 @@ void trace_dump(void);
 /* Prints the newest n records of one CPU's buffer, oldest first, read
  * while that CPU may go on writing (the lockup report). Any context. */
 void trace_dump_last(unsigned int cpu, unsigned int n);
+/* The last snapshot's copy as text on the console (trace_snapshot). */
+void snapshot_show(void);
 
 #endif /* TRACE_OUTPUT_H */

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+struct ring_cpu;
+
 enum trigger_action {
 	TRIG_TRACEON = 1, TRIG_TRACEOFF, TRIG_SNAPSHOT, TRIG_STACKTRACE, TRIG_DUMP,
 };
@@ -23,7 +25,8 @@ uint64_t trigger_fired(unsigned int i);
 
 int snapshot_alloc(void);	/* thread context; 0 or -1 */
 void snapshot_take(void);	/* any context */
-void snapshot_show(void);	/* the copy as text on the console */
+/* CPU cpu's ring as the last snapshot copied it; NULL if none. */
+const struct ring_cpu *snapshot_copy(unsigned int cpu);
 int snapshot_taken(void);
 
 void args_list(void);
