@@ -22,6 +22,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_baretrace as eb  # noqa: E402
+import e2e_wire as wire
 
 # name: list of calls, each (cpu, duration ns, [(child name, child ns)]).
 # Durations are even, so NEW's 2 ns ticks hold them exactly.
@@ -100,21 +101,21 @@ def block(spec, freq, cpu, sites):
             ev.append((t + dur, ("exit", sites[name], dur)))
             t += dur + 100
     base = 1000000 // tick
-    b, now = eb.varint(base) + eb.varint(0), base
+    b, now = wire.varint(base) + wire.varint(0), base
     for ns, (kind, site, x) in ev:
         at = base + ns // tick
         if kind == "entry":
-            b += eb.rec(3, at - now, eb.varint(site), eb.varint(x))
+            b += wire.rec(3, at - now, wire.varint(site), wire.varint(x))
         else:
-            b += eb.rec(2, at - now, eb.varint(site), eb.varint(x // tick), bytes([0]))
+            b += wire.rec(2, at - now, wire.varint(site), wire.varint(x // tick), bytes([0]))
         now = at
     return b, len(ev)
 
 
 def metadata(freq, nsites, image_hash):
-    return (eb.varint(1) + eb.varint(2) + eb.varint(2) + eb.varint(freq) + eb.varint(3) +
-            eb.varint(2) + eb.varint(4) + struct.pack("<I", image_hash) + eb.varint(5) +
-            eb.varint(nsites) + eb.varint(6) + eb.varint(0x40080000))
+    return (wire.varint(1) + wire.varint(2) + wire.varint(2) + wire.varint(freq) + wire.varint(3) +
+            wire.varint(2) + wire.varint(4) + struct.pack("<I", image_hash) + wire.varint(5) +
+            wire.varint(nsites) + wire.varint(6) + wire.varint(0x40080000))
 
 
 def funcs_of(names):
@@ -126,29 +127,29 @@ def raw_trace(spec, freq, order, symdump=True, image_hash=0):
     """A raw serial log; sites numbered in 'order' (a list of names)."""
     sites = {n: i for i, n in enumerate(order)}
     funcs = funcs_of(order)
-    frames = [eb.escape(eb.payload(2, 0, 0, metadata(freq, len(order), image_hash)))]
+    frames = [wire.escape(wire.payload(2, 0, 0, metadata(freq, len(order), image_hash)))]
     if symdump:
-        body = eb.varint(0) + eb.varint(len(order))
+        body = wire.varint(0) + wire.varint(len(order))
         for name, start, size in funcs:
-            body += eb.varint(start) + eb.varint(size) + eb.string(name)
-        frames.append(eb.escape(eb.payload(3, 0, 0, body)))
+            body += wire.varint(start) + wire.varint(size) + wire.string(name)
+        frames.append(wire.escape(wire.payload(3, 0, 0, body)))
     totals = []
     for cpu in (0, 1):
         b, n = block(spec, freq, cpu, sites)
-        frames.append(eb.escape(eb.payload(1, cpu, 0, b)))
+        frames.append(wire.escape(wire.payload(1, cpu, 0, b)))
         totals.append((cpu, n, 0, 0, 0, 1))
-    frames.append(eb.escape(eb.payload(4, 0, 0, eb.end_totals(totals))))
+    frames.append(wire.escape(wire.payload(4, 0, 0, wire.end_totals(totals))))
     return b"".join(frames)
 
 
 def image(path, order):
     """An ELF whose .bt_tables names 'order''s sites; returns its hash."""
-    saved = eb.SITES
-    eb.SITES = list(range(len(order)))
+    saved = wire.SITES
+    wire.SITES = list(range(len(order)))
     try:
-        return eb.elf(path, funcs=funcs_of(order))
+        return wire.elf(path, funcs=funcs_of(order))
     finally:
-        eb.SITES = saved
+        wire.SITES = saved
 
 
 def capture(tap, tool, tmp, name, raw):
@@ -316,7 +317,7 @@ def elf_checks(tap, tool, tmp, old_order, new_order, with_names):
 
 def entries_checks(tap, tool, tmp, new):
     """Traces of function entries only: calls compare, times are '-'."""
-    ent = capture(tap, tool, tmp, "entries", eb.raw_log_entries(0))
+    ent = capture(tap, tool, tmp, "entries", wire.raw_log_entries(0))
     # raw_log_entries: outer entered once with its caller, then twice
     # more; leaf once after outer, twice more, once from mid, once more.
     want = {"outer": 3, "leaf": 5}
