@@ -1,6 +1,6 @@
 /*
  * include/baretrace_events.h: the kernel's and drivers' own tracepoints
- * (defined in trace/events/events.c; fields listed there and by 'events').
+ * (defined in trace/base/events.c; fields listed there and by 'events').
  */
 #ifndef BARETRACE_EVENTS_H
 #define BARETRACE_EVENTS_H

@@ -1,6 +1,6 @@
 /*
  * kernel/hooks.h: where other layers act without the kernel naming them.
- * The trace core registers on these (trace/core/kernel_hooks.c); the kernel
+ * The trace core registers on these (trace/control/kernel_hooks.c); the kernel
  * calls whatever is registered and works the same when nothing is.
  *
  *  - Init calls, at two points of boot (kernel/main.c): KERNEL_INIT puts

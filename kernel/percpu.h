@@ -55,10 +55,10 @@ struct percpu {
 	 * to 'ring' and 'fgraph' so the recorders read one cache line. */
 	uint32_t trace_callback_daif;
 
-	/* This CPU's trace ring buffer (trace/output/ring.h), set while tracing is
+	/* This CPU's trace ring buffer (trace/ring/ring.h), set while tracing is
 	 * stopped; the owner writes through it. */
 	void *ring;
-	/* Its shadow stack and profile rows (trace/core/fgraph.h, profile.h);
+	/* Its shadow stack and profile rows (trace/tracers/fgraph.h, profile.h);
 	 * set once, before any tracer starts. */
 	void *fgraph;
 	void *profile;

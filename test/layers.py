@@ -1,8 +1,18 @@
-"""test/layers.py: the layers point one way (ARCHITECTURE.md 2): trace/
-uses the kernel, never the reverse. No file under kernel/, drivers/ or
-boot/ may include a header of trace/ (any of its folders) or wire/, or
-name a symbol they define (the kernel offers hooks, kernel/hooks.h, that
-the trace core registers on).
+"""test/layers.py: the layers point one way (ARCHITECTURE.md 2).
+
+Between trees: trace/ uses the kernel, never the reverse. No file under
+kernel/, drivers/ or boot/ may include a header of trace/ (any of its
+folders) or wire/, or name a symbol they define (the kernel offers hooks,
+kernel/hooks.h, that the trace core registers on).
+
+Inside a tree: trace/LAYERS and kernel/LAYERS list the tree's folders,
+lowest first ('.' is the files directly in the tree). A file may include
+headers of, and use symbols defined in, only its own folder and the
+folders listed before it. Symbols are read from the built objects (nm:
+what each object leaves undefined, and which object defines it), so a
+call through a macro or an inline counts too; includes from the sources
+(a quoted name resolves in the file's own folder first, as the
+preprocessor does, then through the tree's folders).
 """
 import glob
 import os
@@ -43,6 +53,8 @@ def trace_symbols(root, board):
 
 def check(h, res, board):
     st, out = h.run(["make", "-s", f"BOARD={board}"], timeout=1800)  # may build newlib first
+    check_tree(h, res, board, "trace", ("trace/base/glob.c", "control.h",
+                                        "trace_stop_and_drain"))
     syms = trace_symbols(h.ROOT, board)
     headers = {os.path.basename(p): os.path.relpath(p, h.ROOT) for d in UPPER
                for p in glob.glob(os.path.join(h.ROOT, d, "**", "*.h"), recursive=True)}
@@ -64,3 +76,118 @@ def check(h, res, board):
                got == ["kernel/crash.c: includes trace/tracers/tracer.h",
                        "kernel/crash.c: names trace_active (trace/)",
                        "kernel/crash.c: names trace_dump (trace/)"], "\n".join(got))
+
+
+def read_layers(path):
+    """The folders of a LAYERS file, lowest first."""
+    order = []
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                order.append(line.split()[0])
+    return order
+
+
+def folder_of(tree, rel):
+    """'trace/ring/ring.c' -> 'ring'; 'kernel/main.c' -> '.'."""
+    parts = rel.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == tree else "."
+
+
+def tree_graph(root, tree, board):
+    """(includes, undefined, defined): {file: [(header folder, text)]},
+    {source file: set of symbols}, {symbol: source file}."""
+    headers = {}
+    for p in glob.glob(os.path.join(root, tree, "**", "*.h"), recursive=True):
+        rel = os.path.relpath(p, root)
+        headers.setdefault(os.path.basename(p), []).append(rel)
+    includes = {}
+    for p in glob.glob(os.path.join(root, tree, "**", "*.[chS]"), recursive=True):
+        rel = os.path.relpath(p, root)
+        with open(p, errors="replace") as f:
+            code = strip_comments(f.read())
+        found = []
+        for inc in re.findall(r'#\s*include\s*"([^"]+)"', code):
+            if "/" in inc:
+                top = inc.split("/")[0]
+                if os.path.isdir(os.path.join(root, tree, top)):
+                    found.append((top, inc))
+                continue
+            own = os.path.join(os.path.dirname(rel), inc)
+            if os.path.exists(os.path.join(root, own)):
+                found.append((folder_of(tree, own), inc))
+            elif inc in headers:
+                found.append((folder_of(tree, headers[inc][0]), inc))
+        includes[rel] = found
+    undefined, defined = {}, {}
+    objdir = os.path.join(root, "build", board, "obj")
+    for o in glob.glob(os.path.join(objdir, tree, "**", "*.o"), recursive=True):
+        src = os.path.relpath(o, objdir)[:-2]
+        if not os.path.exists(os.path.join(root, src)):
+            continue  # left by a file since moved
+        out = subprocess.run(["aarch64-linux-gnu-nm", o], capture_output=True, text=True).stdout
+        undefined[src] = set()
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 2 and f[0] == "U":
+                undefined[src].add(f[1])
+            elif len(f) == 3 and f[1] in "TDBRCGSV":
+                defined[f[2]] = src
+    return includes, undefined, defined
+
+
+def layer_violations(tree, order, includes, undefined, defined):
+    """Every arrow that points up, or from or to a folder LAYERS lacks."""
+    rank = {d: i for i, d in enumerate(order)}
+    found = []
+
+    def up(src, dst):
+        a, b = folder_of(tree, src), dst
+        if a not in rank:
+            return f"{src}: its folder '{a}' is not in {tree}/LAYERS"
+        if b not in rank:
+            return f"{src}: uses folder '{b}', which is not in {tree}/LAYERS"
+        return f"{src}" if rank[b] > rank[a] else None
+    for src, incs in sorted(includes.items()):
+        for folder, text in incs:
+            bad = up(src, folder)
+            if bad:
+                found.append(bad if ":" in bad else
+                             f"{src}: includes \"{text}\" ({folder}/ is above {folder_of(tree, src)}/)")
+    for src, syms in sorted(undefined.items()):
+        for sym in sorted(syms):
+            if sym not in defined:
+                continue
+            dst = folder_of(tree, defined[sym])
+            bad = up(src, dst)
+            if bad:
+                found.append(bad if ":" in bad else
+                             f"{src}: uses {sym} of {defined[sym]} ({dst}/ is above "
+                             f"{folder_of(tree, src)}/)")
+    return sorted(set(found))
+
+
+def check_tree(h, res, board, tree, planted):
+    """The layer order of one tree, and a self-check: 'planted' is
+    (lowest-layer file, header of the top layer, symbol of the top layer),
+    added to the real graph, which must then give exactly two arrows."""
+    order = read_layers(os.path.join(h.ROOT, tree, "LAYERS"))
+    includes, undefined, defined = tree_graph(h.ROOT, tree, board)
+    dirs = sorted({folder_of(tree, f) for f in includes})
+    found = layer_violations(tree, order, includes, undefined, defined)
+    res.record(f"layers: {tree}/ follows {tree}/LAYERS ({' < '.join(order)}): no file includes "
+               f"or uses a folder above its own ({len(includes)} files, {len(undefined)} "
+               f"objects)", len(order) >= 3 and set(dirs) <= set(order) and len(undefined) > 10
+               and not found, "\n".join(found) or f"folders {dirs}, LAYERS {order}")
+    src, header, sym = planted
+    inc2 = {k: list(v) for k, v in includes.items()}
+    und2 = {k: set(v) for k, v in undefined.items()}
+    top = order[-1]
+    inc2.setdefault(src, []).append((top, f"{top}/{header}"))
+    und2.setdefault(src, set()).add(sym)
+    got = layer_violations(tree, order, inc2, und2, defined)
+    res.record(f"layers: the {tree}/ check finds a planted include and call from "
+               f"{folder_of(tree, src)}/ up to {top}/",
+               len(got) == 2 and all(g.startswith(src + ":") for g in got)
+               and any(sym in g for g in got) and any(header in g for g in got),
+               "\n".join(got))

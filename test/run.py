@@ -899,11 +899,12 @@ STAGES["kern"] = stage_kern
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import trace_scenarios  # noqa: E402
+import input_scenarios  # noqa: E402
 
 UPDATE_GOLDEN = False
 STAGES["trace"] = lambda res, board: trace_scenarios.stage_trace(
     sys.modules[__name__], res, board)
-STAGES["input"] = lambda res, board: trace_scenarios.stage_bad_input(
+STAGES["input"] = lambda res, board: input_scenarios.stage_bad_input(
     sys.modules[__name__], res, board)
 import hang_scenarios  # noqa: E402
 STAGES["hang"] = lambda res, board: hang_scenarios.stage_hang(

@@ -14,12 +14,17 @@
   panic     a crash with tracing on prints the buffers as text after the
             crash report
   two-way   keys and --exec through 'baretrace capture' (two_way.py)
+
+The 'input' stage (bad console and boot-argument input) is
+input_scenarios.py.
 """
 import subprocess
 import time
 import json
 import os
 import re
+
+from graph_times import check_graph_times
 
 GOLDEN = "test/golden/function.txt"
 GOLDEN_GRAPH = "test/golden/function_graph.txt"
@@ -89,101 +94,6 @@ def console_session(h, image, bootargs, keys):
     raw = re.sub(rb"\x02[^\x03]*\x03", b"", out + rest)
     text = raw.decode(errors="replace").replace("\r", "")
     return status, "".join(c for c in text if c == "\n" or " " <= c <= "~")
-
-
-def _varint(b, i):
-    v = shift = 0
-    while True:
-        c = b[i]
-        i += 1
-        v |= (c & 0x7f) << shift
-        shift += 7
-        if not c & 0x80:
-            return v, i
-
-
-def graph_time_skews(path):
-    """Reads a .bt file on its own (docs/wire.md 1-3, not the host tool)
-    and pairs each graph entry (kind 3) with its exit (kind 2) per CPU.
-    Returns ([(cpu, site, duration, exit_ts - entry_ts)], error). A hole
-    (a kind-6 record or a jump of a block's 'first') forgets the open
-    calls; an exit that is not the innermost open call's is not paired."""
-    import struct
-    try:
-        data = open(path, "rb").read()
-    except OSError as e:
-        return [], str(e)
-    if data[:8] != b"BTRACE\0\1":
-        return [], "not a trace file"
-    pairs, stacks, nxt, i = [], {}, {}, 8
-    while i + 4 <= len(data):
-        n, = struct.unpack_from("<I", data, i)
-        p, i = data[i + 4:i + 4 + n], i + 4 + n
-        _, j = _varint(p, 2)                    # seq
-        ln, j = _varint(p, j)
-        if p[0] != 1:                           # data blocks only
-            continue
-        cpu, body = p[1], p[j:j + ln]
-        ts, k = _varint(body, 0)
-        first, k = _varint(body, k)
-        st = stacks.setdefault(cpu, [])
-        if nxt.get(cpu) != first:
-            st.clear()
-        while k < len(body):
-            kind, dt = body[k] >> 5, body[k] & 31
-            k += 1
-            if dt == 31:
-                dt, k = _varint(body, k)
-            ts += dt
-            first += kind != 6
-            if kind in (0, 1, 6):               # site [caller] / count
-                _, k = _varint(body, k)
-                if kind == 1:
-                    _, k = _varint(body, k)
-                if kind == 6:
-                    st.clear()
-            elif kind == 3:
-                site, k = _varint(body, k)
-                _, k = _varint(body, k)
-                st.append((site, ts))
-            elif kind == 2:
-                site, k = _varint(body, k)
-                dur, k = _varint(body, k)
-                k += 1
-                if body[k - 1] & 1:
-                    _, k = _varint(body, k)
-                if st and st[-1][0] == site:
-                    pairs.append((cpu, site, dur, ts - st.pop()[1]))
-                else:
-                    st.clear()
-            elif kind == 5:                     # format id, count, args
-                _, k = _varint(body, k)
-                cnt, k = body[k], k + 1
-                for _ in range(cnt):
-                    _, k = _varint(body, k)
-            elif kind == 7:
-                k += 1
-                ln7, k = _varint(body, k)
-                k += ln7
-            else:
-                return pairs, f"CPU {cpu} block at {first}: kind {kind} needs its schema"
-        nxt[cpu] = first
-    return pairs, None
-
-
-def check_graph_times(res, path, what):
-    """A graph call's duration (exit record) and the distance between its
-    entry and exit records' times come from one pair of counter reads
-    (docs/wire.md 2.1): equal for every call, the records that the slow
-    path writes when a block fills up included (it once read the counter
-    again, up to ~100 us later under TCG)."""
-    pairs, err = graph_time_skews(path)
-    bad = [p for p in pairs if p[2] != p[3]]
-    res.record(f"trace: {what} {len(pairs)} graph calls: duration == exit time - entry "
-               f"time for each ({len(bad)} differ)",
-               err is None and len(pairs) > 1000 and not bad,
-               f"{err}\n" + "".join(f"CPU {c} site {s}: duration {d} ticks, records "
-                                    f"{t} ticks apart\n" for c, s, d, t in bad[:10]))
 
 
 def stage_trace(h, res, board):
@@ -415,98 +325,3 @@ def stage_trace(h, res, board):
     # The serial line both ways: keys, --exec, a terminal (test/two_way.py).
     import two_way
     two_way.stage(h, res, tgt)
-
-
-def stage_bad_input(h, res, board):
-    """Bad input on the console and in the boot arguments: each gets a
-    clear message and changes nothing (issue 10, part 4)."""
-    if board != "qemu-virt":
-        return
-    st, out = h.run(["make", "-s", f"BOARD={board}", "all"])
-    st2, out2 = h.run(["make", "-s", f"BOARD={board}", "APP=test/target"])
-    if st or st2:
-        res.record("input: build the images", False, out + out2)
-        return
-    tgt, demo = h.make_dir(board, "test/target"), h.make_dir(board, "examples/demo")
-
-    def boot(image, bootargs):
-        # Trace frames sit between console lines without a newline of
-        # their own (docs/wire.md): drop them so lines start at ^.
-        st, out = h.boot(board, image, "direct", bootargs)
-        return st, re.sub(r"\x02[^\x03]*\x03", "", out)
-
-    # A refused value leaves the earlier one in force and is named.
-    st, out = boot(tgt, "panic=poweroff trace_buf=8K trace_buf=1K trace_cpumask=0x1 "
-              "trace_cpumask=0 trace=function trace_filter=tt_*,nosuch_fn* -- golden")
-    h.expect(res, "input: trace_buf=8K trace_buf=1K keeps 8 KiB, trace_cpumask=0 keeps 0x1, "
-             "each refusal shows its value, a filter matching nothing is named", st, out,
-             present=[r"^bootargs: invalid value in 'trace_buf=1K' \(.*2K-64M.*\); not applied$",
-                      r"^bootargs: invalid value in 'trace_cpumask=0' \(.*\); not applied$",
-                      r"^trace: filter 'nosuch_fn\*' matches no function$",
-                      r"^trace: function tracer on, 8 KiB per CPU, overwrite mode, CPUs 0x1$"],
-             absent=[r"''", r"^trace: filter 'tt_\*'"])
-    st, out = boot(tgt, "panic=poweroff trace=nop -- golden")
-    h.expect(res, "input: trace=nop chooses nop without calling it refused", st, out,
-             present=[r"^trace: nop tracer: no function is traced$"], absent=[r"refused"])
-
-    # A command line past 1024 bytes: what fits applies (panic=, the
-    # tick rate), the rest is named; the echo is whole.
-    filler = " ".join("trace_pace=" + "0" * 100 for _ in range(12))
-    line = f"panic=poweroff tick_hz=50 {filler} -- ignored"
-    st, out = boot(demo, line)
-    h.expect(res, f"input: a {len(line)}-byte command line keeps what fits and says where it "
-             "stopped; kprintf prints the whole echo line", st, out,
-             present=[r"^bootargs: \"" + re.escape(line) + r"\"$",
-                      r"^bootargs: line too long \(at most 1023 bytes, 32 words\): ignoring "
-                      r"everything from byte \d+ \('trace_pace=0+\.\.\.'\) on; \d+ kernel and "
-                      r"0 app words kept$",
-                      r"^time: counter \d+ Hz, tick 50 Hz$", r"^demo: PASS"])
-
-    # The console, with no tracer chosen at first.
-    long_filter = b"filter " + b"tt_alpha," * 16
-    session = [
-        (b"filter [", r"^filter: invalid glob '\[' "),
-        (b"filter tt_* !", r"^filter: invalid glob '!' "),
-        (b"filter", r"^filter: \(every function\)$"),
-        (long_filter, r"^filter: too long, max 127 characters$"),
-        (b"buffer 64M", r"^buffer: 65536 KiB per CPU, overwrite mode$"),
-        (b"buffer", None),
-        (b"buffer 16K stop", r"^buffer: 16 KiB per CPU, stop mode$"),
-        (b"event filter irq:entry irq==99999999999999999999999",
-         r"^event: no such event or field, or a value outside the field's type$"),
-        (b"event filter irq:entry irq==-5", None),
-        (b"events", r"^ *\d+ irq:entry +off probes=\d+ irq$"),
-        (b"event filter irq:entry irq==4294967295", None),
-        (b"events", r"^ *\d+ irq:entry .*\[filter irq==4294967295, 0 dropped\]$"),
-        (b"event filter irq:entry", None),
-        (b"tracer function", None),
-        (b"filter tt_alpha nosuch_fn*", r"^filter: 'nosuch_fn\*' matches no function$"),
-        (b"filter", r"^filter: tt_alpha nosuch_fn\*$"),
-        (b"profile on tt_*", None),
-        (b"profile on tt_*", r"^profile: already on \('profile off' first\)$"),
-        (b"profile off", None),
-        (b"x" * 200, r"^console: line too long \(max 159 characters\), line dropped$"),
-        # ESC then Enter (CR) ends the line; were the CR swallowed, the
-        # next word would join it ("tracerfilter"). Every line still ends
-        # in LF, so a regression cannot leave the session waiting.
-        (b"tracer\x1b\rfilter", r"^tracer: function \(off\)$"),
-        (b"tracer \x1b[Dfunction_graph", None),
-        (b"tracer", r"^tracer: function_graph \(off\)$"),
-        (b"exit 5", r"^baretrace: exit status 5$"),
-    ]
-    keys = b"".join(k + b"\n" for k, _ in session)
-    st, out = console_session(h, tgt, "panic=poweroff shell -- golden", keys)
-    missing = [k.decode(errors="replace")[:40] for k, p in session
-               if p and not re.search(p, out, re.M)]
-    refusals = len(re.findall(r"^event: no such event or field, or a value outside", out, re.M))
-    sizes = len(re.findall(r"^buffer: 65536 KiB per CPU, overwrite mode$", out, re.M))
-    unwanted = [p for p in (r"^unknown command 'x", r"^unknown command 'tracer",
-                            r"^tracer: profile", r"not while the graph")
-                if re.search(p, out, re.M)]
-    res.record(f"input: {len(session)} console lines: bad globs, long filters, buffer sizes, "
-               "out-of-range event values, a second 'profile on', over-long lines and ESC "
-               "Enter each get a clear answer and change nothing",
-               st == 5 and not missing and refusals == 2 and sizes == 2 and not unwanted,
-               out[-3000:] + f"\nstatus {st}, unmatched: {missing}, "
-               f"event refusals {refusals} (want 2), 64M echoes {sizes} (want 2), "
-               f"unwanted {unwanted}")

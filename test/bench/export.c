@@ -17,7 +17,7 @@
 #include "bench.h"
 #include "pmu.h"
 #include "output/export.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 
 #define EXPORT_EVENTS	10000	/* about 40 KiB of records: fits 64 KiB */
 

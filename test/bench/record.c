@@ -11,7 +11,7 @@
 
 #include "bench.h"
 #include "pmu.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "tracers/tracer.h"
 
 static volatile int sink;

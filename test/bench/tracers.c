@@ -13,7 +13,7 @@
 #include "bench.h"
 #include "pmu.h"
 #include "tracers/profile.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 
 static double with_tracer(const char *name)
 {

@@ -17,7 +17,7 @@
 
 #include "bench.h"
 #include "output/export.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "pmu.h"
 
 #define WL_BYTES	2048

@@ -1,4 +1,4 @@
-/* sources: trace/control/glob.c */
+/* sources: trace/base/glob.c */
 /*
  * test/fuzz/fuzz_glob.c: a filter pattern and a name from arbitrary
  * bytes (split at the first NUL). glob_valid and glob_match must never
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../trace/control/glob.h"
+#include "../../trace/base/glob.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

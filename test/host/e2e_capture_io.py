@@ -33,7 +33,7 @@ import tty
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAKE = [sys.executable, os.path.join(HERE, "fake_shell.py")]
-# What e2e_baretrace.raw_log holds, plus fake_shell's two damaged frames.
+# What e2e_wire.raw_log holds, plus fake_shell's two damaged frames.
 SUMMARY = "8 frames, 3 damaged, 2 sequence gaps, 22 events, 12 lost"
 
 
@@ -260,7 +260,7 @@ def serial_checks(tap, tool, tmp):
     """--serial: a pseudo-terminal is the board's port; this test plays the
     board on its other end."""
     sys.path.insert(0, HERE)
-    import e2e_baretrace as e2e
+    import e2e_wire as wire
     master, slave = os.openpty()
     tty.setraw(slave)   # no echo before capture sets it raw itself
     bt = os.path.join(tmp, "serial.bt")
@@ -284,7 +284,7 @@ def serial_checks(tap, tool, tmp):
     cmd = until(b"help\r")
     os.write(master, b"help\r\nok\r\nbt> ")
     typed = until(b"help\rafter\n")
-    os.write(master, e2e.raw_log(0x12345678)[0])
+    os.write(master, wire.raw_log(0x12345678)[0])
     try:
         out, err = p.communicate(timeout=30)
     except subprocess.TimeoutExpired:

@@ -1,6 +1,6 @@
 """test/host/e2e_features.py: end-to-end checks of the host tool on the
-wire format's later sections, run by e2e_baretrace.py (whose encoder
-this uses): profile dumps (2.5), argument, stack-trace and trigger
+wire format's later sections, run by e2e_baretrace.py (with the encoder
+of e2e_wire.py): profile dumps (2.5), argument, stack-trace and trigger
 records (2.6), graph exits with no entries (2.7), and the SVG flame
 graph. Three synthetic captures, all named by symbol dumps:
 
@@ -22,8 +22,10 @@ import os
 import shutil
 import xml.etree.ElementTree as ET
 
-import e2e_baretrace as bt
-from e2e_baretrace import FREQ, varint, zigzag, rec, payload, escape, run, golden
+
+import e2e_wire as wire
+from e2e_baretrace import run, golden
+from e2e_wire import FREQ, varint, zigzag, rec, payload, escape
 
 # sites 0-6; _start lets return addresses in main resolve.
 FUNCS = [("main", 0x40, 0x100), ("sensor_read", 0x140, 0x80), ("sensor_poll", 0x1C0, 0x40),
@@ -36,38 +38,38 @@ US = 16 / 1000                          # microseconds per tick at FREQ
 def symdump():
     b = varint(0) + varint(len(FUNCS))
     for name, start, size in FUNCS:
-        b += varint(start) + varint(size) + bt.string(name)
+        b += varint(start) + varint(size) + wire.string(name)
     return b
 
 
 def capture(frames, totals):
     """totals: the END frame's (cpu, produced, overwritten, dropped, discarded, blocks)."""
-    head = [(2, 0, 0, bt.metadata(0x1234)), (3, 0, 0, symdump())]
+    head = [(2, 0, 0, wire.metadata(0x1234)), (3, 0, 0, symdump())]
     return (b"".join(escape(payload(*f)) for f in head + frames) +
-            escape(payload(4, 0, 0, bt.end_totals(totals))))
+            escape(payload(4, 0, 0, wire.end_totals(totals))))
 
 
 def ext_log():
     b = varint(4 * FREQ)
     b += varint(0)  # first event number (wire.md 2.8)
-    b += rec(1, 0, varint(MAIN), bt.caller_of(0x10))                 # main(0x1, ..) <- _start
-    b += bt.ext_args(0, MAIN, 1, 2, 3)
+    b += rec(1, 0, varint(MAIN), wire.caller_of(0x10))                 # main(0x1, ..) <- _start
+    b += wire.ext_args(0, MAIN, 1, 2, 3)
     b += rec(3, 5, varint(READ), varint(0))                          # sensor_read(...) {
-    b += bt.ext_args(0, READ, 0x40081234, -1)                        # after its entry (2.6)
-    b += bt.ext_args(3, POLL, 7)                                     # before: the target's order
+    b += wire.ext_args(0, READ, 0x40081234, -1)                        # after its entry (2.6)
+    b += wire.ext_args(3, POLL, 7)                                     # before: the target's order
     b += rec(3, 0, varint(POLL), varint(1))                          #   sensor_poll(0x7);
     b += rec(2, 20, varint(POLL), varint(20), bytes([0]))
-    b += bt.ext_trigger(2, READ, 4)                                  # stacktrace
-    b += bt.ext_stack(0, 0x150, 0x60)                                # in sensor_read, in main
-    b += bt.ext(1, 9, b"\x01\x02")                                   # unknown: skipped
+    b += wire.ext_trigger(2, READ, 4)                                  # stacktrace
+    b += wire.ext_stack(0, 0x150, 0x60)                                # in sensor_read, in main
+    b += wire.ext(1, 9, b"\x01\x02")                                   # unknown: skipped
     b += rec(2, 10, varint(READ), varint(36), bytes([1]), varint(zigzag(-22)))
-    b += bt.ext_args(1, APPLY, 5)                                    # no entry before it
-    b += bt.ext_trigger(1, UART, 2)                                  # traceoff
-    b += bt.ext_trigger(0, UART, 42)                                 # an action from the future
-    b += bt.ext(0, 1, b"\x05")                                       # args with no count
-    b += rec(1, 1, varint(STEP), bt.caller_of(0x210))                # filter_step <- filter_apply
-    b += bt.ext_args(0, STEP, 9)
-    b += bt.ext_args(1, UART, 16) + rec(1, 0, varint(UART), bt.caller_of(0x1F0))
+    b += wire.ext_args(1, APPLY, 5)                                    # no entry before it
+    b += wire.ext_trigger(1, UART, 2)                                  # traceoff
+    b += wire.ext_trigger(0, UART, 42)                                 # an action from the future
+    b += wire.ext(0, 1, b"\x05")                                       # args with no count
+    b += rec(1, 1, varint(STEP), wire.caller_of(0x210))                # filter_step <- filter_apply
+    b += wire.ext_args(0, STEP, 9)
+    b += wire.ext_args(1, UART, 16) + rec(1, 0, varint(UART), wire.caller_of(0x1F0))
     return capture([(1, 0, 0, b)], [(0, 19, 0, 0, 0, 1)])  # 19 records but no kind 6
 
 
@@ -88,9 +90,9 @@ def threshold_log():
     first = [c for c in CPU0 if c[2] <= 2100]
     rest = [c for c in CPU0 if c[2] > 2100]
     rv = {(APPLY, 1200): 5}
-    return capture([(1, 0, 0, bt.exits_only(t0 + 50, first, origin=t0, retvals=rv)),
-                    (1, 1, 0, bt.exits_only(t0 + 10, CPU1, origin=t0)),
-                    (1, 0, 1, bt.exits_only(t0 + 2100, rest, origin=t0, retvals=rv,
+    return capture([(1, 0, 0, wire.exits_only(t0 + 50, first, origin=t0, retvals=rv)),
+                    (1, 1, 0, wire.exits_only(t0 + 10, CPU1, origin=t0)),
+                    (1, 0, 1, wire.exits_only(t0 + 2100, rest, origin=t0, retvals=rv,
                                             first=len(first)))],
                    [(0, len(CPU0), 0, 0, 0, 2), (1, len(CPU1), 0, 0, 0, 1)])
 
@@ -106,12 +108,12 @@ PROFILE = {"main": (1, 90000, 90000, 90000), "filter_apply": (4, 9000, 1000, 300
 
 
 def profile_log():
-    entries = varint(5 * FREQ) + varint(0) + rec(1, 0, varint(READ), bt.caller_of(0x60))
-    entries += rec(0, 4, varint(READ)) + rec(1, 4, varint(UART), bt.caller_of(0x210))
-    return capture([(5, 0, 0, bt.profile_body(DUMP0_OLD)), (5, 1, 0, bt.profile_body(DUMP1)),
+    entries = varint(5 * FREQ) + varint(0) + rec(1, 0, varint(READ), wire.caller_of(0x60))
+    entries += rec(0, 4, varint(READ)) + rec(1, 4, varint(UART), wire.caller_of(0x210))
+    return capture([(5, 0, 0, wire.profile_body(DUMP0_OLD)), (5, 1, 0, wire.profile_body(DUMP1)),
                     (1, 0, 0, entries),
-                    (5, 0, 1, bt.profile_body(DUMP0_A)), (5, 0, 2, bt.profile_body(DUMP0_B)),
-                    (5, 1, 1, bt.profile_body([]))],
+                    (5, 0, 1, wire.profile_body(DUMP0_A)), (5, 0, 2, wire.profile_body(DUMP0_B)),
+                    (5, 1, 1, wire.profile_body([]))],
                    [(0, 3, 0, 0, 0, 1), (1, 0, 0, 0, 0, 0)])
 
 

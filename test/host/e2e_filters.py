@@ -25,7 +25,9 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_baretrace as bt  # noqa: E402
-from e2e_baretrace import FREQ, varint, zigzag, rec, payload, escape, run  # noqa: E402
+import e2e_wire as wire
+from e2e_baretrace import run  # noqa: E402
+from e2e_wire import FREQ, varint, zigzag, rec, payload, escape  # noqa: E402
 
 NS = 16                                  # ns per tick at FREQ (62.5 MHz)
 FUNCS = [("_start", 0x0, 0x40), ("main", 0x40, 0x100), ("sensor_read", 0x140, 0x80),
@@ -85,23 +87,23 @@ def block(cpu):
         elif kind == 0:
             body += rec(2, d, varint(data[0]), varint(data[1]), bytes([0]))
         else:
-            body += rec(4, d, varint(1), varint(zigzag(27)), bt.string("uart"), varint(zigzag(-3)))
+            body += rec(4, d, varint(1), varint(zigzag(27)), wire.string("uart"), varint(zigzag(-3)))
     return body, len(evs)
 
 
 def symdump():
     b = varint(0) + varint(len(FUNCS))
     for name, start, size in FUNCS:
-        b += varint(start) + varint(size) + bt.string(name)
+        b += varint(start) + varint(size) + wire.string(name)
     return b
 
 
 def capture(blocks):
-    head = [(2, 0, 0, bt.metadata(0x1234)), (3, 0, 0, symdump())]
+    head = [(2, 0, 0, wire.metadata(0x1234)), (3, 0, 0, symdump())]
     totals = [(cpu, n, 0, 0, 0, 1) for cpu, (_, n) in blocks]
     frames = head + [(1, cpu, 0, body) for cpu, (body, _) in blocks]
     return (b"".join(escape(payload(*f)) for f in frames) +
-            escape(payload(4, 0, 0, bt.end_totals(totals))))
+            escape(payload(4, 0, 0, wire.end_totals(totals))))
 
 
 def function_log():
@@ -111,10 +113,10 @@ def function_log():
         ("uart_send", "main"), ("sensor_poll", "sensor_read")]
     for name, caller in entries:
         ret = dict((n, s) for n, s, _ in FUNCS)[caller] + 0x10
-        body += rec(1, 10, varint(SITE[name]), bt.caller_of(ret))
-    return (b"".join(escape(payload(*f)) for f in [(2, 0, 0, bt.metadata(0x1234)),
+        body += rec(1, 10, varint(SITE[name]), wire.caller_of(ret))
+    return (b"".join(escape(payload(*f)) for f in [(2, 0, 0, wire.metadata(0x1234)),
                                                    (3, 0, 0, symdump()), (1, 0, 0, body)]) +
-            escape(payload(4, 0, 0, bt.end_totals([(0, len(entries), 0, 0, 0, 1)])))), entries
+            escape(payload(4, 0, 0, wire.end_totals([(0, len(entries), 0, 0, 0, 1)])))), entries
 
 
 # ---- what each flag keeps, from the tree -------------------------------------
@@ -268,12 +270,12 @@ def check_prev_boot(tap, tool, tmp):
     b0, n0 = block(0)
     b1, n1 = block(1)
     summary = varint(1) + varint(1) + b"".join(varint(v) for v in (0, n0, 0, 0, 0, 0, 1, 0))
-    frames = [(2, 0, 0, bt.metadata(0x1234)), (3, 0, 0, symdump()), (7, 0, 0, summary),
+    frames = [(2, 0, 0, wire.metadata(0x1234)), (3, 0, 0, symdump()), (7, 0, 0, summary),
               (6, 0, 0, b0), (1, 1, 0, b1)]
     log, trace = os.path.join(tmp, "prev.log"), os.path.join(tmp, "prev.bt")
     with open(log, "wb") as f:
         f.write(b"".join(escape(payload(*x)) for x in frames) +
-                escape(payload(4, 0, 0, bt.end_totals([(1, n1, 0, 0, 0, 1)]))))
+                escape(payload(4, 0, 0, wire.end_totals([(1, n1, 0, 0, 0, 1)]))))
     run([tool, "capture", "--file", log, "-o", trace])
     rc, out, err = run([tool, "report", trace, "--min-duration", "10us"])
     prev, _, this = out.partition("# ==== this boot ====")

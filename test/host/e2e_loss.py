@@ -1,6 +1,6 @@
 """test/host/e2e_loss.py: end-to-end checks of how the host tool accounts
-for lost events (docs/wire.md 2.4, 2.8), run by e2e_baretrace.py (whose
-encoder this uses), and of the host defects around it.
+for lost events (docs/wire.md 2.4, 2.8), run by e2e_baretrace.py (with the
+encoder of e2e_wire.py), and of the host defects around it.
 
 loss.log, two CPUs (the event numbers are what the target would write):
 
@@ -29,10 +29,12 @@ import sys
 import time
 import zlib
 
-import e2e_baretrace as bt
-from e2e_baretrace import FREQ, varint, rec, payload, escape, run, golden
 
-MAIN, OUTER, LEAF, MID = bt.S_MAIN, bt.S_OUTER, bt.S_LEAF, bt.S_MID
+import e2e_wire as wire
+from e2e_baretrace import run, golden
+from e2e_wire import FREQ, varint, rec, payload, escape
+
+MAIN, OUTER, LEAF, MID = wire.S_MAIN, wire.S_OUTER, wire.S_LEAF, wire.S_MID
 T0 = 7 * FREQ
 
 
@@ -51,13 +53,13 @@ def cpu0(seq):
                                      rec(2, 20, varint(LEAF), varint(20), bytes([0])),
                                      rec(2, 4, varint(OUTER), varint(1030), bytes([0]))])
     assert seq == 4
-    return block(T0 + 2000, 16, [rec(1, 0, varint(MAIN), bt.caller_of(0x10))] +
+    return block(T0 + 2000, 16, [rec(1, 0, varint(MAIN), wire.caller_of(0x10))] +
                  [rec(0, 1, varint(MAIN))] * 3 + [rec(6, 0, varint(8))])
 
 
 def cpu1(seq):
     first = {0: 0, 1: 8, 2: 11, 3: 14}[seq]
-    return block(T0 + 100 + 500 * seq, first, [rec(1, 0, varint(LEAF), bt.caller_of(0x150))] +
+    return block(T0 + 100 + 500 * seq, first, [rec(1, 0, varint(LEAF), wire.caller_of(0x150))] +
                  [rec(0, 2, varint(LEAF))] * 2)
 
 
@@ -66,7 +68,7 @@ TOTALS = [(0, 20, 8, 0, 0, 5), (1, 21, 0, 9, 0, 4)]
 
 def loss_log(image_hash, end=True, late=False, empty_end=False, totals=TOTALS):
     f = lambda *a: escape(payload(*a))
-    out = [f(2, 0, 0, bt.metadata(image_hash)), f(3, 0, 0, bt.symdump(0, [0, 1, 2, 3]))]
+    out = [f(2, 0, 0, wire.metadata(image_hash)), f(3, 0, 0, wire.symdump(0, [0, 1, 2, 3]))]
     if not late:
         out += [f(1, 0, 0, cpu0(0)), b"loss: started\n", f(1, 1, 0, cpu1(0))]
     out += [f(1, 1, 1, cpu1(1)), f(1, 0, 3, cpu0(3))]
@@ -74,7 +76,7 @@ def loss_log(image_hash, end=True, late=False, empty_end=False, totals=TOTALS):
     bad[len(bad) // 2] ^= 0x40                # damaged on the wire
     out += [bytes(bad), f(1, 0, 4, cpu0(4)), f(1, 1, 3, cpu1(3))]
     if end:
-        out.append(f(4, 0, 0, b"" if empty_end else bt.end_totals(totals)))
+        out.append(f(4, 0, 0, b"" if empty_end else wire.end_totals(totals)))
     out.append(b"loss: done\n")
     return b"".join(out)
 
@@ -223,15 +225,15 @@ def damage_checks(tap, tool, tmp, trace, rep):
 
 def meta_split_checks(tap, tool, tmp, h):
     """wire.md 2.9: a set over three frames; the last two lack key 1."""
-    m = bt.metadata(h)
+    m = wire.metadata(h)
     # Split after the fixed keys and between the two schemas / the format.
-    cut1 = m.index(varint(7) + varint(1) + bt.string("irq_entry"))
-    cut2 = m.index(varint(7) + varint(2) + bt.string("sched_tick"))
-    body = varint(T0) + varint(0) + rec(4, 0, varint(1), varint(27 * 2), bt.string("x"),
+    cut1 = m.index(varint(7) + varint(1) + wire.string("irq_entry"))
+    cut2 = m.index(varint(7) + varint(2) + wire.string("sched_tick"))
+    body = varint(T0) + varint(0) + rec(4, 0, varint(1), varint(27 * 2), wire.string("x"),
                                         varint(1)) + rec(5, 1, varint(1), bytes([1]), varint(2))
     f = lambda *a: escape(payload(*a))
     raw = b"".join([f(2, 0, 0, m[:cut1]), f(2, 0, 1, m[cut1:cut2]), f(2, 0, 2, m[cut2:]),
-                    f(1, 0, 0, body), f(4, 0, 0, bt.end_totals([(0, 2, 0, 0, 0, 1)]))])
+                    f(1, 0, 0, body), f(4, 0, 0, wire.end_totals([(0, 2, 0, 0, 0, 1)]))])
     rawp, trace = os.path.join(tmp, "split.log"), os.path.join(tmp, "split.bt")
     with open(rawp, "wb") as fh:
         fh.write(raw)
@@ -263,7 +265,7 @@ def qemu_checks(tap, tool, tmp):
 
 
 def checks(tap, tool, tmp, update):
-    h = bt.elf(os.path.join(tmp, "loss.elf"))
+    h = wire.elf(os.path.join(tmp, "loss.elf"))
     trace = capture_checks(tap, tool, tmp, h)
     rep = report_checks(tap, tool, trace, tmp)
     golden(tap, "report_loss.txt", rep, update)
@@ -276,5 +278,5 @@ def checks(tap, tool, tmp, update):
 
 
 def seeds():
-    h = zlib.crc32(bt.bt_tables(bt.FUNCS, bt.SITES)[0])
+    h = zlib.crc32(wire.bt_tables(wire.FUNCS, wire.SITES)[0])
     return {"loss.raw": loss_log(h), "late.raw": loss_log(h, end=False, late=True)}

@@ -3,7 +3,7 @@
 ftrace function_graph timeline (issue 14). Usage: e2e_report_order.py
 PATH/TO/baretrace; prints TAP.
 
-One synthetic capture on three CPUs, built with e2e_baretrace.py's
+One synthetic capture on three CPUs, built with e2e_wire.py's
 encoder (docs/wire.md) and sent in an order that is not time order:
 CPU 2's blocks first, then CPU 1's, then CPU 0's, each CPU's calls
 spread over the same 3.4 s so their times interleave.
@@ -27,8 +27,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import e2e_baretrace as bt  # noqa: E402
-from e2e_baretrace import FREQ, varint, zigzag, rec, payload, escape, string  # noqa: E402
+import e2e_wire as wire
+from e2e_wire import FREQ, varint, zigzag, rec, payload, escape, string  # noqa: E402
 
 NS_PER_TICK = 1000000000 // FREQ          # 16
 MAIN, OUTER, LEAF, MID = 0, 1, 2, 3      # sites of e2e_baretrace's image
@@ -41,7 +41,7 @@ DASH = " ------------------------------------------"
 
 def metadata():
     b = varint(1) + varint(2) + varint(2) + varint(FREQ) + varint(3) + varint(3)
-    b += varint(4) + bytes(4) + varint(5) + varint(len(bt.SITES)) + varint(6) + varint(0x40080000)
+    b += varint(4) + bytes(4) + varint(5) + varint(len(wire.SITES)) + varint(6) + varint(0x40080000)
     b += varint(7) + varint(IRQ_ENTRY) + string("irq:entry") + bytes([1])
     b += string("irq") + bytes([3]) + string("%u")
     b += varint(7) + varint(IRQ_EXIT) + string("irq:exit") + bytes([2])
@@ -99,7 +99,7 @@ def encode(events, first):
 def capture(ev):
     """The raw log, and each record's arrival number (for ties)."""
     frames = [escape(payload(2, 0, 0, metadata())),
-              escape(payload(3, 0, 0, bt.symdump(0, [0, 1, 2, 3])))]
+              escape(payload(3, 0, 0, wire.symdump(0, [0, 1, 2, 3])))]
     arrival, n, totals = {}, 0, []
     for cpu in (2, 1, 0):
         recs = ev[cpu]
@@ -110,7 +110,7 @@ def capture(ev):
                 arrival[(cpu, i)] = n
                 n += 1
         totals.append((cpu, len(recs), 0, 0, 0, 2))
-    frames.append(escape(payload(4, 0, 0, bt.end_totals(totals))))
+    frames.append(escape(payload(4, 0, 0, wire.end_totals(totals))))
     return b"".join(frames), arrival
 
 

@@ -2,7 +2,7 @@
 """test/host/e2e_stats_diff.py: baretrace stats --sort, stats --diff and the
 command line's --help and --version, end to end.
 
-Builds two synthetic traces with e2e_baretrace.py's encoder of docs/wire.md:
+Builds two synthetic traces (e2e_stats_trace.py, with e2e_wire.py's encoder):
 OLD at a 1 GHz counter, NEW at 500 MHz, with functions on two CPUs whose
 calls and durations (in ns) are given below, numbered by different sites
 in the two (names match, sites do not). Every figure the checks expect
@@ -15,13 +15,13 @@ Usage: test/host/e2e_stats_diff.py BARETRACE [--keep DIR]
 Prints TAP; exit status 0 when every check passed.
 """
 import os
-import struct
 import subprocess
 import sys
-import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_baretrace as eb  # noqa: E402
+import e2e_wire as wire  # noqa: E402
+from e2e_stats_trace import raw_trace, image  # noqa: E402
 
 # name: list of calls, each (cpu, duration ns, [(child name, child ns)]).
 # Durations are even, so NEW's 2 ns ticks hold them exactly.
@@ -79,76 +79,6 @@ def names_of(spec):
         for c in calls[0][2]:
             out.append(c[0])
     return sorted(set(out))
-
-
-def block(spec, freq, cpu, sites):
-    """One CPU's data block: graph entries and exits of its calls, laid
-    one after another 100 ns apart, children 1000 ns into their parent."""
-    tick = 1000000000 // freq
-    ev = []  # (ns, order, record fields)
-    t = 1000
-    for name, calls in sorted(spec.items()):
-        for c, dur, children in calls:
-            if c != cpu:
-                continue
-            ev.append((t, ("entry", sites[name], 0)))
-            ct = t + 1000
-            for cname, cdur in children:
-                ev.append((ct, ("entry", sites[cname], 1)))
-                ev.append((ct + cdur, ("exit", sites[cname], cdur)))
-                ct += cdur + 100
-            ev.append((t + dur, ("exit", sites[name], dur)))
-            t += dur + 100
-    base = 1000000 // tick
-    b, now = eb.varint(base) + eb.varint(0), base
-    for ns, (kind, site, x) in ev:
-        at = base + ns // tick
-        if kind == "entry":
-            b += eb.rec(3, at - now, eb.varint(site), eb.varint(x))
-        else:
-            b += eb.rec(2, at - now, eb.varint(site), eb.varint(x // tick), bytes([0]))
-        now = at
-    return b, len(ev)
-
-
-def metadata(freq, nsites, image_hash):
-    return (eb.varint(1) + eb.varint(2) + eb.varint(2) + eb.varint(freq) + eb.varint(3) +
-            eb.varint(2) + eb.varint(4) + struct.pack("<I", image_hash) + eb.varint(5) +
-            eb.varint(nsites) + eb.varint(6) + eb.varint(0x40080000))
-
-
-def funcs_of(names):
-    """(name, start, size) per function, 0x100 apart: an image's symbols."""
-    return [(n, 0x100 * (i + 1), 0x80) for i, n in enumerate(names)]
-
-
-def raw_trace(spec, freq, order, symdump=True, image_hash=0):
-    """A raw serial log; sites numbered in 'order' (a list of names)."""
-    sites = {n: i for i, n in enumerate(order)}
-    funcs = funcs_of(order)
-    frames = [eb.escape(eb.payload(2, 0, 0, metadata(freq, len(order), image_hash)))]
-    if symdump:
-        body = eb.varint(0) + eb.varint(len(order))
-        for name, start, size in funcs:
-            body += eb.varint(start) + eb.varint(size) + eb.string(name)
-        frames.append(eb.escape(eb.payload(3, 0, 0, body)))
-    totals = []
-    for cpu in (0, 1):
-        b, n = block(spec, freq, cpu, sites)
-        frames.append(eb.escape(eb.payload(1, cpu, 0, b)))
-        totals.append((cpu, n, 0, 0, 0, 1))
-    frames.append(eb.escape(eb.payload(4, 0, 0, eb.end_totals(totals))))
-    return b"".join(frames)
-
-
-def image(path, order):
-    """An ELF whose .bt_tables names 'order''s sites; returns its hash."""
-    saved = eb.SITES
-    eb.SITES = list(range(len(order)))
-    try:
-        return eb.elf(path, funcs=funcs_of(order))
-    finally:
-        eb.SITES = saved
 
 
 def capture(tap, tool, tmp, name, raw):
@@ -316,7 +246,7 @@ def elf_checks(tap, tool, tmp, old_order, new_order, with_names):
 
 def entries_checks(tap, tool, tmp, new):
     """Traces of function entries only: calls compare, times are '-'."""
-    ent = capture(tap, tool, tmp, "entries", eb.raw_log_entries(0))
+    ent = capture(tap, tool, tmp, "entries", wire.raw_log_entries(0))
     # raw_log_entries: outer entered once with its caller, then twice
     # more; leaf once after outer, twice more, once from mid, once more.
     want = {"outer": 3, "leaf": 5}
@@ -396,8 +326,8 @@ def help_checks(tap, tool, new):
     lines = out.splitlines()
     src = open(os.path.join(eb.HERE, "../../tools/baretrace/help.c")).read()
     version = src.split('#define BT_VERSION\t"')[1].split('"')[0]
-    wire = open(os.path.join(eb.HERE, "../../wire/wire.h")).read()
-    wire_version = wire.split("#define WIRE_VERSION")[1].split()[0]
+    wire_h = open(os.path.join(eb.HERE, "../../wire/wire.h")).read()
+    wire_version = wire_h.split("#define WIRE_VERSION")[1].split()[0]
     tap.ok(rc == 0 and err == "" and len(lines) == 2 and
            lines[0].startswith(f"baretrace {version}") and
            lines[1] == f"reads trace files version 1, wire format version {wire_version}",

@@ -35,11 +35,12 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2e_baretrace as enc  # noqa: E402
+import e2e_wire as wire
 
-NS = 16                       # ticks of enc.FREQ (62.5 MHz) in ns
+NS = 16                       # ticks of wire.FREQ (62.5 MHz) in ns
 BASE = 0x40080000             # _text in the metadata
 SITES = {"main": 0, "outer": 1, "leaf": 2, "mid": 3}
-START = {name: start for name, start, _ in enc.FUNCS}
+START = {name: start for name, start, _ in wire.FUNCS}
 LINE = re.compile(r"^\s*(\S+)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\w+):\s+(.*?)\s*$")
 
 
@@ -48,8 +49,8 @@ class Tap(enc.Tap):
 
 
 def metadata(image_hash):
-    v, s = enc.varint, enc.string
-    b = v(1) + v(2) + v(2) + v(enc.FREQ) + v(3) + v(2)
+    v, s = wire.varint, wire.string
+    b = v(1) + v(2) + v(2) + v(wire.FREQ) + v(3) + v(2)
     b += v(4) + image_hash.to_bytes(4, "little") + v(5) + v(len(SITES)) + v(6) + v(BASE)
     b += v(7) + v(1) + s("irq:entry") + bytes([2]) + s("irq") + bytes([3]) + s("%u")
     b += s("name") + bytes([10]) + s("")
@@ -68,40 +69,40 @@ class Cpu:
 
     def add(self, delta, kind, fields, event, text):
         self.now += delta
-        self.body += enc.rec(kind, delta, *fields)
+        self.body += wire.rec(kind, delta, *fields)
         self.want.append((self.cpu, self.now * NS, event, text))
         self.count += 1
 
     def func(self, d, name, caller=None):
-        f = [enc.varint(SITES[name])] + ([enc.varint(caller // 4)] if caller is not None else [])
+        f = [wire.varint(SITES[name])] + ([wire.varint(caller // 4)] if caller is not None else [])
         parent = self.callers[name] if caller is None else caller
         self.callers[name] = parent
         self.add(d, 0 if caller is None else 1, f, "function",
                  f"ip={name} parent_ip={self.pname(parent)}")
 
     def pname(self, off):
-        inside = [n for n, s, z in enc.FUNCS if s <= off - 4 < s + z and n in SITES]
+        inside = [n for n, s, z in wire.FUNCS if s <= off - 4 < s + z and n in SITES]
         return inside[0] if inside else hex(BASE + off)
 
     def entry(self, d, name, depth):
-        self.add(d, 3, [enc.varint(SITES[name]), enc.varint(depth)], "funcgraph_entry",
+        self.add(d, 3, [wire.varint(SITES[name]), wire.varint(depth)], "funcgraph_entry",
                  f"func={name} depth={depth}")
 
     def exit(self, d, name, depth, dur):
         end = self.now + d
-        self.add(d, 2, [enc.varint(SITES[name]), enc.varint(dur), bytes([0])], "funcgraph_exit",
+        self.add(d, 2, [wire.varint(SITES[name]), wire.varint(dur), bytes([0])], "funcgraph_exit",
                  f"func={name} depth={depth} overrun=0 calltime={(end - dur) * NS:x} "
                  f"rettime={end * NS:x}")
 
     def tp(self, d, tid, event, pairs):
-        f = [enc.varint(tid)]
+        f = [wire.varint(tid)]
         for _, val in pairs:
-            f.append(enc.string(val) if isinstance(val, str) else enc.varint(enc.zigzag(val)))
+            f.append(wire.string(val) if isinstance(val, str) else wire.varint(wire.zigzag(val)))
         self.add(d, 4, f, event, " ".join(f"{k}={v}" for k, v in pairs))
 
     def block(self, seq):
-        body = enc.varint(self.base) + enc.varint(self.first) + self.body
-        frame = enc.escape(enc.payload(1, self.cpu, seq, body))
+        body = wire.varint(self.base) + wire.varint(self.first) + self.body
+        frame = wire.escape(wire.payload(1, self.cpu, seq, body))
         self.first += self.count
         self.count, self.body, self.base = 0, b"", self.now
         return frame
@@ -109,7 +110,7 @@ class Cpu:
 
 def synthetic(image_hash):
     """Returns (raw capture bytes, wanted events in stream order, holes)."""
-    c0, c1 = Cpu(0, enc.FREQ), Cpu(1, enc.FREQ + 200)  # CPU 1 amid the leaf run
+    c0, c1 = Cpu(0, wire.FREQ), Cpu(1, wire.FREQ + 200)  # CPU 1 amid the leaf run
     c0.func(0, "main", 0x10)                       # main <- _start
     c0.entry(10, "outer", 0)
     c0.entry(5, "leaf", 1)
@@ -118,13 +119,13 @@ def synthetic(image_hash):
     c0.exit(40, "outer", 0, 88)
     for i in range(300):                           # several pages
         c0.func(2 + i % 3, "leaf", 0x150 if i == 0 else None)
-    c0.tp(3 * enc.FREQ, 2, "timer_tick", [("count", 5)])  # 3 s: a time extend
+    c0.tp(3 * wire.FREQ, 2, "timer_tick", [("count", 5)])  # 3 s: a time extend
     c1.entry(0, "mid", 0)
     c1.func(4, "leaf", 0x1F0)                      # leaf <- mid
     c1.exit(9, "mid", 0, 13)
     c1.tp(1, 1, "irq_entry", [("irq", 33), ("name", "n" * 200)])
-    frames = [enc.escape(enc.payload(2, 0, 0, metadata(image_hash))),
-              enc.escape(enc.payload(3, 0, 0, enc.symdump(0, [0, 1, 2, 3]))),
+    frames = [wire.escape(wire.payload(2, 0, 0, metadata(image_hash))),
+              wire.escape(wire.payload(3, 0, 0, wire.symdump(0, [0, 1, 2, 3]))),
               c0.block(0), c1.block(0)]
     c0.first += 5                                  # 5 events of CPU 0 never arrive
     c0.func(100, "mid", 0x50)                      # mid <- main
@@ -153,7 +154,7 @@ def events(text):
 
 def synthetic_checks(tap, tool, tmp):
     elf = os.path.join(tmp, "good.elf")
-    raw, want = synthetic(enc.elf(elf))
+    raw, want = synthetic(wire.elf(elf))
     rawp, bt, dat = (os.path.join(tmp, n) for n in ("raw.log", "t.bt", "t.dat"))
     with open(rawp, "wb") as f:
         f.write(raw)
@@ -197,7 +198,7 @@ def synthetic_checks(tap, tool, tmp):
     tap.ok(rc == 0 and rc2 == 0 and re.search(r"function: +main <-- _start$", out, re.M) and
            re.search(r"function: +mid <-- main$", out, re.M),
            "with --elf, callers that are no site (_start) have names too", err + out[:800])
-    tap.ok(rc3 == 0 and all(f"{BASE + s:016x} {n}" in syms for n, s, _ in enc.FUNCS),
+    tap.ok(rc3 == 0 and all(f"{BASE + s:016x} {n}" in syms for n, s, _ in wire.FUNCS),
            "kallsyms: every ELF function at _text (0x40080000) + its offset", syms)
     error_checks(tap, tool, tmp, bt)
 

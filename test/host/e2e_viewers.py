@@ -18,14 +18,18 @@ import html
 import json
 import os
 import re
+import struct
 import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
 import e2e_baretrace as bt
+
+import e2e_wire as wire
 import e2e_features
-from e2e_baretrace import FREQ, varint, zigzag, rec, payload, escape, run
+from e2e_baretrace import run
+from e2e_wire import FREQ, varint, zigzag, rec, payload, escape
 
 NS_PER_TICK = 16                      # 1e9 / FREQ
 TEXT_BASE = 0x40080000
@@ -43,23 +47,23 @@ LONG = b'a"b' * 100 + b"\0z"           # 302 bytes, quotes and a NUL: CPU 1's ir
 
 def metadata(image_hash):
     b = varint(1) + varint(2) + varint(2) + varint(FREQ) + varint(3) + varint(2)
-    b += varint(4) + bt.struct.pack("<I", image_hash) + varint(5) + varint(len(FUNCS))
+    b += varint(4) + struct.pack("<I", image_hash) + varint(5) + varint(len(FUNCS))
     b += varint(6) + varint(TEXT_BASE)
-    b += varint(7) + varint(1) + bt.string("irq:entry") + bytes([3])
-    b += bt.string("irq") + bytes([3]) + bt.string("%u")
-    b += bt.string("name") + bytes([10]) + bt.string("")
-    b += bt.string("delta") + bytes([8]) + bt.string("%+d")
-    b += varint(7) + varint(2) + bt.string("sched:tick") + bytes([2])
-    b += bt.string("ptr") + bytes([9]) + bt.string("") + bt.string("count") + bytes([4])
-    b += bt.string("")
-    b += varint(7) + varint(3) + bt.string('odd"sys:ev') + bytes([0])   # JSON must escape it
+    b += varint(7) + varint(1) + wire.string("irq:entry") + bytes([3])
+    b += wire.string("irq") + bytes([3]) + wire.string("%u")
+    b += wire.string("name") + bytes([10]) + wire.string("")
+    b += wire.string("delta") + bytes([8]) + wire.string("%+d")
+    b += varint(7) + varint(2) + wire.string("sched:tick") + bytes([2])
+    b += wire.string("ptr") + bytes([9]) + wire.string("") + wire.string("count") + bytes([4])
+    b += wire.string("")
+    b += varint(7) + varint(3) + wire.string('odd"sys:ev') + bytes([0])   # JSON must escape it
     return b
 
 
 def symdump():
     b = varint(0) + varint(len(FUNCS))
     for name, start, size in FUNCS:
-        b += varint(start) + varint(size) + bt.string(name)
+        b += varint(start) + varint(size) + wire.string(name)
     return b
 
 
@@ -71,17 +75,17 @@ def capture_log():
     cpu0 += rec(3, 10, varint(MID), varint(1))
     cpu0 += rec(2, 1000, varint(MID), varint(1000), bytes([0]))
     cpu0 += rec(2, 8950, varint(OUTER), varint(10000), bytes([0]))
-    cpu0 += rec(4, 5, varint(1), varint(zigzag(27)), bt.string("uart"), varint(zigzag(-3)))
+    cpu0 += rec(4, 5, varint(1), varint(zigzag(27)), wire.string("uart"), varint(zigzag(-3)))
     cpu0 += rec(4, 5, varint(2), varint(zigzag(PTR)), varint(zigzag(7)))
     cpu1 = varint(T1) + varint(0)
     cpu1 += rec(3, 0, varint(MID), varint(0))
     cpu1 += rec(3, 10, varint(LEAF), varint(1))
     cpu1 += rec(2, 40, varint(LEAF), varint(40), bytes([0]))
     cpu1 += rec(2, 50, varint(MID), varint(100), bytes([0]))
-    cpu1 += rec(4, 5, varint(1), varint(zigzag(33)), bt.string(LONG), varint(zigzag(0)))
+    cpu1 += rec(4, 5, varint(1), varint(zigzag(33)), wire.string(LONG), varint(zigzag(0)))
     cpu1 += rec(4, 5, varint(3))
     frames = [(2, 0, 0, metadata(0x1234)), (3, 0, 0, symdump()), (1, 0, 0, cpu0),
-              (1, 1, 0, cpu1), (4, 0, 0, bt.end_totals([(0, 8, 0, 0, 0, 1), (1, 6, 0, 0, 0, 1)]))]
+              (1, 1, 0, cpu1), (4, 0, 0, wire.end_totals([(0, 8, 0, 0, 0, 1), (1, 6, 0, 0, 0, 1)]))]
     return b"".join(escape(payload(*f)) for f in frames)
 
 

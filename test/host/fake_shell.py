@@ -10,7 +10,7 @@ shell prompt "bt> " cut in two by a damaged frame. Each line it reads
 (ending in '\\r' or '\\n') is echoed and answered "you said: REPR" and a
 new prompt follows, except:
   hang      no answer ever
-  exit N    the stream of e2e_baretrace.raw_log (frames, an END frame,
+  exit N    the stream of e2e_wire.raw_log (frames, an END frame,
             console text) and the end
 With 'idle', one second without input also ends it that way.
 LOG gets one line per command received, "EARLY" first if bytes came
@@ -22,10 +22,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import e2e_baretrace as e2e  # noqa: E402
+import e2e_wire as wire
 
 # Damaged (CRC) frames: the stream decoder drops and counts them.
-FAKE = bytearray(e2e.escape(e2e.payload(1, 0, 0, b"\r\nbt> " * 4)))
+FAKE = bytearray(wire.escape(wire.payload(1, 0, 0, b"\r\nbt> " * 4)))
 FAKE[-2] ^= 0x40
 FAKE = bytes(FAKE)
 
@@ -66,11 +66,11 @@ def main():
             if cmd == "hang":
                 time.sleep(3600)
             if cmd.startswith("exit"):
-                raw, _ = e2e.raw_log(0x12345678)
+                raw, _ = wire.raw_log(0x12345678)
                 out(raw)
                 return 0
             out(b"you said: " + repr(cmd).encode() + b"\r\nbt> ")
-    raw, _ = e2e.raw_log(0x12345678)
+    raw, _ = wire.raw_log(0x12345678)
     out(raw)
     return 0
 

@@ -1,4 +1,4 @@
-/* sources: trace/control/glob.c */
+/* sources: trace/base/glob.c */
 /*
  * test/host/test_glob.c: the filter glob matcher against cases worked
  * out by hand from ftrace's documented syntax.
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../trace/control/glob.h"
+#include "../../trace/base/glob.h"
 #include "tap.h"
 
 static void match(const char *pat, const char *s, int want)

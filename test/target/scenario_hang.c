@@ -26,6 +26,7 @@
 
 #include "barrier.h"
 #include "target.h"
+#include "output/output.h"
 #include "tracers/tracer.h"
 
 #define HANG_CPU0_CALLS	600

@@ -18,7 +18,7 @@
 
 #include "barrier.h"
 #include "config.h"
-#include "core/fgraph.h"
+#include "tracers/fgraph.h"
 #include "ktest.h"
 #include "output/export.h"
 #include "percpu.h"

@@ -17,7 +17,8 @@
 #include "kprintf.h"
 #include "ktest.h"
 #include "mmu.h"
-#include "output/ring.h"
+#include "ring/ring.h"
+#include "control/control.h"
 #include "tracers/tracer.h"
 
 #define CALLER ((uintptr_t)_text + 0x400)

@@ -9,7 +9,7 @@
 #include <baretrace.h>
 #include <baretrace_trace.h>
 
-#include "core/fgraph.h"
+#include "tracers/fgraph.h"
 #include "ktest.h"
 #include "target.h"
 #include "tracecheck.h"

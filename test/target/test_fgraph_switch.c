@@ -12,7 +12,7 @@
 #include <baretrace.h>
 #include <baretrace_trace.h>
 
-#include "core/fgraph.h"
+#include "tracers/fgraph.h"
 #include "barrier.h"
 #include "ktest.h"
 #include "tracecheck.h"

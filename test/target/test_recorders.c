@@ -19,10 +19,10 @@
 #include <baretrace.h>
 #include <baretrace_trace.h>
 
-#include "core/fgraph.h"
+#include "tracers/fgraph.h"
 #include "ktest.h"
 #include "output/export.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "symbols.h"
 #include "target.h"
 #include "tracecheck.h"

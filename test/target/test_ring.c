@@ -11,7 +11,8 @@
 #include "mmu.h"
 #include "output/export.h"
 #include "percpu.h"
-#include "output/ring.h"
+#include "ring/ring.h"
+#include "control/control.h"
 #include "tracers/tracer.h"
 #include "wire.h"
 

@@ -16,7 +16,7 @@
 #include "kprintf.h"
 #include "ktest.h"
 #include "percpu.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 
 #define SWAP_ROUNDS 30
 #define TARGET __attribute__((noipa))

@@ -14,7 +14,7 @@
 #include "ktest.h"
 #include "ktime.h"
 #include "output/export.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "target.h"
 #include "tracecheck.h"
 #include "tracers/tracer.h"

@@ -13,7 +13,7 @@
 #include "barrier.h"
 #include "core/core.h"
 #include "ktest.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "tracecheck.h"
 #include "events/tracepoint.h"
 

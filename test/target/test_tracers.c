@@ -5,10 +5,10 @@
 #include <baretrace.h>
 #include <baretrace_trace.h>
 
-#include "core/fgraph.h"
+#include "tracers/fgraph.h"
 #include "ktest.h"
 #include "tracers/profile.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "target.h"
 #include "tracecheck.h"
 #include "tracers/tracer.h"

@@ -4,7 +4,7 @@
 #include <baretrace.h>
 #include <baretrace_trace.h>
 
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "symbols.h"
 #include "tracecheck.h"
 

@@ -12,7 +12,7 @@ image runs at (the boot banner says "image at ..."):
 
 'make debug' loads it by itself. Both commands only read memory: halt
 the target first (Ctrl-C in gdb, 'halt' in OpenOCD). They read the
-per-CPU rings (trace/output/ring.h: 'rings' in ring_swap.c) through the
+per-CPU rings (trace/ring/ring.h: 'rings' in ring_swap.c) through the
 ELF's types, and build what the exporter would have sent (docs/wire.md):
 the metadata set, the symbol dump, one data frame per block still in a
 ring, the block being filled included up to the writer's position, and
@@ -214,8 +214,8 @@ class Ring:
 def read_rings(img):
     # 'rings' points at the per-CPU state: rings_bss, or the RAM kept
     # across resets once tracing set it up there (trace/output/prev.c).
-    rings = _static("rings", "trace/output/ring_swap.c")
-    nr_cpus = _static("rings_bss", "trace/output/ring_swap.c").type.range()[1] + 1  # NR_CPUS
+    rings = _static("rings", "trace/ring/ring_swap.c")
+    nr_cpus = _static("rings_bss", "trace/ring/ring_swap.c").type.range()[1] + 1  # NR_CPUS
     if not 0 < img.ncpus <= nr_cpus:
         raise gdb.GdbError(f"baretrace: {img.ncpus} CPUs online, not 1 to {nr_cpus}: "
                            "is the target halted after boot?")

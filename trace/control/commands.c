@@ -8,9 +8,11 @@
 #include "output/export.h"
 #include "kprintf.h"
 #include "percpu.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "shell.h"
 #include "tracers/tracer.h"
+#include "control.h"
+#include "output/output.h"
 
 static int cmd_dump(int argc, char **argv)
 {

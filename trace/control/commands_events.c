@@ -12,6 +12,7 @@
 
 #include "kprintf.h"
 #include "shell.h"
+#include "control.h"
 
 static int cmd_events(int argc, char **argv)
 {

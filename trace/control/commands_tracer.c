@@ -8,12 +8,14 @@
 
 #include "bootargs.h"
 #include "core/core.h"
-#include "glob.h"
+#include "base/glob.h"
 #include "kprintf.h"
 #include "tracers/profile.h"
 #include "shell.h"
 #include "tracers/tracer.h"
 #include "tracers/trigger.h"
+#include "output/output.h"
+#include "control.h"
 
 /* The words after the command joined by spaces (pattern lists). */
 static const char *rest(int argc, char **argv, char *buf, size_t cap)

@@ -17,17 +17,19 @@
 #include "bootargs.h"
 #include "core/core.h"
 #include "output/export.h"
-#include "core/fgraph.h"
-#include "glob.h"
+#include "tracers/fgraph.h"
+#include "base/glob.h"
 #include "irq.h"
 #include "ktime.h"
 #include "kprintf.h"
 #include "percpu.h"
 #include "tracers/profile.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "smp.h"
 #include "tracers/tracer.h"
 #include "uart.h"
+#include "control.h"
+#include "output/output.h"
 
 #define CLOSE_AFTER_TICKS_DIV	10	/* close a block after 1/10 s */
 #define PATTERN_MAX		128

@@ -8,8 +8,9 @@
 
 #include <baretrace_trace.h>
 
-#include "glob.h"
+#include "base/glob.h"
 #include "kprintf.h"
+#include "control.h"
 
 static bool matches_some(const char *pat, size_t n)
 {

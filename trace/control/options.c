@@ -13,12 +13,10 @@
 #include "ktime.h"
 #include "smp.h"
 #include "tracers/tracer.h"
+#include "control.h"
 
 #define PATTERN_MAX		128
 
-uint64_t trace_cpumask = ~0ULL;
-unsigned int trace_context = TRACE_CTX_ALL;
-bool trace_filtered;
 
 static char graph_pat[PATTERN_MAX];
 

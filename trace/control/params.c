@@ -17,10 +17,11 @@
 
 #include "bootargs.h"
 #include "output/export.h"
-#include "glob.h"
+#include "base/glob.h"
 #include "kprintf.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "tracers/tracer.h"
+#include "control.h"
 
 static const char *p_tracer, *p_filter = "", *p_notrace = "", *p_graph = "";
 static const char *p_profile, *p_context, *p_trigger, *p_args;

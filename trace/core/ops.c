@@ -15,7 +15,6 @@
 
 #include "barrier.h"
 #include "core.h"
-#include "fgraph.h"
 #include "kprintf.h"
 
 struct spinlock trace_lock = SPINLOCK_INIT;
@@ -229,7 +228,6 @@ void trace_init(void)
 		return;
 	}
 	trace_live_ops = &lists[0];
-	fgraph_init();
 	trace_sites_init();
 }
 

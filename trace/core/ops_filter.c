@@ -7,7 +7,7 @@
 
 #include "barrier.h"
 #include "core.h"
-#include "control/glob.h"
+#include "base/glob.h"
 
 static bool is_sep(char c)
 {

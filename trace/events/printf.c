@@ -6,7 +6,7 @@
 
 #include <baretrace_trace.h>
 
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "wire.h"
 
 extern const struct trace_format __bt_formats_start[], __bt_formats_end[];

@@ -12,9 +12,9 @@
 
 #include "bootargs.h"
 #include "core/core.h"
-#include "control/glob.h"
+#include "base/glob.h"
 #include "kprintf.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "tracepoint.h"
 #include "tracers/tracer.h"
 
@@ -125,7 +125,7 @@ static int set_recording(const struct tp_event *ev, bool on)
 int tp_enable(const char *globs, int on)
 {
 	const char *p = globs;
-	int err = on ? trace_export_ready() : 0;	/* rings and exporter */
+	int err = on ? ring_make_ready() : 0;	/* rings and exporter */
 
 	if (err)
 		return err;

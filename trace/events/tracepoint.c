@@ -37,7 +37,6 @@ struct tp_call_ent {		/* .bt_tp_calls */
 	int32_t ev, bl;
 };
 
-extern const struct tp_event __bt_events_start[], __bt_events_end[];
 extern const struct tp_site_ent __bt_tp_sites_start[], __bt_tp_sites_end[];
 extern const struct tp_call_ent __bt_tp_calls_start[], __bt_tp_calls_end[];
 
@@ -77,35 +76,6 @@ static int batch_alloc(void)
 	spin_unlock(&trace_lock);
 	free(a), free(o), free(i);
 	return 0;
-}
-
-unsigned int tp_count(void)
-{
-	return (unsigned int)(__bt_events_end - __bt_events_start);
-}
-
-const struct tp_event *tp_by_id(unsigned int id)
-{
-	return id < tp_count() ? &__bt_events_start[id] : NULL;
-}
-
-const struct tp_event *tp_find(const char *name)
-{
-	for (const struct tp_event *e = __bt_events_start; e < __bt_events_end; e++)
-		if (!strcmp(e->name, name))
-			return e;
-	return NULL;
-}
-
-void tp_iterate(const struct tp_event *ev, const uint64_t *fields)
-{
-	struct tp_state *s = ev->state;
-	unsigned long flags = irq_save();	/* the grace period counts on it */
-	const tp_probe_fn *p = s->probes[__atomic_load_n(&s->cur, __ATOMIC_ACQUIRE)];
-
-	for (unsigned int i = 0; i < TP_MAX_PROBES && p[i]; i++)
-		p[i](ev, fields);
-	irq_restore(flags);
 }
 
 static uint32_t call_insn(uintptr_t bl, unsigned int n, tp_probe_fn first)
@@ -227,20 +197,6 @@ int tp_probe_attach(const struct tp_event *ev, tp_probe_fn probe)
 int tp_probe_detach(const struct tp_event *ev, tp_probe_fn probe)
 {
 	return tp_change(ev, probe, false);
-}
-
-/* The field as its type says: truncated, sign-extended if signed. */
-uint64_t tp_field_value(const struct tp_field *f, uint64_t v)
-{
-	switch (f->type) {
-	case TP_U8: return (uint8_t)v;
-	case TP_U16: return (uint16_t)v;
-	case TP_U32: return (uint32_t)v;
-	case TP_S8: return (uint64_t)(int64_t)(int8_t)v;
-	case TP_S16: return (uint64_t)(int64_t)(int16_t)v;
-	case TP_S32: return (uint64_t)(int64_t)(int32_t)v;
-	default: return v;
-	}
 }
 
 /* For tests: the first NOP and first BL of ev's sites (0 if none). */

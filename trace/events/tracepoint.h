@@ -7,10 +7,10 @@
 
 #include <baretrace_tracepoint.h>
 
+#include "base/tp_table.h"
 #include "wire.h"
 
 /* trace/events/tracepoint.c */
-uint64_t tp_field_value(const struct tp_field *f, uint64_t v);
 uintptr_t tp_first_site(const struct tp_event *ev, bool call);
 extern volatile uint64_t tp_stale_hits;	/* calls through a retired probe array */
 /* trace/events/tp_record.c: the recorder probe and the schemas (key 7). */

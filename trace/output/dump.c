@@ -17,10 +17,13 @@
 #include "kprintf.h"
 #include "ktime.h"
 #include "percpu.h"
-#include "ring.h"
+#include "ring/ring.h"
 #include "symbols.h"
+#include "smp.h"
 #include "tracers/tracer.h"
+#include "tracers/trigger.h"
 #include "wire.h"
+#include "output.h"
 
 /* One dump at a time: the buffers below are shared. */
 static struct spinlock dump_lock = SPINLOCK_INIT;
@@ -269,4 +272,16 @@ void trace_dump_last(unsigned int cpu, unsigned int n)
 	kprintf("# cpu %u: last %lu records\n", cpu, dump_last(cpu, ring_of(cpu), n));
 	spin_unlock(&dump_lock);
 	irq_restore(flags);
+}
+
+void snapshot_show(void)
+{
+	if (!snapshot_taken()) {
+		kprintf("snapshot: none taken\n");
+		return;
+	}
+	kprintf("# snapshot: oldest first, per CPU\n");
+	for (unsigned int c = 0; c < smp_num_cpus(); c++)
+		if (snapshot_copy(c))
+			trace_dump_ring(c, snapshot_copy(c));
 }

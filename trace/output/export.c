@@ -13,7 +13,7 @@
 #include "mmu.h"
 #include "percpu.h"
 #include "prev.h"
-#include "ring.h"
+#include "ring/ring.h"
 #include "smp.h"
 #include "events/tracepoint.h"
 #include "uart.h"

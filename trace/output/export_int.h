@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ring.h"
+#include "ring/ring.h"
 
 #define EXPORT_PAYLOAD_MAX	(RING_BLOCK_SIZE + 64)	/* a frame body, at most */
 

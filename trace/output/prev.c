@@ -25,7 +25,7 @@
 #include "prev.h"
 #include "prev_int.h"
 #include "prev_parse.h"
-#include "ring.h"
+#include "ring/ring.h"
 #include "tracers/tracer.h"
 #include "wire.h"
 
@@ -180,6 +180,7 @@ static void prev_init(void)
 	static struct prev_ring rings[NR_CPUS];
 	struct mem_region r = persist_region();
 
+	ring_set_kept_mem(&prev_kept_mem);	/* this boot's rings go there too */
 	if (r.size < HEAD_BYTES)
 		return;
 	struct prev_header *kept = (struct prev_header *)(uintptr_t)r.base;
@@ -240,7 +241,7 @@ KERNEL_INIT(prev_init, KINIT_EARLY);
 static void prev_start_export(void)
 {
 	if (nframes || (found == PREV_KEPT && !drop))
-		trace_export_ready();
+		ring_make_ready();
 }
 KERNEL_INIT(prev_start_export, KINIT_LATE);
 

@@ -48,6 +48,8 @@ struct ring_cpu *prev_rings(void);
 void *prev_ring_mem(size_t total, const struct ring_cpu *rings, unsigned int n);
 /* Whether p is ring memory in the region (never freed). */
 bool prev_holds(const void *p);
+/* The three, as prev_init hands them to the rings (ring_set_kept_mem). */
+extern const struct ring_kept_mem prev_kept_mem;
 
 /* The exporter (lock held): the summary frame, once (export_start),
  * then one previous-boot block per call while any is left: true if it

@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "prev_int.h"
-#include "ring.h"
+#include "ring/ring.h"
 #include "wire.h"
 
 /* The region as the parser sees it: 'size' readable bytes, which the

@@ -13,7 +13,7 @@
 #include "prev.h"
 #include "prev_int.h"
 #include "prev_parse.h"
-#include "ring.h"
+#include "ring/ring.h"
 
 #include "config.h"
 
@@ -123,3 +123,5 @@ void prev_spoil_for_test(enum prev_spoil how)
 	}
 	head->crc = prev_header_crc(head);	/* a header that checks */
 }
+
+const struct ring_kept_mem prev_kept_mem = { prev_rings, prev_ring_mem, prev_holds };

@@ -9,9 +9,10 @@
 
 #include "export.h"
 #include "kprintf.h"
-#include "ring.h"
+#include "ring/ring.h"
 #include "smp.h"
 #include "tracers/tracer.h"
+#include "output.h"
 
 #define RING_MAX_BYTES	(64UL << 20)	/* the largest trace_buf= */
 

@@ -8,7 +8,7 @@
 #include "bootargs.h"
 #include "core/core.h"
 #include "kprintf.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "tracer.h"
 #include "trigger.h"
 #include "wire.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "core/fgraph.h"
+#include "fgraph.h"
 #include "ktime.h"
 #include "percpu.h"
 #include "profile.h"

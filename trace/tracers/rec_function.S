@@ -2,7 +2,7 @@
  * trace/tracers/rec_function.S: the function tracer's recorder, called
  * straight from a site's BL when the function tracer is the only ops on
  * the site (trace/core/ops.c, route SITE_ENTRY). It writes the record
- * ring_put_func (trace/output/ring.h) writes, byte for byte, without the
+ * ring_put_func (trace/ring/ring.h) writes, byte for byte, without the
  * trampoline: no register is saved, nothing is called, no stack is used.
  *
  * Contract (trace_rec_function):

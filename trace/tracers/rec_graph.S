@@ -3,7 +3,7 @@
  * profiler's entries in assembly, called straight from a site's BL when
  * the tracer is the only ops on the site and has no option that needs C
  * (trace/control/options.c), and their exits, reached from fgraph_return
- * (trace/core/fgraph_entry.S) for the frames these entries pushed. They
+ * (trace/tracers/fgraph_entry.S) for the frames these entries pushed. They
  * do what graph_entry/graph_exit and profile_entry/profile_exit do for
  * those cases, in the same memory and byte for byte in the ring, with no
  * register saved, nothing called and IRQ/FIQ masked once per entry and

@@ -12,11 +12,10 @@
 #include "config.h"
 #include "kprintf.h"
 #include "percpu.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "tracer.h"
 #include "trigger.h"
 
-void trace_dump_ring(unsigned int cpu, const struct ring_cpu *r);	/* dump.c */
 
 /* Allocated in thread context before a trigger can fire; 'taken' is
  * set after the copy with a release store. */
@@ -81,14 +80,7 @@ int trace_snapshot(void)
 	return 0;
 }
 
-void snapshot_show(void)
+const struct ring_cpu *snapshot_copy(unsigned int cpu)
 {
-	if (!snapshot_taken()) {
-		kprintf("snapshot: none taken\n");
-		return;
-	}
-	kprintf("# snapshot: oldest first, per CPU\n");
-	for (unsigned int c = 0; c < smp_num_cpus(); c++)
-		if (copies[c].mem)
-			trace_dump_ring(c, &copies[c]);
+	return snapshot_taken() && cpu < NR_CPUS && copies[cpu].mem ? &copies[cpu] : NULL;
 }

@@ -8,9 +8,9 @@
 #include "wire.h"
 #include "ktime.h"
 #include "percpu.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "core/recorder.h"
-#include "core/fgraph.h"
+#include "fgraph.h"
 #include "profile.h"
 #include "tracer.h"
 

@@ -14,10 +14,10 @@
 #include <stdbool.h>
 
 #include "core/core.h"
-#include "core/fgraph.h"
+#include "fgraph.h"
 #include "ktime.h"
 #include "percpu.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "tracer.h"
 #include "wire.h"
 

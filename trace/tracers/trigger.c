@@ -16,9 +16,9 @@
 
 #include "bootargs.h"
 #include "core/core.h"
-#include "core/fgraph.h"
+#include "fgraph.h"
 #include "kprintf.h"
-#include "output/ring.h"
+#include "ring/ring.h"
 #include "tracer.h"
 #include "trigger.h"
 #include "wire.h"
@@ -36,6 +36,7 @@ struct trigger {
 };
 
 static struct trigger triggers[TRIGGER_MAX];
+static void (*dump_fn)(void);	/* set once at boot (trigger_set_dump) */
 static unsigned int ntriggers;
 static const char *const action_names[] = {
 	[TRIG_TRACEON] = "traceon", [TRIG_TRACEOFF] = "traceoff",
@@ -111,7 +112,8 @@ static void fire(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 		record_stack(regs);
 		break;
 	case TRIG_DUMP:
-		trace_dump();
+		if (dump_fn)
+			dump_fn();
 		break;
 	}
 }
@@ -195,6 +197,11 @@ int trace_set_triggers(const char *spec)
 		ntriggers = 0;
 	}
 	return err;
+}
+
+void trigger_set_dump(void (*fn)(void))
+{
+	dump_fn = fn;
 }
 
 void trigger_list(void)

@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+struct ring_cpu;
+
 enum trigger_action {
 	TRIG_TRACEON = 1, TRIG_TRACEOFF, TRIG_SNAPSHOT, TRIG_STACKTRACE, TRIG_DUMP,
 };
@@ -15,11 +17,16 @@ enum trigger_action {
 #define WIRE_EXT_TRIGGER	3
 
 void trigger_list(void);
+/* The 'dump' action's text dump of every ring: a consumer's job, above
+ * the tracers (trace/LAYERS), so the control layer hands it here once at
+ * boot, before any trigger can be set. */
+void trigger_set_dump(void (*fn)(void));
 uint64_t trigger_fired(unsigned int i);
 
 int snapshot_alloc(void);	/* thread context; 0 or -1 */
 void snapshot_take(void);	/* any context */
-void snapshot_show(void);	/* the copy as text on the console */
+/* CPU cpu's ring as the last snapshot copied it; NULL if none. */
+const struct ring_cpu *snapshot_copy(unsigned int cpu);
 int snapshot_taken(void);
 
 void args_list(void);

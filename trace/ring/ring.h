@@ -1,5 +1,5 @@
 /*
- * trace/output/ring.h: per-CPU ring buffers of encoded records.
+ * trace/ring/ring.h: per-CPU ring buffers of encoded records.
  *
  * Each CPU's buffer is a ring of fixed-size blocks. A block holds records
  * already encoded for the wire (docs/wire.md 2.1), delta-timed from the
@@ -159,6 +159,29 @@ static inline uint64_t ring_produced(const struct ring_cpu *r)
  * old memory is kept, not freed).
  */
 int ring_setup(size_t bytes, enum ring_mode mode);
+/*
+ * Where ring_setup takes memory besides the heap: the RAM kept across
+ * resets, offered by the previous-boot layer above (prev_region.c), which
+ * hands it here at boot before any ring exists (trace/LAYERS: the rings
+ * never name it). rings(): the region's ring_cpu array, or NULL; mem():
+ * 'total' bytes for rings in the region, or NULL; holds(): whether p is
+ * such memory (never freed).
+ */
+struct ring_kept_mem {
+	struct ring_cpu *(*rings)(void);
+	void *(*mem)(size_t total, const struct ring_cpu *rings, unsigned int n);
+	bool (*holds)(const void *p);
+};
+void ring_set_kept_mem(const struct ring_kept_mem *k);
+/*
+ * The rings and the exporter made to exist, by the control layer's
+ * function (registered once at boot, before KINIT_LATE), for the layers
+ * between it and the rings that need them on their own: tracepoints
+ * enabled without a tracer, the previous boot's blocks. 0 or
+ * TRACE_ENOMEM. Thread context.
+ */
+void ring_set_ready_hook(int (*fn)(void));
+int ring_make_ready(void);
 struct ring_cpu *ring_of(unsigned int cpu);
 /* Switches r to its pending memory (ring_swap.c): its owner, interrupts
  * masked, outside any reservation (ring_commit calls it). */

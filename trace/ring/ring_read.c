@@ -1,5 +1,5 @@
 /*
- * trace/output/ring_read.c: the reading side of the ring buffers (see ring.h
+ * trace/ring/ring_read.c: the reading side of the ring buffers (see ring.h
  * for the rules): any CPU takes complete blocks as frame bodies, and the
  * totals every CPU's books are made of.
  */

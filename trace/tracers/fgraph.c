@@ -1,4 +1,4 @@
-/* trace/core/fgraph.c: the shadow stacks (see fgraph.h). */
+/* trace/tracers/fgraph.c: the shadow stacks (see fgraph.h). */
 #include <stdint.h>
 
 #include "barrier.h"

@@ -1,5 +1,5 @@
 /*
- * trace/control/glob.c: see glob.h. Iterative with one backtrack point for '*',
+ * trace/base/glob.c: see glob.h. Iterative with one backtrack point for '*',
  * so time is O(len(pat) * len(s)) and there is no recursion.
  */
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /*
- * trace/control/glob.h: ftrace-style glob matching for filters (pure; also
+ * trace/base/glob.h: ftrace-style glob matching for filters (pure; also
  * built into the host tests and a fuzz target).
  *
  * '*' any run of characters, '?' one character, '[abc]' '[a-z]' a set,

@@ -1,5 +1,5 @@
 /*
- * trace/core/kernel_hooks.c: where the trace core joins the kernel. The kernel
+ * trace/control/kernel_hooks.c: where the trace core joins the kernel. The kernel
  * never names the tracer; it offers hooks (kernel/hooks.h) and the trace
  * core registers on them here: its init calls, the drain and the
  * end-of-stream frame at the end of a run, the buffer dump after a crash
@@ -9,12 +9,16 @@
  */
 #include <stdint.h>
 
-#include "core.h"
+#include "core/core.h"
 #include "output/export.h"
-#include "fgraph.h"
+#include "ring/ring.h"
+#include "tracers/fgraph.h"
 #include "hooks.h"
 #include "kprintf.h"
 #include "tracers/tracer.h"
+#include "tracers/trigger.h"
+#include "control.h"
+#include "output/output.h"
 
 static void dump_at_crash(void)
 {
@@ -51,6 +55,9 @@ static void last_records(unsigned int cpu, unsigned int n)
 static void trace_join_kernel(void)
 {
 	trace_init();
+	fgraph_init();	/* the tracers' return hooks, after the sites */
+	ring_set_ready_hook(trace_export_ready);
+	trigger_set_dump(trace_dump);
 	power_set_end_hooks(trace_stop_and_drain, trace_end_stream);
 	crash_set_hooks(dump_at_crash, fgraph_translate);
 	hang_set_hooks(dump_at_hang, last_records);

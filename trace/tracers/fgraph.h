@@ -1,11 +1,11 @@
 /*
- * trace/core/fgraph.h: return hooks for tracers that time calls (the graph
+ * trace/tracers/fgraph.h: return hooks for tracers that time calls (the graph
  * tracer, the profiler).
  *
  * An entry callback calls fgraph_push(), which saves the traced
  * function's real return address on this CPU's shadow stack together
  * with the function, the caller's frame pointer and the entry time, and
- * points regs->lr at fgraph_return (trace/core/fgraph_entry.S). When the
+ * points regs->lr at fgraph_return (trace/tracers/fgraph_entry.S). When the
  * function returns there, fgraph_exit() pops the frame, checks that the
  * frame pointer is the one saved, calls the owner's exit function and
  * goes back to the real address. Interrupt handlers nest on the same

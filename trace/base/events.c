@@ -1,5 +1,5 @@
 /*
- * trace/events/events.c: the built-in tracepoints' fields (declared in
+ * trace/base/events.c: the built-in tracepoints' fields (declared in
  * include/baretrace_events.h). Their ids follow link order.
  */
 #include <baretrace_events.h>

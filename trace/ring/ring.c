@@ -1,4 +1,4 @@
-/* trace/output/ring.c: per-CPU ring buffers, the writing side (see ring.h
+/* trace/ring/ring.c: per-CPU ring buffers, the writing side (see ring.h
  * for the rules; their memory and its swap: ring_swap.c). */
 #include <stdlib.h>
 #include <string.h>

@@ -1,14 +1,14 @@
-/* trace/tracers/profile_out.c: the profiler's table on the console and its dump
+/* trace/output/profile_out.c: the profiler's table on the console and its dump
  * frames to the host (docs/wire.md 2.5). */
 #include <stdlib.h>
 
 #include "core/core.h"
-#include "output/export.h"
+#include "export.h"
 #include "kprintf.h"
 #include "ktime.h"
 #include "percpu.h"
-#include "profile.h"
-#include "output/ring.h"
+#include "tracers/profile.h"
+#include "ring/ring.h"
 #include "wire.h"
 
 #define FRAME_PROFILE	5	/* docs/wire.md 2.5 */

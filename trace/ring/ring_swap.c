@@ -1,14 +1,15 @@
 /*
- * trace/output/ring_swap.c: the rings' memory: set up, and swapped for new
+ * trace/ring/ring_swap.c: the rings' memory: set up, and swapped for new
  * memory while every CPU may be writing (see ring.h for the rules).
  */
 #include <stdlib.h>
+
+#include <baretrace_trace.h>
 
 #include "barrier.h"
 #include "ktime.h"
 #include "percpu.h"
 #include "smp.h"
-#include "prev.h"
 #include "ring.h"
 
 /* Each CPU's ring state: here until the first ring_setup, which moves
@@ -23,6 +24,27 @@ static enum ring_mode ring_mode_now = RING_OVERWRITE;
 struct ring_cpu *ring_of(unsigned int cpu)
 {
 	return cpu < NR_CPUS && rings[cpu].mem ? &rings[cpu] : NULL;
+}
+
+/* Set once at boot, on the boot CPU, before the first ring_setup. */
+static const struct ring_kept_mem *kept_mem;
+static int (*ready_hook)(void);
+
+void ring_set_kept_mem(const struct ring_kept_mem *k)
+{
+	kept_mem = k;
+}
+
+void ring_set_ready_hook(int (*fn)(void))
+{
+	smp_store_release(&ready_hook, fn);
+}
+
+int ring_make_ready(void)
+{
+	int (*fn)(void) = smp_load_acquire(&ready_hook);
+
+	return fn ? fn() : TRACE_ENOMEM;
 }
 
 size_t ring_bytes(void)
@@ -90,12 +112,13 @@ int ring_setup(size_t bytes, enum ring_mode mode)
 	if (n < RING_MIN_BLOCKS)
 		return -1;
 	if (rings == rings_bss && !ring_of(0)) {
-		struct ring_cpu *kept = prev_rings();
+		struct ring_cpu *kept = kept_mem ? kept_mem->rings() : NULL;
 
 		if (kept)
 			rings = kept;
 	}
-	uint8_t *region = prev_ring_mem((size_t)n * RING_BLOCK_SIZE * ncpus, rings, NR_CPUS);
+	uint8_t *region = kept_mem ? kept_mem->mem((size_t)n * RING_BLOCK_SIZE * ncpus, rings,
+						    NR_CPUS) : NULL;
 
 	for (unsigned int c = 0; c < ncpus; c++) {
 		mem[c] = region ? region + (size_t)c * n * RING_BLOCK_SIZE :
@@ -129,7 +152,7 @@ int ring_setup(size_t bytes, enum ring_mode mode)
 			err = -2;	/* it still may write the old memory */
 			continue;
 		}
-		if (!prev_holds(rings[c].old_mem))
+		if (!kept_mem || !kept_mem->holds(rings[c].old_mem))
 			free(rings[c].old_mem);
 		rings[c].old_mem = NULL;
 	}

@@ -1,9 +1,9 @@
 /*
- * trace/core/fgraph_entry.S: where a hooked function returns to.
+ * trace/tracers/fgraph_entry.S: where a hooked function returns to.
  *
  * Contract (fgraph_return):
  *   in:    reached by the traced function's RET (its x30 was replaced by
- *          trace/core/fgraph.c), so x0-x7 and x8 hold its return values,
+ *          trace/tracers/fgraph.c), so x0-x7 and x8 hold its return values,
  *          x29 its caller's frame pointer, sp as before the call
  *   state: EL1, MMU on, any DAIF
  *   does:  saves x0-x8 and x29, links a frame record {x29, 0}, calls
@@ -22,7 +22,7 @@
  *   -mgeneral-regs-only; there is no application return hook. One that
  *   is added must save q0-q7, FPCR and FPSR as trace/core/fp_call.S does.
  */
-#include "recorder.h"
+#include "core/recorder.h"
 
 	.text
 	.balign	16

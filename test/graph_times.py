@@ -1,0 +1,102 @@
+"""test/graph_times.py: a check of the function_graph records' times read
+straight from a .bt file (docs/wire.md 1-3, apart from the host tool):
+each call's duration equals the distance between its entry and exit
+records (the 'trace' stage runs it on the demo's trace).
+"""
+import re
+import struct
+
+
+def _varint(b, i):
+    v = shift = 0
+    while True:
+        c = b[i]
+        i += 1
+        v |= (c & 0x7f) << shift
+        shift += 7
+        if not c & 0x80:
+            return v, i
+
+
+def graph_time_skews(path):
+    """Reads a .bt file on its own (docs/wire.md 1-3, not the host tool)
+    and pairs each graph entry (kind 3) with its exit (kind 2) per CPU.
+    Returns ([(cpu, site, duration, exit_ts - entry_ts)], error). A hole
+    (a kind-6 record or a jump of a block's 'first') forgets the open
+    calls; an exit that is not the innermost open call's is not paired."""
+    import struct
+    try:
+        data = open(path, "rb").read()
+    except OSError as e:
+        return [], str(e)
+    if data[:8] != b"BTRACE\0\1":
+        return [], "not a trace file"
+    pairs, stacks, nxt, i = [], {}, {}, 8
+    while i + 4 <= len(data):
+        n, = struct.unpack_from("<I", data, i)
+        p, i = data[i + 4:i + 4 + n], i + 4 + n
+        _, j = _varint(p, 2)                    # seq
+        ln, j = _varint(p, j)
+        if p[0] != 1:                           # data blocks only
+            continue
+        cpu, body = p[1], p[j:j + ln]
+        ts, k = _varint(body, 0)
+        first, k = _varint(body, k)
+        st = stacks.setdefault(cpu, [])
+        if nxt.get(cpu) != first:
+            st.clear()
+        while k < len(body):
+            kind, dt = body[k] >> 5, body[k] & 31
+            k += 1
+            if dt == 31:
+                dt, k = _varint(body, k)
+            ts += dt
+            first += kind != 6
+            if kind in (0, 1, 6):               # site [caller] / count
+                _, k = _varint(body, k)
+                if kind == 1:
+                    _, k = _varint(body, k)
+                if kind == 6:
+                    st.clear()
+            elif kind == 3:
+                site, k = _varint(body, k)
+                _, k = _varint(body, k)
+                st.append((site, ts))
+            elif kind == 2:
+                site, k = _varint(body, k)
+                dur, k = _varint(body, k)
+                k += 1
+                if body[k - 1] & 1:
+                    _, k = _varint(body, k)
+                if st and st[-1][0] == site:
+                    pairs.append((cpu, site, dur, ts - st.pop()[1]))
+                else:
+                    st.clear()
+            elif kind == 5:                     # format id, count, args
+                _, k = _varint(body, k)
+                cnt, k = body[k], k + 1
+                for _ in range(cnt):
+                    _, k = _varint(body, k)
+            elif kind == 7:
+                k += 1
+                ln7, k = _varint(body, k)
+                k += ln7
+            else:
+                return pairs, f"CPU {cpu} block at {first}: kind {kind} needs its schema"
+        nxt[cpu] = first
+    return pairs, None
+
+
+def check_graph_times(res, path, what):
+    """A graph call's duration (exit record) and the distance between its
+    entry and exit records' times come from one pair of counter reads
+    (docs/wire.md 2.1): equal for every call, the records that the slow
+    path writes when a block fills up included (it once read the counter
+    again, up to ~100 us later under TCG)."""
+    pairs, err = graph_time_skews(path)
+    bad = [p for p in pairs if p[2] != p[3]]
+    res.record(f"trace: {what} {len(pairs)} graph calls: duration == exit time - entry "
+               f"time for each ({len(bad)} differ)",
+               err is None and len(pairs) > 1000 and not bad,
+               f"{err}\n" + "".join(f"CPU {c} site {s}: duration {d} ticks, records "
+                                    f"{t} ticks apart\n" for c, s, d, t in bad[:10]))

@@ -1,0 +1,37 @@
+/* trace/control/control.h: the control layer's own interface, shared by its
+ * files (the top layer: nothing below names it, trace/LAYERS). */
+#ifndef TRACE_CONTROL_H
+#define TRACE_CONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+const char *trace_tracer_name(void);
+/* control.c and options.c: the graph tracer is the one running (its
+ * options are then fixed); picks the function tracer's callback for
+ * the CPU and context filters set, and whether sites may call its
+ * recorder in assembly (re-patching them if it runs): 0 or an error. */
+bool trace_graph_running(void);
+int trace_pick_function_callback(void);
+/* Ring buffers and the exporter exist (tracepoints recorded without a
+ * tracer need them too). 0 or TRACE_ENOMEM. Thread context. */
+int trace_export_ready(void);
+const char *trace_get_filter(void);
+/* The ring bytes per CPU in use, or to be used once tracing first
+ * starts (whole blocks); *stop_mode (if not NULL) the mode. */
+size_t trace_buffer_bytes(bool *stop_mode);
+bool trace_profiling(void);
+
+/* Boot: applies the trace_* kernel parameters (params.c). After
+ * smp_init, before main(). */
+void trace_boot_start(void);
+/* Power-off: stops the tracers and sends everything left, then (after
+ * the final console line) the end-of-stream frame. */
+void trace_stop_and_drain(void);
+void trace_end_stream(void);
+
+/* Sends a metadata frame now (a capture that started late decodes from
+ * the next data frame on). */
+void trace_send_metadata(void);
+
+#endif /* TRACE_CONTROL_H */

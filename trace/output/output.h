@@ -1,0 +1,17 @@
+/* trace/output/output.h: what the consumers of the rings offer the layer
+ * above them: the totals line and the text dump. */
+#ifndef TRACE_OUTPUT_H
+#define TRACE_OUTPUT_H
+
+/* trace/output/totals.c: the end-of-run totals line(s) on the console. */
+void trace_report_totals(void);
+/* Prints every CPU's buffer as text on the console, without consuming it
+ * (trace/output/dump.c). Any context; used after a crash report. */
+void trace_dump(void);
+/* Prints the newest n records of one CPU's buffer, oldest first, read
+ * while that CPU may go on writing (the lockup report). Any context. */
+void trace_dump_last(unsigned int cpu, unsigned int n);
+/* The last snapshot's copy as text on the console (trace_snapshot). */
+void snapshot_show(void);
+
+#endif /* TRACE_OUTPUT_H */
