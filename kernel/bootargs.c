@@ -3,9 +3,9 @@
 #include <string.h>
 
 #include "bootargs.h"
+#include "fault.h"
 #include "fdt.h"
 #include "kprintf.h"
-#include "power.h"
 
 extern const struct kernel_param __kparams_start[], __kparams_end[];
 

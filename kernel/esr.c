@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "esr.h"
-#include "kprintf.h"
+#include "kfmt.h"
 
 static const char *const ec_names[64] = {
 	[0x00] = "Unknown reason (undefined instruction)",

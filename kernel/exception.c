@@ -13,7 +13,7 @@
 #include "exception.h"
 #include "fault.h"
 #include "irq.h"
-#include "kprintf.h"
+#include "kfmt.h"
 #include "percpu.h"
 
 extern char exception_vectors[];

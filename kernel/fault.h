@@ -19,6 +19,10 @@ int fault_probe_read32(const void *addr, uint32_t *val);
 int fault_probe_write32(void *addr, uint32_t val);
 /* Branches to addr as to a void(void) function. */
 int fault_probe_exec(const void *addr);
+/* Semihosting call (fault_probe.S, a probe like the ones above): returns
+ * -1 if no debugger or QEMU answers (the HLT traps as undefined and is
+ * recovered). */
+long semihost_call(unsigned long op, void *arg);
 /* ESR of this CPU's last recovered fault. */
 uint64_t fault_last_esr(void);
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kprintf.h"
+#include "kfmt.h"
 
 #define KFMT_MAX_WIDTH	1024	/* wider fields are clamped */
 

@@ -2,6 +2,7 @@
 #include <stdint.h>
 
 #include "barrier.h"
+#include "fault.h"
 #include "hang.h"
 #include "kprintf.h"
 #include "hooks.h"

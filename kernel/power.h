@@ -9,10 +9,6 @@
 
 #define EXIT_STATUS_CRASH	3	/* status reported after a crash */
 
-/* Semihosting call (fault_probe.S): returns -1 if no debugger or QEMU
- * answers (the HLT traps as undefined and is recovered). */
-long semihost_call(unsigned long op, void *arg);
-
 /* Board side (drivers/psci.c or a board's own). Return only on failure. */
 void hw_power_off(void);
 void hw_reset(void);
