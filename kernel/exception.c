@@ -2,7 +2,8 @@
  * kernel/exception.c: what each exception means and where it goes.
  *
  * IRQs go to the interrupt layer; a synchronous exception is either an
- * expected fault (kernel/fault.h) or a crash; everything else is a crash.
+ * expected fault (kernel/fault.h) or a crash; everything else is a crash,
+ * reported by the handler registered with exception_set_crash_handler.
  * Built without patch sites: it runs on the way into every handler.
  */
 #include <stdbool.h>
@@ -21,6 +22,27 @@ extern char exception_vectors[];
  * CPU's emergency stack. */
 void exception_switch_to_emergency(struct exc_frame *f, unsigned long kind)
 	__attribute__((noreturn));
+
+/* Read on every unexpected exception, written once before the vectors
+ * are in place (exception_set_crash_handler). */
+static void (*crash_handler)(struct exc_frame *f, const char *why);
+
+void exception_set_crash_handler(void (*fn)(struct exc_frame *f, const char *why))
+{
+	crash_handler = fn;
+}
+
+/* The crash report, through the pointer the report layer registered. */
+static void __attribute__((noreturn)) exception_crash(struct exc_frame *f, const char *why)
+{
+	void (*fn)(struct exc_frame *, const char *) = crash_handler;
+
+	if (fn)
+		fn(f, why);
+	irq_disable();
+	for (;;)
+		wfi();
+}
 
 void exception_init_cpu(void)
 {
@@ -68,7 +90,7 @@ void exception_overflow(struct exc_frame *f, unsigned long kind)
 			  (unsigned long)f->sp,
 			  (unsigned long)(pc->stack_limit - EXC_ENTRY_RESERVE),
 			  (unsigned long)pc->stack_top);
-	crash(f, why);
+	exception_crash(f, why);
 }
 
 static bool hit_stack_guard(const struct exc_frame *f)
@@ -91,18 +113,18 @@ void exception_dispatch(struct exc_frame *f, unsigned long kind)
 		 * too few for the report: it runs on the emergency stack. */
 		if (hit_stack_guard(f))
 			exception_switch_to_emergency(f, kind);
-		crash(f, "unexpected synchronous exception");
+		exception_crash(f, "unexpected synchronous exception");
 	case VEC_SPX_FIQ:
-		crash(f, "unexpected FIQ");
+		exception_crash(f, "unexpected FIQ");
 	case VEC_SPX_SERROR: {
 		char why[128], syn[80];
 
 		esr_serror_describe(f->esr, syn, sizeof(syn));
 		ksnprintf(why, sizeof(why), "SError (asynchronous external abort): %s", syn);
-		crash(f, why);
+		exception_crash(f, why);
 	}
 	default:
-		crash(f, kind < 4 ? "exception taken while on SP_EL0"
+		exception_crash(f, kind < 4 ? "exception taken while on SP_EL0"
 				  : "exception from a lower exception level");
 	}
 }

@@ -52,6 +52,12 @@ void exception_dispatch(struct exc_frame *f, unsigned long kind);
  * stack. Never returns. */
 void exception_overflow(struct exc_frame *f, unsigned long kind) __attribute__((noreturn));
 void exception_init_cpu(void);
+/* Where an exception nothing handles goes: the crash report, which sits
+ * in a higher layer (kernel/report/crash.c) and so is registered here
+ * rather than named. Set once, by the boot CPU before it installs the
+ * vectors (kernel/main.c); fn must not return. Until it is set, and if
+ * it ever returns, the CPU stops where it is (interrupts masked, WFI). */
+void exception_set_crash_handler(void (*fn)(struct exc_frame *f, const char *why));
 /* Prints the crash report, stops the other CPUs and halts or powers
  * off (kernel parameter panic=). Never returns. */
 void crash(struct exc_frame *f, const char *why) __attribute__((noreturn));

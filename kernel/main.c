@@ -69,6 +69,9 @@ void boot_primary(void *dtb, unsigned long entry_el)
 	mmu_init(&ram);
 	percpu_data[0].stack_top = (uintptr_t)boot_stack_top;
 	write_sysreg(tpidr_el1, &percpu_data[0]);
+	/* Unexpected exceptions go to the crash report from the moment the
+	 * vectors are in place (the exception layer does not name it). */
+	exception_set_crash_handler(crash);
 	exception_init_cpu();
 	tls_init_cpu();
 	console_init();
