@@ -13,7 +13,6 @@
 #include "exception.h"
 #include "irq.h"
 #include "percpu.h"
-#include "smp.h"
 
 struct irq_slot {
 	irq_fn fn;

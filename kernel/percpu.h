@@ -80,6 +80,14 @@ _Static_assert(__builtin_offsetof(struct percpu, stack_limit) == PERCPU_STACK_LI
 _Static_assert(__builtin_offsetof(struct percpu, emergency_top) == PERCPU_EMERGENCY_TOP, "asm offset");
 _Static_assert(__builtin_offsetof(struct percpu, boot_token) == PERCPU_BOOT_TOKEN, "asm offset");
 
+/* Where each CPU's stacks are in its slot of cpu_stack_area (config.h;
+ * declared in mmu.h): what struct percpu's stack fields hold. */
+#define SLOT(cpu)		((uintptr_t)cpu_stack_area + (uintptr_t)(cpu) * STACK_SLOT_SIZE)
+#define STACK_TOP(cpu)		(SLOT(cpu) + STACK_SLOT_STACK + STACK_SIZE)
+#define STACK_LIMIT(cpu)	(SLOT(cpu) + STACK_SLOT_STACK + EXC_ENTRY_RESERVE)
+#define EMERGENCY_TOP(cpu)	(SLOT(cpu) + STACK_SLOT_EMERGENCY + EMERGENCY_STACK_SIZE)
+
+/* kernel/percpu.c */
 extern struct percpu percpu_data[NR_CPUS];
 extern unsigned int nr_cpus_online;
 
@@ -96,6 +104,12 @@ static inline unsigned int cpu_id(void)
 static inline struct percpu *cpu_data(unsigned int cpu)
 {
 	return &percpu_data[cpu];
+}
+
+/* Whether 'cpu' is the id of a CPU that is up (and not stopped). */
+static inline bool cpu_is_online(unsigned int cpu)
+{
+	return cpu < NR_CPUS && READ_ONCE(percpu_data[cpu].online);
 }
 
 #endif /* KERNEL_PERCPU_H */

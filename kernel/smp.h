@@ -51,6 +51,10 @@ void smp_set_idle_hook(bool (*fn)(void));
  * each has parked; returns the mask of those that did not (crash path). */
 #define SMP_STOP_US	1000000
 uint64_t smp_stop_others(void);
+/* kernel/smp_call.c: registers the SGIs between CPUs (call, wake,
+ * stop); smp_init calls it once, before it starts any CPU. No patch
+ * site: part of smp_init, it adds no callsite of its own. */
+__attribute__((patchable_function_entry(0, 0))) void smp_sgi_init(void);
 /* Entered from boot/head.S on each secondary CPU. */
 void boot_secondary(void) __attribute__((noreturn));
 
