@@ -87,7 +87,7 @@ KERNEL_ONLY := -mgeneral-regs-only
 # never traced (the trace core joins this list when it lands).
 NOTRACE := boot/% trace/% wire/% test/bench/instrumented.c kernel/text_alias.c kernel/entry.S kernel/exception.c kernel/crash.c kernel/esr.c \
   kernel/regdump.c kernel/hang.c kernel/lockup.c \
-  kernel/console.c kernel/kfmt.c kernel/symbols.c kernel/string.c kernel/mmu.c \
+  kernel/console.c kernel/console_input.c kernel/kfmt.c kernel/symbols.c kernel/string.c kernel/mmu.c \
   kernel/fdt.c kernel/fault.c kernel/fault_probe.S kernel/irq.c kernel/tls.c drivers/pl011.c \
   drivers/gicv2.c $(BOARD_NOTRACE)
 STRICT_ALIGN := boot/% kernel/mmu.c kernel/fdt.c

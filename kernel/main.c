@@ -7,6 +7,7 @@
 #include "barrier.h"
 #include "bootargs.h"
 #include "console.h"
+#include "console_input.h"
 #include "exception.h"
 #include "fdt.h"
 #include "fdt_dev.h"

@@ -7,6 +7,7 @@
 
 #include "bootargs.h"
 #include "console.h"
+#include "console_input.h"
 #include "kprintf.h"
 #include "line_edit.h"
 #include "shell.h"

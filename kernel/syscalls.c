@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "console.h"
+#include "console_input.h"
 #include "exception.h"
 #include "heap.h"
 #include "power.h"
