@@ -80,6 +80,11 @@ CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-commo
   -ffunction-sections -fdata-sections -MD -MP \
   $(BOARD_CFLAGS) $(LIBC_CFLAGS) -Iinclude -Ikernel -Itrace -Iwire -Iboard/$(BOARD) -Iboard \
   -include kernel/visibility.h
+# kernel/ is split into folders by job (kernel/LAYERS, lowest layer
+# first); each is on the include path, so "x.h" finds a kernel header
+# wherever it lives. kernel/ itself holds the top layer.
+KERNEL_DIRS := $(patsubst %/,%,$(wildcard kernel/*/))
+CFLAGS_BASE += $(addprefix -I,$(KERNEL_DIRS))
 PATCHABLE   := -fpatchable-function-entry=4,2
 KERNEL_ONLY := -mgeneral-regs-only
 
@@ -95,7 +100,7 @@ STRICT_ALIGN := boot/% kernel/mmu.c kernel/fdt.c
 INSTRUMENT := test/bench/instrumented.c
 NOBUILTIN := kernel/string.c
 
-KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c trace/*/*.S trace/*/*.c wire/*.c) \
+KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c kernel/*/*.S kernel/*/*.c trace/*/*.S trace/*/*.c wire/*.c) \
   $(foreach d,$(BOARD_DRIVERS),$(wildcard drivers/$(d).c drivers/$(d).S)) \
   $(BOARD_SRCS)
 APP_SRCS := $(wildcard $(APP)/*.c $(APP)/*.S)
@@ -142,7 +147,7 @@ $(OBJ)/app/%.S.o: %.S $(FLAGS_DEPS) | setup-check
 
 $(OBJ)/baretrace.ld: linker/baretrace.ld.S kernel/config.h
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) -E -P -x c -D__ASSEMBLER__ -Ikernel -Iboard/$(BOARD) $< -o $@
+	$(Q)$(CC) -E -P -x c -D__ASSEMBLER__ -Ikernel $(addprefix -I,$(KERNEL_DIRS)) -Iboard/$(BOARD) $< -o $@
 
 $(HOST)/mktables: tools/mktables.c kernel/tables.h | setup-check
 	@mkdir -p $(dir $@)
