@@ -1,4 +1,5 @@
-/* kernel/bootargs.c: the kernel side of boot arguments (see bootargs.h). */
+/* kernel/bootinfo/bootargs.c: the kernel side of boot arguments (see
+ * bootargs.h). */
 #include <stddef.h>
 #include <string.h>
 

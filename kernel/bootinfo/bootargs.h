@@ -1,5 +1,5 @@
 /*
- * kernel/bootargs.h: boot arguments from the DTB's /chosen/bootargs.
+ * kernel/bootinfo/bootargs.h: boot arguments from the DTB's /chosen/bootargs.
  *
  * Words before a lone "--" are kernel parameters ("name" or "name=value");
  * the words after it become the application's argv. Double quotes group

@@ -1,5 +1,5 @@
 /*
- * kernel/bootargs_parse.c: the pure part of boot-argument handling
+ * kernel/bootinfo/bootargs_parse.c: the pure part of boot-argument handling
  * (splitting, lookup, numbers). Also built into the host unit tests and
  * the bootargs fuzz target.
  */

@@ -1,7 +1,7 @@
 /*
- * kernel/fdt.c: see fdt.h. Runs before the MMU is on (the boot CPU reads
- * /memory to build its page tables), so it reads the blob bytewise and
- * is built -mstrict-align.
+ * kernel/bootinfo/fdt.c: see fdt.h. Runs before the MMU is on (the boot
+ * CPU reads /memory to build its page tables), so it reads the blob
+ * bytewise and is built -mstrict-align.
  */
 #include <stddef.h>
 #include <stdint.h>

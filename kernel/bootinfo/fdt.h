@@ -1,5 +1,5 @@
 /*
- * kernel/fdt.h: a small reader for flattened device trees (DTB, the
+ * kernel/bootinfo/fdt.h: a small reader for flattened device trees (DTB, the
  * devicetree specification v0.4 chapter 5).
  *
  * Pure and bounds-checked: every offset is validated against the sizes in

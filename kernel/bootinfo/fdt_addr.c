@@ -1,5 +1,5 @@
 /*
- * kernel/fdt_addr.c: see fdt_addr.h. Runs on the boot CPU once the MMU
+ * kernel/bootinfo/fdt_addr.c: see fdt_addr.h. Runs on the boot CPU once the MMU
  * is on, before interrupts; reads the blob only through fdt.c.
  */
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * kernel/fdt_addr.h: finding device nodes in a DTB and reading their
+ * kernel/bootinfo/fdt_addr.h: finding device nodes in a DTB and reading their
  * registers as CPU physical addresses (devicetree specification v0.4:
  * 2.3.5/2.3.6 #address-cells and #size-cells, 2.3.8 ranges, 3.3 /aliases,
  * 3.6 /chosen stdout-path).

@@ -1,7 +1,7 @@
 /*
- * kernel/fdt_dev.c: see fdt_dev.h. The board-specific parts are data in
- * the drivers the board builds (which compatibles, which reg entry,
- * which enable-method); this file only applies the rules.
+ * kernel/bootinfo/fdt_dev.c: see fdt_dev.h. The board-specific parts are
+ * data in the drivers the board builds (which compatibles, which reg
+ * entry, which enable-method); this file only applies the rules.
  */
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 /*
- * kernel/fdt_dev.h: what the kernel takes from the DTB at boot beyond
+ * kernel/bootinfo/fdt_dev.h: what the kernel takes from the DTB at boot beyond
  * RAM and boot arguments: the console UART's and the interrupt
  * controller's MMIO bases, and which CPUs the board's CPU-boot driver
  * may start (their enable-method).

@@ -1,4 +1,4 @@
-/* kernel/console.c: see console.h; the console's output. Its input (the
+/* kernel/console/console.c: see console.h; the console's output. Its input (the
  * receive interrupt, the break key, the readers) is console_input.c, a
  * layer up. Built without patch sites: it is on the path from the tracer
  * to the UART. */

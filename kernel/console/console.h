@@ -1,5 +1,5 @@
 /*
- * kernel/console.h: the serial console shared by every CPU.
+ * kernel/console/console.h: the serial console shared by every CPU.
  *
  * console_write() emits a buffer as one unit under console_lock with
  * interrupts masked, turning '\n' into "\r\n"; lines from different CPUs

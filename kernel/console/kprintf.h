@@ -1,6 +1,6 @@
 /*
- * kernel/kprintf.h: printing to the console (kernel/console.c), with the
- * kernel's own formatter (kfmt.h, included here).
+ * kernel/console/kprintf.h: printing to the console (console.c), with
+ * the kernel's own formatter (kernel/lib/kfmt.h, included here).
  *
  * Kernel code prints with kprintf, never newlib's printf: it takes no
  * locks but the console's, allocates nothing, works in any context and

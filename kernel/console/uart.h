@@ -1,5 +1,5 @@
 /*
- * kernel/uart.h: what the console needs from a UART driver. Exactly one
+ * kernel/console/uart.h: what the console needs from a UART driver. Exactly one
  * driver providing these is built per board (board.mk BOARD_DRIVERS).
  */
 #ifndef KERNEL_UART_H

@@ -1,5 +1,5 @@
 /*
- * kernel/entry.S: the EL1 vector table and the common save/restore path.
+ * kernel/cpu/entry.S: the EL1 vector table and the common save/restore path.
  *
  * Contract (every vector):
  *   state: EL1, SP_EL1 is a valid kernel stack with FRAME_SIZE bytes free,
@@ -35,7 +35,7 @@
 /* Stack check first: an SP below percpu->stack_limit (stack base +
  * EXC_ENTRY_RESERVE) or above stack_top has no room for a frame (e.g. a
  * stack overflow into its guard page), so such an exception goes to
- * exc_overflow (kernel/entry_overflow.S), which reports it from the
+ * exc_overflow (kernel/cpu/entry_overflow.S), which reports it from the
  * emergency stack. SP_EL0 holds x0 meanwhile: it is the one register the
  * check can use before anything is saved (there is no spare EL1 one;
  * TPIDR_EL1 is the per-CPU pointer the check reads), so SP_EL0 is the

@@ -1,7 +1,7 @@
 /*
- * kernel/entry_overflow.S: exception entry for a CPU whose stack has
+ * kernel/cpu/entry_overflow.S: exception entry for a CPU whose stack has
  * overflowed; the report runs on the CPU's emergency stack (the slot
- * layout is in kernel/config.h).
+ * layout is in kernel/lib/config.h).
  */
 #include "config.h"
 #include "exception.h"
@@ -15,7 +15,7 @@
 
 /*
  * exc_overflow: the vector found SP outside this CPU's stack (below
- * percpu->stack_limit or above stack_top; kernel/entry.S).
+ * percpu->stack_limit or above stack_top; kernel/cpu/entry.S).
  *   in:    x0 = the frame at the top of this CPU's emergency stack
  *          (emergency_top - FRAME_SIZE), the interrupted x1 already in
  *          it; x1 = vector kind; the interrupted x0 in SP_EL0; SP = the

@@ -1,5 +1,5 @@
 /*
- * kernel/esr.c: exception syndrome in words, for crash reports.
+ * kernel/cpu/esr.c: exception syndrome in words, for crash reports.
  * Names follow the Arm ARM (DDI 0487) ESR_ELx.EC and DFSC/IFSC tables.
  */
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* kernel/esr.h: decoding ESR_EL1. */
+/* kernel/cpu/esr.h: decoding ESR_EL1. */
 #ifndef KERNEL_ESR_H
 #define KERNEL_ESR_H
 

@@ -1,8 +1,8 @@
 /*
- * kernel/exception.c: what each exception means and where it goes.
+ * kernel/cpu/exception.c: what each exception means and where it goes.
  *
  * IRQs go to the interrupt layer; a synchronous exception is either an
- * expected fault (kernel/fault.h) or a crash; everything else is a crash,
+ * expected fault (kernel/cpu/fault.h) or a crash; everything else is a crash,
  * reported by the handler registered with exception_set_crash_handler.
  * Built without patch sites: it runs on the way into every handler.
  */
@@ -18,7 +18,7 @@
 #include "percpu.h"
 
 extern char exception_vectors[];
-/* kernel/entry_overflow.S: calls exception_overflow(f, kind) on this
+/* kernel/cpu/entry_overflow.S: calls exception_overflow(f, kind) on this
  * CPU's emergency stack. */
 void exception_switch_to_emergency(struct exc_frame *f, unsigned long kind)
 	__attribute__((noreturn));
@@ -48,7 +48,7 @@ void exception_init_cpu(void)
 {
 	write_sysreg(vbar_el1, (uintptr_t)exception_vectors);
 	/* TPIDR_EL0 and TPIDRRO_EL0 are the application's (README:
-	 * "Registers and resources an application may use"; kernel/tls.c
+	 * "Registers and resources an application may use"; kernel/cpu/tls.c
 	 * gives them their first values); the trace core's recursion guard
 	 * is EL1 state. */
 	this_cpu()->trace_callback_daif = 0;	/* trace/core/entry.S: not in a callback */
@@ -68,7 +68,7 @@ static const char *const kind_names[] = {
 	[VEC_SPX_FIQ] = "FIQ", [VEC_SPX_SERROR] = "SError",
 };
 
-/* Runs on this CPU's emergency stack: entered from kernel/entry.S when an
+/* Runs on this CPU's emergency stack: entered from kernel/cpu/entry.S when an
  * exception arrived with SP outside the CPU's stack (no room for a frame),
  * or from exception_dispatch when a fault hit a guard page. */
 void exception_overflow(struct exc_frame *f, unsigned long kind)

@@ -1,6 +1,6 @@
 /*
- * kernel/exception.h: the register frame saved on every exception.
- * Layout is shared with kernel/entry.S; offsets are asserted below.
+ * kernel/cpu/exception.h: the register frame saved on every exception.
+ * Layout is shared with kernel/cpu/entry.S; offsets are asserted below.
  */
 #ifndef KERNEL_EXCEPTION_H
 #define KERNEL_EXCEPTION_H
@@ -48,7 +48,7 @@ _Static_assert(__builtin_offsetof(struct exc_frame, fpsr) == FRAME_FPSR, "frame 
 _Static_assert(__builtin_offsetof(struct exc_frame, q) == FRAME_Q(0), "frame layout");
 
 void exception_dispatch(struct exc_frame *f, unsigned long kind);
-/* A stack overflow's crash report (kernel/exception.c), on the emergency
+/* A stack overflow's crash report (kernel/cpu/exception.c), on the emergency
  * stack. Never returns. */
 void exception_overflow(struct exc_frame *f, unsigned long kind) __attribute__((noreturn));
 void exception_init_cpu(void);
@@ -73,7 +73,7 @@ void crash_yield(void);
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 #else /* __ASSEMBLER__: what both entry paths write into a frame */
 
-/* x2-x29 into the frame at \base (kernel/entry.S, entry_overflow.S). */
+/* x2-x29 into the frame at \base (kernel/cpu/entry.S, entry_overflow.S). */
 	.macro	frame_save_x2_x29 base
 	stp	x2, x3, [\base, #FRAME_X(2)]
 	stp	x4, x5, [\base, #FRAME_X(4)]

@@ -1,4 +1,4 @@
-/* kernel/fault.c: recovery from expected faults, and telling a stack
+/* kernel/cpu/fault.c: recovery from expected faults, and telling a stack
  * overflow from other faults (see fault.h). */
 #include "config.h"
 #include "exception.h"

@@ -1,5 +1,5 @@
 /*
- * kernel/fault.h: accesses that are allowed to fault.
+ * kernel/cpu/fault.h: accesses that are allowed to fault.
  *
  * Each probe arms this CPU's percpu->fault_recover before the access; if
  * a synchronous exception arrives while it is armed, the handler resumes

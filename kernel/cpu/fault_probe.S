@@ -1,5 +1,5 @@
 /*
- * kernel/fault_probe.S: memory accesses that may fault (see fault.h).
+ * kernel/cpu/fault_probe.S: memory accesses that may fault (see fault.h).
  *
  * Contract (all three):
  *   state: EL1, MMU on, TPIDR_EL1 = this CPU's struct percpu

@@ -1,5 +1,5 @@
 /*
- * kernel/irq.c: the table of interrupt handlers and the dispatch loop.
+ * kernel/cpu/irq.c: the table of interrupt handlers and the dispatch loop.
  *
  * The table is written at registration (thread context, before the
  * interrupt is unmasked) and only read by dispatch afterwards; the

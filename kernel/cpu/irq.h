@@ -1,5 +1,5 @@
 /*
- * kernel/irq.h: interrupt registration and dispatch, and the interrupt
+ * kernel/cpu/irq.h: interrupt registration and dispatch, and the interrupt
  * controller interface each board's irqchip driver provides.
  */
 #ifndef KERNEL_IRQ_H

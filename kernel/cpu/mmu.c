@@ -1,5 +1,5 @@
 /*
- * kernel/mmu.c: page tables, MMU enable, cache maintenance.
+ * kernel/cpu/mmu.c: page tables, MMU enable, cache maintenance.
  *
  * Runs before the MMU is on (boot CPU) and while it is being turned on
  * (every CPU), so it is built -mstrict-align and without patch sites.

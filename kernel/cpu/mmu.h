@@ -1,10 +1,10 @@
 /*
- * kernel/mmu.h: page tables and the writable alias of kernel text.
+ * kernel/cpu/mmu.h: page tables and the writable alias of kernel text.
  *
  * One set of tables (39-bit VA, 4 KiB granule) is shared by all CPUs.
  * RAM and MMIO are identity-mapped; the image is mapped page by page with
  * W^X permissions; kernel text is mapped a second time, writable and
- * never executable, at TEXT_ALIAS_BASE. Only kernel/text_alias.c turns a
+ * never executable, at TEXT_ALIAS_BASE. Only kernel/cpu/text_alias.c turns a
  * text address into an alias address.
  */
 #ifndef KERNEL_MMU_H
@@ -17,7 +17,7 @@
 #define TEXT_ALIAS_BASE		0x4000000000UL	/* 256 GiB */
 /* One page of code placed far from the image (far beyond a BL's
  * +-128 MiB): mapped read-only and executable here, written only
- * through far_text_place() (kernel/text_alias.c) via the page's own
+ * through far_text_place() (kernel/cpu/text_alias.c) via the page's own
  * writable, never-executable mapping in BSS. */
 #define FAR_TEXT_BASE		0x6000000000UL	/* 384 GiB */
 extern uint8_t far_text_page[];

@@ -1,7 +1,7 @@
 /*
- * kernel/percpu.c: every CPU's struct percpu (percpu.h) and the count of
+ * kernel/cpu/percpu.c: every CPU's struct percpu (percpu.h) and the count of
  * CPUs online. Kept with the CPU layer that reads them (exception entry,
- * faults, TLS); the SMP layer (kernel/smp.c) fills them in as it starts
+ * faults, TLS); the SMP layer (kernel/smp/smp.c) fills them in as it starts
  * each CPU.
  */
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * kernel/percpu.h: per-CPU data, reached through TPIDR_EL1.
+ * kernel/cpu/percpu.h: per-CPU data, reached through TPIDR_EL1.
  *
  * Each CPU's TPIDR_EL1 holds the address of its own struct percpu from
  * the moment it enters C until power-off. Fields are written only by the
@@ -22,7 +22,7 @@ struct percpu {
 	unsigned int cpu;		/* logical id, 0 = boot CPU */
 	unsigned int gic_mask;		/* this CPU's GIC target bit */
 	uintptr_t stack_top;		/* initial SP */
-	/* Expected-fault recovery (kernel/fault.h): resume PC, 0 when none,
+	/* Expected-fault recovery (kernel/cpu/fault.h): resume PC, 0 when none,
 	 * and the ESR of the last recovered fault. */
 	uintptr_t fault_recover;
 	/* Set before the CPU starts, read by exception entry (entry.S):
@@ -30,7 +30,7 @@ struct percpu {
 	 * EXC_ENTRY_RESERVE) and the top of the emergency stack. */
 	uintptr_t stack_limit;
 	uintptr_t emergency_top;
-	/* Start-up handshake (kernel/smp.c start_cpu, boot/head.S): the
+	/* Start-up handshake (kernel/smp/smp.c start_cpu, boot/head.S): the
 	 * starter sets BOOT_TOKEN(mpidr); the started CPU, MMU on, swaps it
 	 * for BOOT_ARRIVED before it touches the stack; a starter that gives
 	 * up swaps it for BOOT_ABANDONED, and a CPU arriving later finds no
@@ -69,8 +69,9 @@ struct percpu {
 	void *work_arg;
 
 	/* The innermost interrupt's saved registers while a handler runs
-	 * (kernel/irq.c), NULL outside one: what the interrupted code was
-	 * doing, for the break key and lockup reports (kernel/hang.c). */
+	 * (kernel/cpu/irq.c), NULL outside one: what the interrupted code was
+	 * doing, for the break key and lockup reports
+	 * (kernel/report/hang.c). */
 	struct exc_frame *irq_frame;
 } __attribute__((aligned(64)));
 
@@ -87,7 +88,7 @@ _Static_assert(__builtin_offsetof(struct percpu, boot_token) == PERCPU_BOOT_TOKE
 #define STACK_LIMIT(cpu)	(SLOT(cpu) + STACK_SLOT_STACK + EXC_ENTRY_RESERVE)
 #define EMERGENCY_TOP(cpu)	(SLOT(cpu) + STACK_SLOT_EMERGENCY + EMERGENCY_STACK_SIZE)
 
-/* kernel/percpu.c */
+/* kernel/cpu/percpu.c */
 extern struct percpu percpu_data[NR_CPUS];
 extern unsigned int nr_cpus_online;
 

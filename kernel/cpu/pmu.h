@@ -1,5 +1,5 @@
 /*
- * kernel/pmu.h: the PMU's instructions-retired counter (event 0x08) for
+ * kernel/cpu/pmu.h: the PMU's instructions-retired counter (event 0x08) for
  * benchmarks. Under QEMU TCG it counts only with -icount (otherwise it
  * reads 0); on hardware it is exact as well.
  */

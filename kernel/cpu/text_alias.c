@@ -1,5 +1,5 @@
 /*
- * kernel/text_alias.c: see text_alias.h. Single-copy atomicity: an
+ * kernel/cpu/text_alias.c: see text_alias.h. Single-copy atomicity: an
  * aligned 32-bit store replaces one instruction, an aligned 64-bit store
  * one ops literal, so a CPU fetching concurrently sees old or new, never
  * a mix (Arm ARM B2.2.1; instruction fetch of a modified location is

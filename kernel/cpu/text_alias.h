@@ -1,7 +1,7 @@
 /*
- * kernel/text_alias.h: the only way to write kernel text.
+ * kernel/cpu/text_alias.h: the only way to write kernel text.
  *
- * Text is mapped read-only at its normal address; kernel/mmu.c maps it a
+ * Text is mapped read-only at its normal address; kernel/cpu/mmu.c maps it a
  * second time, writable and never executable, at TEXT_ALIAS_BASE. These
  * calls write through that alias after checking that the old contents
  * are what the caller expects, so a stale view of a site never writes.
@@ -25,7 +25,7 @@ int text_write64(void *addr, uint64_t expect, uint64_t value);
 void text_sync(uintptr_t start, uintptr_t end);
 
 /* Copies n bytes of position-independent code into the far text page
- * (kernel/mmu.h FAR_TEXT_BASE, hundreds of GiB from the image) after
+ * (kernel/cpu/mmu.h FAR_TEXT_BASE, hundreds of GiB from the image) after
  * what is already there, and makes it executable for this CPU; returns
  * its executable address, or NULL when the page is full. Thread context,
  * one caller at a time (tests and benchmarks). */

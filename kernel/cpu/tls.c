@@ -1,5 +1,5 @@
 /*
- * kernel/tls.c: the application's thread-local storage, one copy per CPU.
+ * kernel/cpu/tls.c: the application's thread-local storage, one copy per CPU.
  *
  * There are no threads: a CPU is the thread, so a _Thread_local variable
  * is per-CPU storage. The image carries one initial block (.tdata, then

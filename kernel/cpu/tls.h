@@ -1,4 +1,4 @@
-/* kernel/tls.h: each CPU's copy of the application's _Thread_local data. */
+/* kernel/cpu/tls.h: each CPU's copy of the application's _Thread_local data. */
 #ifndef KERNEL_TLS_H
 #define KERNEL_TLS_H
 

@@ -1,5 +1,5 @@
 /*
- * kernel/barrier.h: named memory-ordering and cache helpers.
+ * kernel/lib/barrier.h: named memory-ordering and cache helpers.
  *
  * C code orders memory through these, never through raw inline asm, so
  * every barrier in the tree can be found by name.

@@ -1,4 +1,4 @@
-/* kernel/config.h: build-time limits shared by C and assembly. */
+/* kernel/lib/config.h: build-time limits shared by C and assembly. */
 #ifndef KERNEL_CONFIG_H
 #define KERNEL_CONFIG_H
 
@@ -8,7 +8,8 @@
 #define PAGE_SHIFT		12
 #define PAGE_SIZE		(1 << PAGE_SHIFT)
 #define HEAP_MIN_SIZE		(8 << 20)	/* _sbrk refuses to start below this */
-#define TLS_TCB_SIZE		16	/* AArch64 TLS variant 1: TP + 16 = the block (kernel/tls.c) */
+/* AArch64 TLS variant 1: TP + 16 = the block (kernel/cpu/tls.c) */
+#define TLS_TCB_SIZE		16
 
 /*
  * Each CPU's stacks, in one slot of cpu_stack_area (boot/head.S), from
@@ -17,7 +18,7 @@
  *   stack      STACK_SIZE, the CPU's only stack (thread and interrupts)
  *   guard      unmapped: below the emergency stack
  *   emergency  where an exception that finds SP outside the stack runs
- *              (kernel/entry.S checks SP first) and reports the overflow
+ *              (kernel/cpu/entry.S checks SP first) and reports the overflow
  */
 #define STACK_GUARD_SIZE	PAGE_SIZE
 #define EMERGENCY_STACK_SIZE	(8 << 10)	/* the crash report's depth */
@@ -25,7 +26,7 @@
 #define STACK_SLOT_EMERGENCY	(STACK_SLOT_STACK + STACK_SIZE + STACK_GUARD_SIZE)
 #define STACK_SLOT_SIZE		(STACK_SLOT_EMERGENCY + EMERGENCY_STACK_SIZE)
 /* What exception entry may push below the interrupted SP before it calls
- * C: a frame needs less (asserted in kernel/exception.h), the rest is
+ * C: a frame needs less (asserted in kernel/cpu/exception.h), the rest is
  * headroom for state saved later (FP/SIMD). Below stack base + this, an
  * exception is a stack overflow and goes to the emergency stack. */
 #define EXC_ENTRY_RESERVE	1024

@@ -1,5 +1,5 @@
 /*
- * kernel/kfmt.c: kvsnprintf, pure and freestanding (also built into the
+ * kernel/lib/kfmt.c: kvsnprintf, pure and freestanding (also built into the
  * host unit tests). Output is always NUL-terminated when size > 0; the
  * return value is the length the full output would have had.
  */

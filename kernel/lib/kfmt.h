@@ -1,5 +1,5 @@
 /*
- * kernel/kfmt.h: the kernel's own formatter (kernel/kfmt.c), into a
+ * kernel/lib/kfmt.h: the kernel's own formatter (kernel/lib/kfmt.c), into a
  * buffer: no console, no locks, no allocation, so exception and crash
  * code below the console can format text too. kprintf (kprintf.h)
  * prints with it. Conversions: %d %i %u %x %X %p %s %c %%, with flags

@@ -1,5 +1,5 @@
 /*
- * kernel/spinlock.h: ticket spinlocks.
+ * kernel/lib/spinlock.h: ticket spinlocks.
  *
  * Fair (FIFO) ticket locks built on the compiler's atomics, which use
  * LDXR/STXR on ARMv8.0. Waiters spin on a plain load of 'owner'; the

@@ -1,4 +1,4 @@
-/* kernel/heap.c: see heap.h. */
+/* kernel/libc/heap.c: see heap.h. */
 #include <stdint.h>
 
 #include "heap.h"

@@ -1,4 +1,4 @@
-/* kernel/heap.h: the region _sbrk hands to malloc. */
+/* kernel/libc/heap.h: the region _sbrk hands to malloc. */
 #ifndef KERNEL_HEAP_H
 #define KERNEL_HEAP_H
 

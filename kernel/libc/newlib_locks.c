@@ -1,5 +1,5 @@
 /*
- * kernel/newlib_locks.c: newlib's retargetable locks as SMP locks.
+ * kernel/libc/newlib_locks.c: newlib's retargetable locks as SMP locks.
  *
  * newlib (built with --enable-newlib-retargetable-locking) calls these
  * around stdio, malloc, atexit and the environment. All locks are

@@ -1,5 +1,5 @@
 /*
- * kernel/syscalls.c: the system calls newlib expects from its host.
+ * kernel/libc/syscalls.c: the system calls newlib expects from its host.
  *
  * One console for stdin/stdout/stderr and no files. Thread context only:
  * newlib itself is not used from interrupt handlers.

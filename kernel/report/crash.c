@@ -1,5 +1,5 @@
 /*
- * kernel/crash.c: the crash report and panic.
+ * kernel/report/crash.c: the crash report and panic.
  *
  * One CPU reports (crash_lock); a second CPU crashing meanwhile stops
  * where it is. The console switches to lock-free writes first, since the
@@ -46,7 +46,7 @@ static int param_panic(const char *v)
 KERNEL_PARAM("panic", param_panic,
 	     "after a crash: halt (default, for a debugger), poweroff (status 3), reset");
 
-/* Set once at init by the trace core (kernel/hooks.h). */
+/* Set once at init by the trace core (kernel/report/hooks.h). */
 static void (*crash_dump)(void);
 
 void crash_set_hooks(void (*dump)(void),

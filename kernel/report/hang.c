@@ -1,5 +1,5 @@
 /*
- * kernel/hang.c: see hang.h. The break key's report and what it shares
+ * kernel/report/hang.c: see hang.h. The break key's report and what it shares
  * with the lockup report: the report lock, every CPU's registers through
  * a bounded cross-CPU call, and the trace core's hooks. Built without
  * patch sites: a report must not fill the trace it is about to dump.
@@ -17,7 +17,7 @@
 #include "regdump.h"
 #include "smp.h"
 
-/* Set once at init by the trace core (kernel/hooks.h). */
+/* Set once at init by the trace core (kernel/report/hooks.h). */
 static void (*dump_hook)(const char *why);
 static void (*last_hook)(unsigned int cpu, unsigned int n);
 

@@ -1,8 +1,8 @@
 /*
- * kernel/hang.h: reports on a board that seems to hang, while it keeps
+ * kernel/report/hang.h: reports on a board that seems to hang, while it keeps
  * running: the break key (a BREAK on the console line, or Ctrl-\ twice)
  * prints every CPU's registers and backtrace and dumps the trace; the
- * lockup detector (kernel/lockup.c) notices a CPU that takes no timer
+ * lockup detector (kernel/report/lockup.c) notices a CPU that takes no timer
  * tick and reports it. One report at a time, from interrupt context.
  */
 #ifndef KERNEL_HANG_H
@@ -31,11 +31,11 @@ bool hang_reporting(void);
 uint64_t hang_gather_regs(void);
 /* Prints CPU 'cpu's recorded registers and backtrace. */
 void hang_print_regs(unsigned int cpu);
-/* The trace core's part (kernel/hooks.h), when registered. */
+/* The trace core's part (kernel/report/hooks.h), when registered. */
 void hang_dump(const char *why);
 void hang_last_records(unsigned int cpu, unsigned int n);
 
-/* kernel/lockup.c: the calling CPU is busy on purpose with interrupts
+/* kernel/report/lockup.c: the calling CPU is busy on purpose with interrupts
  * masked (a long report or dump); its tick starts counting again now. */
 void lockup_touch(void);
 /* The end of the run: no more lockup reports (power-off drains with

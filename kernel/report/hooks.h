@@ -1,5 +1,5 @@
 /*
- * kernel/hooks.h: where other layers act without the kernel naming them.
+ * kernel/report/hooks.h: where other layers act without the kernel naming them.
  * The trace core registers on these (trace/core/kernel_hooks.c); the kernel
  * calls whatever is registered and works the same when nothing is.
  *
@@ -35,19 +35,19 @@ struct kernel_init {
 /* kernel/main.c: runs every init call registered for 'point'. */
 void kernel_run_inits(unsigned int point);
 
-/* kernel/power.c */
+/* kernel/report/power.c */
 void power_set_end_hooks(void (*drain)(void), void (*end)(void));
 /* Runs them (each at most once per run is the registrant's business). */
 void power_end_drain(void);
 void power_end_stream(void);
 
-/* kernel/crash.c: dump runs after the report; translate maps a return
+/* kernel/report/crash.c: dump runs after the report; translate maps a return
  * address found in a frame record to the real one (counting in *hooked
  * those it changed), or returns it unchanged. */
 void crash_set_hooks(void (*dump)(void),
 		     uint64_t (*translate)(uint64_t ret, unsigned int *hooked));
 
-/* kernel/hang.c: after a break-key or lockup report, 'dump' shows what
+/* kernel/report/hang.c: after a break-key or lockup report, 'dump' shows what
  * every CPU recorded (as text, and as frames for a host capture) without
  * stopping anything; 'why' names the report ("break", "lockup"). 'last'
  * prints the newest n records of CPU 'cpu', read while it may still be

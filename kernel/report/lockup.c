@@ -1,5 +1,5 @@
 /*
- * kernel/lockup.c: the lockup detector. Every CPU's timer tick notes
+ * kernel/report/lockup.c: the lockup detector. Every CPU's timer tick notes
  * when it ran; a CPU that sees another one go without a tick for
  * lockup_ms (kernel parameter) reports it: the tick count, its last
  * traced functions read from its ring, its registers when it still

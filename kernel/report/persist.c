@@ -1,4 +1,4 @@
-/* kernel/persist.c: see persist.h. */
+/* kernel/report/persist.c: see persist.h. */
 #include <stdint.h>
 
 #include "kprintf.h"

@@ -1,5 +1,5 @@
 /*
- * kernel/persist.h: a stretch of RAM that outlives a warm reset.
+ * kernel/report/persist.h: a stretch of RAM that outlives a warm reset.
  *
  * heap_init sets aside PERSIST_BYTES of RAM (the DTB's /memory, or the
  * board's default) ending PERSIST_BELOW_TOP under its top, 2 MiB

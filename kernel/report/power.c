@@ -1,4 +1,4 @@
-/* kernel/power.c: power-off with a status that reaches the host. */
+/* kernel/report/power.c: power-off with a status that reaches the host. */
 #include <stdint.h>
 
 #include "barrier.h"

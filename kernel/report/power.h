@@ -1,5 +1,5 @@
 /*
- * kernel/power.h: leaving the machine. power_exit() and power_reset()
+ * kernel/report/power.h: leaving the machine. power_exit() and power_reset()
  * are in <baretrace.h>; the hardware side is the board's.
  */
 #ifndef KERNEL_POWER_H

@@ -1,4 +1,4 @@
-/* kernel/regdump.c: see regdump.h. Built without patch sites: it runs
+/* kernel/report/regdump.c: see regdump.h. Built without patch sites: it runs
  * in crash reports. */
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /*
- * kernel/regdump.h: registers and backtraces as text, shared by the
- * crash report (kernel/crash.c) and the break key and lockup reports
- * (kernel/hang.c, kernel/lockup.c). Built without patch sites.
+ * kernel/report/regdump.h: registers and backtraces as text, shared by the
+ * crash report (kernel/report/crash.c) and the break key and lockup reports
+ * (kernel/report/hang.c, kernel/report/lockup.c). Built without patch sites.
  */
 #ifndef KERNEL_REGDUMP_H
 #define KERNEL_REGDUMP_H
@@ -28,7 +28,7 @@ void regdump_regs(const struct exc_frame *f);
 unsigned int regdump_walk(uintptr_t pc, uintptr_t fp, uintptr_t *out);
 /* Prints entries collected by regdump_walk, numbered like the crash report's. */
 void regdump_backtrace_print(const uintptr_t *pcs, unsigned int n);
-/* Set once at init through crash_set_hooks (kernel/hooks.h). */
+/* Set once at init through crash_set_hooks (kernel/report/hooks.h). */
 void regdump_set_translate(uint64_t (*translate)(uint64_t ret, unsigned int *hooked));
 
 #endif /* KERNEL_REGDUMP_H */

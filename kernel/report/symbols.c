@@ -1,4 +1,4 @@
-/* kernel/symbols.c: see symbols.h. Built without patch sites: the crash
+/* kernel/report/symbols.c: see symbols.h. Built without patch sites: the crash
  * report and, later, the trace core use it. */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /*
- * kernel/symbols.h: function names for addresses, from the table that
- * tools/mktables writes between the two links (kernel/tables.h format).
+ * kernel/report/symbols.h: function names for addresses, from the table that
+ * tools/mktables writes between the two links (kernel/report/tables.h format).
  * Lookup is a binary search; nothing is sorted at boot.
  */
 #ifndef KERNEL_SYMBOLS_H

@@ -1,5 +1,5 @@
 /*
- * kernel/tables.h: layout of the tables tools/mktables generates into
+ * kernel/report/tables.h: layout of the tables tools/mktables generates into
  * section .bt_tables. Shared by the host tool and the kernel.
  *
  * Addresses are offsets from _text (the image is position independent),

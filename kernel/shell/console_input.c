@@ -1,4 +1,4 @@
-/* kernel/console_input.c: see console_input.h; the console's input. Built
+/* kernel/shell/console_input.c: see console_input.h; the console's input. Built
  * without patch sites, as the console's output (console.c) is: the
  * receive interrupt runs inside whatever it interrupts. */
 #include <stdbool.h>
@@ -24,7 +24,7 @@ static struct rx_ring rx = { .slot = rx_slots, .size = RX_SIZE };
 static volatile bool rx_irq_on;
 
 /*
- * The break key (kernel/hang.h): a BREAK on the line, or Ctrl-\ twice
+ * The break key (kernel/report/hang.h): a BREAK on the line, or Ctrl-\ twice
  * within a second with nothing between them, so that any terminal (and
  * QEMU's stdio, where a BREAK is Ctrl-A b) can send it. The first Ctrl-\
  * goes on to the reader like any byte; the second, the break key, does

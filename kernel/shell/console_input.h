@@ -1,7 +1,7 @@
 /*
- * kernel/console_input.h: the console's input. Bytes arrive by the UART
+ * kernel/shell/console_input.h: the console's input. Bytes arrive by the UART
  * receive interrupt into a ring (rx_ring.h); console_getc() waits for
- * them. The same interrupt takes the break key (kernel/hang.h). Output
+ * them. The same interrupt takes the break key (kernel/report/hang.h). Output
  * is console.h.
  */
 #ifndef KERNEL_CONSOLE_INPUT_H

@@ -1,4 +1,4 @@
-/* kernel/line_edit.c: see line_edit.h. */
+/* kernel/shell/line_edit.c: see line_edit.h. */
 #include "line_edit.h"
 #include "rx_ring.h"
 

@@ -1,8 +1,8 @@
 /*
- * kernel/line_edit.h: the shell's line editor (pure; also built into the
+ * kernel/shell/line_edit.h: the shell's line editor (pure; also built into the
  * host unit tests and a fuzz target).
  *
- * Fed one input at a time: a byte, or RX_LOST (kernel/rx_ring.h) where
+ * Fed one input at a time: a byte, or RX_LOST (kernel/shell/rx_ring.h) where
  * the receive ring dropped input. Printable bytes are kept and echoed;
  * backspace/DEL erases one, Ctrl-U the whole line, Ctrl-C cancels it.
  * Escape sequences (ESC [ ... final, ESC O x) are swallowed; a control

@@ -1,5 +1,5 @@
 /*
- * kernel/rx_ring.h: the console's receive ring (pure; also built into
+ * kernel/shell/rx_ring.h: the console's receive ring (pure; also built into
  * the host unit tests).
  *
  * One producer (the UART receive interrupt) and one consumer (thread

@@ -1,5 +1,5 @@
 /*
- * kernel/shell.c: reading lines from the console (editing in
+ * kernel/shell/shell.c: reading lines from the console (editing in
  * line_edit.c) and running the commands declared with SHELL_CMD.
  */
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /*
- * kernel/shell.h: the serial console shell.
+ * kernel/shell/shell.h: the serial console shell.
  *
  * Commands are declared where they are implemented:
  *   SHELL_CMD(buffer, cmd_buffer, "SIZE [overwrite|stop]", "ring buffer per CPU");

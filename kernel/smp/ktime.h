@@ -1,5 +1,5 @@
 /*
- * kernel/ktime.h: the timer tick and the timer driver interface.
+ * kernel/smp/ktime.h: the timer tick and the timer driver interface.
  * The application-facing calls are in <baretrace.h>.
  */
 #ifndef KERNEL_TIME_H
@@ -20,7 +20,7 @@ static inline uint64_t counter_read(void)
 }
 
 /* On the export path (metadata): no patch site, as smp_num_cpus in
- * kernel/smp.h; this declaration gives the definition the attribute. */
+ * kernel/smp/smp.h; this declaration gives the definition the attribute. */
 __attribute__((patchable_function_entry(0, 0))) uint64_t time_counter_hz(void);
 
 void time_init(void);		/* boot CPU, after irq_init */

@@ -1,5 +1,5 @@
 /*
- * kernel/smp.c: secondary CPU bring-up, handed-over work and the idle
+ * kernel/smp/smp.c: secondary CPU bring-up, handed-over work and the idle
  * loop. Cross-CPU calls and the SGIs are smp_call.c.
  */
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /*
- * kernel/smp.h: bringing CPUs up and calling across them. The calls for
+ * kernel/smp/smp.h: bringing CPUs up and calling across them. The calls for
  * applications (smp_call, smp_start, ...) are in <baretrace.h>.
  */
 #ifndef KERNEL_SMP_H
@@ -11,11 +11,10 @@
 
 /* On the export path (trace/output/export.c asks smp_num_cpus for every block
  * it sends, export_flush and export_close close other CPUs' blocks by
- * smp_call_others,
- * which is also the patcher's synchronisation round): declared again
- * here without a patch site, so that the definitions in kernel/smp.c get
- * none either and the exporter never traces itself (the build checks it:
- * tools/check-trace-path). */
+ * smp_call_others, which is also the patcher's synchronisation round):
+ * declared again here without a patch site, so that the definitions in
+ * kernel/smp/smp.c and smp_call.c get none either and the exporter never
+ * traces itself (the build checks it: tools/check-trace-path). */
 __attribute__((patchable_function_entry(0, 0))) unsigned int smp_num_cpus(void);
 __attribute__((patchable_function_entry(0, 0))) void smp_call_others(smp_fn fn, void *arg);
 
@@ -51,7 +50,7 @@ void smp_set_idle_hook(bool (*fn)(void));
  * each has parked; returns the mask of those that did not (crash path). */
 #define SMP_STOP_US	1000000
 uint64_t smp_stop_others(void);
-/* kernel/smp_call.c: registers the SGIs between CPUs (call, wake,
+/* kernel/smp/smp_call.c: registers the SGIs between CPUs (call, wake,
  * stop); smp_init calls it once, before it starts any CPU. No patch
  * site: part of smp_init, it adds no callsite of its own. */
 __attribute__((patchable_function_entry(0, 0))) void smp_sgi_init(void);

@@ -1,5 +1,5 @@
 /*
- * kernel/smp_call.c: calling across CPUs: the SGIs between them, cross-CPU
+ * kernel/smp/smp_call.c: calling across CPUs: the SGIs between them, cross-CPU
  * calls (smp_call, smp_call_others and the bounded forms the reports and
  * the end of a run use), naming CPUs that do not answer, and stopping
  * the others on a crash. Bringing CPUs up and the idle loop are smp.c.

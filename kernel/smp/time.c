@@ -1,5 +1,5 @@
 /*
- * kernel/time.c: time from the generic counter, the periodic tick and
+ * kernel/smp/time.c: time from the generic counter, the periodic tick and
  * its hooks.
  */
 #include <stdint.h>
