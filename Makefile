@@ -79,23 +79,31 @@ CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-commo
   -march=armv8-a -mno-outline-atomics -falign-functions=8 \
   -ffunction-sections -fdata-sections -MD -MP \
   $(BOARD_CFLAGS) $(LIBC_CFLAGS) -Iinclude -Ikernel -Itrace -Iwire -Iboard/$(BOARD) -Iboard \
-  -include kernel/visibility.h
+  -include kernel/lib/visibility.h
+# kernel/ is split into folders by job (kernel/LAYERS, lowest layer
+# first); each is on the include path, so "x.h" finds a kernel header
+# wherever it lives. kernel/ itself holds the top layer.
+KERNEL_DIRS := $(patsubst %/,%,$(wildcard kernel/*/))
+CFLAGS_BASE += $(addprefix -I,$(KERNEL_DIRS))
 PATCHABLE   := -fpatchable-function-entry=4,2
 KERNEL_ONLY := -mgeneral-regs-only
 
 # Files on the path from exception entry, the console and early boot:
 # never traced (the trace core joins this list when it lands).
-NOTRACE := boot/% trace/% wire/% test/bench/instrumented.c kernel/text_alias.c kernel/entry.S kernel/exception.c kernel/crash.c kernel/esr.c \
-  kernel/regdump.c kernel/hang.c kernel/lockup.c \
-  kernel/console.c kernel/kfmt.c kernel/symbols.c kernel/string.c kernel/mmu.c \
-  kernel/fdt.c kernel/fault.c kernel/fault_probe.S kernel/irq.c kernel/tls.c drivers/pl011.c \
-  drivers/gicv2.c $(BOARD_NOTRACE)
-STRICT_ALIGN := boot/% kernel/mmu.c kernel/fdt.c
+NOTRACE := boot/% trace/% wire/% test/bench/instrumented.c \
+  kernel/lib/kfmt.c kernel/lib/string.c \
+  kernel/cpu/entry.S kernel/cpu/exception.c kernel/cpu/esr.c kernel/cpu/fault.c \
+  kernel/cpu/fault_probe.S kernel/cpu/irq.c kernel/cpu/mmu.c kernel/cpu/text_alias.c kernel/cpu/tls.c \
+  kernel/console/console.c kernel/bootinfo/fdt.c \
+  kernel/report/crash.c kernel/report/regdump.c kernel/report/hang.c kernel/report/lockup.c \
+  kernel/report/symbols.c kernel/shell/console_input.c \
+  drivers/pl011.c drivers/gicv2.c $(BOARD_NOTRACE)
+STRICT_ALIGN := boot/% kernel/cpu/mmu.c kernel/bootinfo/fdt.c
 # Built with -finstrument-functions (and no patch site) for comparison.
 INSTRUMENT := test/bench/instrumented.c
-NOBUILTIN := kernel/string.c
+NOBUILTIN := kernel/lib/string.c
 
-KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c trace/*/*.S trace/*/*.c wire/*.c) \
+KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c kernel/*/*.S kernel/*/*.c trace/*/*.S trace/*/*.c wire/*.c) \
   $(foreach d,$(BOARD_DRIVERS),$(wildcard drivers/$(d).c drivers/$(d).S)) \
   $(BOARD_SRCS)
 APP_SRCS := $(wildcard $(APP)/*.c $(APP)/*.S)
@@ -140,11 +148,11 @@ $(OBJ)/app/%.S.o: %.S $(FLAGS_DEPS) | setup-check
 	@$(if $(Q),echo "  AS      $< (app)")
 	$(Q)$(CC) $(CFLAGS_BASE) -D__ASSEMBLER__ -c $< -o $@
 
-$(OBJ)/baretrace.ld: linker/baretrace.ld.S kernel/config.h
+$(OBJ)/baretrace.ld: linker/baretrace.ld.S kernel/lib/config.h
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) -E -P -x c -D__ASSEMBLER__ -Ikernel -Iboard/$(BOARD) $< -o $@
+	$(Q)$(CC) -E -P -x c -D__ASSEMBLER__ -Ikernel $(addprefix -I,$(KERNEL_DIRS)) -Iboard/$(BOARD) $< -o $@
 
-$(HOST)/mktables: tools/mktables.c kernel/tables.h | setup-check
+$(HOST)/mktables: tools/mktables.c kernel/report/tables.h | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ $< -lelf
@@ -211,7 +219,7 @@ setup:
 newlib: $(NEWLIB_DONE)
 
 BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c tools/baretrace/*/*.c)) $(wildcard wire/*.c)
-BARETRACE_HDRS := $(wildcard tools/baretrace/*.h tools/baretrace/*/*.h) $(wildcard wire/*.h) kernel/tables.h
+BARETRACE_HDRS := $(wildcard tools/baretrace/*.h tools/baretrace/*/*.h) $(wildcard wire/*.h) kernel/report/tables.h
 
 # `baretrace --version` names the commit it was built from, when there is one.
 BT_GIT := $(shell git describe --always --dirty 2>/dev/null)
@@ -220,7 +228,7 @@ BT_GIT_FLAG := $(if $(BT_GIT),-DBT_GIT_DESCRIBE='"$(BT_GIT)"')
 $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/report $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf
 
 host-tools: $(HOST)/mktables $(HOST)/baretrace
 

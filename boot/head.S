@@ -148,7 +148,7 @@ secondary_entry:
 
 /*
  * secondary_mmu_on: turn on the MMU, D- and I-cache with the tables the
- * boot CPU built (kernel/mmu.c), whose register values it left in
+ * boot CPU built (kernel/cpu/mmu.c), whose register values it left in
  * mmu_boot_regs, cleaned to the point of coherency.
  *   in: x30 = return address;  clobbers x9-x11
  *   state: EL1, MMU off, no stack used; everything it touches is
@@ -272,8 +272,8 @@ el2_park:
 	wfe
 	b	el2_park
 
-/* Every CPU's stacks (layout in kernel/config.h); the guard pages in
- * each slot are left out of the page tables by kernel/mmu.c. */
+/* Every CPU's stacks (layout in kernel/lib/config.h); the guard pages in
+ * each slot are left out of the page tables by kernel/cpu/mmu.c. */
 	.section .stacks, "aw", %nobits
 	.balign	PAGE_SIZE
 	.globl	cpu_stack_area

@@ -7,6 +7,7 @@
 #include "barrier.h"
 #include "bootargs.h"
 #include "console.h"
+#include "console_input.h"
 #include "exception.h"
 #include "fdt.h"
 #include "fdt_dev.h"
@@ -69,6 +70,9 @@ void boot_primary(void *dtb, unsigned long entry_el)
 	mmu_init(&ram);
 	percpu_data[0].stack_top = (uintptr_t)boot_stack_top;
 	write_sysreg(tpidr_el1, &percpu_data[0]);
+	/* Unexpected exceptions go to the crash report from the moment the
+	 * vectors are in place (the exception layer does not name it). */
+	exception_set_crash_handler(crash);
 	exception_init_cpu();
 	tls_init_cpu();
 	console_init();

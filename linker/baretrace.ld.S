@@ -4,7 +4,7 @@
  * The image is a static PIE linked at address 0; boot/head.S applies the
  * R_AARCH64_RELATIVE relocations for wherever it was loaded. Text,
  * read-only data and read-write data each start on a page so the MMU can
- * give them different permissions (kernel/mmu.c):
+ * give them different permissions (kernel/cpu/mmu.c):
  *
  *   _text .. _etext       RX   header, code, patch sites
  *   _etext .. _erodata    R    rodata, generated tables, relocations
@@ -68,7 +68,7 @@ SECTIONS
 	 * under .data.rel.ro.* too: gather them first. */
 	.data.rel.ro : { *(.data.rel.ro .data.rel.ro.*) }
 	/* The application's thread-local variables (_Thread_local): the
-	 * initial image, read only by kernel/tls.c, which gives each CPU a
+	 * initial image, read only by kernel/cpu/tls.c, which gives each CPU a
 	 * copy in .tls below and points its TPIDR_EL0 at it. AArch64 TLS
 	 * variant 1, local-exec: the thread pointer addresses a 16-byte
 	 * TCB and the block follows it, at TP + 16 as long as no variable
@@ -115,7 +115,7 @@ SECTIONS
 		. = ALIGN(16);
 		__bss_end = .;
 	}
-	/* Each CPU's thread-local storage (kernel/tls.c): TLS_TCB_SIZE
+	/* Each CPU's thread-local storage (kernel/cpu/tls.c): TLS_TCB_SIZE
 	 * bytes of TCB, then its copy of .tdata and .tbss; filled when the
 	 * CPU starts, not cleared with the BSS. */
 	.tls (NOLOAD) : ALIGN(16) {
@@ -124,7 +124,7 @@ SECTIONS
 		__tls_areas_end = .;
 	}
 	/* Every CPU's stacks with their guard pages (boot/head.S); not
-	 * cleared at boot. Page-aligned so kernel/mmu.c can leave the guard
+	 * cleared at boot. Page-aligned so kernel/cpu/mmu.c can leave the guard
 	 * pages unmapped. */
 	.stacks (NOLOAD) : ALIGN(PAGE_SIZE) {
 		__stacks_start = .;
@@ -155,6 +155,6 @@ ASSERT((STACK_SLOT_SIZE % PAGE_SIZE) == 0 && (STACK_SIZE % PAGE_SIZE) == 0 &&
        (EMERGENCY_STACK_SIZE % PAGE_SIZE) == 0, "stack slots are whole pages")
 ASSERT(_end < 0x10000000, "image larger than 256 MiB")
 ASSERT(ALIGNOF(.tdata) <= 16 && ALIGNOF(.tbss) <= 16,
-       "a _Thread_local variable asks for more than 16-byte alignment (kernel/tls.c places blocks at TP + 16)")
+       "a _Thread_local variable asks for more than 16-byte alignment (kernel/cpu/tls.c places blocks at TP + 16)")
 ASSERT(__tdata_start % 16 == 0 && __tbss_end % 16 == 0 && __tls_areas_start % 16 == 0,
        "TLS alignment")

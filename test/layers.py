@@ -3,7 +3,7 @@
 Between trees: trace/ uses the kernel, never the reverse. No file under
 kernel/, drivers/ or boot/ may include a header of trace/ (any of its
 folders) or wire/, or name a symbol they define (the kernel offers hooks,
-kernel/hooks.h, that the trace core registers on).
+kernel/report/hooks.h, that the trace core registers on).
 
 Inside a tree: trace/LAYERS and kernel/LAYERS list the tree's folders,
 lowest first ('.' is the files directly in the tree). A file may include
@@ -69,13 +69,13 @@ def check(h, res, board):
                st == 0 and len(syms) > 50 and len(sources) > 20 and not found,
                "\n".join(found) or out)
     # The check itself can fail: a kernel file as it was before the hooks.
-    bad = {"kernel/crash.c": '#include "tracer.h"\nvoid f(void) { if (trace_active())'
+    bad = {"kernel/report/crash.c": '#include "tracer.h"\nvoid f(void) { if (trace_active())'
                              ' trace_dump(); /* trace_init */ }\n'}
     got = violations(bad, syms, headers)
     res.record("layers: the check finds an included trace/ header and named trace/ symbols",
-               got == ["kernel/crash.c: includes trace/tracers/tracer.h",
-                       "kernel/crash.c: names trace_active (trace/)",
-                       "kernel/crash.c: names trace_dump (trace/)"], "\n".join(got))
+               got == ["kernel/report/crash.c: includes trace/tracers/tracer.h",
+                       "kernel/report/crash.c: names trace_active (trace/)",
+                       "kernel/report/crash.c: names trace_dump (trace/)"], "\n".join(got))
 
 
 def read_layers(path):

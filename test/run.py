@@ -135,10 +135,17 @@ def stage_host(res, board):
             parse_tap(f"host {script}", out, res, st)
 
 
+def kernel_includes():
+    """-I for kernel/ and each of its folders (kernel/LAYERS), as the
+    Makefile's KERNEL_DIRS: "x.h" finds a kernel header wherever it is."""
+    dirs = sorted(os.path.relpath(d, ROOT) for d in glob.glob(os.path.join(ROOT, "kernel", "*", "")))
+    return ["-Ikernel"] + ["-I" + d for d in dirs]
+
+
 def stage_host_units(res):
     dtb = host_dtb()
-    cflags = ["-std=gnu11", "-g", "-O1", "-Wall", "-Wextra", "-Werror",
-              "-Ikernel", "-Iinclude", "-Itest/host"]
+    cflags = ["-std=gnu11", "-g", "-O1", "-Wall", "-Wextra", "-Werror"] + \
+        kernel_includes() + ["-Iinclude", "-Itest/host"]
     host_dir = os.path.join(ROOT, "test/host")
     tests = sorted(f for f in os.listdir(host_dir)
                    if f.startswith("test_") and f.endswith(".c"))
@@ -163,7 +170,7 @@ def stage_host_units(res):
         exe = os.path.join(HOST, name)
         src = os.path.join("test/fuzz", t)
         st, out = run(["clang", "-g", "-O1", "-fsanitize=fuzzer,address,undefined",
-                       "-Ikernel", "-Iinclude", "-Itrace", "-Iwire", src] + sources_of(src) +
+                       *kernel_includes(), "-Iinclude", "-Itrace", "-Iwire", src] + sources_of(src) +
                       ["-o", exe])
         if st != 0:
             res.record(f"fuzz {name}: builds", False, out)

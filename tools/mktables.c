@@ -4,7 +4,7 @@
  *   mktables -o tables.S [--empty] IMAGE.elf
  *       Writes an assembly file for section .bt_tables holding the symbol
  *       table (every sized function in executable sections, sorted by
- *       address, one name per address) in the kernel/tables.h format.
+ *       address, one name per address) in the kernel/report/tables.h format.
  *       --empty writes the same symbols with no entries (the first link).
  *       Also writes the callsite table: every entry of
  *       __patchable_function_entries whose function (entry + 8) is a named
@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #define BT_TABLES_HOST
-#include "../kernel/tables.h"
+#include "../kernel/report/tables.h"
 
 struct sym {
 	unsigned long addr;

@@ -1,6 +1,6 @@
 /*
  * board/rpi-common/bcm2836_intc.c: the interrupt controller interface
- * (kernel/irq.h) on the BCM2837, which has no GIC: the Raspberry Pi 3 and
+ * (kernel/cpu/irq.h) on the BCM2837, which has no GIC: the Raspberry Pi 3 and
  * QEMU raspi3b. Built without patch sites: it runs on every interrupt.
  *
  * Two controllers in series:

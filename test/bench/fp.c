@@ -1,10 +1,10 @@
 /*
  * test/bench/fp.c: what keeping the FP/SIMD state costs (ARCHITECTURE.md
  * 7a), side by side in one boot:
- *  - an exception round trip (a write fault that kernel/fault.c fixes
+ *  - an exception round trip (a write fault that kernel/cpu/fault.c fixes
  *    up, less the same write that does not fault) through the kernel's
  *    vectors, which save q0-q31, FPCR and FPSR, and through the same
- *    kernel/entry.S assembled without the save (entry_nofp.S);
+ *    kernel/cpu/entry.S assembled without the save (entry_nofp.S);
  *  - bench_fn with an application callback (q0-q7, FPCR, FPSR kept by
  *    trace/core/fp_call.S), the same callback flagged TRACE_OPS_NO_FPSIMD (no
  *    save), both as the site's only ops and as two ops through the list,

@@ -1,4 +1,4 @@
-/* sources: kernel/bootargs_parse.c */
+/* sources: kernel/bootinfo/bootargs_parse.c */
 /*
  * test/fuzz/fuzz_bootargs.c: a bootargs line as arbitrary bytes, through
  * bootargs_split and then bootargs_apply_word for every kernel word, the

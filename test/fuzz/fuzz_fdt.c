@@ -1,4 +1,4 @@
-/* sources: kernel/fdt.c kernel/fdt_addr.c */
+/* sources: kernel/bootinfo/fdt.c kernel/bootinfo/fdt_addr.c */
 /*
  * test/fuzz/fuzz_fdt.c: every fdt.c and fdt_addr.c entry point on
  * arbitrary bytes.

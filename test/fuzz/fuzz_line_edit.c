@@ -1,4 +1,4 @@
-/* sources: kernel/line_edit.c */
+/* sources: kernel/shell/line_edit.c */
 /*
  * test/fuzz/fuzz_line_edit.c: console input as arbitrary bytes (0xff
  * stands for RX_LOST, input the receive ring dropped) through the

@@ -8,7 +8,7 @@ with two tracepoint schemas and a printf format, two symbol-dump frames,
 data blocks from two CPUs with entry, graph, tracepoint, printf and
 lost-event records, one frame corrupted on the wire, one frame never
 sent, and an end-of-stream frame. It also writes small aarch64 ELF files
-with a .bt_tables section (kernel/tables.h layout). Then it runs
+with a .bt_tables section (kernel/report/tables.h layout). Then it runs
 
   capture --file, report (with and without --elf), stats, and
   export --format=chrome-json|folded|ctf|svg

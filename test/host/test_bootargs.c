@@ -1,4 +1,4 @@
-/* sources: kernel/bootargs_parse.c */
+/* sources: kernel/bootinfo/bootargs_parse.c */
 /*
  * test/host/test_bootargs.c: splitting /chosen/bootargs, parameter
  * lookup and number parsing, against values written out by hand.

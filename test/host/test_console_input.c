@@ -1,4 +1,4 @@
-/* sources: kernel/line_edit.c */
+/* sources: kernel/shell/line_edit.c */
 /*
  * test/host/test_console_input.c: the console's receive ring and the
  * shell's line editor: input lost to a full ring drops the line it hit

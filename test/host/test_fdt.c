@@ -1,4 +1,4 @@
-/* sources: kernel/fdt.c */
+/* sources: kernel/bootinfo/fdt.c */
 /*
  * test/host/test_fdt.c: the DTB reader on the blob QEMU itself produced
  * (argv[1], from "-M virt,dumpdtb=FILE -smp 4 -m 512M"), so the expected

@@ -1,4 +1,4 @@
-/* sources: kernel/fdt.c kernel/fdt_addr.c */
+/* sources: kernel/bootinfo/fdt.c kernel/bootinfo/fdt_addr.c */
 /*
  * test/host/test_fdt_addr.c: the kernel's DTB address code (fdt_addr.c:
  * parents, reg through every bus's ranges, compatible search, aliases,

@@ -1,4 +1,4 @@
-/* sources: kernel/kfmt.c */
+/* sources: kernel/lib/kfmt.c */
 /*
  * test/host/test_kfmt.c: kvsnprintf against hand-written expected
  * strings. The expected text is typed in here rather than taken from the

@@ -1,4 +1,4 @@
-/* sources: kernel/fdt.c */
+/* sources: kernel/bootinfo/fdt.c */
 /*
  * test/host/test_rpi3_dtb.c: the UART, the two interrupt controllers,
  * the CPUs' enable method and the crystal board/rpi3/board.h hard-codes,

@@ -1,4 +1,4 @@
-/* sources: kernel/fdt.c */
+/* sources: kernel/bootinfo/fdt.c */
 /*
  * test/host/test_rpi4_dtb.c: every value board/rpi4/board.h hard-codes,
  * held against Debian's real Raspberry Pi 4 device tree (the arm64

@@ -7,7 +7,7 @@
  * register holds the application's value afterwards and inside its
  * callbacks. Each test puts the value it found back, so the rest of the
  * suite runs as before. And the value the kernel gives it: each CPU's
- * own copy of the _Thread_local variables (kernel/tls.c).
+ * own copy of the _Thread_local variables (kernel/cpu/tls.c).
  */
 #include <stdbool.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * caller's offset from _text in words (caller_off4 << 32). That is
  * exact only while no two addresses that can call a traced function
  * share those bits: the image, and the far text page hundreds of GiB
- * away (kernel/mmu.h FAR_TEXT_BASE). These tests check both: the
+ * away (kernel/cpu/mmu.h FAR_TEXT_BASE). These tests check both: the
  * layout, and the records of one site called from the image and from
  * the far page in turns, in one block.
  */

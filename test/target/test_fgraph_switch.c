@@ -85,7 +85,7 @@ static void run_switch(struct ktest_ctx *t, unsigned int b_stack)
 	co_start(&b_ctx, co_b_main, b_stack);
 	co_start(&a_ctx, co_a_main, !b_stack);
 	/* Interrupts masked while off this CPU's stack: exception entry
-	 * takes an SP outside it for an overflow (kernel/entry.S). */
+	 * takes an SP outside it for an overflow (kernel/cpu/entry.S). */
 	unsigned long flags = irq_save();
 
 	co_switch(&main_ctx, &b_ctx);	/* comes back when A is done */

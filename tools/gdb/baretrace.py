@@ -75,7 +75,7 @@ class Image:
                 f"baretrace: no arm64 Image header at _text = {self.text:#x}: the symbols "
                 "are not where the image runs (add-symbol-file ELF -o <the banner's "
                 "'image at' address>), or the target is not halted")
-        self.hz = int(_static("counter_hz", "kernel/time.c"))
+        self.hz = int(_static("counter_hz", "kernel/smp/time.c"))
         self.ncpus = int(gdb.parse_and_eval("nr_cpus_online"))
         start, end = _addr("bt_tables_start"), _addr("bt_tables_end")
         self.image_hash = wire.crc32(_mem(start, end - start))

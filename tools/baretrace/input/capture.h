@@ -53,7 +53,8 @@ void bt_keys_restore(void);
 
 /* ---- capture_exec.c: --exec ------------------------------------------- */
 
-#define BT_SHELL_PROMPT	"bt> "	/* kernel/shell.c, at the start of a line */
+/* kernel/shell/shell.c's prompt, at the start of a line */
+#define BT_SHELL_PROMPT	"bt> "
 
 struct bt_exec {
 	char **cmd;

@@ -1,6 +1,6 @@
 /*
  * tools/baretrace/input/capture_exec.c: `capture --exec`, the target's
- * shell driven from the host. The shell (kernel/shell.c) prints its
+ * shell driven from the host. The shell (kernel/shell/shell.c) prints its
  * prompt "bt> " at the start of a line whenever it waits for a line; so
  * the first prompt says the shell is up, and each later one that the
  * command before it has finished. Each command goes out at a prompt;

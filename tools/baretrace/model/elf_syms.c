@@ -1,6 +1,6 @@
 /*
  * tools/baretrace/model/elf_syms.c: names from the image itself. Reads the
- * .bt_tables section that tools/mktables generated (kernel/tables.h):
+ * .bt_tables section that tools/mktables generated (kernel/report/tables.h):
  * bt_syms (start, size, name offset; sorted), bt_sym_names, and bt_sites
  * (site i is function bt_syms[bt_sites[i]]). Every offset and count is
  * checked against the section, so a damaged ELF cannot make us read

@@ -1,0 +1,168 @@
+/*
+ * kernel/cpu/entry.S: the EL1 vector table and the common save/restore path.
+ *
+ * Contract (every vector):
+ *   state: EL1, SP_EL1 is a valid kernel stack with FRAME_SIZE bytes free,
+ *          MMU on (or off during early boot, when only faults can happen)
+ *   does:  saves x0-x30, the interrupted SP, ELR, SPSR, ESR, FAR, q0-q31,
+ *          FPCR and FPSR in a struct exc_frame on the stack, sets FPCR to
+ *          its reset value (round to nearest, no traps, no flush to zero:
+ *          a handler computes the same whatever it interrupted), links
+ *          a frame record {interrupted x29, ELR} into x29 so a
+ *          backtrace walks from the handler into the interrupted code,
+ *          calls exception_dispatch(frame, kind), then restores everything from
+ *          the frame (a handler may change ELR and registers, e.g. for a
+ *          fault fixup) and returns with ERET.
+ *   FP/SIMD state is saved eagerly, every time: the kernel itself is
+ *   built -mgeneral-regs-only, but application handlers run from here
+ *   (irq_register, time_tick_hook, smp_call) and may use floating point
+ *   (ARCHITECTURE.md 7a: the interrupted code keeps every register).
+ *   The save and restore are 39 instructions of a round trip of 117
+ *   (make bench, test/bench/fp.c, which assembles this file again with
+ *   ENTRY_NO_FP_SAVE to compare). Eager rather than lazy (trapping the
+ *   first FP use with CPACR_EL1.FPEN): a lazy scheme would still write
+ *   CPACR and synchronise twice per exception and needs a trap handler
+ *   that finds, across nested exceptions, whose state to save; 39 plain
+ *   loads and stores are cheaper to trust. The frame grows to 832 bytes
+ *   of the 16 KiB stack. CPACR_EL1.FPEN is on from boot/head.S before
+ *   VBAR_EL1 points here, so the stores cannot trap.
+ *   Exceptions from EL0 or while on SP_EL0 are never expected; they take
+ *   the same path and crash with their kind named.
+ */
+#include "config.h"
+#include "exception.h"
+
+/* Stack check first: an SP below percpu->stack_limit (stack base +
+ * EXC_ENTRY_RESERVE) or above stack_top has no room for a frame (e.g. a
+ * stack overflow into its guard page), so such an exception goes to
+ * exc_overflow (kernel/cpu/entry_overflow.S), which reports it from the
+ * emergency stack. SP_EL0 holds x0 meanwhile: it is the one register the
+ * check can use before anything is saved (there is no spare EL1 one;
+ * TPIDR_EL1 is the per-CPU pointer the check reads), so SP_EL0 is the
+ * kernel's at EL1h and an application must not keep a value in it
+ * (README, "Registers and resources an application may use"). On the
+ * overflow path x1 goes straight into the emergency frame, so the EL0
+ * thread registers (TPIDR_EL0, TPIDRRO_EL0) stay the application's even
+ * there. Costs 10 instructions (2 loads) per exception. */
+	.macro	vector kind
+	.balign	0x80
+	msr	sp_el0, x0			// park x0
+	mrs	x0, tpidr_el1
+	ldr	x0, [x0, #PERCPU_STACK_LIMIT]
+	cmp	sp, x0
+	b.lo	9f				// sp < stack_limit
+	mrs	x0, tpidr_el1
+	ldr	x0, [x0, #PERCPU_STACK_TOP]
+	cmp	sp, x0
+	b.hi	9f				// sp > stack_top
+	mrs	x0, sp_el0
+	sub	sp, sp, #FRAME_SIZE
+	stp	x0, x1, [sp, #FRAME_X(0)]
+	mov	x1, #\kind
+	b	exc_common
+9:	mrs	x0, tpidr_el1
+	ldr	x0, [x0, #PERCPU_EMERGENCY_TOP]
+	sub	x0, x0, #FRAME_SIZE		// the frame at the emergency stack's top
+	str	x1, [x0, #FRAME_X(1)]		// park x1 in it
+	mov	x1, #\kind
+	b	exc_overflow
+	.endm
+
+	.text
+	.balign	2048
+	.globl	exception_vectors
+exception_vectors:
+	vector	0		// current EL, SP_EL0: sync, irq, fiq, serror
+	vector	1
+	vector	2
+	vector	3
+	vector	VEC_SPX_SYNC	// current EL, SP_ELx
+	vector	VEC_SPX_IRQ
+	vector	VEC_SPX_FIQ
+	vector	VEC_SPX_SERROR
+	vector	8		// lower EL, AArch64
+	vector	9
+	vector	10
+	vector	11
+	vector	12		// lower EL, AArch32
+	vector	13
+	vector	14
+	vector	15
+
+/* in: sp = frame with x0/x1 saved, x1 = kind.  Never returns (ERETs). */
+	.type	exc_common, %function
+exc_common:
+	frame_save_x2_x29 sp
+	add	x2, sp, #FRAME_SIZE	// interrupted SP
+	stp	x30, x2, [sp, #FRAME_X(30)]
+	frame_save_sysregs
+#ifndef ENTRY_NO_FP_SAVE	/* test/bench/entry_nofp.S: the cost of the save */
+	mrs	x4, fpsr
+	mrs	x5, fpcr
+	stp	x4, x5, [sp, #FRAME_FPSR]
+	msr	fpcr, xzr			// handlers start from the reset FPCR
+	stp	q0, q1, [sp, #FRAME_Q(0)]
+	stp	q2, q3, [sp, #FRAME_Q(2)]
+	stp	q4, q5, [sp, #FRAME_Q(4)]
+	stp	q6, q7, [sp, #FRAME_Q(6)]
+	stp	q8, q9, [sp, #FRAME_Q(8)]
+	stp	q10, q11, [sp, #FRAME_Q(10)]
+	stp	q12, q13, [sp, #FRAME_Q(12)]
+	stp	q14, q15, [sp, #FRAME_Q(14)]
+	stp	q16, q17, [sp, #FRAME_Q(16)]
+	stp	q18, q19, [sp, #FRAME_Q(18)]
+	stp	q20, q21, [sp, #FRAME_Q(20)]
+	stp	q22, q23, [sp, #FRAME_Q(22)]
+	stp	q24, q25, [sp, #FRAME_Q(24)]
+	stp	q26, q27, [sp, #FRAME_Q(26)]
+	stp	q28, q29, [sp, #FRAME_Q(28)]
+	stp	q30, q31, [sp, #FRAME_Q(30)]
+#endif
+	stp	x29, x2, [sp, #FRAME_RECORD]	// record = {x29, elr}
+	add	x29, sp, #FRAME_RECORD
+	mov	x0, sp
+	bl	exception_dispatch
+
+#ifndef ENTRY_NO_FP_SAVE
+	ldp	q0, q1, [sp, #FRAME_Q(0)]
+	ldp	q2, q3, [sp, #FRAME_Q(2)]
+	ldp	q4, q5, [sp, #FRAME_Q(4)]
+	ldp	q6, q7, [sp, #FRAME_Q(6)]
+	ldp	q8, q9, [sp, #FRAME_Q(8)]
+	ldp	q10, q11, [sp, #FRAME_Q(10)]
+	ldp	q12, q13, [sp, #FRAME_Q(12)]
+	ldp	q14, q15, [sp, #FRAME_Q(14)]
+	ldp	q16, q17, [sp, #FRAME_Q(16)]
+	ldp	q18, q19, [sp, #FRAME_Q(18)]
+	ldp	q20, q21, [sp, #FRAME_Q(20)]
+	ldp	q22, q23, [sp, #FRAME_Q(22)]
+	ldp	q24, q25, [sp, #FRAME_Q(24)]
+	ldp	q26, q27, [sp, #FRAME_Q(26)]
+	ldp	q28, q29, [sp, #FRAME_Q(28)]
+	ldp	q30, q31, [sp, #FRAME_Q(30)]
+	ldp	x2, x3, [sp, #FRAME_FPSR]
+	msr	fpsr, x2
+	msr	fpcr, x3
+#endif
+	ldp	x2, x3, [sp, #FRAME_ELR]
+	msr	elr_el1, x2
+	msr	spsr_el1, x3
+	ldp	x2, x3, [sp, #FRAME_X(2)]
+	ldp	x4, x5, [sp, #FRAME_X(4)]
+	ldp	x6, x7, [sp, #FRAME_X(6)]
+	ldp	x8, x9, [sp, #FRAME_X(8)]
+	ldp	x10, x11, [sp, #FRAME_X(10)]
+	ldp	x12, x13, [sp, #FRAME_X(12)]
+	ldp	x14, x15, [sp, #FRAME_X(14)]
+	ldp	x16, x17, [sp, #FRAME_X(16)]
+	ldp	x18, x19, [sp, #FRAME_X(18)]
+	ldp	x20, x21, [sp, #FRAME_X(20)]
+	ldp	x22, x23, [sp, #FRAME_X(22)]
+	ldp	x24, x25, [sp, #FRAME_X(24)]
+	ldp	x26, x27, [sp, #FRAME_X(26)]
+	ldp	x28, x29, [sp, #FRAME_X(28)]
+	ldr	x30, [sp, #FRAME_X(30)]
+	ldp	x0, x1, [sp, #FRAME_X(0)]
+	add	sp, sp, #FRAME_SIZE
+	eret
+	.size	exc_common, . - exc_common

@@ -1,0 +1,130 @@
+/*
+ * kernel/cpu/exception.c: what each exception means and where it goes.
+ *
+ * IRQs go to the interrupt layer; a synchronous exception is either an
+ * expected fault (kernel/cpu/fault.h) or a crash; everything else is a crash,
+ * reported by the handler registered with exception_set_crash_handler.
+ * Built without patch sites: it runs on the way into every handler.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "barrier.h"
+#include "esr.h"
+#include "exception.h"
+#include "fault.h"
+#include "irq.h"
+#include "kfmt.h"
+#include "percpu.h"
+
+extern char exception_vectors[];
+/* kernel/cpu/entry_overflow.S: calls exception_overflow(f, kind) on this
+ * CPU's emergency stack. */
+void exception_switch_to_emergency(struct exc_frame *f, unsigned long kind)
+	__attribute__((noreturn));
+
+/* Read on every unexpected exception, written once before the vectors
+ * are in place (exception_set_crash_handler). */
+static void (*crash_handler)(struct exc_frame *f, const char *why);
+
+void exception_set_crash_handler(void (*fn)(struct exc_frame *f, const char *why))
+{
+	crash_handler = fn;
+}
+
+/* The crash report, through the pointer the report layer registered. */
+static void __attribute__((noreturn)) exception_crash(struct exc_frame *f, const char *why)
+{
+	void (*fn)(struct exc_frame *, const char *) = crash_handler;
+
+	if (fn)
+		fn(f, why);
+	irq_disable();
+	for (;;)
+		wfi();
+}
+
+void exception_init_cpu(void)
+{
+	write_sysreg(vbar_el1, (uintptr_t)exception_vectors);
+	/* TPIDR_EL0 and TPIDRRO_EL0 are the application's (README:
+	 * "Registers and resources an application may use"; kernel/cpu/tls.c
+	 * gives them their first values); the trace core's recursion guard
+	 * is EL1 state. */
+	this_cpu()->trace_callback_daif = 0;	/* trace/core/entry.S: not in a callback */
+	/* Debug exceptions stay masked for good (none are used); so DAIF is
+	 * never zero, which trace/core/entry.S relies on. */
+	__asm__ volatile("msr daifset, #8" ::: "memory");
+	isb();
+	/* SErrors (asynchronous external aborts) are reported from now on:
+	 * the vectors are in place. Exception entry masks them again while
+	 * a handler runs. FIQs stay masked: no board here routes any. */
+	__asm__ volatile("msr daifclr, #4" ::: "memory");
+	isb();
+}
+
+static const char *const kind_names[] = {
+	[VEC_SPX_SYNC] = "synchronous exception", [VEC_SPX_IRQ] = "IRQ",
+	[VEC_SPX_FIQ] = "FIQ", [VEC_SPX_SERROR] = "SError",
+};
+
+/* Runs on this CPU's emergency stack: entered from kernel/cpu/entry.S when an
+ * exception arrived with SP outside the CPU's stack (no room for a frame),
+ * or from exception_dispatch when a fault hit a guard page. */
+void exception_overflow(struct exc_frame *f, unsigned long kind)
+{
+	struct percpu *pc = this_cpu();
+	char why[160];
+	bool emergency = false;
+	int owner = ESR_EC(f->esr) == ESR_EC_DABT ? stack_guard_owner(f->far, &emergency) : -1;
+
+	if (owner >= 0)
+		ksnprintf(why, sizeof(why), "%sstack overflow on CPU %d (%s at %lx, in the "
+			  "guard page below it)", emergency ? "emergency " : "", owner,
+			  kind < 8 && kind_names[kind] ? kind_names[kind] : "exception",
+			  (unsigned long)f->far);
+	else
+		ksnprintf(why, sizeof(why), "stack overflow on CPU %u (%s with SP %lx, "
+			  "outside its stack %lx-%lx)", pc->cpu,
+			  kind < 8 && kind_names[kind] ? kind_names[kind] : "exception",
+			  (unsigned long)f->sp,
+			  (unsigned long)(pc->stack_limit - EXC_ENTRY_RESERVE),
+			  (unsigned long)pc->stack_top);
+	exception_crash(f, why);
+}
+
+static bool hit_stack_guard(const struct exc_frame *f)
+{
+	bool emergency;
+
+	return ESR_EC(f->esr) == ESR_EC_DABT && stack_guard_owner(f->far, &emergency) >= 0;
+}
+
+void exception_dispatch(struct exc_frame *f, unsigned long kind)
+{
+	switch (kind) {
+	case VEC_SPX_IRQ:
+		irq_dispatch(f);
+		return;
+	case VEC_SPX_SYNC:
+		if (fault_fixup(f))
+			return;
+		/* The stack may have only EXC_ENTRY_RESERVE bytes left,
+		 * too few for the report: it runs on the emergency stack. */
+		if (hit_stack_guard(f))
+			exception_switch_to_emergency(f, kind);
+		exception_crash(f, "unexpected synchronous exception");
+	case VEC_SPX_FIQ:
+		exception_crash(f, "unexpected FIQ");
+	case VEC_SPX_SERROR: {
+		char why[128], syn[80];
+
+		esr_serror_describe(f->esr, syn, sizeof(syn));
+		ksnprintf(why, sizeof(why), "SError (asynchronous external abort): %s", syn);
+		exception_crash(f, why);
+	}
+	default:
+		exception_crash(f, kind < 4 ? "exception taken while on SP_EL0"
+				  : "exception from a lower exception level");
+	}
+}

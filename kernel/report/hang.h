@@ -1,0 +1,45 @@
+/*
+ * kernel/report/hang.h: reports on a board that seems to hang, while it keeps
+ * running: the break key (a BREAK on the console line, or Ctrl-\ twice)
+ * prints every CPU's registers and backtrace and dumps the trace; the
+ * lockup detector (kernel/report/lockup.c) notices a CPU that takes no timer
+ * tick and reports it. One report at a time, from interrupt context.
+ */
+#ifndef KERNEL_HANG_H
+#define KERNEL_HANG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* How long a report waits for other CPUs to answer its cross-CPU call:
+ * one with interrupts masked never does. */
+#define HANG_CALL_US	100000
+
+/* The break key's report. The console's receive interrupt calls it. */
+void hang_break(void);
+
+/* One report at a time: begin returns false while another runs (on any
+ * CPU); end lets the next one start. hang_reporting says one runs. */
+bool hang_report_begin(void);
+void hang_report_end(void);
+bool hang_reporting(void);
+
+/* Registers of other CPUs: asks every other CPU, through a cross-CPU
+ * call, for the registers of the code its interrupt stopped and its
+ * backtrace, and records this CPU's own (when in an interrupt) too.
+ * Returns the mask of CPUs whose registers were recorded. */
+uint64_t hang_gather_regs(void);
+/* Prints CPU 'cpu's recorded registers and backtrace. */
+void hang_print_regs(unsigned int cpu);
+/* The trace core's part (kernel/report/hooks.h), when registered. */
+void hang_dump(const char *why);
+void hang_last_records(unsigned int cpu, unsigned int n);
+
+/* kernel/report/lockup.c: the calling CPU is busy on purpose with interrupts
+ * masked (a long report or dump); its tick starts counting again now. */
+void lockup_touch(void);
+/* The end of the run: no more lockup reports (power-off drains with
+ * interrupts masked for as long as the line needs). */
+void lockup_stop(void);
+
+#endif /* KERNEL_HANG_H */

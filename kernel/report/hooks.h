@@ -1,0 +1,58 @@
+/*
+ * kernel/report/hooks.h: where other layers act without the kernel naming them.
+ * The trace core registers on these (trace/control/kernel_hooks.c); the kernel
+ * calls whatever is registered and works the same when nothing is.
+ *
+ *  - Init calls, at two points of boot (kernel/main.c): KERNEL_INIT puts
+ *    a function in the .kinits table, like KERNEL_PARAM.
+ *  - The end of a run (power-off, reset, crash, panic): a drain that runs
+ *    before the final console line and an end that runs after it.
+ *  - Crash reports: a dump of what led there, and a translation of return
+ *    addresses that a tracer replaced (for backtraces).
+ *  - Hang reports (break key, lockup detector): a dump that leaves the
+ *    run going, and the newest records of one CPU.
+ * Each setter is called once, at init, before the hook can run.
+ */
+#ifndef KERNEL_HOOKS_H
+#define KERNEL_HOOKS_H
+
+#include <stdint.h>
+
+enum kernel_init_point {
+	KINIT_EARLY = 1,	/* heap and PMU ready; before interrupts and SMP */
+	KINIT_LATE = 2,		/* every CPU online; just before main() */
+};
+
+struct kernel_init {
+	void (*fn)(void);
+	unsigned int point;	/* enum kernel_init_point */
+};
+
+#define KERNEL_INIT(f, pt)						\
+	static const struct kernel_init kinit_##f			\
+	__attribute__((used, section(".kinits"), aligned(8))) = { f, pt }
+
+/* kernel/main.c: runs every init call registered for 'point'. */
+void kernel_run_inits(unsigned int point);
+
+/* kernel/report/power.c */
+void power_set_end_hooks(void (*drain)(void), void (*end)(void));
+/* Runs them (each at most once per run is the registrant's business). */
+void power_end_drain(void);
+void power_end_stream(void);
+
+/* kernel/report/crash.c: dump runs after the report; translate maps a return
+ * address found in a frame record to the real one (counting in *hooked
+ * those it changed), or returns it unchanged. */
+void crash_set_hooks(void (*dump)(void),
+		     uint64_t (*translate)(uint64_t ret, unsigned int *hooked));
+
+/* kernel/report/hang.c: after a break-key or lockup report, 'dump' shows what
+ * every CPU recorded (as text, and as frames for a host capture) without
+ * stopping anything; 'why' names the report ("break", "lockup"). 'last'
+ * prints the newest n records of CPU 'cpu', read while it may still be
+ * writing. Both run in interrupt context, interrupts masked. */
+void hang_set_hooks(void (*dump)(const char *why),
+		    void (*last)(unsigned int cpu, unsigned int n));
+
+#endif /* KERNEL_HOOKS_H */

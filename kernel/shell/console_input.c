@@ -1,0 +1,118 @@
+/* kernel/shell/console_input.c: see console_input.h; the console's input. Built
+ * without patch sites, as the console's output (console.c) is: the
+ * receive interrupt runs inside whatever it interrupts. */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <baretrace_events.h>
+#include "barrier.h"
+#include "console_input.h"
+#include "hang.h"
+#include "irq.h"
+#include "ktime.h"
+#include "rx_ring.h"
+#include "uart.h"
+
+#include "board.h"
+
+/* Receive ring (rx_ring.h): filled only by the UART interrupt, emptied
+ * only in thread context. 1024 entries hold several pasted lines while
+ * a command runs; past that, input is lost and the ring marks where. */
+#define RX_SIZE 1024
+static uint16_t rx_slots[RX_SIZE];
+static struct rx_ring rx = { .slot = rx_slots, .size = RX_SIZE };
+static volatile bool rx_irq_on;
+
+/*
+ * The break key (kernel/report/hang.h): a BREAK on the line, or Ctrl-\ twice
+ * within a second with nothing between them, so that any terminal (and
+ * QEMU's stdio, where a BREAK is Ctrl-A b) can send it. The first Ctrl-\
+ * goes on to the reader like any byte; the second, the break key, does
+ * not. Handled here, in the receive interrupt, so it works while
+ * thread code spins with interrupts on. quit_at: counter at the first
+ * Ctrl-\ of a pair, 0 = none; only the receive interrupt uses it.
+ */
+#define BREAK_CHAR	0x1c	/* Ctrl-\ */
+static uint64_t quit_at;
+
+static bool is_break_key(int c)
+{
+	if (c == UART_RX_BREAK)
+		return true;
+	if (c != BREAK_CHAR) {
+		quit_at = 0;
+		return false;
+	}
+	uint64_t now = counter_read();
+
+	if (quit_at && now - quit_at < time_counter_hz()) {
+		quit_at = 0;
+		return true;
+	}
+	quit_at = now;
+	return false;
+}
+
+static void console_rx_irq(unsigned int irq, void *arg)
+{
+	int c;
+
+	(void)irq;
+	(void)arg;
+	while ((c = uart_getc()) >= 0) {
+		if (is_break_key(c)) {
+			hang_break();
+			continue;
+		}
+		trace_event(uart, receive, c);
+		rx_ring_put(&rx, (unsigned char)c);
+	}
+}
+
+void console_init_irq(void)
+{
+	irq_register(BOARD_UART_IRQ, console_rx_irq, NULL);
+	smp_store_release(&rx_irq_on, true);
+	uart_rx_irq_enable();
+}
+
+/* The next input: a byte, RX_LOST or -1. */
+static int next_input(void)
+{
+	int c = rx_ring_take(&rx);
+
+	/* Before the receive interrupt is on, poll the UART itself. */
+	if (c < 0 && !smp_load_acquire(&rx_irq_on)) {
+		c = uart_getc();
+		if (c == UART_RX_BREAK)
+			c = -1;	/* no report before interrupts are on */
+	}
+	return c;
+}
+
+int console_trygetc(void)
+{
+	int c;
+
+	while ((c = next_input()) == RX_LOST)
+		;	/* byte readers (newlib's read) skip the marks */
+	return c;
+}
+
+int console_getc(void)
+{
+	int c;
+
+	while ((c = console_trygetc()) < 0)
+		wfi();
+	return c;
+}
+
+int console_get_input(void)
+{
+	int c;
+
+	while ((c = next_input()) < 0)
+		wfi();
+	return c;
+}

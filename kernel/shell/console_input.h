@@ -1,0 +1,18 @@
+/*
+ * kernel/shell/console_input.h: the console's input. Bytes arrive by the UART
+ * receive interrupt into a ring (rx_ring.h); console_getc() waits for
+ * them. The same interrupt takes the break key (kernel/report/hang.h). Output
+ * is console.h.
+ */
+#ifndef KERNEL_CONSOLE_INPUT_H
+#define KERNEL_CONSOLE_INPUT_H
+
+void console_init_irq(void);		/* once the interrupt layer is up */
+int console_getc(void);			/* waits; thread context */
+int console_trygetc(void);		/* -1 when nothing is waiting */
+/* Waits for the next byte, or RX_LOST (rx_ring.h) where the receive
+ * ring was full and input went missing: for the shell, which drops the
+ * line that lost bytes. Thread context. */
+int console_get_input(void);
+
+#endif /* KERNEL_CONSOLE_INPUT_H */
