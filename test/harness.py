@@ -1,0 +1,249 @@
+"""test/harness.py: what every stage uses: running commands and make, booting
+an image under QEMU (boot, qemu_boot), reading TAP and KTAP, the results,
+and the DTBs the stages boot with.
+"""
+import os
+import re
+import subprocess
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+HOST = os.path.join(ROOT, "build", "host")
+
+
+QEMU_TIMEOUT = 90
+
+
+class Results:
+    def __init__(self, verbose):
+        self.passed = 0
+        self.failed = 0
+        self.failures = []
+        self.verbose = verbose
+
+    def record(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"ok - {name}", flush=True)
+        else:
+            self.failed += 1
+            self.failures.append(name)
+            print(f"not ok - {name}", flush=True)
+            for line in detail.strip().splitlines()[-25:]:
+                print(f"#   {line}")
+
+
+def run(cmd, timeout=None, cwd=ROOT, env=None):
+    """Runs cmd; returns (status, output). Status None means timed out."""
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                            env=env, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, out.decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        out, _ = proc.communicate()
+        return None, out.decode(errors="replace")
+
+
+def make_var(board, var):
+    _, out = run(["make", "-s", f"BOARD={board}", f"print-{var}"])
+    return out.strip().splitlines()[-1] if out.strip() else ""
+
+
+def parse_tap(name, out, res, status):
+    seen = 0
+    for line in out.splitlines():
+        m = re.match(r"(not ok|ok)\s+(\d+)\s*-?\s*(.*)", line)
+        if m:
+            seen += 1
+            res.record(f"{name}: {m.group(3)}", m.group(1) == "ok",
+                       "" if m.group(1) == "ok" else out)
+    if status != 0 and not any(l.startswith("not ok") for l in out.splitlines()):
+        res.record(f"{name}: exits 0", False, out)
+    elif seen == 0:
+        res.record(f"{name}: produced TAP", False, out)
+
+
+def host_dtb():
+    path = os.path.join(HOST, "virt.dtb")
+    if not os.path.exists(path):
+        run(["qemu-system-aarch64", "-M", f"virt,dumpdtb={path}", "-smp", "4",
+             "-m", "512M", "-nographic", "-net", "none"], timeout=30)
+    return path
+
+
+def boot(board, image_dir, mode, bootargs, timeout=QEMU_TIMEOUT):
+    """Boots an image; returns (status or None on timeout, console text)."""
+    cpu = make_var(board, "QEMU_CPU")
+    machine = make_var(board, "QEMU_MACHINE")
+    smp = make_var(board, "QEMU_SMP")
+    cmd = ["tools/qemu-run", "--image", os.path.join(image_dir, "Image"),
+           "--machine", machine, "--cpu", cpu, "--smp", smp,
+           "--mem", make_var(board, "QEMU_MEM"), "--bootargs", bootargs]
+    # A board's own QEMU and the device tree its firmware passes (rpi4).
+    qemu_bin, dtb = make_var(board, "QEMU_BIN"), make_var(board, "QEMU_DTB_FILE")
+    cmd += (["--qemu", qemu_bin] if qemu_bin else []) + (["--dtb", dtb] if dtb else [])
+    if mode == "uboot":
+        cmd += ["--uboot", make_var(board, "UBOOT_BIN")]
+    elif mode == "el2":
+        cmd[cmd.index("--machine") + 1] = machine + ",virtualization=on"
+    elif mode == "smp1":
+        cmd[cmd.index("--smp") + 1] = "1"
+    elif mode == "cpumax":
+        cmd[cmd.index("--cpu") + 1] = "max"
+    elif mode == "mttcg":
+        cmd += ["--qemu-flags", "-accel tcg,thread=multi"]
+    elif mode == "icount":
+        cmd += ["--qemu-flags", "-icount shift=0"]
+    st, out = run(cmd, timeout=timeout)
+    return st, strip_frames(out)
+
+
+def strip_frames(out):
+    """Console text without trace frames (STX ... ETX, docs/wire.md; ETX
+    never occurs inside one), which may sit between console lines."""
+    return re.sub("\x02[^\x03]*\x03", "", out).replace("\r", "")
+
+
+def parse_ktap(prefix, out, res):
+    """Records one result per KTAP test line, checking the plan."""
+    plan = re.search(r"^KTAP version 1\n1\.\.(\d+)$", out, re.M)
+    if not plan:
+        res.record(f"{prefix}: prints a KTAP header and plan", False, out)
+        return
+    lines = re.findall(r"^(not ok|ok) (\d+) (\S+)(.*)$", out, re.M)
+    for i, (verdict, num, name, rest) in enumerate(lines):
+        detail = "\n".join(re.findall(rf"^    # .*$", out, re.M)) if verdict != "ok" else ""
+        res.record(f"{prefix}: {name}{rest}", verdict == "ok" and int(num) == i + 1, detail)
+    if len(lines) != int(plan.group(1)):
+        res.record(f"{prefix}: ran all {plan.group(1)} planned tests (got {len(lines)})",
+                   False, out)
+
+
+def make_dir(board, app):
+    return os.path.join(ROOT, "build", board,
+                        "" if app == "examples/demo" else "app-" + app.replace("/", "-"))
+
+
+def expect(res, name, st, out, status=0, present=(), absent=()):
+    missing = [p for p in present if not re.search(p, out, re.M)]
+    found = [p for p in absent if re.search(p, out, re.M)]
+    ok = st == status and not missing and not found
+    why = (f"exit status {st}, wanted {status}; missing {missing}; unwanted {found}\n"
+           + out)
+    res.record(name, ok, why)
+
+
+def pi3_dtb():
+    """A device tree shaped like the Pi 3 firmware's (bcm2837.dtsi /cpus,
+    one memory bank), in the devicetree specification v0.4 chapter 5
+    format; QEMU adds /chosen/bootargs and rewrites /memory."""
+    import struct
+
+    strings, st = b"", b""
+
+    def prop(name, value):
+        nonlocal strings, st
+        key = name.encode() + b"\0"
+        if key not in strings:
+            strings += key
+        st += struct.pack(">III", 3, len(value), strings.index(key))
+        st += value + b"\0" * (-len(value) % 4)
+
+    def begin(name):
+        nonlocal st
+        n = name.encode() + b"\0"
+        st += struct.pack(">I", 1) + n + b"\0" * (-len(n) % 4)
+
+    def end():
+        nonlocal st
+        st += struct.pack(">I", 2)
+
+    def cells(*v):
+        return struct.pack(f">{len(v)}I", *v)
+
+    begin("")
+    prop("#address-cells", cells(1))
+    prop("#size-cells", cells(1))
+    prop("compatible", b"raspberrypi,3-model-b\0brcm,bcm2837\0")
+    begin("memory@0")
+    prop("device_type", b"memory\0")
+    prop("reg", cells(0, 0x3b400000))
+    end()
+    begin("chosen")
+    end()
+    begin("cpus")
+    prop("#address-cells", cells(1))
+    prop("#size-cells", cells(0))
+    for n in range(4):
+        begin(f"cpu@{n}")
+        prop("device_type", b"cpu\0")
+        prop("compatible", b"arm,cortex-a53\0")
+        prop("reg", cells(n))
+        prop("enable-method", b"spin-table\0")
+        prop("cpu-release-addr", cells(0, 0xd8 + 8 * n))
+        end()
+    end()
+    end()
+    st += struct.pack(">I", 9)
+    off_rsv = 40
+    off_st = off_rsv + 16
+    off_str = off_st + len(st)
+    total = off_str + len(strings)
+    hdr = struct.pack(">10I", 0xd00dfeed, total, off_st, off_str, off_rsv, 17, 16, 0,
+                      len(strings), len(st))
+    return hdr + b"\0" * 16 + st + strings
+
+
+def dtb_set_cpu1_cell(blob, prop, value):
+    """A copy of the DTB 'blob' whose /cpus/cpu@1 property 'prop' has its
+    last 32-bit cell set to 'value', cut to its real size (QEMU pads a
+    dumped DTB to 1 MiB, which the kernel takes for no DTB at all).
+    Walks the structure block (devicetree specification v0.4 chapter 5)."""
+    import struct
+
+    blob = bytearray(blob)
+    _, _, off_st, off_str = struct.unpack(">4I", blob[:16])
+    size_str, size_st = struct.unpack(">II", blob[32:40])
+    pos, path = off_st, []
+    while True:
+        tok, = struct.unpack(">I", blob[pos:pos + 4])
+        pos += 4
+        if tok == 1:            # FDT_BEGIN_NODE, name, padded
+            end = blob.index(b"\0", pos)
+            path.append(blob[pos:end].decode())
+            pos = (end + 4) & ~3
+        elif tok == 2:          # FDT_END_NODE
+            path.pop()
+        elif tok == 3:          # FDT_PROP: len, nameoff, value
+            ln, nameoff = struct.unpack(">II", blob[pos:pos + 8])
+            pos += 8
+            name = blob[off_str + nameoff:blob.index(b"\0", off_str + nameoff)]
+            if path[1:] == ["cpus", "cpu@1"] and name == prop.encode():
+                blob[pos + ln - 4:pos + ln] = struct.pack(">I", value)
+                break
+            pos = (pos + ln + 3) & ~3
+        elif tok == 4:          # FDT_NOP
+            continue
+        else:
+            raise ValueError(f"DTB without /cpus/cpu@1 {prop}")
+    total = max(off_st + size_st, off_str + size_str)
+    blob[4:8] = struct.pack(">I", total)
+    return bytes(blob[:total])
+
+
+def qemu_boot(image_dir, bootargs, machine="virt", cpu="cortex-a72", flags="", capture="",
+              mem="512M"):
+    cmd = ["tools/qemu-run", "--image", os.path.join(image_dir, "Image"),
+           "--machine", machine, "--cpu", cpu, "--smp", "4", "--mem", mem,
+           "--bootargs", bootargs]
+    if flags:
+        cmd += ["--qemu-flags", flags]
+    if capture:
+        cmd += ["--capture", capture]
+    st, out = run(cmd, timeout=QEMU_TIMEOUT)
+    return st, strip_frames(out) if not capture else out.replace("\r", "")

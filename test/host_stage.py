@@ -1,0 +1,89 @@
+"""test/host_stage.py: the 'host' stage: C unit tests of pure kernel code under
+ASan/UBSan and the fuzz targets over their seed corpus.
+"""
+import glob
+import os
+import re
+
+from harness import HOST, ROOT, host_dtb, parse_tap, run
+
+# The host tool's end-to-end tests (TAP), each given the built tool.
+HOST_E2E = [
+    ("e2e_baretrace", 300),     # capture, report, stats, export; goldens
+    ("e2e_report_order", 120),  # report: time order across CPUs, ftrace's cells
+    ("e2e_capture_io", 300),    # the two-way line: stdin, --exec, raw terminal
+    ("e2e_stats_diff", 300),    # stats --sort, --diff; --help, --version
+    ("e2e_tracecmd", 300),      # export --format=trace-cmd read by trace-cmd report
+    ("e2e_viewers", 300),       # JSON, the SVG's script in chromium, babeltrace2
+    ("e2e_filters", 300),       # host-side filters on every command, graph
+]
+
+
+def sources_of(path):
+    with open(path) as f:
+        first = f.readline()
+    m = re.match(r"/\*\s*sources:(.*)\*/", first)
+    return m.group(1).split() if m else []
+
+
+def stage_host(res, board):
+    os.makedirs(HOST, exist_ok=True)
+    stage_host_units(res)
+    # The host tool end to end: capture, report, stats, export (TAP).
+    st, out = run(["make", "-s", f"BOARD={board}", "build/host/baretrace"])
+    if st != 0:
+        res.record("host baretrace: builds", False, out)
+    else:
+        for script, timeout in HOST_E2E:
+            st, out = run(["python3", f"test/host/{script}.py",
+                           os.path.join(HOST, "baretrace")], timeout=timeout)
+            parse_tap(f"host {script}", out, res, st)
+
+
+def kernel_includes():
+    """-I for kernel/ and each of its folders (kernel/LAYERS), as the
+    Makefile's KERNEL_DIRS: "x.h" finds a kernel header wherever it is."""
+    dirs = sorted(os.path.relpath(d, ROOT) for d in glob.glob(os.path.join(ROOT, "kernel", "*", "")))
+    return ["-Ikernel"] + ["-I" + d for d in dirs]
+
+
+def stage_host_units(res):
+    dtb = host_dtb()
+    cflags = ["-std=gnu11", "-g", "-O1", "-Wall", "-Wextra", "-Werror"] + \
+        kernel_includes() + ["-Iinclude", "-Itest/host"]
+    host_dir = os.path.join(ROOT, "test/host")
+    tests = sorted(f for f in os.listdir(host_dir)
+                   if f.startswith("test_") and f.endswith(".c"))
+    if not tests:
+        res.record("host unit tests exist", False, f"nothing in {host_dir}")
+    for t in tests:
+        name = t[:-2]
+        exe = os.path.join(HOST, name)
+        src = os.path.join("test/host", t)
+        st, out = run(["clang"] + cflags + ["-fsanitize=address,undefined",
+                       "-fno-sanitize-recover=all", src] + sources_of(src) + ["-o", exe])
+        if st != 0:
+            res.record(f"host {name}: builds", False, out)
+            continue
+        st, out = run([exe, dtb], timeout=120)
+        parse_tap(f"host {name}", out, res, st)
+    fuzz_dir = os.path.join(ROOT, "test/fuzz")
+    for t in sorted(os.listdir(fuzz_dir)) if os.path.isdir(fuzz_dir) else []:
+        if not (t.startswith("fuzz_") and t.endswith(".c")):
+            continue
+        name = t[:-2]
+        exe = os.path.join(HOST, name)
+        src = os.path.join("test/fuzz", t)
+        st, out = run(["clang", "-g", "-O1", "-fsanitize=fuzzer,address,undefined",
+                       *kernel_includes(), "-Iinclude", "-Itrace", "-Iwire", src] + sources_of(src) +
+                      ["-o", exe])
+        if st != 0:
+            res.record(f"fuzz {name}: builds", False, out)
+            continue
+        corpus = os.path.join(fuzz_dir, "corpus", name[len("fuzz_"):])
+        # New inputs go to a scratch directory (the first one named), so
+        # the committed seeds stay as they are.
+        scratch = os.path.join(HOST, "corpus_" + name)
+        os.makedirs(scratch, exist_ok=True)
+        st, out = run([exe, "-runs=20000", "-max_len=4096", scratch, corpus], timeout=300)
+        res.record(f"fuzz {name}: 20000 runs without a crash", st == 0, out)
