@@ -1,7 +1,7 @@
 """test/host/e2e_wire.py: a trace written by hand for the host tool's end-to-end
 tests: an encoder of docs/wire.md written apart from wire/wire.c (so the
 two check each other), small aarch64 ELF files with a .bt_tables section
-(kernel/tables.h layout), and the standard raw serial log that
+(kernel/report/tables.h layout), and the standard raw serial log that
 e2e_baretrace.py and the other e2e_*.py read (e2e_baretrace.py's
 docstring says what it holds).
 """

@@ -1,6 +1,6 @@
 /*
  * trace/control/commands.c: console commands of the trace core (the shell is in
- * kernel/shell.c). Each checks its whole line before changing anything.
+ * kernel/shell/shell.c). Each checks its whole line before changing anything.
  */
 #include <string.h>
 

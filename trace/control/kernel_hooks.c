@@ -1,6 +1,6 @@
 /*
  * trace/control/kernel_hooks.c: where the trace core joins the kernel. The kernel
- * never names the tracer; it offers hooks (kernel/hooks.h) and the trace
+ * never names the tracer; it offers hooks (kernel/report/hooks.h) and the trace
  * core registers on them here: its init calls, the drain and the
  * end-of-stream frame at the end of a run, the buffer dump after a crash
  * report and after a break-key or lockup report (and one CPU's newest
@@ -28,7 +28,7 @@ static void dump_at_crash(void)
 	trace_dump();
 }
 
-/* The break key and lockup reports (kernel/hang.c): the same text dump,
+/* The break key and lockup reports (kernel/report/hang.c): the same text dump,
  * then every closed block to a host capture; the run goes on. */
 static void dump_at_hang(const char *why)
 {

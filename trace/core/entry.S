@@ -32,7 +32,7 @@
  *   trace_caller_direct below, so ordinary dispatch pays nothing for it.
  *
  * Why callbacks run with IRQ/FIQ masked:
- *  - recursion guard: percpu->trace_callback_daif (kernel/percpu.h,
+ *  - recursion guard: percpu->trace_callback_daif (kernel/cpu/percpu.h,
  *    reached through TPIDR_EL1) is nonzero while this CPU runs a
  *    callback. It is EL1 state on purpose: TPIDR_EL0 and the other EL0
  *    registers are the application's (its thread pointer, a scheduler's

@@ -3,7 +3,7 @@
  * region kept across resets and sent first (see prev.h; this boot's
  * rings in the region: prev_region.c).
  *
- * Region layout (base from kernel/persist.h, every offset fixed by
+ * Region layout (base from kernel/report/persist.h, every offset fixed by
  * struct prev_header, which says them all):
  *   [0, 4 KiB)               struct prev_header
  *   [rings_off, +NR_CPUS)    struct ring_cpu, one per CPU: the writers'

@@ -2,7 +2,7 @@
  * trace/output/prev.h: the rings outlive a reset (docs/wire.md 2.10).
  *
  * The rings, their per-CPU state (struct ring_cpu) and a header live in
- * the RAM region the kernel keeps across resets (kernel/persist.h). At
+ * the RAM region the kernel keeps across resets (kernel/report/persist.h). At
  * boot, before any ring is set up, prev.c reads what the previous boot
  * left there: the header (magic, layout, CRC-32, region address, image
  * hash, boot number), then each CPU's blocks from the oldest the ring

@@ -268,7 +268,7 @@ static inline void ring_put_func(struct ring_cpu *r, unsigned int site,
 	uint64_t delta = now - r->last_ts;
 	/* The key keeps caller_off4's low 32 bits only (16 GiB of
 	 * text). Exact while every caller is in the image or the far text
-	 * page, whose low bits miss the image's range (kernel/mmu.h;
+	 * page, whose low bits miss the image's range (kernel/cpu/mmu.h;
 	 * test/target/test_caller_key.c checks the layout). */
 	uint64_t key = (caller_off4 << 32) | r->key_block | site;
 	uint64_t *slot = &r->cache[site & (RING_CALLER_CACHE - 1)];

@@ -18,7 +18,7 @@
  * whose SP is below the SP of a call being entered or returning is dead
  * (nothing live can be deeper than the code now running). This holds
  * because each CPU runs on one stack and exceptions push onto it
- * (kernel/entry.S). Such frames
+ * (kernel/cpu/entry.S). Such frames
  * are unwound, innermost first: their owners record an exit without a
  * return value (the time the abandonment was noticed) and
  * fgraph_unwound counts them; the last FGRAPH_DROPPED of them are kept
