@@ -55,6 +55,7 @@ def check(h, res, board):
     st, out = h.run(["make", "-s", f"BOARD={board}"], timeout=1800)  # may build newlib first
     check_tree(h, res, board, "trace", ("trace/base/glob.c", "control.h",
                                         "trace_stop_and_drain"))
+    check_tree(h, res, board, "kernel", ("kernel/lib/string.c", "ktest.h", "ktest_check"))
     syms = trace_symbols(h.ROOT, board)
     headers = {os.path.basename(p): os.path.relpath(p, h.ROOT) for d in UPPER
                for p in glob.glob(os.path.join(h.ROOT, d, "**", "*.h"), recursive=True)}
