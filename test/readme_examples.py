@@ -1,7 +1,8 @@
-"""test/readme_examples.py: the README's examples, run as written (stage
-"readme" of test/run.py), so README and behaviour cannot drift apart.
+"""test/readme_examples.py: the examples of README.md and of the manual in
+docs/*.md, run as written (stage "readme" of test/run.py), so the docs and
+behaviour cannot drift apart.
 
-Markers in README.md (HTML comments, invisible when rendered):
+Markers in README.md and docs/*.md (HTML comments, invisible when rendered):
   <!-- example: NAME -->   before a code block of shell commands; the
                            stage runs it with bash in the tree's root
   <!-- output: NAME -->    before a code block of what example NAME prints:
@@ -10,13 +11,17 @@ Markers in README.md (HTML comments, invisible when rendered):
                            lines; '...' inside a line is any text, NNN any
                            number, a line of '...' alone any lines
 Every marked example needs a checker in CHECKS below and every checker an
-example (a renamed or dropped example fails the stage).
+example (a renamed or dropped example fails the stage); a name is used in
+one file only.
 
-Also checked here: every 'make ...' command the README shows names a
+Also checked here: every 'make ...' command the docs show names a
 target the Makefile has and variables the build uses, the cheap ones of
-its tables run and boot cleanly; 'make help' names every .PHONY target
-and every ?= variable of the Makefile; 'make TRACE= run' leaves no trace
-file of the run before it; a bad TRACE_FILTER glob is refused by name.
+their tables run and boot cleanly; every relative link
+'[text](path#anchor)' names a file that exists and, with an anchor, a
+heading of it (GitHub's slugs), with a planted broken link that must be
+caught; 'make help' names every .PHONY target and every ?= variable of
+the Makefile; 'make TRACE= run' leaves no trace file of the run before
+it; a bad TRACE_FILTER glob is refused by name.
 """
 import glob
 import os
@@ -201,7 +206,7 @@ def make_targets(root):
 
 
 def readme_make_commands(text):
-    """Every 'make ...' of the README: inline code and code-block lines."""
+    """Every 'make ...' of the docs: inline code and code-block lines."""
     cmds = [m.group(1) for m in re.finditer(r"`(make [^`]+)`", text)]
     # (an output block shows what make prints, not commands)
     text = re.sub(r"^<!-- output: [\w-]+ -->\n```\w*\n.*?^```$", "", text, flags=re.M | re.S)
@@ -214,7 +219,7 @@ def readme_make_commands(text):
 
 
 def table_make_commands(text):
-    """The commands of the README's tables, each once, in order."""
+    """The commands of the docs' tables, each once, in order."""
     cmds = [m.group(1) for line in text.splitlines() if line.startswith("|")
             for m in re.finditer(r"`(make [^`]+)`", line)]
     return list(dict.fromkeys(cmds))
@@ -249,7 +254,7 @@ def check_make_commands(h, res, board, text):
         for v in words[1]:
             if not re.search(rf"\b{v}\b", used):
                 bad.append(f"{cmd!r}: variable {v} is used by neither the Makefile nor tools/")
-    res.record(f"readme: the {len(cmds)} make commands of the README name existing "
+    res.record(f"readme: the {len(cmds)} make commands of README.md and docs/*.md name existing "
                "targets and used variables", cmds and not bad, "\n".join(bad))
     for cmd in table_make_commands(text):
         targets_, variables = command_words(cmd)
@@ -282,16 +287,120 @@ def check_help(h, res, board):
                f"status {st}; missing from make help: {missing}\n" + out)
 
 
+# ---- the files, and the links between them ------------------------------------
+
+def doc_files(root):
+    """README.md and the manual's pages, as paths relative to root."""
+    return ["README.md"] + sorted(os.path.relpath(p, root)
+                                  for p in glob.glob(os.path.join(root, "docs", "*.md")))
+
+
+def without_code(text):
+    """text with fenced code blocks and inline code spans blanked (links
+    and headings inside them are not links and headings)."""
+    text = re.sub(r"^```.*?^```$", "", text, flags=re.M | re.S)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def github_slug(heading):
+    """The anchor GitHub gives a heading: its rendered text lower-cased,
+    every character but letters, digits, '_', '-' and spaces dropped,
+    spaces turned into '-' (github-slugger)."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)   # [text](url) -> text
+    text = text.replace("`", "").replace("*", "").strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def heading_anchors(text):
+    """Every anchor of a page's headings; a repeated slug gets -1, -2, ..."""
+    anchors, seen = set(), {}
+    for m in re.finditer(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.sub(r"^```.*?^```$", "", text,
+                                                          flags=re.M | re.S), re.M):
+        slug = github_slug(m.group(1))
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        anchors.add(slug if n == 0 else f"{slug}-{n}")
+    return anchors
+
+
+LINK_RE = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def broken_links(root, files):
+    """'FILE: [..](TARGET): why' for each relative link of files (paths
+    relative to root) whose file or heading does not exist."""
+    bad, anchors = [], {}
+    for name in files:
+        with open(os.path.join(root, name)) as f:
+            text = f.read()
+        for target in LINK_RE.findall(without_code(text)):
+            if re.match(r"[a-z][a-z0-9+.-]*:", target):     # http:, https:, mailto:
+                continue
+            path, _, anchor = target.partition("#")
+            dest = os.path.normpath(os.path.join(os.path.dirname(name), path)) if path else name
+            full = os.path.join(root, dest)
+            if not os.path.exists(full):
+                bad.append(f"{name}: ({target}): no file {dest}")
+                continue
+            if anchor:
+                if not dest.endswith(".md") or os.path.isdir(full):
+                    bad.append(f"{name}: ({target}): an anchor into {dest}, not a page")
+                    continue
+                if dest not in anchors:
+                    with open(full) as f:
+                        anchors[dest] = heading_anchors(f.read())
+                if anchor not in anchors[dest]:
+                    bad.append(f"{name}: ({target}): {dest} has no heading '#{anchor}'")
+    return bad
+
+
+def check_links(h, res, files):
+    bad = broken_links(h.ROOT, files)
+    res.record(f"readme: every relative link of the {len(files)} pages (README.md, docs/*.md) "
+               "names an existing file and heading", not bad, "\n".join(bad))
+    # The check itself: a planted page with one good link of each kind and
+    # three broken ones; exactly the broken ones must be named.
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.join(d, "docs"))
+        with open(os.path.join(d, "docs", "a.md"), "w") as f:
+            f.write("# A page\n\n## Two words: `code` --here\n\n```\n# not a heading\n```\n"
+                    "[ok](#two-words-code---here) [ok](../README.md#top-one)\n"
+                    "[bad](#not-a-heading) [bad](b.md) [bad](../README.md#nowhere)\n"
+                    "`[not a link](nowhere.md)`\n")
+        with open(os.path.join(d, "README.md"), "w") as f:
+            f.write("# Top one\n\n[ok](docs/a.md#a-page) [site](https://example.org/x.md)\n")
+        got = broken_links(d, ["README.md", "docs/a.md"])
+    want = ["#not-a-heading", "b.md", "../README.md#nowhere"]
+    res.record("readme: the link check names a missing file, a missing heading and a "
+               "heading inside a code block, and nothing else (planted pages)",
+               len(got) == 3 and all(f"({w})" in g for w, g in zip(want, got)),
+               "\n".join(got))
+
+
 def stage_readme(h, res, board):
     if board != "qemu-virt":
-        return      # the README's examples boot qemu-virt
-    with open(os.path.join(h.ROOT, "README.md")) as f:
-        text = f.read()
-    examples, outputs = parse_readme(text)
-    res.record("readme: every marked example has a check and every check an example",
-               set(examples) == set(CHECKS) and set(outputs) <= set(examples),
+        return      # the docs' examples boot qemu-virt
+    files = doc_files(h.ROOT)
+    texts = {}
+    for name in files:
+        with open(os.path.join(h.ROOT, name)) as f:
+            texts[name] = f.read()
+    examples, outputs, where, twice = {}, {}, {}, []
+    for name, text in texts.items():
+        ex, out = parse_readme(text)
+        for n in ex:
+            if n in where:
+                twice.append(f"{n} ({where[n]}, {name})")
+            where[n] = name
+        examples.update(ex)
+        outputs.update(out)
+    res.record("readme: every marked example of README.md and docs/*.md has a check, "
+               "every check an example, each name in one file",
+               set(examples) == set(CHECKS) and set(outputs) <= set(examples) and not twice,
                f"examples {sorted(examples)}, outputs {sorted(outputs)}, "
-               f"checks {sorted(CHECKS)}")
+               f"checks {sorted(CHECKS)}; in two files: {twice}")
+    check_links(h, res, files)
     check_help(h, res, board)
     st, out = h.run(["make", f"BOARD={board}", "all", "host-tools"], timeout=600)
     if st != 0:
@@ -300,4 +409,4 @@ def stage_readme(h, res, board):
     for name, check in CHECKS.items():
         if name in examples:
             check(h, res, board, examples[name], outputs.get(name))
-    check_make_commands(h, res, board, text)
+    check_make_commands(h, res, board, "\n".join(texts.values()))

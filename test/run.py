@@ -18,9 +18,10 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            books, uart_baud=, UART interrupt, break key, lockup, watchdog
            reset and power-off, trace across a reset (test/rpi4_qemu.py)
   rpi4-uboot the same card's U-Boot flow on raspi4b (test/rpi_uboot.py)
-  readme   the README's marked examples run as written, its make commands
-           checked against the Makefile, make help complete
-           (test/readme_examples.py)
+  readme   the marked examples of README.md and docs/*.md run as written,
+           their make commands checked against the Makefile, their
+           relative links against the files and headings, make help
+           complete (test/readme_examples.py)
   farm     labgrid and LAVA (lava-run) on QEMU: good images pass, a
            failing case, a crash and a hang fail (test/farm/farm_stage.py)
 
