@@ -119,7 +119,7 @@ flags_for = $(CFLAGS_BASE) $(if $(filter $(NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter $(INSTRUMENT),$(1)),-finstrument-functions) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
-.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-anchor soak setup newlib host-tools
+.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-anchor soak setup newlib host-tools install
 all: $(OUT)/Image $(OUT)/baretrace.lst
 
 $(NEWLIB_DONE):
@@ -230,7 +230,23 @@ $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/report $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf
 
-host-tools: $(HOST)/mktables $(HOST)/baretrace
+# The host tool's man pages, baretrace(1) and baretrace-COMMAND(1): made
+# from its own --help by tools/mkman (help.c's texts are their one source).
+MAN_DIR := $(HOST)/man
+$(MAN_DIR)/baretrace.1: $(HOST)/baretrace tools/mkman
+	@$(if $(Q),echo "  MKMAN   $(MAN_DIR)")
+	$(Q)tools/mkman $(HOST)/baretrace $(MAN_DIR)
+
+host-tools: $(HOST)/mktables $(HOST)/baretrace $(MAN_DIR)/baretrace.1
+
+# 'make install [PREFIX=/usr/local] [DESTDIR=]': the host tool and its man
+# pages, where a package would put them.
+PREFIX ?= /usr/local
+DESTDIR ?=
+install: $(HOST)/baretrace $(MAN_DIR)/baretrace.1
+	install -d '$(DESTDIR)$(PREFIX)/bin' '$(DESTDIR)$(PREFIX)/share/man/man1'
+	install -m 755 $(HOST)/baretrace '$(DESTDIR)$(PREFIX)/bin/baretrace'
+	install -m 644 $(MAN_DIR)/*.1 '$(DESTDIR)$(PREFIX)/share/man/man1/'
 
 # ---- running --------------------------------------------------------------
 # board.mk may set QEMU_BIN, its own QEMU (rpi4: tools/fetch-qemu's, for
@@ -370,7 +386,8 @@ help:
 	@echo "  make bench        instruction counts under -icount (build/bench/*.json;"
 	@echo "                    BOARD=rpi4 on raspi4b: build/bench/rpi4/*.json)"
 	@echo "  make bench-anchor the same tracer costs on Debian's arm64 Linux (build/bench/anchor.json)"
-	@echo "  make host-tools   build/host/baretrace and build/host/mktables"
+	@echo "  make host-tools   build/host/baretrace, its man pages (build/host/man) and build/host/mktables"
+	@echo "  make install      the host tool into PREFIX/bin, its man pages into PREFIX/share/man/man1"
 	@echo "  make newlib       build newlib into build/newlib (once; the build does it when needed)"
 	@echo "  make setup        install what is missing (tools/setup, apt-get)"
 	@echo "  make clean        remove build/<board> and build/host (keeps build/newlib)"
@@ -394,6 +411,8 @@ help:
 	@printf '  %-22s %s\n' "CROSS_COMPILE=prefix" "the cross compiler (default: aarch64-none-elf- if on PATH,"
 	@printf '  %-22s %s\n' "" "else aarch64-linux-gnu- with build/newlib)"
 	@printf '  %-22s %s\n' "HOSTCC=gcc" "the host compiler of build/host"
+	@printf '  %-22s %s\n' "PREFIX=$(PREFIX)" "make install: where (bin/, share/man/man1/)"
+	@printf '  %-22s %s\n' "DESTDIR=dir" "make install: a staging root put before PREFIX (packaging)"
 	@printf '  %-22s %s\n' "LOAD_ADDR=0x40200000" "make debug: where QEMU loads the image; GDB_PORT=1234 its port"
 	@printf '  %-22s %s\n' "SOAK_S=120" "make soak: seconds"
 	@printf '  %-22s %s\n' "LOAD=2" "make test-under-load: busy host processes"

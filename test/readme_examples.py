@@ -378,6 +378,71 @@ def check_links(h, res, files):
                "\n".join(got))
 
 
+# ---- make install and the man pages ------------------------------------------
+
+OPTION_RE = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)")
+
+
+def options(text):
+    """Every option a text names: -o, -F, --elf, --sort (of --sort=KEY)."""
+    return set(OPTION_RE.findall(text))
+
+
+def deroff(text):
+    """A man page's roff source as plain text, for a machine with no man."""
+    text = re.sub(r'^\.(?:TH|SH) "?([^"\n]*)"?.*$', r"\1", text, flags=re.M)  # titles
+    text = re.sub(r"^\.\S+.*$", "", text, flags=re.M)          # other requests
+    text = re.sub(r"\\f[BIRP]|\\&", "", text)
+    return text.replace("\\-", "-").replace("\\e", "\\")
+
+
+def render_man(h, page):
+    """(status, text, how) of a page as man -l renders it (plain text)."""
+    if not shutil.which("man"):
+        with open(page) as f:
+            return 0, deroff(f.read()), "roff source (no man on this machine)"
+    env = dict(os.environ, LC_ALL="C", MANWIDTH="200", MANPAGER="cat", PAGER="cat")
+    st, out = h.run(["man", "-l", page], env=env)
+    return st, re.sub(r".\x08", "", out), "man -l"
+
+
+def check_install(h, res, board):
+    """make install PREFIX DESTDIR puts the tool and one man page per
+    command (and baretrace(1)) in place; each renders, and names exactly
+    the options its command's --help names."""
+    dest = tempfile.mkdtemp(prefix="install-", dir=os.path.join(h.ROOT, "build"))
+    try:
+        st, out = h.run(["make", f"BOARD={board}", "install", "PREFIX=/opt/bt",
+                         f"DESTDIR={dest}"], timeout=300)
+        tool = os.path.join(dest, "opt/bt/bin/baretrace")
+        man1 = os.path.join(dest, "opt/bt/share/man/man1")
+        ok = st == 0 and os.access(tool, os.X_OK)
+        _, overview = h.run([tool, "--help"]) if ok else (None, "")
+        commands = list(dict.fromkeys(re.findall(r"^  ([a-z][\w-]*) ", overview, re.M)))
+        want = sorted(["baretrace.1"] + [f"baretrace-{c}.1" for c in commands])
+        got = sorted(os.listdir(man1)) if os.path.isdir(man1) else []
+        res.record(f"readme: make install PREFIX=/opt/bt DESTDIR=... installs bin/baretrace "
+                   f"and share/man/man1's {len(want)} pages (baretrace and each command "
+                   f"its --help names: {', '.join(commands)})",
+                   ok and len(commands) >= 5 and got == want,
+                   f"status {st}; tool {os.path.exists(tool)}; pages {got}, want {want}\n" + out)
+        for page in got:
+            cmd = page[len("baretrace-"):-2] if page != "baretrace.1" else None
+            st, text, how = render_man(h, os.path.join(man1, page))
+            _, help_out = h.run([tool, cmd, "--help"] if cmd else [tool, "--help"])
+            title = page[:-2].upper()
+            only_help = sorted(options(help_out) - options(text))
+            only_page = sorted(options(text) - options(help_out))
+            res.record(f"readme: {page} renders ({how}) and names the {len(options(help_out))} "
+                       f"options of baretrace {cmd + ' ' if cmd else ''}--help, no other",
+                       st == 0 and title in text and "NAME" in text and "SYNOPSIS" in text
+                       and options(help_out) and not only_help and not only_page,
+                       f"status {st}; only in --help: {only_help}; only in the page: "
+                       f"{only_page}\n" + text[-3000:])
+    finally:
+        shutil.rmtree(dest, ignore_errors=True)
+
+
 def stage_readme(h, res, board):
     if board != "qemu-virt":
         return      # the docs' examples boot qemu-virt
@@ -410,3 +475,4 @@ def stage_readme(h, res, board):
         if name in examples:
             check(h, res, board, examples[name], outputs.get(name))
     check_make_commands(h, res, board, "\n".join(texts.values()))
+    check_install(h, res, board)
