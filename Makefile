@@ -332,7 +332,7 @@ fresh-check:
 	$(Q)tools/setup fresh-check
 	$(Q)tools/fresh-check
 
-# Board farms on QEMU (README, "Running on a board farm"): labgrid's
+# Board farms on QEMU (docs/farms.md): labgrid's
 # pytest plugin and LAVA's lava-run; FARM= picks scenarios
 # (tools/farm/scenarios.py; default: the ones that must pass).
 .PHONY: farm-labgrid farm-lava
@@ -393,8 +393,8 @@ help:
 	@echo "  make clean        remove build/<board> and build/host (keeps build/newlib)"
 	@echo "  make BOARD=rpi4 run-uboot   the Pi card's U-Boot flow on QEMU raspi4b (rpi3: raspi3b),"
 	@echo "                    traced as make run"
-	@echo "  make sdcard       Raspberry Pi boot partition: BOARD=rpi4 sdcard FIRMWARE_DIR=dir (README)"
-	@echo "  make farm-labgrid labgrid's pytest tests on QEMU (FARM=scenarios; README, board farms)"
+	@echo "  make sdcard       Raspberry Pi boot partition: BOARD=rpi4 sdcard FIRMWARE_DIR=dir (docs/boards.md)"
+	@echo "  make farm-labgrid labgrid's pytest tests on QEMU (FARM=scenarios; docs/farms.md)"
 	@echo "  make farm-lava    LAVA jobs by lava-run on QEMU (FARM=scenarios)"
 	@echo "  make help         this list"
 	@echo "  make print-VAR    print a variable (internal: rpi-bootargs remakes cmdline.txt,"
@@ -502,7 +502,7 @@ endif
 # the arguments the recipes append go to 'false'.
 ifeq ($(QEMU_MACHINE),)
 RUN = echo "make: BOARD=$(BOARD) has no QEMU model; put build/$(BOARD) on its SD card \
-(README)" >&2; false
+(docs/boards.md)" >&2; false
 endif
 
 # 'make print-VAR' prints a variable (used by test/run.py).

@@ -140,7 +140,7 @@ void trace_printf_args(const struct trace_format *f, unsigned int n, const int64
 
 /*
  * Control: the same layer the console commands and boot arguments use
- * (see README "Console commands"). Each returns 0 or a TRACE_E* code and
+ * (see docs/running.md, "Console commands"). Each returns 0 or a TRACE_E* code and
  * changes nothing when it refuses.
  */
 int trace_set_tracer(const char *name);	/* "function", "function_graph", "nop" */

@@ -40,7 +40,7 @@
  * check can use before anything is saved (there is no spare EL1 one;
  * TPIDR_EL1 is the per-CPU pointer the check reads), so SP_EL0 is the
  * kernel's at EL1h and an application must not keep a value in it
- * (README, "Registers and resources an application may use"). On the
+ * (docs/applications.md, "Registers and resources an application may use"). On the
  * overflow path x1 goes straight into the emergency frame, so the EL0
  * thread registers (TPIDR_EL0, TPIDRRO_EL0) stay the application's even
  * there. Costs 10 instructions (2 loads) per exception. */

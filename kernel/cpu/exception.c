@@ -47,7 +47,7 @@ static void __attribute__((noreturn)) exception_crash(struct exc_frame *f, const
 void exception_init_cpu(void)
 {
 	write_sysreg(vbar_el1, (uintptr_t)exception_vectors);
-	/* TPIDR_EL0 and TPIDRRO_EL0 are the application's (README:
+	/* TPIDR_EL0 and TPIDRRO_EL0 are the application's (docs/applications.md:
 	 * "Registers and resources an application may use"; kernel/cpu/tls.c
 	 * gives them their first values); the trace core's recursion guard
 	 * is EL1 state. */

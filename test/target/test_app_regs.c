@@ -1,5 +1,5 @@
 /*
- * test/target/test_app_regs.c: TPIDR_EL0 is the application's (README,
+ * test/target/test_app_regs.c: TPIDR_EL0 is the application's (docs/applications.md,
  * "Registers and resources an application may use"). With the
  * application's own pointer in it, every ops callback and every recorder
  * in assembly (function, function_graph, profiler) still sees every

@@ -1,7 +1,7 @@
 /*
  * test/apps/exit/main.c: returns the number given after '--' (0 without
  * one), so a test can see which status reaches the host
- * (test/readme_examples.py: make run's status, the README's promise).
+ * (test/readme_examples.py: make run's status, as docs/running.md promises).
  */
 #include <stdio.h>
 #include <stdlib.h>
