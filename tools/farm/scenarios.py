@@ -1,13 +1,21 @@
 """tools/farm/scenarios.py: what the farm runners boot, shared by
-run-labgrid and run-lava (and test/farm/stage.py, which checks them).
+run-labgrid and run-lava (and test/farm/farm_stage.py, which checks them).
 
-A scenario is an image (APP), a boot path (direct: QEMU loads the kernel;
-uboot: U-Boot loads it) and boot arguments, all from the existing test
-app and demo; no image is built for the farm alone. 'expect' is what a
-correct runner must conclude: pass, or fail with a reason word that its
-output names (hung, crashed, not ok).
+A scenario is a board, an image (APP), a boot path and boot arguments,
+all from the existing test app and demo; no image is built for the farm
+alone. The boot paths:
+  direct    (qemu-virt) QEMU loads the kernel
+  uboot     (qemu-virt) U-Boot loads it: from a disk (labgrid), by TFTP
+            (LAVA, the Pi 4 job on a virt stand-in); (rpi4) Debian's
+            U-Boot from the SD card, on raspi4b (labgrid only: LAVA's Pi 4
+            U-Boot job needs the network, which raspi4b does not model)
+  firmware  (rpi4) as the Pi firmware boots an SD card: kernel8.img with
+            the DTB and cmdline.txt, on QEMU raspi4b (the stand-in)
+'expect' is what a correct runner must conclude: pass, or fail with a
+reason word that its output names (hung, crashed, not ok).
 """
 import os
+import shutil
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -15,6 +23,7 @@ BUILD = os.path.join(ROOT, "build")
 FARM = os.path.join(BUILD, "farm")
 BOARD = "qemu-virt"
 UBOOT_BIN = "/usr/lib/u-boot/qemu_arm64/u-boot.bin"
+RUNNERS = ("run-labgrid", "run-lava")
 
 
 def demo_args():
@@ -49,8 +58,41 @@ SCENARIOS = {
     "crash-uboot": dict(app="test/target", boot="uboot", args="panic=poweroff -- crash null", expect="crashed"),
     "hang":        dict(app="test/target", boot="direct", args="panic=poweroff -- hang", expect="hung"),
     "hang-uboot":  dict(app="test/target", boot="uboot", args="panic=poweroff -- hang", expect="hung"),
+    # The Raspberry Pi 4 image on QEMU raspi4b, the stand-in for a Pi in
+    # the farm (tools/fetch-qemu's QEMU, board/rpi4/board.mk QEMU_BIN).
+    "rpi4-ktap":   dict(board="rpi4", app="test/target", boot="firmware",
+                        args="panic=poweroff -- ktest", expect="pass"),
+    "rpi4-demo":   dict(board="rpi4", app="examples/demo", boot="firmware", args=None, expect="pass"),
+    "rpi4-ktap-uboot": dict(board="rpi4", app="test/target", boot="uboot",
+                            args="panic=poweroff -- ktest " + UBOOT_SUITES, expect="pass",
+                            runners=("run-labgrid",)),
+    "rpi4-crash":  dict(board="rpi4", app="test/target", boot="firmware",
+                        args="panic=poweroff -- crash null", expect="crashed"),
 }
 GOOD = [name for name, s in SCENARIOS.items() if s["expect"] == "pass"]
+
+
+def for_runner(runner, names):
+    """The scenarios of 'names' that 'runner' has a boot path for."""
+    return [n for n in names if runner in SCENARIOS[n].get("runners", RUNNERS)]
+
+
+def make_var(board, var):
+    """A variable as the Makefile sets it for the board (make print-VAR)."""
+    out = subprocess.run(["make", "-s", f"BOARD={board}", f"print-{var}"], cwd=ROOT,
+                         capture_output=True, text=True).stdout.strip()
+    return out.splitlines()[-1] if out else ""
+
+
+def unavailable(name):
+    """Why the scenario's board cannot run here, or None: the rpi4 ones
+    need a QEMU with raspi4b (tools/fetch-qemu --check says what is
+    missing, as the rpi4-qemu stage reports it)."""
+    if SCENARIOS[name].get("board", BOARD) != "rpi4":
+        return None
+    r = subprocess.run([os.path.join(ROOT, "tools", "fetch-qemu"), "--check"], cwd=ROOT,
+                       capture_output=True, text=True)
+    return None if r.returncode == 0 else (r.stderr.strip() or "tools/fetch-qemu --check failed")
 
 
 def scenario(name, slow_reader=False):
@@ -59,13 +101,16 @@ def scenario(name, slow_reader=False):
     so a burst of output stalls the writing CPU; the lockup detector
     would take that for a lockup and add its reports to the stream."""
     s = dict(SCENARIOS[name])
+    s.setdefault("board", BOARD)
     if s["args"] is None:
         s["args"] = demo_args()
     if slow_reader:
         s["args"] = s["args"].replace("panic=poweroff", "panic=poweroff lockup_ms=0", 1)
-    d = os.path.join(BUILD, BOARD, "" if s["app"] == "examples/demo"
+    d = os.path.join(BUILD, s["board"], "" if s["app"] == "examples/demo"
                      else "app-" + s["app"].replace("/", "-"))
-    s["image"] = os.path.join(d, "Image")
+    s["dir"] = d
+    # what the board's loader takes: the Pi firmware loads kernel8.img
+    s["image"] = os.path.join(d, "kernel8.img" if s["board"] == "rpi4" else "Image")
     s["elf"] = os.path.join(d, "baretrace.elf")
     s["kind"] = "demo" if s["app"] == "examples/demo" else "ktap"
     return s
@@ -73,11 +118,47 @@ def scenario(name, slow_reader=False):
 
 def build(names):
     """Builds (or reuses: make is incremental) the images the scenarios
-    boot and the host tool that decodes their traces."""
-    apps = sorted({SCENARIOS[n]["app"] for n in names})
-    for app in apps:
-        subprocess.run(["make", "-s", f"BOARD={BOARD}", f"APP={app}"], cwd=ROOT, check=True)
+    boot and the host tool that decodes their traces; for rpi4 also
+    Debian's DTB and U-Boot (tools/fetch-pi, through the Makefile)."""
+    images = sorted({(SCENARIOS[n].get("board", BOARD), SCENARIOS[n]["app"]) for n in names})
+    for board, app in images:
+        subprocess.run(["make", "-s", f"BOARD={board}", f"APP={app}"], cwd=ROOT, check=True)
+    if any(board == "rpi4" for board, _ in images):
+        subprocess.run(["make", "-s", "BOARD=rpi4", make_var("rpi4", "RPI_KERNEL_DEB") + "/.fetched",
+                        make_var("rpi4", "RPI_UBOOT_DEB")], cwd=ROOT, check=True)
     subprocess.run(["make", "-s", "host-tools"], cwd=ROOT, check=True)
+
+
+def rpi4_dtb():
+    """Debian's bcm2711-rpi-4-b.dtb, the tree the Pi firmware hands over
+    (board.mk's QEMU_DTB, as make BOARD=rpi4 run passes it)."""
+    dtb = make_var("rpi4", "QEMU_DTB_FILE")
+    if not dtb:
+        raise SystemExit("no bcm2711-rpi-4-b.dtb in build/debs (tools/fetch-pi fetches it)")
+    return os.path.join(ROOT, dtb)
+
+
+def rpi4_card(s, out_dir, flow):
+    """The SD card of 'make BOARD=rpi4 sdcard' for the scenario (its boot
+    arguments in cmdline.txt and boot.scr), copied to out_dir/card.img.
+    FIRMWARE_DIR holds Debian's bcm2711-rpi-4-b.dtb, the device tree the
+    firmware would take from the card, and placeholders for the rest of
+    the firmware (RPI_FIRMWARE), which QEMU stands in for."""
+    fw = os.path.join(FARM, "rpi4-firmware")
+    os.makedirs(fw, exist_ok=True)
+    dtb = rpi4_dtb()
+    for f in make_var("rpi4", "RPI_FIRMWARE").split():
+        if f == os.path.basename(dtb):
+            shutil.copyfile(dtb, os.path.join(fw, f))
+        else:
+            with open(os.path.join(fw, f), "w") as out:
+                out.write("placeholder: QEMU raspi4b stands in for the Pi firmware\n")
+    subprocess.run(["make", "-s", "BOARD=rpi4", f"APP={s['app']}", f"BOOTARGS={s['args']}",
+                    f"SDCARD_FLOW={flow}", f"FIRMWARE_DIR={fw}", "sdcard"],
+                   cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    card = os.path.join(out_dir, "card.img")
+    subprocess.run(["cp", "--sparse=always", os.path.join(s["dir"], "sdcard.img"), card], check=True)
+    return card
 
 
 def make_disk(s, out_dir):

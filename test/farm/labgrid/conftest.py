@@ -119,11 +119,18 @@ def power_off(power, console):
     full serial line, and a QEMU blocked so would never answer the
     driver's 'quit'."""
     stop = threading.Event()
+    # The drain reads through the driver's _read (what ConsoleExpectMixin's
+    # read wraps), not read(): read() is a labgrid step, and steps live on
+    # one process-wide stack that is not thread-safe: a read step pushed
+    # here while power.off()'s step was on it failed off()'s pop
+    # ("assert self._stack[-1] is step", the demo's teardown, once in a
+    # farm stage).
+    read = getattr(console, "_read", console.read)
 
     def drain():
         while not stop.is_set():
             try:
-                if not console.read(size=4096, timeout=0.2):
+                if not read(size=4096, timeout=0.2):
                     time.sleep(0.05)
             except Exception:  # TIMEOUT, or the line already closed
                 time.sleep(0.05)
