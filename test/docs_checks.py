@@ -1,0 +1,167 @@
+"""test/docs_checks.py: the docs' links and the host tool's man pages, for
+the readme stage (readme_examples.py): every relative link
+'[text](path#anchor)' of README.md and docs/*.md names a file that exists
+and, with an anchor, a heading of it (GitHub's slugs), with a planted page
+of broken links that must be caught; 'make install' puts the tool and a
+man page per command under PREFIX, each renders with 'man -l' and names
+exactly the options its command's --help names.
+"""
+import glob
+import os
+import re
+import shutil
+import tempfile
+
+
+def doc_files(root):
+    """README.md and the manual's pages, as paths relative to root."""
+    return ["README.md"] + sorted(os.path.relpath(p, root)
+                                  for p in glob.glob(os.path.join(root, "docs", "*.md")))
+
+
+def without_code(text):
+    """text with fenced code blocks and inline code spans blanked (links
+    and headings inside them are not links and headings)."""
+    text = re.sub(r"^```.*?^```$", "", text, flags=re.M | re.S)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def github_slug(heading):
+    """The anchor GitHub gives a heading: its rendered text lower-cased,
+    every character but letters, digits, '_', '-' and spaces dropped,
+    spaces turned into '-' (github-slugger)."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading)   # [text](url) -> text
+    text = text.replace("`", "").replace("*", "").strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def heading_anchors(text):
+    """Every anchor of a page's headings; a repeated slug gets -1, -2, ..."""
+    anchors, seen = set(), {}
+    for m in re.finditer(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.sub(r"^```.*?^```$", "", text,
+                                                          flags=re.M | re.S), re.M):
+        slug = github_slug(m.group(1))
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        anchors.add(slug if n == 0 else f"{slug}-{n}")
+    return anchors
+
+
+LINK_RE = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def broken_links(root, files):
+    """'FILE: [..](TARGET): why' for each relative link of files (paths
+    relative to root) whose file or heading does not exist."""
+    bad, anchors = [], {}
+    for name in files:
+        with open(os.path.join(root, name)) as f:
+            text = f.read()
+        for target in LINK_RE.findall(without_code(text)):
+            if re.match(r"[a-z][a-z0-9+.-]*:", target):     # http:, https:, mailto:
+                continue
+            path, _, anchor = target.partition("#")
+            dest = os.path.normpath(os.path.join(os.path.dirname(name), path)) if path else name
+            full = os.path.join(root, dest)
+            if not os.path.exists(full):
+                bad.append(f"{name}: ({target}): no file {dest}")
+                continue
+            if anchor:
+                if not dest.endswith(".md") or os.path.isdir(full):
+                    bad.append(f"{name}: ({target}): an anchor into {dest}, not a page")
+                    continue
+                if dest not in anchors:
+                    with open(full) as f:
+                        anchors[dest] = heading_anchors(f.read())
+                if anchor not in anchors[dest]:
+                    bad.append(f"{name}: ({target}): {dest} has no heading '#{anchor}'")
+    return bad
+
+
+def check_links(h, res, files):
+    bad = broken_links(h.ROOT, files)
+    res.record(f"readme: every relative link of the {len(files)} pages (README.md, docs/*.md) "
+               "names an existing file and heading", not bad, "\n".join(bad))
+    # The check itself: a planted page with one good link of each kind and
+    # three broken ones; exactly the broken ones must be named.
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.join(d, "docs"))
+        with open(os.path.join(d, "docs", "a.md"), "w") as f:
+            f.write("# A page\n\n## Two words: `code` --here\n\n```\n# not a heading\n```\n"
+                    "[ok](#two-words-code---here) [ok](../README.md#top-one)\n"
+                    "[bad](#not-a-heading) [bad](b.md) [bad](../README.md#nowhere)\n"
+                    "`[not a link](nowhere.md)`\n")
+        with open(os.path.join(d, "README.md"), "w") as f:
+            f.write("# Top one\n\n[ok](docs/a.md#a-page) [site](https://example.org/x.md)\n")
+        got = broken_links(d, ["README.md", "docs/a.md"])
+    want = ["#not-a-heading", "b.md", "../README.md#nowhere"]
+    res.record("readme: the link check names a missing file, a missing heading and a "
+               "heading inside a code block, and nothing else (planted pages)",
+               len(got) == 3 and all(f"({w})" in g for w, g in zip(want, got)),
+               "\n".join(got))
+
+
+# ---- make install and the man pages ------------------------------------------
+
+OPTION_RE = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)")
+
+
+def options(text):
+    """Every option a text names: -o, -F, --elf, --sort (of --sort=KEY)."""
+    return set(OPTION_RE.findall(text))
+
+
+def deroff(text):
+    """A man page's roff source as plain text, for a machine with no man."""
+    text = re.sub(r'^\.(?:TH|SH) "?([^"\n]*)"?.*$', r"\1", text, flags=re.M)  # titles
+    text = re.sub(r"^\.\S+.*$", "", text, flags=re.M)          # other requests
+    text = re.sub(r"\\f[BIRP]|\\&", "", text)
+    return text.replace("\\-", "-").replace("\\e", "\\")
+
+
+def render_man(h, page):
+    """(status, text, how) of a page as man -l renders it (plain text)."""
+    if not shutil.which("man"):
+        with open(page) as f:
+            return 0, deroff(f.read()), "roff source (no man on this machine)"
+    env = dict(os.environ, LC_ALL="C", MANWIDTH="200", MANPAGER="cat", PAGER="cat")
+    st, out = h.run(["man", "-l", page], env=env)
+    return st, re.sub(r".\x08", "", out), "man -l"
+
+
+def check_install(h, res, board):
+    """make install PREFIX DESTDIR puts the tool and one man page per
+    command (and baretrace(1)) in place; each renders, and names exactly
+    the options its command's --help names."""
+    dest = tempfile.mkdtemp(prefix="install-", dir=os.path.join(h.ROOT, "build"))
+    try:
+        st, out = h.run(["make", f"BOARD={board}", "install", "PREFIX=/opt/bt",
+                         f"DESTDIR={dest}"], timeout=300)
+        tool = os.path.join(dest, "opt/bt/bin/baretrace")
+        man1 = os.path.join(dest, "opt/bt/share/man/man1")
+        ok = st == 0 and os.access(tool, os.X_OK)
+        _, overview = h.run([tool, "--help"]) if ok else (None, "")
+        commands = list(dict.fromkeys(re.findall(r"^  ([a-z][\w-]*) ", overview, re.M)))
+        want = sorted(["baretrace.1"] + [f"baretrace-{c}.1" for c in commands])
+        got = sorted(os.listdir(man1)) if os.path.isdir(man1) else []
+        res.record(f"readme: make install PREFIX=/opt/bt DESTDIR=... installs bin/baretrace "
+                   f"and share/man/man1's {len(want)} pages (baretrace and each command "
+                   f"its --help names: {', '.join(commands)})",
+                   ok and len(commands) >= 5 and got == want,
+                   f"status {st}; tool {os.path.exists(tool)}; pages {got}, want {want}\n" + out)
+        for page in got:
+            cmd = page[len("baretrace-"):-2] if page != "baretrace.1" else None
+            st, text, how = render_man(h, os.path.join(man1, page))
+            _, help_out = h.run([tool, cmd, "--help"] if cmd else [tool, "--help"])
+            title = page[:-2].upper()
+            only_help = sorted(options(help_out) - options(text))
+            only_page = sorted(options(text) - options(help_out))
+            res.record(f"readme: {page} renders ({how}) and names the {len(options(help_out))} "
+                       f"options of baretrace {cmd + ' ' if cmd else ''}--help, no other",
+                       st == 0 and title in text and "NAME" in text and "SYNOPSIS" in text
+                       and options(help_out) and not only_help and not only_page,
+                       f"status {st}; only in --help: {only_help}; only in the page: "
+                       f"{only_page}\n" + text[-3000:])
+    finally:
+        shutil.rmtree(dest, ignore_errors=True)
