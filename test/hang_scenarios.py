@@ -41,8 +41,6 @@ import os
 import re
 import signal
 import subprocess
-import threading
-import time
 
 TRACE = "trace=function trace_filter=tt_*,hang_* trace_buf=2K"
 
@@ -54,28 +52,7 @@ def input_boot(h, tgt, bootargs, ready, data, flags=""):
            "--bootargs", bootargs]
     if flags:
         cmd += ["--qemu-flags", flags]
-    proc = subprocess.Popen(cmd, cwd=h.ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    timed_out = []
-
-    def kill():
-        timed_out.append(1)
-        os.killpg(proc.pid, signal.SIGKILL)
-    timer = threading.Timer(h.QEMU_TIMEOUT, kill)
-    timer.start()
-    text = b""
-    try:
-        for line in iter(proc.stdout.readline, b""):
-            text += line
-            if data and ready.encode() in line:
-                time.sleep(0.5)		# well inside the loop, tracing
-                proc.stdin.write(data)
-                proc.stdin.flush()
-                data = b""
-        proc.wait()
-    finally:
-        timer.cancel()
-    return (None if timed_out else proc.returncode), h.strip_frames(text.decode(errors="replace"))
+    return h.input_boot_cmd(cmd, ready, data)
 
 
 def section(out, start, end):

@@ -4,7 +4,10 @@ and the DTBs the stages boot with.
 """
 import os
 import re
+import signal
 import subprocess
+import threading
+import time
 
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -107,6 +110,35 @@ def strip_frames(out):
     """Console text without trace frames (STX ... ETX, docs/wire.md; ETX
     never occurs inside one), which may sit between console lines."""
     return re.sub("\x02[^\x03]*\x03", "", out).replace("\r", "")
+
+
+def input_boot_cmd(cmd, ready, data):
+    """Runs the boot command 'cmd' (in the tree's root), writes 'data' to
+    its stdin half a second after a line holding 'ready' appears (well
+    inside the loop the image runs next); returns (status, or None if it
+    ran past QEMU_TIMEOUT and was killed, console text without frames)."""
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    timed_out = []
+
+    def kill():
+        timed_out.append(1)
+        os.killpg(proc.pid, signal.SIGKILL)
+    timer = threading.Timer(QEMU_TIMEOUT, kill)
+    timer.start()
+    text = b""
+    try:
+        for line in iter(proc.stdout.readline, b""):
+            text += line
+            if data and ready.encode() in line:
+                time.sleep(0.5)
+                proc.stdin.write(data)
+                proc.stdin.flush()
+                data = b""
+        proc.wait()
+    finally:
+        timer.cancel()
+    return (None if timed_out else proc.returncode), strip_frames(text.decode(errors="replace"))
 
 
 def parse_ktap(prefix, out, res):

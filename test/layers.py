@@ -142,30 +142,24 @@ def layer_violations(tree, order, includes, undefined, defined):
     rank = {d: i for i, d in enumerate(order)}
     found = []
 
-    def up(src, dst):
-        a, b = folder_of(tree, src), dst
+    def arrow(src, dst, what):
+        """None if src's folder may use dst, else why not."""
+        a = folder_of(tree, src)
         if a not in rank:
             return f"{src}: its folder '{a}' is not in {tree}/LAYERS"
-        if b not in rank:
-            return f"{src}: uses folder '{b}', which is not in {tree}/LAYERS"
-        return f"{src}" if rank[b] > rank[a] else None
+        if dst not in rank:
+            return f"{src}: uses folder '{dst}', which is not in {tree}/LAYERS"
+        if rank[dst] > rank[a]:
+            return f"{src}: {what} ({dst}/ is above {a}/)"
+        return None
     for src, incs in sorted(includes.items()):
         for folder, text in incs:
-            bad = up(src, folder)
-            if bad:
-                found.append(bad if ":" in bad else
-                             f"{src}: includes \"{text}\" ({folder}/ is above {folder_of(tree, src)}/)")
+            found.append(arrow(src, folder, f'includes "{text}"'))
     for src, syms in sorted(undefined.items()):
-        for sym in sorted(syms):
-            if sym not in defined:
-                continue
-            dst = folder_of(tree, defined[sym])
-            bad = up(src, dst)
-            if bad:
-                found.append(bad if ":" in bad else
-                             f"{src}: uses {sym} of {defined[sym]} ({dst}/ is above "
-                             f"{folder_of(tree, src)}/)")
-    return sorted(set(found))
+        for sym in sorted(s for s in syms if s in defined):
+            found.append(arrow(src, folder_of(tree, defined[sym]),
+                               f"uses {sym} of {defined[sym]}"))
+    return sorted({f for f in found if f})
 
 
 def check_tree(h, res, board, tree, planted):

@@ -22,10 +22,6 @@ Debian's U-Boot from the card.
 """
 import os
 import re
-import signal
-import subprocess
-import threading
-import time
 
 PI = "rpi4"
 
@@ -66,33 +62,9 @@ def boot(h, image_dir, bootargs, flags="", dtb=True, capture=None, timeout=None)
 
 
 def input_boot(h, image_dir, bootargs, ready, data):
-    """Boots, writes 'data' to the console once 'ready' appears (half a
-    second later: well inside the loop that follows it); returns (status
-    or None on timeout, console text)."""
-    proc = subprocess.Popen(qemu_cmd(h, image_dir, bootargs), cwd=h.ROOT,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    timed_out = []
-
-    def kill():
-        timed_out.append(1)
-        os.killpg(proc.pid, signal.SIGKILL)
-    timer = threading.Timer(h.QEMU_TIMEOUT, kill)
-    timer.start()
-    text = b""
-    try:
-        for line in iter(proc.stdout.readline, b""):
-            text += line
-            if data and ready.encode() in line:
-                time.sleep(0.5)
-                proc.stdin.write(data)
-                proc.stdin.flush()
-                data = b""
-        proc.wait()
-    finally:
-        timer.cancel()
-    out = h.strip_frames(text.decode(errors="replace").replace("\r", ""))
-    return (None if timed_out else proc.returncode), out
+    """Boots, writes 'data' to the console once 'ready' appears; returns
+    (status or None on timeout, console text)."""
+    return h.input_boot_cmd(qemu_cmd(h, image_dir, bootargs), ready, data)
 
 
 def stage_rpi4_qemu(h, res, board):

@@ -1,10 +1,11 @@
 /*
  * trace/tracers/record_where.c: which CPUs and contexts the tracers
- * record. Read by every recorder on its path; set only by the control
- * layer's options (trace/control/options.c), while the tracers may run:
- * a recorder reads each once per call, and a change takes effect on
- * each CPU with its next call (the mask and the context are single
- * words, written whole).
+ * record. Read by the C callbacks of the function, graph and profile
+ * tracers (the assembly recorders run only while none is set:
+ * trace_pick_function_callback); set only by the control layer's options
+ * (trace/control/options.c), while the tracers may run: each is an
+ * aligned word written whole, so a callback sees the old value or the
+ * new one, and a change holds on each CPU from its next call.
  */
 #include <stdbool.h>
 #include <stdint.h>
