@@ -75,6 +75,35 @@ enum wire_meta_key {
 #define WIRE_EXT_ARGS		1
 #define WIRE_EXT_STACK		2
 #define WIRE_EXT_TRIGGER	3
+#define WIRE_EXT_OUTCOME	4
+
+/*
+ * How a run ended (subtype 4's outcome byte, and the end-of-stream
+ * frame's outcome, section 2.4). WIRE_OUTCOME_EXIT is main() returning
+ * (or exit()); every other outcome is distinct from any value main()
+ * can return. wire_outcome_name() gives the word the console's final
+ * line, build/run/status and the host tool use; wire_outcome_code()
+ * the process exit status that stands for it (semihosting, qemu-run):
+ * the shell's own numbers where one fits (124 as timeout(1), 128 +
+ * the signal otherwise), so a script that only sees the number still
+ * reads it the usual way. The word, not the number, is what tells an
+ * outcome from main()'s status.
+ */
+enum wire_outcome {
+	WIRE_OUTCOME_EXIT = 0,		/* main() returned the status */
+	WIRE_OUTCOME_CRASH = 1,		/* an exception nothing handles */
+	WIRE_OUTCOME_PANIC = 2,		/* panic() */
+	WIRE_OUTCOME_HANG = 3,		/* lockup detector, watchdog=, TIMEOUT= */
+	WIRE_OUTCOME_WATCHDOG = 4,	/* the board reset by a watchdog */
+	WIRE_OUTCOME_INTERRUPT = 5,	/* the user asked the run to end */
+	WIRE_OUTCOME_REFUSED = 6,	/* a boot setting was refused */
+	WIRE_OUTCOME_COUNT
+};
+
+/* "exit", "crash", ...; NULL for a value outside the enum. */
+const char *wire_outcome_name(unsigned outcome);
+/* The process exit status for an outcome (status: main()'s, for EXIT). */
+int wire_outcome_code(unsigned outcome, int status);
 
 /* What a fired trigger did (subtype 3's action byte). */
 enum wire_trigger_action {
@@ -274,14 +303,23 @@ struct wire_end_cpu {
 	uint64_t cpu, produced, overwritten, dropped, discarded, blocks;
 };
 
-/* Encodes n entries; returns the body length, or 0 if it does not fit. */
+/* How the run ended, after the entries (2.4); absent in older bodies. */
+struct wire_end_run {
+	int known;		/* 0: the body did not say */
+	unsigned outcome;	/* enum wire_outcome */
+	int64_t status;		/* main()'s status for EXIT, else 0 */
+};
+
+/* Encodes n entries and, when run is not NULL, the outcome; returns the
+ * body length, or 0 if it does not fit. */
 size_t wire_end_encode(uint8_t *out, size_t cap, const struct wire_end_cpu *c,
-		       unsigned n);
+		       unsigned n, const struct wire_end_run *run);
 /* Decodes up to max entries into c: returns how many the body holds (all
  * of them read when <= max), 0 for an empty (version 1) body, or -1 if it
- * is malformed. */
+ * is malformed. run (may be NULL) gets the outcome when the body has one
+ * (run->known), and run->known = 0 otherwise. */
 int wire_end_decode(const uint8_t *body, size_t len, struct wire_end_cpu *c,
-		    unsigned max);
+		    unsigned max, struct wire_end_run *run);
 
 /* ---- the previous boot's trace (section 2.10) -------------------------- */
 

@@ -293,11 +293,13 @@ int wire_profile_next(struct wire_profile_iter *it, struct wire_profile_entry *e
 /* ---- frames ---------------------------------------------------------- */
 
 int wire_end_decode(const uint8_t *body, size_t len, struct wire_end_cpu *c,
-		    unsigned max)
+		    unsigned max, struct wire_end_run *run)
 {
 	struct rd r = { body, body + len, 0 };
 	uint64_t n;
 
+	if (run)
+		run->known = 0;
 	if (!len)
 		return 0;
 	n = rd_varint(&r);
@@ -316,6 +318,18 @@ int wire_end_decode(const uint8_t *body, size_t len, struct wire_end_cpu *c,
 			return -1;
 		if (i < max)
 			c[i] = e;
+	}
+	/* The outcome (version 2, later writers): an outcome byte and a
+	 * zigzag status; a body that ends after the entries has none. */
+	if (run && r.p < r.end) {
+		unsigned o = *r.p++;
+		uint64_t st = rd_varint(&r);
+
+		if (!r.bad && o < WIRE_OUTCOME_COUNT) {
+			run->known = 1;
+			run->outcome = o;
+			run->status = wire_unzigzag(st);
+		}
 	}
 	return (int)n;
 }

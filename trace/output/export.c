@@ -282,7 +282,7 @@ void export_end(void)
 		c[i] = (struct wire_end_cpu){ i, t.produced, t.overwritten, t.dropped,
 					      t.discarded + t.in_ring, t.blocks };
 	}
-	size_t len = wire_end_encode(body, sizeof(body), c, n);
+	size_t len = wire_end_encode(body, sizeof(body), c, n, NULL);
 
 	export_send(WIRE_FRAME_END, 0, 0, body, len);
 	uart_flush();

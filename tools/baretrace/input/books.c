@@ -119,7 +119,7 @@ void bt_books_block_end(struct bt_decoder *d, unsigned cpu, uint64_t n, int cut)
 void bt_books_end(struct bt_decoder *d, const struct wire_frame *f)
 {
 	struct wire_end_cpu e[BT_MAX_CPUS];
-	int n = wire_end_decode(f->body, f->body_len, e, BT_MAX_CPUS);
+	int n = wire_end_decode(f->body, f->body_len, e, BT_MAX_CPUS, NULL);
 
 	if (n < 0) {
 		if (!d->quiet)
