@@ -225,26 +225,6 @@ unsigned wire_block_head_put(uint8_t out[2 * WIRE_VARINT_MAX], uint64_t base_ts,
 	return n + wire_varint_put(out + n, first);
 }
 
-const char *wire_outcome_name(unsigned outcome)
-{
-	static const char *const names[WIRE_OUTCOME_COUNT] = {
-		"exit", "crash", "panic", "hang", "watchdog", "interrupt", "refused",
-	};
-
-	return outcome < WIRE_OUTCOME_COUNT ? names[outcome] : 0;
-}
-
-int wire_outcome_code(unsigned outcome, int status)
-{
-	/* 124 as timeout(1); 128 + SIGSEGV, SIGABRT, SIGKILL, SIGINT; 2
-	 * as a refused command line. */
-	static const int codes[WIRE_OUTCOME_COUNT] = { 0, 139, 134, 124, 137, 130, 2 };
-
-	if (outcome == WIRE_OUTCOME_EXIT)
-		return status;
-	return outcome < WIRE_OUTCOME_COUNT ? codes[outcome] : 1;
-}
-
 size_t wire_end_encode(uint8_t *out, size_t cap, const struct wire_end_cpu *c,
 		       unsigned n, const struct wire_end_run *run)
 {

@@ -75,35 +75,8 @@ enum wire_meta_key {
 #define WIRE_EXT_ARGS		1
 #define WIRE_EXT_STACK		2
 #define WIRE_EXT_TRIGGER	3
-#define WIRE_EXT_OUTCOME	4
+#define WIRE_EXT_OUTCOME	4	/* how the run ended: enum run_outcome, kernel/report/outcome.h */
 
-/*
- * How a run ended (subtype 4's outcome byte, and the end-of-stream
- * frame's outcome, section 2.4). WIRE_OUTCOME_EXIT is main() returning
- * (or exit()); every other outcome is distinct from any value main()
- * can return. wire_outcome_name() gives the word the console's final
- * line, build/run/status and the host tool use; wire_outcome_code()
- * the process exit status that stands for it (semihosting, qemu-run):
- * the shell's own numbers where one fits (124 as timeout(1), 128 +
- * the signal otherwise), so a script that only sees the number still
- * reads it the usual way. The word, not the number, is what tells an
- * outcome from main()'s status.
- */
-enum wire_outcome {
-	WIRE_OUTCOME_EXIT = 0,		/* main() returned the status */
-	WIRE_OUTCOME_CRASH = 1,		/* an exception nothing handles */
-	WIRE_OUTCOME_PANIC = 2,		/* panic() */
-	WIRE_OUTCOME_HANG = 3,		/* lockup detector, watchdog=, TIMEOUT= */
-	WIRE_OUTCOME_WATCHDOG = 4,	/* the board reset by a watchdog */
-	WIRE_OUTCOME_INTERRUPT = 5,	/* the user asked the run to end */
-	WIRE_OUTCOME_REFUSED = 6,	/* a boot setting was refused */
-	WIRE_OUTCOME_COUNT
-};
-
-/* "exit", "crash", ...; NULL for a value outside the enum. */
-const char *wire_outcome_name(unsigned outcome);
-/* The process exit status for an outcome (status: main()'s, for EXIT). */
-int wire_outcome_code(unsigned outcome, int status);
 
 /* What a fired trigger did (subtype 3's action byte). */
 enum wire_trigger_action {
@@ -306,7 +279,7 @@ struct wire_end_cpu {
 /* How the run ended, after the entries (2.4); absent in older bodies. */
 struct wire_end_run {
 	int known;		/* 0: the body did not say */
-	unsigned outcome;	/* enum wire_outcome */
+	unsigned outcome;	/* enum run_outcome (kernel/report/outcome.h) */
 	int64_t status;		/* main()'s status for EXIT, else 0 */
 };
 

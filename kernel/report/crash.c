@@ -128,7 +128,7 @@ void crash(struct exc_frame *f, const char *why)
 		crash_dump();
 	switch (panic_action) {
 	case PANIC_POWEROFF:
-		power_exit(EXIT_STATUS_CRASH);
+		power_end(RUN_CRASH, 0);
 	case PANIC_RESET:
 		power_reset();
 	case PANIC_HALT:

@@ -9,6 +9,7 @@
 #include "persist.h"
 #include "power.h"
 #include "uart.h"
+#include "outcome.h"
 
 #define SYS_EXIT			0x18
 #define ADP_STOPPED_APPLICATION_EXIT	0x20026
@@ -39,13 +40,24 @@ void power_end_stream(void)
 
 void power_exit(int status)
 {
+	power_end(RUN_EXIT, status);
+}
+
+void power_end(enum run_outcome outcome, int status)
+{
+	int code = run_outcome_code(outcome, status);
+
 	power_end_drain();
 	/* The last line in every case: runners without semihosting read
-	 * the status from here. */
-	kprintf("baretrace: exit status %d\n", status);
+	 * the status from here. An outcome other than main()'s return
+	 * carries its word, which no status of main() has. */
+	if (outcome == RUN_EXIT)
+		kprintf("baretrace: exit status %d\n", status);
+	else
+		kprintf("baretrace: exit status %d (%s)\n", code, run_outcome_name(outcome));
 	power_end_stream();
 	uart_flush();	/* the last bit leaves before the machine stops */
-	uint64_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint64_t)(int64_t)status };
+	uint64_t block[2] = { ADP_STOPPED_APPLICATION_EXIT, (uint64_t)(int64_t)code };
 
 	semihost_call(SYS_EXIT, block);
 	hw_power_off();
@@ -63,5 +75,5 @@ void power_reset(void)
 	uart_flush();
 	persist_clean();	/* the next boot reads it from RAM */
 	hw_reset();
-	power_exit(EXIT_STATUS_CRASH);
+	power_end(RUN_CRASH, 0);
 }

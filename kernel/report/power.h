@@ -7,7 +7,13 @@
 
 #include <baretrace.h>
 
-#define EXIT_STATUS_CRASH	3	/* status reported after a crash */
+#include "outcome.h"
+
+/* Ends the run as power_exit() does, with how it ended: the final line
+ * is "baretrace: exit status N" for RUN_EXIT (N = status, main()'s)
+ * and "baretrace: exit status CODE (WORD)" otherwise, CODE being
+ * run_outcome_code()'s, which semihosting also hands to QEMU. */
+void power_end(enum run_outcome outcome, int status) __attribute__((noreturn));
 
 /* Board side (drivers/psci.c or a board's own). Return only on failure. */
 void hw_power_off(void);
