@@ -276,6 +276,24 @@ comma := ,
 space := $(subst x, ,x)
 TRACE_FILTER_WORD = $(subst $(space),$(comma),$(strip $(TRACE_FILTER)))
 TRACE_ARGS := $(if $(TRACE),trace=$(TRACE) $(if $(TRACE_FILTER_WORD),trace_filter=$(TRACE_FILTER_WORD)))
+# The trace settings in BOOTARGS: its kernel words (before a lone --)
+# named trace or trace_*. The target sends what they start as binary
+# frames, so make run captures whenever there is one (TRACE= too), and
+# run-direct, which does not capture, refuses them.
+kernel_words = $(if $(filter --,$(firstword $(1))),,$(if $(1),$(firstword $(1)) \
+  $(call kernel_words,$(wordlist 2,$(words $(1)),$(1)))))
+BOOTARGS_TRACE = $(filter trace trace=% trace_% "trace=% "trace_%,$(call kernel_words,$(BOOTARGS)))
+CAPTURE = $(or $(TRACE),$(BOOTARGS_TRACE))
+# ICOUNT=1: QEMU's clock counts instructions (-icount), so durations are
+# the same on every run; without it they are host time, which moves with
+# the host's load (docs/running.md).
+ICOUNT ?=
+ifneq ($(filter-out 0 1,$(ICOUNT)),)
+$(error ICOUNT='$(ICOUNT)': 1 for QEMU's instruction-counting clock, 0 or empty for host time)
+endif
+ifeq ($(ICOUNT),1)
+override QEMU_FLAGS += -icount shift=0,sleep=off
+endif
 RUN_DIR := $(BUILD)/run
 BT := $(HOST)/baretrace
 
@@ -286,7 +304,7 @@ run: all host-tools $(QEMU_DTB_DEP)
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
 	@status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
 	  --bootargs "panic=poweroff $(TRACE_ARGS) $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)" \
-	  $(if $(TRACE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
+	  $(if $(CAPTURE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
 	$(RUN_REPORT)
 
 # After a captured boot (make run, make run-uboot): the report, stats and
@@ -307,7 +325,14 @@ define RUN_REPORT
 	exit $$status
 endef
 
+# run-direct does not capture: a trace setting in BOOTARGS is refused
+# with the command that would capture it.
+RUN_DIRECT_REFUSAL = make run-direct: no tracing here, and BOOTARGS holds trace settings \
+($(BOOTARGS_TRACE)), whose binary frames would reach the terminal; run them captured: \
+make$(if $(filter-out examples/demo,$(APP)), APP=$(APP)) TRACE= BOOTARGS='$(subst ','\'',$(BOOTARGS))' run
+
 run-direct: all $(QEMU_DTB_DEP)
+	$(if $(BOOTARGS_TRACE),@echo '$(subst ','\'',$(RUN_DIRECT_REFUSAL))' >&2; exit 2)
 	$(RUN) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
 
 debug: all $(QEMU_DTB_DEP)
@@ -377,7 +402,8 @@ help:
 	@echo "  make run          boot the app on QEMU (through U-Boot on qemu-virt), trace it,"
 	@echo "                    write build/run/trace.{bt,txt,json,folded}; fails when main()"
 	@echo "                    returns non-zero and prints its status (also in build/run/status)"
-	@echo "  make run-direct   boot with -kernel, no U-Boot, no tracing"
+	@echo "  make run-direct   boot with -kernel, no U-Boot, no tracing (trace settings in"
+	@echo "                    BOOTARGS are refused: make TRACE= BOOTARGS='...' run captures them)"
 	@echo "  make debug        QEMU halted with a gdb stub, gdb-multiarch attached"
 	@echo "  make test         every test; the last line is 'N passed, N failed'"
 	@echo "  make test-under-load  make test with LOAD busy host processes beside it"
@@ -403,10 +429,13 @@ help:
 	@printf '  %-22s %s\n' "BOARD=$(BOARD)" "one of: $(BOARDS)"
 	@printf '  %-22s %s\n' "APP=$(APP)" "the application directory (test/target: the KTAP suites)"
 	@printf '  %-22s %s\n' "BOOTARGS='...'" "kernel parameters, then --, then main()'s argv"
-	@printf '  %-22s %s\n' "TRACE=$(TRACE)" "make run's tracer: function, function_graph, or empty for none"
+	@printf '  %-22s %s\n' "TRACE=$(TRACE)" "make run's tracer: function, function_graph, profile, or empty"
+	@printf '  %-22s %s\n' "" "for none (trace settings in BOOTARGS are still captured)"
 	@printf '  %-22s %s\n' "TRACE_FILTER='a* !b'" "make run's functions (globs, !GLOB excludes; default: APP/trace_filter)"
 	@printf '  %-22s %s\n' "EXEC='CMD; CMD'" "make run: commands for the console shell (baretrace capture --exec)"
 	@printf '  %-22s %s\n' "QEMU_FLAGS='...'" "extra QEMU options, in every mode"
+	@printf '  %-22s %s\n' "ICOUNT=1" "QEMU's clock counts instructions (-icount shift=0,sleep=off):"
+	@printf '  %-22s %s\n' "" "the same durations on every run (run, run-direct, run-uboot, debug)"
 	@printf '  %-22s %s\n' "V=1" "show the compiler command lines"
 	@printf '  %-22s %s\n' "CROSS_COMPILE=prefix" "the cross compiler (default: aarch64-none-elf- if on PATH,"
 	@printf '  %-22s %s\n' "" "else aarch64-linux-gnu- with build/newlib)"
@@ -490,7 +519,7 @@ run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched $(QEMU_BIN)
 	@dtb=$$(ls $(RPI_KERNEL_DEB)/usr/lib/linux-image-*/broadcom/$(RPI_QEMU_DTB) | head -n 1); \
 	status=0; $(RUN) --uboot '$(UBOOT_BIN)' --sd $(OUT)/run-uboot/sdcard.img \
 	  --qemu-flags "-dtb $$dtb $(QEMU_FLAGS)" \
-	  $(if $(TRACE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
+	  $(if $(CAPTURE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
 	echo "(U-Boot's mini UART output: $(OUT)/run-uboot/miniuart.log)"; \
 	$(RUN_REPORT)
 else

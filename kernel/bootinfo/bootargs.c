@@ -11,6 +11,12 @@
 extern const struct kernel_param __kparams_start[], __kparams_end[];
 
 static struct bootargs args;
+/* What bootargs_not_applied() hands out: the kernel words not applied
+ * (unknown or refused) in line order, and the unread rest of a line that
+ * was cut. Written once, by bootargs_init. */
+static const char *not_applied[BOOTARGS_MAX_WORDS];
+static int n_not_applied;
+static const char *left_out;
 
 #define SYS_GET_CMDLINE	0x15	/* Arm semihosting */
 
@@ -78,6 +84,7 @@ void bootargs_init(const void *fdt)
 			k++;
 		}
 		word[k] = '\0';
+		left_out = rest;
 		kprintf("bootargs: %s (at most %d bytes, %d words): ignoring everything "
 			"from byte %lu ('%s%s') on; %d kernel and %d app words kept\n",
 			err, BOOTARGS_MAX_LEN - 1, BOOTARGS_MAX_WORDS,
@@ -89,7 +96,11 @@ void bootargs_init(const void *fdt)
 	for (int i = 0; i < args.nkernel; i++) {
 		const char *w = args.kernel[i];
 
-		switch (bootargs_apply_word(__kparams_start, n, w)) {
+		int r = bootargs_apply_word(__kparams_start, n, w);
+
+		if (r)
+			not_applied[n_not_applied++] = w;
+		switch (r) {
 		case -1:
 			kprintf("bootargs: unknown kernel parameter '%s' (known:", w);
 			for (size_t k = 0; k < n; k++)
@@ -101,6 +112,16 @@ void bootargs_init(const void *fdt)
 			break;
 		}
 	}
+}
+
+const char *bootargs_not_applied(int i)
+{
+	return i >= 0 && i < n_not_applied ? not_applied[i] : NULL;
+}
+
+const char *bootargs_left_out(void)
+{
+	return left_out;
 }
 
 int bootargs_app_argc(void)

@@ -13,7 +13,10 @@
 
 #include <stddef.h>
 
-#define BOOTARGS_MAX_LEN	1024
+/* Room for a few long glob lists (trace_filter= takes up to 1023
+ * characters, trace/base/glob.h), below U-Boot's 4 KiB command line
+ * (MAX_CMDLINE_SIZE). */
+#define BOOTARGS_MAX_LEN	4096
 #define BOOTARGS_MAX_WORDS	32
 
 struct kernel_param {
@@ -55,6 +58,13 @@ int bootargs_parse_ulong(const char *s, unsigned long *out);
 /* Kernel side: reads /chosen/bootargs, applies kernel parameters and
  * keeps the application's argv. */
 void bootargs_init(const void *fdt);
+/* The i-th kernel word (from 0, in line order) that was not applied,
+ * being unknown or refused; NULL past the last. A subsystem whose
+ * settings must not go half-applied (the tracer) looks for its own. */
+const char *bootargs_not_applied(int i);
+/* The unread rest of a line cut short (too long, too many words, an
+ * unterminated quote), or NULL when the whole line was read. */
+const char *bootargs_left_out(void);
 int bootargs_app_argc(void);
 char **bootargs_app_argv(void);
 

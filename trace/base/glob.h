@@ -19,10 +19,12 @@ bool glob_match(const char *pat, size_t len, const char *s);
 /*
  * Pattern lists, as filters take them: patterns separated by spaces,
  * commas, tabs or newlines; '!' in front of one excludes what it matches.
- * Longer lists than TRACE_PATTERN_MAX - 1 characters are refused (the
- * control layer keeps each in a buffer of that size, trace/control/control.c).
+ * Longer lists than TRACE_PATTERN_MAX - 1 characters are refused, never
+ * cut (the control layer keeps each in a buffer of that size,
+ * trace/control/control.c): room for a list of a hundred function
+ * names, as a real filter of an application's modules needs.
  */
-#define TRACE_PATTERN_MAX	128
+#define TRACE_PATTERN_MAX	1024
 
 /* The next pattern of a list from *p on: returns its length (0 at the
  * end, '!' included) with its start in *pat, and moves *p past it. */

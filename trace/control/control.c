@@ -32,14 +32,13 @@
 #include "output/output.h"
 
 #define CLOSE_AFTER_TICKS_DIV	10	/* close a block after 1/10 s */
-#define PATTERN_MAX		128
 
 static struct spinlock ctl_lock = SPINLOCK_INIT;
 static struct trace_ops *tracer;	/* chosen recording tracer, NULL = nop */
 static bool running, exporting, profiling, ended;
 static size_t buf_bytes = RING_DEFAULT_BYTES;
 static enum ring_mode buf_mode = RING_OVERWRITE;
-static char filter_pat[PATTERN_MAX], notrace_pat[PATTERN_MAX];
+static char filter_pat[TRACE_PATTERN_MAX], notrace_pat[TRACE_PATTERN_MAX];
 
 static void trace_tick(unsigned int cpu, uint64_t tick)
 {
@@ -109,10 +108,10 @@ const char *trace_tracer_name(void)
  * through the core (one patch batch) if it runs. */
 static int set_pattern(char *slot, const char *globs, int (*apply)(struct trace_ops *, const char *))
 {
-	char old[PATTERN_MAX];
+	char old[TRACE_PATTERN_MAX];
 	int err;
 
-	if (strlen(globs) >= PATTERN_MAX)
+	if (strlen(globs) >= TRACE_PATTERN_MAX)
 		return TRACE_EINVAL;
 	spin_lock(&ctl_lock);
 	strcpy(old, slot);
@@ -249,6 +248,16 @@ int trace_profile(bool on, const char *globs)
 	if (!(err = trace_ops_register(&tracer_profile_ops)))
 		profiling = true;
 	return err;
+}
+
+int trace_profile_notrace(const char *globs)
+{
+	return profiling ? TRACE_EBUSY : trace_ops_set_notrace(&tracer_profile_ops, globs);
+}
+
+unsigned int trace_profile_functions(void)
+{
+	return trace_wanted_sites(&tracer_profile_ops);
 }
 
 bool trace_profiling(void)

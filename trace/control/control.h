@@ -21,6 +21,10 @@ const char *trace_get_filter(void);
  * starts (whole blocks); *stop_mode (if not NULL) the mode. */
 size_t trace_buffer_bytes(bool *stop_mode);
 bool trace_profiling(void);
+/* The functions the profiler leaves out (globs; while it is off): 0 or
+ * an error. How many functions it counts (while it is on). */
+int trace_profile_notrace(const char *globs);
+unsigned int trace_profile_functions(void);
 
 /* Boot: applies the trace_* kernel parameters (params.c). After
  * smp_init, before main(). */

@@ -10,19 +10,17 @@
 
 #include "barrier.h"
 #include "core/core.h"
+#include "base/glob.h"
 #include "ktime.h"
 #include "smp.h"
 #include "tracers/tracer.h"
 #include "control.h"
 
-#define PATTERN_MAX		128
-
-
-static char graph_pat[PATTERN_MAX];
+static char graph_pat[TRACE_PATTERN_MAX];
 
 static int copy_pattern(char *dst, const char *src)
 {
-	if (strlen(src) >= PATTERN_MAX)
+	if (strlen(src) >= TRACE_PATTERN_MAX)
 		return TRACE_EINVAL;
 	strcpy(dst, src);
 	return 0;

@@ -4,7 +4,12 @@
  * exist); trace_boot_start() applies them through the control layer
  * after smp_init, so a CI job traces from the first instruction of main.
  *
- *   trace=function|function_graph   the tracer to start before main()
+ * A trace setting that is not applied (refused, unknown, or cut off a
+ * line too long) ends the run before main() with status 2 ("refused"):
+ * a run that goes on without it would trace something else than asked
+ * (every function, for a refused filter) and look like a good one.
+ *
+ *   trace=function|function_graph|profile|nop  what starts before main()
  *   trace_filter= trace_notrace=    its functions (globs)
  *   trace_graph_function=           graph only beneath these
  *   trace_max_depth= trace_threshold=US trace_retval=1
@@ -16,9 +21,11 @@
 #include <string.h>
 
 #include "bootargs.h"
+#include "events/tracepoint.h"
 #include "output/export.h"
 #include "base/glob.h"
 #include "kprintf.h"
+#include "power.h"
 #include "ring/ring.h"
 #include "tracers/tracer.h"
 #include "control.h"
@@ -44,8 +51,11 @@ static int set_globs(const char **slot, const char *v)
 	const char *bad;
 	size_t n;
 
-	if (strlen(v) >= TRACE_PATTERN_MAX)
+	if ((n = strlen(v)) >= TRACE_PATTERN_MAX) {
+		kprintf("trace: a glob list of %lu characters is too long (at most %d)\n",
+			(unsigned long)n, TRACE_PATTERN_MAX - 1);
 		return -1;
+	}
 	if ((bad = glob_list_bad(v, &n))) {
 		char shown[TRACE_PATTERN_MAX];
 
@@ -70,20 +80,21 @@ static int set_num(unsigned long *slot, const char *v, unsigned long min, unsign
 
 static int param_trace(const char *v)
 {
-	if (strcmp(v, "function") && strcmp(v, "function_graph") && strcmp(v, "nop"))
+	if (strcmp(v, "function") && strcmp(v, "function_graph") && strcmp(v, "profile") &&
+	    strcmp(v, "nop"))
 		return -1;
 	return set_str(&p_tracer, v);
 }
-KERNEL_PARAM("trace", param_trace, "tracer to start at boot: function, function_graph, nop");
+KERNEL_PARAM("trace", param_trace, "tracer to start at boot: function, function_graph, profile, nop");
 
 static int param_filter(const char *v) { return set_globs(&p_filter, v); }
-KERNEL_PARAM("trace_filter", param_filter, "functions to trace (globs, at most 127 characters)");
+KERNEL_PARAM("trace_filter", param_filter, "functions to trace (globs, at most 1023 characters)");
 static int param_notrace(const char *v) { return set_globs(&p_notrace, v); }
-KERNEL_PARAM("trace_notrace", param_notrace, "functions not to trace (globs, at most 127 characters)");
+KERNEL_PARAM("trace_notrace", param_notrace, "functions not to trace (globs, at most 1023 characters)");
 static int param_graph(const char *v) { return set_globs(&p_graph, v); }
-KERNEL_PARAM("trace_graph_function", param_graph, "graph only beneath these (globs, at most 127 characters)");
+KERNEL_PARAM("trace_graph_function", param_graph, "graph only beneath these (globs, at most 1023 characters)");
 static int param_profile(const char *v) { return set_globs(&p_profile, v); }
-KERNEL_PARAM("trace_profile", param_profile, "start the profiler on these (globs, at most 127 characters)");
+KERNEL_PARAM("trace_profile", param_profile, "start the profiler on these (globs, at most 1023 characters)");
 static int param_trigger(const char *v) { return set_str(&p_trigger, v); }
 KERNEL_PARAM("trace_trigger", param_trigger, "func:action[:count],... (see 'trigger')");
 static int param_args(const char *v) { return set_str(&p_args, v); }
@@ -124,7 +135,54 @@ static int param_mode(const char *v)
 }
 KERNEL_PARAM("trace_mode", param_mode, "when full: overwrite (newest) or stop (oldest)");
 
-void tp_boot_start(void);
+/* The names of the trace settings not applied, for the last line before
+ * the run ends ("trace_filter, trace_buf"). */
+static char refused[160];
+
+static void refuse(const char *word)
+{
+	size_t have = strlen(refused), n = 0;
+
+	while (*word == '"')
+		word++;
+	while (word[n] && word[n] != '=' && word[n] != ' ' && word[n] != '"')
+		n++;
+	if (have + n + 3 >= sizeof(refused))
+		return;		/* the console lines above name them all */
+	if (have) {
+		strcpy(refused + have, ", ");
+		have += 2;
+	}
+	memcpy(refused + have, word, n);
+	refused[have + n] = '\0';
+}
+
+/* "trace", "trace=..." and "trace_*" (quoted or not) are trace settings. */
+static bool is_trace_word(const char *w)
+{
+	while (*w == '"')
+		w++;
+	return !strncmp(w, "trace", 5) &&
+	       (!w[5] || w[5] == '=' || w[5] == '_' || w[5] == ' ' || w[5] == '"');
+}
+
+/* The kernel named each word it did not apply and why (bootargs.c). */
+static void refuse_not_applied(void)
+{
+	const char *w = bootargs_not_applied(0), *p = bootargs_left_out();
+
+	for (int i = 1; w; w = bootargs_not_applied(i++))
+		if (is_trace_word(w))
+			refuse(w);
+	while (p && *p) {		/* whole words, as bootargs_split took them */
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (*p && is_trace_word(p))
+			refuse(p);
+		while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+			p++;
+	}
+}
 
 static const char *why(int err)
 {
@@ -134,8 +192,10 @@ static const char *why(int err)
 
 static void check(int err, const char *what, const char *value)
 {
-	if (err)
-		kprintf("trace: %s '%s' refused (%s); not applied\n", what, value, why(err));
+	if (!err)
+		return;
+	kprintf("trace: %s '%s' refused (%s); not applied\n", what, value, why(err));
+	refuse(what);
 }
 
 static void check_num(int err, const char *what, unsigned long value)
@@ -146,7 +206,9 @@ static void check_num(int err, const char *what, unsigned long value)
 	check(err, what, v);
 }
 
-void trace_boot_start(void)
+/* Every setting but the start of the tracer, checked and applied in the
+ * order each depends on (the buffer before anything records). */
+static void apply_options(void)
 {
 	export_set_pace((uint32_t)p_pace);
 	check_num(trace_set_buffer(p_buf, p_stop_mode), "trace_buf", p_buf);
@@ -168,22 +230,39 @@ void trace_boot_start(void)
 		check(trace_set_triggers(p_trigger), "trace_trigger", p_trigger);
 	if (p_args)
 		check(trace_set_args(p_args), "trace_args", p_args);
-	if (p_profile) {
-		check(trace_profile(true, p_profile), "trace_profile", p_profile);
-		trace_warn_unmatched("trace: trace_profile", p_profile);
+	if (p_tracer && !strcmp(p_tracer, "profile")) {
+		/* Its functions are trace_filter's, as for the other tracers. */
+		if (p_profile) {
+			kprintf("trace: trace=profile profiles trace_filter's functions; "
+				"trace_profile= is the profiler beside another tracer\n");
+			refuse("trace_profile");
+		}
+		p_profile = p_filter;
+		check(trace_profile_notrace(p_notrace), "trace_notrace", p_notrace);
+	} else if (p_tracer) {
+		check(trace_set_tracer(p_tracer), "trace", p_tracer);
+		check(trace_set_filter(p_filter), "trace_filter", p_filter);
+		check(trace_set_notrace(p_notrace), "trace_notrace", p_notrace);
 	}
-	tp_boot_start();	/* trace_event= (trace/events/tp_record.c) */
-	if (!p_tracer)
-		return;
+}
+
+static void start_profiler(bool alone)
+{
+	check(trace_profile(true, p_profile), alone ? "trace" : "trace_profile",
+	      alone ? "profile" : p_profile);
+	trace_warn_unmatched(alone ? "trace: filter" : "trace: trace_profile", p_profile);
+	if (trace_profiling())
+		kprintf("trace: profiler on %u functions\n", trace_profile_functions());
+}
+
+static void start_tracer(void)
+{
 	if (!strcmp(p_tracer, "nop")) {
 		/* Chosen, not started: nop records nothing (and says so). */
-		check(trace_set_tracer(p_tracer), "trace", p_tracer);
-		kprintf("trace: nop tracer: no function is traced\n");
+		if (!p_profile)
+			kprintf("trace: nop tracer: no function is traced\n");
 		return;
 	}
-	check(trace_set_tracer(p_tracer), "trace", p_tracer);
-	check(trace_set_filter(p_filter), "trace_filter", p_filter);
-	check(trace_set_notrace(p_notrace), "trace_notrace", p_notrace);
 	trace_warn_unmatched("trace: filter", p_filter);
 	trace_warn_unmatched("trace: notrace", p_notrace);
 	int err = trace_start();
@@ -197,4 +276,26 @@ void trace_boot_start(void)
 		kprintf("trace: %s tracer on, %lu KiB per CPU, %s mode%s\n", p_tracer,
 			(unsigned long)ring_bytes() / 1024, p_stop_mode ? "stop" : "overwrite", cpus);
 	}
+}
+
+void trace_boot_start(void)
+{
+	bool profile_alone = p_tracer && !strcmp(p_tracer, "profile");
+
+	refuse_not_applied();
+	if (!*refused)
+		apply_options();
+	if (!*refused && p_profile)
+		start_profiler(profile_alone);
+	if (!*refused && tp_boot_start())	/* trace_event= (trace/events/tp_record.c) */
+		refuse("trace_event");
+	if (!*refused && p_tracer && !profile_alone)
+		start_tracer();
+	if (!*refused)
+		return;
+	/* The capture gets the metadata first, so the run reads as one that
+	 * ended (with its status), not as a broken stream. */
+	kprintf("trace: not applied: %s (see above); the run ends before main()\n", refused);
+	trace_export_ready();
+	power_end(RUN_REFUSED, 2);
 }

@@ -226,8 +226,11 @@ static int param_event(const char *v)
 }
 KERNEL_PARAM("trace_event", param_event, "record these tracepoints (globs, e.g. irq:*,timer:tick)");
 
-void tp_boot_start(void)
+int tp_boot_start(void)
 {
-	if (p_events && tp_enable(p_events, 1))
+	if (p_events && tp_enable(p_events, 1)) {
 		kprintf("trace: trace_event '%s' refused; not applied\n", p_events);
+		return -1;
+	}
+	return 0;
 }

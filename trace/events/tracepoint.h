@@ -17,6 +17,7 @@ extern volatile uint64_t tp_stale_hits;	/* calls through a retired probe array *
 void tp_record(const struct tp_event *ev, const uint64_t *fields);
 /* Schemas from id 'from' on while they fit in o; the next id to write. */
 unsigned int tp_meta(struct wire_out *o, unsigned int from);
-void tp_boot_start(void);
+/* Applies trace_event=: 0, or -1 (said on the console) if refused. */
+int tp_boot_start(void);
 
 #endif /* TRACE_TRACEPOINT_H */
