@@ -286,13 +286,15 @@ BOOTARGS_TRACE = $(filter trace trace=% trace_% "trace=% "trace_%,$(call kernel_
 CAPTURE = $(or $(TRACE),$(BOOTARGS_TRACE))
 # ICOUNT=1: QEMU's clock counts instructions (-icount), so durations are
 # the same on every run; without it they are host time, which moves with
-# the host's load (docs/running.md).
+# the host's load (docs/running.md). shift=4: 16 ns an instruction, one
+# tick of virt's 62.5 MHz counter, so a duration does not move by a tick
+# with where the boot (U-Boot's disk reads take host time) left the phase.
 ICOUNT ?=
 ifneq ($(filter-out 0 1,$(ICOUNT)),)
 $(error ICOUNT='$(ICOUNT)': 1 for QEMU's instruction-counting clock, 0 or empty for host time)
 endif
 ifeq ($(ICOUNT),1)
-override QEMU_FLAGS += -icount shift=0,sleep=off
+override QEMU_FLAGS += -icount shift=4,sleep=off
 endif
 RUN_DIR := $(BUILD)/run
 BT := $(HOST)/baretrace
@@ -434,7 +436,7 @@ help:
 	@printf '  %-22s %s\n' "TRACE_FILTER='a* !b'" "make run's functions (globs, !GLOB excludes; default: APP/trace_filter)"
 	@printf '  %-22s %s\n' "EXEC='CMD; CMD'" "make run: commands for the console shell (baretrace capture --exec)"
 	@printf '  %-22s %s\n' "QEMU_FLAGS='...'" "extra QEMU options, in every mode"
-	@printf '  %-22s %s\n' "ICOUNT=1" "QEMU's clock counts instructions (-icount shift=0,sleep=off):"
+	@printf '  %-22s %s\n' "ICOUNT=1" "QEMU's clock counts instructions (-icount shift=4,sleep=off):"
 	@printf '  %-22s %s\n' "" "the same durations on every run (run, run-direct, run-uboot, debug)"
 	@printf '  %-22s %s\n' "V=1" "show the compiler command lines"
 	@printf '  %-22s %s\n' "CROSS_COMPILE=prefix" "the cross compiler (default: aarch64-none-elf- if on PATH,"

@@ -25,40 +25,55 @@ def stage_bad_input(h, res, board):
         st, out = h.boot(board, image, "direct", bootargs)
         return st, re.sub(r"\x02[^\x03]*\x03", "", out)
 
-    # A refused value leaves the earlier one in force and is named.
+    # A refused trace value is named, and the run ends before main()
+    # (status 2, refused) instead of going on without it.
     st, out = boot(tgt, "panic=poweroff trace_buf=8K trace_buf=1K trace_cpumask=0x1 "
               "trace_cpumask=0 trace=function trace_filter=tt_*,nosuch_fn* -- golden")
-    h.expect(res, "input: trace_buf=8K trace_buf=1K keeps 8 KiB, trace_cpumask=0 keeps 0x1, "
-             "each refusal shows its value, a filter matching nothing is named", st, out,
+    h.expect(res, "input: trace_buf=1K and trace_cpumask=0 are refused with their values and "
+             "end the run before main() with status 2; no tracer starts", st, out, status=2,
              present=[r"^bootargs: invalid value in 'trace_buf=1K' \(.*2K-64M.*\); not applied$",
                       r"^bootargs: invalid value in 'trace_cpumask=0' \(.*\); not applied$",
-                      r"^trace: filter 'nosuch_fn\*' matches no function$",
-                      r"^trace: function tracer on, 8 KiB per CPU, overwrite mode, CPUs 0x1$"],
-             absent=[r"''", r"^trace: filter 'tt_\*'"])
+                      r"^trace: not applied: trace_buf, trace_cpumask \(see above\); the run "
+                      r"ends before main\(\)$", r"^baretrace: exit status 2 \(refused\)$"],
+             absent=[r"tracer on", r"^KTAP", r"^golden"])
+    # A setting refused only when applied (CPU 4 is not online) also ends it.
+    st, out = boot(tgt, "panic=poweroff trace_cpumask=0x10 trace=function -- golden")
+    h.expect(res, "input: trace_cpumask=0x10 on 4 CPUs is refused when applied and ends the "
+             "run before main()", st, out, status=2,
+             present=[r"^trace: trace_cpumask '0x10' refused \(invalid\); not applied$",
+                      r"^trace: not applied: trace_cpumask "],
+             absent=[r"tracer on", r"^KTAP"])
+    # An unknown trace_* word is a trace setting the kernel did not apply.
+    st, out = boot(tgt, "panic=poweroff trace=function trace_filer=tt_* -- golden")
+    h.expect(res, "input: an unknown trace_* word (trace_filer=) ends the run before main()",
+             st, out, status=2,
+             present=[r"^bootargs: unknown kernel parameter 'trace_filer=tt_\*' ",
+                      r"^trace: not applied: trace_filer "], absent=[r"tracer on", r"^KTAP"])
     st, out = boot(tgt, "panic=poweroff trace=nop -- golden")
     h.expect(res, "input: trace=nop chooses nop without calling it refused", st, out,
              present=[r"^trace: nop tracer: no function is traced$"], absent=[r"refused"])
 
-    # A command line past 1024 bytes: what fits applies (panic=, the
+    # A command line past 4096 bytes: what fits applies (panic=, the
     # tick rate), the rest is named; the echo is whole.
-    filler = " ".join("trace_pace=" + "0" * 100 for _ in range(12))
+    filler = " ".join("tick_hz=" + "0" * 190 + "50" for _ in range(21))
     line = f"panic=poweroff tick_hz=50 {filler} -- ignored"
     st, out = boot(demo, line)
     h.expect(res, f"input: a {len(line)}-byte command line keeps what fits and says where it "
              "stopped; kprintf prints the whole echo line", st, out,
              present=[r"^bootargs: \"" + re.escape(line) + r"\"$",
-                      r"^bootargs: line too long \(at most 1023 bytes, 32 words\): ignoring "
-                      r"everything from byte \d+ \('trace_pace=0+\.\.\.'\) on; \d+ kernel and "
+                      r"^bootargs: line too long \(at most 4095 bytes, 32 words\): ignoring "
+                      r"everything from byte \d+ \('tick_hz=0+\.\.\.'\) on; \d+ kernel and "
                       r"0 app words kept$",
                       r"^time: counter \d+ Hz, tick 50 Hz$", r"^demo: PASS"])
 
     # The console, with no tracer chosen at first.
-    long_filter = b"filter " + b"tt_alpha," * 16
+    long_filter = b"filter " + b"tt_alpha," * 16     # 144 characters: accepted
     session = [
         (b"filter [", r"^filter: invalid glob '\[' "),
         (b"filter tt_* !", r"^filter: invalid glob '!' "),
         (b"filter", r"^filter: \(every function\)$"),
-        (long_filter, r"^filter: too long, max 127 characters$"),
+        (long_filter, None),
+        (b"filter", r"^filter: (tt_alpha,){16}$"),
         (b"buffer 64M", r"^buffer: 65536 KiB per CPU, overwrite mode$"),
         (b"buffer", None),
         (b"buffer 16K stop", r"^buffer: 16 KiB per CPU, stop mode$"),
@@ -100,3 +115,5 @@ def stage_bad_input(h, res, board):
                out[-3000:] + f"\nstatus {st}, unmatched: {missing}, "
                f"event refusals {refusals} (want 2), 64M echoes {sizes} (want 2), "
                f"unwanted {unwanted}")
+    import refused_settings
+    refused_settings.stage_settings(h, res, board)
