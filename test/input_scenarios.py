@@ -66,6 +66,15 @@ def stage_bad_input(h, res, board):
                       r"0 app words kept$",
                       r"^time: counter \d+ Hz, tick 50 Hz$", r"^demo: PASS"])
 
+    # A filter past the line's end is not applied either: the run ends
+    # instead of tracing every function.
+    line = f"panic=poweroff trace=function {filler} trace_filter=tt_* -- golden"
+    st, out = boot(tgt, line)
+    h.expect(res, "input: a trace_filter cut off a line too long ends the run before main() "
+             "instead of tracing everything", st, out, status=2,
+             present=[r"^bootargs: line too long ", r"^trace: not applied: trace_filter "],
+             absent=[r"tracer on", r"^KTAP"])
+
     # The console, with no tracer chosen at first.
     long_filter = b"filter " + b"tt_alpha," * 16     # 144 characters: accepted
     session = [

@@ -177,6 +177,8 @@ static void refuse_not_applied(void)
 	while (p && *p) {		/* whole words, as bootargs_split took them */
 		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
 			p++;
+		if (p[0] == '-' && p[1] == '-' && (!p[2] || p[2] == ' ' || p[2] == '\t'))
+			break;		/* the application's words from here on */
 		if (*p && is_trace_word(p))
 			refuse(p);
 		while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
