@@ -14,8 +14,9 @@
 #include <stddef.h>
 
 /* Room for a few long glob lists (trace_filter= takes up to 1023
- * characters, trace/base/glob.h), below U-Boot's 4 KiB command line
- * (MAX_CMDLINE_SIZE). */
+ * characters, trace/base/glob.h). QEMU's -append and U-Boot's bootargs
+ * carry such a line whole (Debian's qemu_arm64 U-Boot passed 4.5 KiB
+ * through boot.scr). */
 #define BOOTARGS_MAX_LEN	4096
 #define BOOTARGS_MAX_WORDS	32
 
