@@ -238,11 +238,13 @@ struct wire_ext {
 	uint64_t site;		/* args, trigger */
 	unsigned count;		/* args, stack */
 	uint8_t action;		/* trigger: enum wire_trigger_action */
+	uint8_t outcome;	/* outcome: enum run_outcome */
+	int64_t status;		/* outcome: main()'s status for RUN_EXIT */
 	const uint8_t *values, *end;
 };
 
 /*
- * Parses r (kind 7): 1 with *x filled for subtypes 1-3, 0 for a subtype
+ * Parses r (kind 7): 1 with *x filled for subtypes 1-4, 0 for a subtype
  * this version does not know (to skip), -1 if the bytes are malformed.
  */
 int wire_ext_parse(const struct wire_record *r, struct wire_ext *x);

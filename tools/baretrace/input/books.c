@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../bt.h"
+#include "outcome.h"	/* kernel/report: the outcomes' words and exit codes */
 
 #define CAUSE_TARGET	"lost on the target (ring full or discarded)"
 #define CAUSE_EITHER	"ring overwritten or frames lost"
@@ -119,7 +120,7 @@ void bt_books_block_end(struct bt_decoder *d, unsigned cpu, uint64_t n, int cut)
 void bt_books_end(struct bt_decoder *d, const struct wire_frame *f)
 {
 	struct wire_end_cpu e[BT_MAX_CPUS];
-	int n = wire_end_decode(f->body, f->body_len, e, BT_MAX_CPUS, NULL);
+	int n = wire_end_decode(f->body, f->body_len, e, BT_MAX_CPUS, &d->run);
 
 	if (n < 0) {
 		if (!d->quiet)
@@ -242,7 +243,74 @@ void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
 			"discarded), %llu ring overwritten or frames lost\n", prefix,
 			(unsigned long long)l.lost, (unsigned long long)l.holes_target,
 			(unsigned long long)l.holes_other);
-	if (d->data_frames || d->end.empty_end)
-		fprintf(f, "%sno end-of-stream frame%s: events after the last frame are not "
-			"accounted for\n", prefix, d->end.empty_end ? " with totals" : "");
+	if (!d->ends)
+		fprintf(f, "%sthe trace is cut short: no end-of-stream frame (the capture "
+			"stopped early or the file was truncated): events after the last frame "
+			"are not accounted for\n", prefix);
+	else if (d->end.empty_end)
+		fprintf(f, "%sno end-of-stream frame with totals: events after the last frame "
+			"are not accounted for\n", prefix);
+}
+
+int bt_outcome(const struct bt_decoder *d, unsigned *outcome, int64_t *status)
+{
+	if (d->mark.seen) {
+		*outcome = d->mark.outcome;
+		*status = d->mark.status;
+		return 1;
+	}
+	if (d->run.known) {
+		*outcome = d->run.outcome;
+		*status = d->run.status;
+		return 1;
+	}
+	return 0;
+}
+
+const char *bt_outcome_word(unsigned outcome, char *buf, size_t n)
+{
+	const char *w = run_outcome_name(outcome);
+
+	if (w)
+		return w;
+	snprintf(buf, n, "outcome %u", outcome);
+	return buf;
+}
+
+void bt_outcome_text(unsigned outcome, int64_t status, char *buf, size_t n)
+{
+	char wb[24];
+
+	if (outcome == RUN_EXIT)
+		snprintf(buf, n, "exit status %lld (main() returned %lld)",
+			 (long long)run_outcome_code(outcome, (int)status), (long long)status);
+	else
+		snprintf(buf, n, "%s (exit status %d)", bt_outcome_word(outcome, wb, sizeof(wb)),
+			 run_outcome_code(outcome, (int)status));
+}
+
+int bt_outcome_print(FILE *f, const struct bt_decoder *d, const char *prefix)
+{
+	unsigned outcome;
+	int64_t status;
+	char text[96], ts[40];
+
+	if (!d->ends) {
+		fprintf(f, "%sthe trace is cut short: no end-of-stream frame (capture stopped "
+			"or file truncated); how the run ended is unknown\n", prefix);
+		return 1;
+	}
+	if (!bt_outcome(d, &outcome, &status)) {
+		fprintf(f, "%sthe run ended; the trace does not say how (a target before the "
+			"outcome record)\n", prefix);
+		return 0;
+	}
+	bt_outcome_text(outcome, status, text, sizeof(text));
+	if (d->mark.seen) {
+		bt_fmt_seconds(ts, sizeof(ts), d->mark.ts, bt_freq(d));
+		fprintf(f, "%sthe run ended: %s, on CPU %u at %s\n", prefix, text, d->mark.cpu, ts);
+	} else {
+		fprintf(f, "%sthe run ended: %s\n", prefix, text);
+	}
+	return 0;
 }

@@ -117,6 +117,15 @@ struct bt_end_books {
 	int empty_end;			/* an END frame without (version 1) */
 };
 
+/* Where the run ended: an outcome record (kind 7, subtype 4), written on
+ * the CPU where it happened, at that moment. */
+struct bt_mark {
+	int seen;
+	unsigned cpu, outcome;		/* enum run_outcome */
+	uint64_t ts;
+	int64_t status;			/* main()'s, for RUN_EXIT */
+};
+
 /* The previous boot's trace (wire.md 2.10), kept apart from this boot's. */
 struct bt_prev {
 	int seen;			/* a summary frame arrived */
@@ -154,6 +163,8 @@ struct bt_decoder {
 	uint64_t skipped_bytes;		/* trace file bytes that were no frame */
 	struct bt_cpu_books books[BT_MAX_CPUS];
 	struct bt_end_books end;	/* from the END frame, as it arrives */
+	struct wire_end_run run;	/* the END frame's outcome (run.known) */
+	struct bt_mark mark;		/* the first outcome record (wire.md 2.6) */
 	struct bt_end_books *pre;	/* from a first pass, for causes; or NULL */
 	uint64_t profile_frames, bad_profiles, bad_exts;
 	uint64_t first_ts, last_ts;
@@ -225,6 +236,20 @@ void bt_books_restart(struct bt_decoder *d, unsigned cpu);
 /* A new boot of the target (its metadata numbers went back): the books
  * start again, for its own end-of-stream totals. */
 void bt_books_new_boot(struct bt_decoder *d);
+
+/*
+ * How the run ended, from the outcome record or else the END frame:
+ * 1 with *outcome and *status set, 0 if the trace does not say.
+ */
+int bt_outcome(const struct bt_decoder *d, unsigned *outcome, int64_t *status);
+/* "crash", "hang", ..., "exit"; "outcome N" (in buf) for a number this
+ * tool does not know. */
+const char *bt_outcome_word(unsigned outcome, char *buf, size_t n);
+/* "crash (exit status 139)", "exit status 3 (main() returned 3)". */
+void bt_outcome_text(unsigned outcome, int64_t status, char *buf, size_t n);
+/* The summary's line on how the run ended, or that the trace does not say
+ * (cut short: no end-of-stream frame). Returns 1 if the trace is cut short. */
+int bt_outcome_print(FILE *f, const struct bt_decoder *d, const char *prefix);
 
 /* The loss figures of a whole trace, per cause, in events. */
 struct bt_loss {

@@ -187,8 +187,8 @@ void bt_report_item(struct bt_report *rp, unsigned cpu)
 		       it->cause);
 		break;
 	case BT_RI_PROFILE:
-		printf("# profile dump: %llu functions on CPU %llu\n", (unsigned long long)it->a,
-		       (unsigned long long)it->site);
+		printf("# profile dump: %llu function%s on CPU %llu\n", (unsigned long long)it->a,
+		       bt_s(it->a), (unsigned long long)it->site);
 		break;
 	}
 }

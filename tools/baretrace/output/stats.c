@@ -98,7 +98,7 @@ int bt_stats(const char *trace, const char *elf, int per_cpu, enum bt_stat_key s
 		}
 		if (!s.exits && !s.entries && !bt_profile_any(&s.prof))
 			printf("# no function records in the trace\n");
-		printf("# %llu events\n", (unsigned long long)bt_events(&d));
+		printf("# %llu event%s\n", (unsigned long long)bt_events(&d), bt_s(bt_events(&d)));
 		bt_loss_print(stdout, &d, "# ", d.bad_frames);
 	}
 	bt_stats_free(&d, &s);
