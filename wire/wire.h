@@ -65,6 +65,7 @@ enum wire_meta_key {
 	WIRE_META_TEXT_BASE = 6,
 	WIRE_META_EVENT_SCHEMA = 7,
 	WIRE_META_FORMAT = 8,
+	WIRE_META_APP_NAME = 9,		/* a string: the app's name */
 };
 
 /*

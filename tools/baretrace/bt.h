@@ -65,6 +65,8 @@ static inline const char *bt_s(uint64_t n)
 {
 	return n == 1 ? "" : "s";
 }
+/* The choice one or two edits from word (for "did you mean"), or NULL. */
+const char *bt_nearest(const char *word, const char *const *choices, size_t n);
 /* Dies with BT_EXIT_USAGE if both paths name one existing file. */
 void bt_refuse_same_file(const char *in, const char *out);
 
@@ -77,6 +79,8 @@ struct bt_cmd_help {
 };
 
 const struct bt_cmd_help *bt_cmd_find(const char *name);	/* or NULL */
+/* "unknown command 'reprot'; did you mean 'report'?" and exit status 2. */
+void bt_unknown_command(const char *cmd) __attribute__((noreturn));
 /* One command's usage, or with c NULL the overview: every command's. */
 void bt_help(FILE *f, const struct bt_cmd_help *c);
 /* The tool's version, its build, and the formats it reads. */

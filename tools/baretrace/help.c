@@ -3,6 +3,7 @@
  * `--version` print, and the usage a bad command line gets (main.c).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bt.h"
@@ -133,6 +134,23 @@ const struct bt_cmd_help *bt_cmd_find(const char *name)
 		if (!strcmp(cmd_helps[i].name, name))
 			return &cmd_helps[i];
 	return NULL;
+}
+
+void bt_unknown_command(const char *cmd)
+{
+	static const char *const names[] = { "help", "version" };
+	const char *near = NULL;
+
+	for (size_t i = 0; i < N_CMDS && !near; i++)
+		near = bt_nearest(cmd, &cmd_helps[i].name, 1);
+	if (!near)
+		near = bt_nearest(cmd, names, sizeof(names) / sizeof(names[0]));
+	if (near)
+		fprintf(stderr, "baretrace: unknown command '%s'; did you mean '%s'?\n", cmd, near);
+	else
+		fprintf(stderr, "baretrace: unknown command '%s' (capture, report, stats, export "
+			"or graph; 'baretrace --help' shows their usage)\n", cmd);
+	exit(BT_EXIT_USAGE);
 }
 
 /* One command's usage, or with c NULL the overview: every command's. */

@@ -43,13 +43,35 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
 	return 1;
 }
 
+/* Every option of every command, for "did you mean". */
+static const char *const all_options[] = {
+	"--elf", "--ns", "--abstime", "--per-cpu", "--counters", "--sort", "--format",
+	"--output", "--cpu", "--function", "--notrace", "--depth", "--time-range",
+	"--min-duration", "--diff", "--fail-above", "--floor", "--old-elf", "--new-elf",
+	"--serial", "--baud", "--file", "--qemu", "--exec", "--exec-timeout", "--help",
+};
+
 static void __attribute__((noreturn)) unknown(const char *cmd, const char *arg)
 {
-	fprintf(stderr, "baretrace %s: %s '%s'\n\n", cmd,
+	char name[40];
+	const char *near;
+
+	/* "--sortt=calls": the name is what may be mistyped. */
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+	near = arg[0] == '-' ? bt_nearest(name, all_options,
+					   sizeof(all_options) / sizeof(all_options[0])) : NULL;
+	fprintf(stderr, "baretrace %s: %s '%s'", cmd,
 		arg[0] == '-' ? "unknown option" : "unexpected argument", arg);
+	if (near)
+		fprintf(stderr, "; did you mean '%s'?", near);
+	fputs("\n\n", stderr);
 	bt_help(stderr, cmd_now);
 	exit(BT_EXIT_USAGE);
 }
+
+static const char *const formats[] = {
+	"chrome-json", "chrome", "folded", "ctf", "svg", "trace-cmd",
+};
 
 /* Splits one --exec value at ';' into o->exec; an empty command is refused. */
 static void add_exec(struct bt_capture_opts *o, const char *arg)
@@ -283,6 +305,8 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 					      : bt_stats(trace, elf, per_cpu, (enum bt_stat_key)key);
 	if (!format)
 		usage("export needs --format=chrome-json|folded|ctf|svg|trace-cmd%s", "");
+	if (!strcmp(format, "chrome"))	/* what make run calls the file */
+		format = "chrome-json";
 	if (!out)
 		usage("export needs -o PATH%s", "");
 	bt_refuse_same_file(trace, out);
@@ -303,7 +327,15 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 		return bt_export_svg(trace, elf, out, per_cpu);
 	if (!strcmp(format, "trace-cmd"))
 		return bt_export_tracecmd(trace, elf, out);
-	usage("unknown export format '%s' (chrome-json, folded, ctf, svg or trace-cmd)", format);
+	const char *near = bt_nearest(format, formats, sizeof(formats) / sizeof(formats[0]));
+
+	if (near)
+		fprintf(stderr, "baretrace: unknown export format '%s'; did you mean '%s'?\n",
+			format, near);
+	else
+		usage("unknown export format '%s' (chrome-json or chrome, folded, ctf, svg or "
+		      "trace-cmd)", format);
+	exit(BT_EXIT_USAGE);
 }
 
 /*
@@ -352,5 +384,5 @@ int main(int argc, char **argv)
 		return cmd_read(cmd, argc - 1, argv + 1);
 	if (!strcmp(cmd, "graph"))
 		return cmd_graph(argc - 1, argv + 1);
-	usage("unknown command '%s'", cmd);
+	bt_unknown_command(cmd);
 }

@@ -300,17 +300,15 @@ int bt_outcome_print(FILE *f, const struct bt_decoder *d, const char *prefix)
 			"or file truncated); how the run ended is unknown\n", prefix);
 		return 1;
 	}
-	if (!bt_outcome(d, &outcome, &status)) {
-		fprintf(f, "%sthe run ended; the trace does not say how (a target before the "
-			"outcome record)\n", prefix);
-		return 0;
-	}
+	if (!bt_outcome(d, &outcome, &status))
+		return 0;	/* a target before the outcome (wire.md 2.4): nothing to say */
 	bt_outcome_text(outcome, status, text, sizeof(text));
+	fprintf(f, "%sthe run%s%s ended: %s", prefix, d->meta.app ? " of app " : "",
+		d->meta.app ? d->meta.app : "", text);
 	if (d->mark.seen) {
 		bt_fmt_seconds(ts, sizeof(ts), d->mark.ts, bt_freq(d));
-		fprintf(f, "%sthe run ended: %s, on CPU %u at %s\n", prefix, text, d->mark.cpu, ts);
-	} else {
-		fprintf(f, "%sthe run ended: %s\n", prefix, text);
+		fprintf(f, ", on CPU %u at %s", d->mark.cpu, ts);
 	}
+	fputc('\n', f);
 	return 0;
 }

@@ -217,10 +217,19 @@ static int take_meta(struct bt_decoder *d, const struct wire_frame *f)
 		if (d->quiet)	/* a first pass: the printing pass says it */
 			return -1;
 		fflush(stdout);
-		fprintf(stderr, "baretrace: %s does not match this trace: image hash "
-			"0x%08x in the trace, 0x%08x in the ELF's .bt_tables (was the image "
-			"rebuilt after the capture?)\n", d->elf_path, d->meta.image_hash,
-			d->elf_hash);
+		/* Another app, or the same one rebuilt: say which, by name. */
+		if (d->meta.app && d->elf_app && strcmp(d->meta.app, d->elf_app))
+			fprintf(stderr, "baretrace: %s does not match this trace: the trace is "
+				"from app %s; %s is app %s (image hash 0x%08x in the trace, "
+				"0x%08x in the ELF)\n", d->elf_path, d->meta.app, d->elf_path,
+				d->elf_app, d->meta.image_hash, d->elf_hash);
+		else
+			fprintf(stderr, "baretrace: %s does not match this trace%s%s%s: image "
+				"hash 0x%08x in the trace, 0x%08x in the ELF's .bt_tables (was "
+				"the image rebuilt after the capture?)\n", d->elf_path,
+				!d->meta.app ? "" : d->elf_app ? " (both are app " :
+				" (the trace is from app ", d->meta.app ? d->meta.app : "",
+				d->meta.app ? ")" : "", d->meta.image_hash, d->elf_hash);
 		return -1;
 	}
 	return 0;
@@ -346,6 +355,8 @@ void bt_dec_free(struct bt_decoder *d)
 		bt_dec_stage->release(d);
 	bt_meta_free(&d->meta);
 	bt_symtab_free(&d->syms);
+	free(d->elf_app);
+	d->elf_app = NULL;
 	free(d->pre);
 	d->pre = NULL;
 }

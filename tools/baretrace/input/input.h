@@ -52,6 +52,7 @@ struct bt_meta {
 	uint64_t version, freq, ncpus, nsites, text_base;
 	uint32_t image_hash;
 	int have_hash;
+	char *app;			/* the app's name (key 9), or NULL */
 	struct bt_schema *schemas;	/* index = the schema's slot */
 	size_t nschemas, schemas_cap;
 	struct bt_format *formats;
@@ -146,6 +147,7 @@ struct bt_decoder {
 	struct bt_symtab syms;
 	const char *elf_path;		/* names from this ELF, not dumps */
 	uint32_t elf_hash;
+	char *elf_app;			/* the ELF's app name, or NULL */
 	int quiet;			/* no warnings (capture) */
 	uint64_t next_seq[BT_MAX_CPUS];	/* data frames, per CPU */
 	uint8_t have_seq[BT_MAX_CPUS];
@@ -247,8 +249,9 @@ int bt_outcome(const struct bt_decoder *d, unsigned *outcome, int64_t *status);
 const char *bt_outcome_word(unsigned outcome, char *buf, size_t n);
 /* "crash (exit status 139)", "exit status 3 (main() returned 3)". */
 void bt_outcome_text(unsigned outcome, int64_t status, char *buf, size_t n);
-/* The summary's line on how the run ended, or that the trace does not say
- * (cut short: no end-of-stream frame). Returns 1 if the trace is cut short. */
+/* The summary's line on how the run ended (and the app's name), if the
+ * trace says; that it is cut short if it has no end-of-stream frame.
+ * Returns 1 if the trace is cut short. */
 int bt_outcome_print(FILE *f, const struct bt_decoder *d, const char *prefix);
 
 /* The loss figures of a whole trace, per cause, in events. */

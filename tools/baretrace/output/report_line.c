@@ -125,6 +125,34 @@ static void entry_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem
 	rp->indent[cpu] = it->a + 1;
 }
 
+/*
+ * Where the run ended (an outcome record): a line at its time on its
+ * CPU, and in graph layout the calls still open there closed by it, each
+ * "} / * FUNC: cut by the crash * /" with no duration, innermost first.
+ */
+static void outcome_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *it,
+			 const char *ts)
+{
+	struct bt_stack *s = bt_stack_of(rp->seg_prev ? &rp->prev_stacks : &rp->stacks, cpu);
+	char wb[24], nb[32];
+	const char *word = bt_outcome_word(it->action, wb, sizeof(wb));
+
+	if (it->action == 0)	/* RUN_EXIT */
+		printf("[%03u] %s: ==== run ended: exit, status %lld ====\n", cpu, ts,
+		       (long long)it->retval);
+	else
+		printf("[%03u] %s: ==== run ended: %s ====\n", cpu, ts, word);
+	while (s->n) {
+		const struct bt_frame *f = &s->f[--s->n];
+
+		bt_graph_start(rp, cpu, it->ts, 0, 0, f->depth);
+		printf("} /* %s: cut by the %s */\n", bt_func_name(rp->d, f->site, nb, sizeof(nb)),
+		       word);
+		rp->indent[cpu] = f->depth;
+	}
+	s->overflow = 0;
+}
+
 static void ext_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *it)
 {
 	const struct bt_rqueue *q = &rp->q[cpu];
@@ -143,6 +171,9 @@ static void ext_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *
 		printf("[%03u] %s: trigger %s on %s\n", cpu, ts,
 		       bt_trigger_action(it->action, ab, sizeof(ab)),
 		       bt_func_name(rp->d, it->site, nb, sizeof(nb)));
+		break;
+	case WIRE_EXT_OUTCOME:
+		outcome_line(rp, cpu, it, ts);
 		break;
 	case WIRE_EXT_STACK:
 		printf("[%03u] %s: <stack trace>\n", cpu, ts);
