@@ -177,12 +177,19 @@ void bt_loss(const struct bt_decoder *d, struct bt_loss *l)
 		l->overwritten += e->overwritten;
 		l->dropped += e->dropped;
 		l->discarded += e->discarded;
+		uint64_t wire = 0, missing = e->blocks > c->blocks ? e->blocks - c->blocks : 0;
+
 		if (c->decoded + target > e->produced || c->blocks > e->blocks)
 			l->balanced = 0;
 		else
-			l->wire += e->produced - c->decoded - target;
-		if (e->blocks > c->blocks)
-			l->blocks_missing += e->blocks - c->blocks;
+			wire = e->produced - c->decoded - target;
+		l->wire += wire;
+		l->blocks_missing += missing;
+		/* Whose blocks: a CPU that lost events only one way says. */
+		if (e->overwritten && !wire)
+			l->blocks_target += missing;
+		else if (!e->overwritten)
+			l->blocks_wire += missing;
 	}
 	if (l->totals)
 		l->lost = l->overwritten + l->dropped + l->discarded + l->wire;
@@ -216,6 +223,32 @@ void bt_loss_imbalance(FILE *f, const struct bt_decoder *d, const char *prefix)
 	}
 }
 
+/*
+ * "; 3 blocks missing: 2 overwritten on the target, 1 lost on the wire":
+ * a block overwritten on the target was never sent; a frame lost on the
+ * way was. Per CPU, the event totals tell which when only one of the two
+ * lost events there; the rest may be either.
+ */
+static void blocks_where(FILE *f, const struct bt_loss *l)
+{
+	uint64_t either = l->blocks_missing - l->blocks_target - l->blocks_wire;
+	const char *sep = "";
+
+	fprintf(f, "; %llu block%s missing:", (unsigned long long)l->blocks_missing,
+		bt_s(l->blocks_missing));
+	if (l->blocks_target) {
+		fprintf(f, " %llu overwritten on the target", (unsigned long long)l->blocks_target);
+		sep = ",";
+	}
+	if (l->blocks_wire) {
+		fprintf(f, "%s %llu lost on the wire", sep, (unsigned long long)l->blocks_wire);
+		sep = ",";
+	}
+	if (either)
+		fprintf(f, "%s %llu overwritten on the target or lost on the wire", sep,
+			(unsigned long long)either);
+}
+
 void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
 		   uint64_t damaged_frames)
 {
@@ -225,16 +258,21 @@ void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
 		bt_dec_stage->summary(f, d, prefix);
 	bt_loss(d, &l);
 	if (l.totals) {
-		if (l.lost)
-			fprintf(f, "%s%llu of %llu events lost (%.0f %%): %llu ring overwritten, "
-				"%llu ring full (stop mode), %llu discarded, %llu lost on the wire "
-				"(%llu damaged frames, %llu blocks missing)\n", prefix,
-				(unsigned long long)l.lost, (unsigned long long)l.produced,
+		if (l.lost) {
+			fprintf(f, "%s%llu of %llu events lost (%.0f %%): on the target %llu ring "
+				"overwritten, %llu ring full (stop mode), %llu discarded; %llu lost "
+				"on the wire", prefix, (unsigned long long)l.lost,
+				(unsigned long long)l.produced,
 				l.produced ? 100.0 * (double)l.lost / (double)l.produced : 0.0,
 				(unsigned long long)l.overwritten, (unsigned long long)l.dropped,
-				(unsigned long long)l.discarded, (unsigned long long)l.wire,
-				(unsigned long long)damaged_frames,
-				(unsigned long long)l.blocks_missing);
+				(unsigned long long)l.discarded, (unsigned long long)l.wire);
+			if (damaged_frames)
+				fprintf(f, " (%llu damaged frame%s)", (unsigned long long)damaged_frames,
+					bt_s(damaged_frames));
+			if (l.blocks_missing)
+				blocks_where(f, &l);
+			fputc('\n', f);
+		}
 		bt_loss_imbalance(f, d, prefix);
 		return;
 	}

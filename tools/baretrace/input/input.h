@@ -262,6 +262,9 @@ struct bt_loss {
 	uint64_t lost;			/* everything lost (or found in holes) */
 	uint64_t holes_target, holes_other;	/* without totals: holes found */
 	uint64_t blocks_missing;	/* END blocks less data frames decoded */
+	uint64_t blocks_target, blocks_wire;	/* of those: overwritten on the
+					 * target, lost on the wire, where the
+					 * CPU's totals tell (the rest: either) */
 };
 
 void bt_loss(const struct bt_decoder *d, struct bt_loss *l);
