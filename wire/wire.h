@@ -378,6 +378,7 @@ struct wire_dec {
 	uint64_t damaged;	/* dropped frames */
 	uint64_t by_reason[WIRE_DMG_COUNT];
 	uint64_t text_bytes;
+	uint64_t stray_bytes;	/* ETX or DLE outside a frame: dropped */
 };
 
 enum wire_ev_type {

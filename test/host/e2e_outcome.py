@@ -192,6 +192,24 @@ def app_checks(tap, tool, tmp, bt, h):
            "--elf of the same app, rebuilt: says so", err)
 
 
+def summary_checks(tap, tool, tmp, h):
+    """The capture counts frames and wire bytes as the target does (the
+    frames before its END frame) and names the rest: the END frame, the
+    console text, a stray ETX such as U-Boot sends before the kernel."""
+    raw = b"\x03" + log(h)
+    rawp = os.path.join(tmp, "stray.log")
+    with open(rawp, "wb") as f:
+        f.write(raw)
+    rc, out, err = run([tool, "capture", "--file", rawp, "-o", os.path.join(tmp, "stray.bt")])
+    end = len(escape(payload(4, 0, 0, wire.end_totals(TOTALS) + outcome_bytes(CRASH, 0))))
+    text = len(b"boot\n" + b"baretrace: exit status 139 (crash)\n")
+    tap.ok(rc == 0 and err.startswith("baretrace capture: 5 frames, 0 damaged, 0 sequence gaps, "
+                                      f"8 events, 0 lost, {len(raw) - 1 - end - text} wire bytes")
+           and f"; besides: the end-of-stream frame ({end} bytes), {text} bytes of console "
+           "text, 1 stray byte\n" in err,
+           "capture: frames and wire bytes as the target counts them; the rest named", err)
+
+
 def checks(tap, tool, tmp):
     elf = os.path.join(tmp, "sensor.elf")
     h = wire.elf(elf, app="sensor")
@@ -202,6 +220,7 @@ def checks(tap, tool, tmp):
     exit_checks(tap, tool, tmp, h, elf)
     cut_checks(tap, tool, tmp, raw, h)
     app_checks(tap, tool, tmp, bt, h)
+    summary_checks(tap, tool, tmp, h)
 
 
 if __name__ == "__main__":

@@ -169,7 +169,7 @@ static void summary(struct capture *c, double t, const char *why)
 {
 	struct bt_loss l;
 	uint64_t text = c->dec.text_bytes;
-	uint64_t frame_bytes = c->wire_bytes - text - c->end_bytes;
+	uint64_t frame_bytes = c->wire_bytes - text - c->end_bytes - c->dec.stray_bytes;
 
 	bt_loss(&c->bd, &l);
 	clear_status(c);
@@ -185,7 +185,11 @@ static void summary(struct capture *c, double t, const char *why)
 	if (c->ended)
 		fprintf(stderr, "the end-of-stream frame (%llu bytes), ",
 			(unsigned long long)c->end_bytes);
-	fprintf(stderr, "%llu bytes of console text\n", (unsigned long long)text);
+	fprintf(stderr, "%llu bytes of console text", (unsigned long long)text);
+	if (c->dec.stray_bytes)	/* e.g. U-Boot's ETX before the kernel starts */
+		fprintf(stderr, ", %llu stray byte%s", (unsigned long long)c->dec.stray_bytes,
+			bt_s(c->dec.stray_bytes));
+	fputc('\n', stderr);
 	if (!l.totals) {
 		if (c->ended && c->bd.end.empty_end)
 			fprintf(stderr, "baretrace capture: the end-of-stream frame has no totals "
