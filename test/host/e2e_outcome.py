@@ -112,6 +112,14 @@ def other_outputs(tap, tool, tmp, bt, elf):
            abs(marks[0]["ts"] - CRASH_AT / FREQ * 1e6) < 1e-3 and
            marks[0]["args"] == {"outcome": "crash", "status": 0},
            "chrome-json: one global instant where the run crashed, on CPU 1's track", marks or err)
+    ctf = os.path.join(tmp, "outcome.ctf")
+    rc, out, err = run([tool, "export", "--format=ctf", "-o", ctf, bt])
+    if shutil.which("babeltrace2"):
+        rc2, out, err2 = run(["babeltrace2", ctf])
+        hit = [l for l in out.splitlines() if "run_outcome" in l]
+        tap.ok(rc == 0 and rc2 == 0 and len(hit) == 1 and 'outcome = "crash"' in hit[0] and
+               "status = 0" in hit[0], "ctf: one run_outcome event, read by babeltrace2",
+               out + err + err2)
     dat = os.path.join(tmp, "outcome.dat")
     rc, out, err = run([tool, "export", "--format=trace-cmd", "-o", dat, bt])
     if not shutil.which("trace-cmd"):
