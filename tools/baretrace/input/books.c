@@ -327,19 +327,26 @@ void bt_outcome_text(unsigned outcome, int64_t status, char *buf, size_t n)
 			 run_outcome_code(outcome, (int)status));
 }
 
-int bt_outcome_print(FILE *f, const struct bt_decoder *d, const char *prefix)
+void bt_outcome_mark(unsigned outcome, int64_t status, char *buf, size_t n)
+{
+	char wb[24];
+
+	if (outcome == RUN_EXIT)
+		snprintf(buf, n, "run ended: exit, status %lld", (long long)status);
+	else
+		snprintf(buf, n, "run ended: %s", bt_outcome_word(outcome, wb, sizeof(wb)));
+}
+
+void bt_outcome_print(FILE *f, const struct bt_decoder *d, const char *prefix)
 {
 	unsigned outcome;
 	int64_t status;
 	char text[96], ts[40];
 
-	if (!d->ends) {
-		fprintf(f, "%sthe trace is cut short: no end-of-stream frame (capture stopped "
-			"or file truncated); how the run ended is unknown\n", prefix);
-		return 1;
-	}
-	if (!bt_outcome(d, &outcome, &status))
-		return 0;	/* a target before the outcome (wire.md 2.4): nothing to say */
+	/* No END frame: bt_loss_print says the trace is cut short. An END
+	 * frame without the outcome (an older target): nothing to say. */
+	if (!d->ends || !bt_outcome(d, &outcome, &status))
+		return;
 	bt_outcome_text(outcome, status, text, sizeof(text));
 	fprintf(f, "%sthe run%s%s ended: %s", prefix, d->meta.app ? " of app " : "",
 		d->meta.app ? d->meta.app : "", text);
@@ -348,5 +355,4 @@ int bt_outcome_print(FILE *f, const struct bt_decoder *d, const char *prefix)
 		fprintf(f, ", on CPU %u at %s", d->mark.cpu, ts);
 	}
 	fputc('\n', f);
-	return 0;
 }

@@ -249,10 +249,12 @@ int bt_outcome(const struct bt_decoder *d, unsigned *outcome, int64_t *status);
 const char *bt_outcome_word(unsigned outcome, char *buf, size_t n);
 /* "crash (exit status 139)", "exit status 3 (main() returned 3)". */
 void bt_outcome_text(unsigned outcome, int64_t status, char *buf, size_t n);
-/* The summary's line on how the run ended (and the app's name), if the
- * trace says; that it is cut short if it has no end-of-stream frame.
- * Returns 1 if the trace is cut short. */
-int bt_outcome_print(FILE *f, const struct bt_decoder *d, const char *prefix);
+/* "run ended: crash", "run ended: exit, status 3": the words of the mark
+ * where the run ended, in report, chrome-json and trace-cmd. */
+void bt_outcome_mark(unsigned outcome, int64_t status, char *buf, size_t n);
+/* The summary's line on how the run ended, naming the app, when the END
+ * frame came and the trace says how. */
+void bt_outcome_print(FILE *f, const struct bt_decoder *d, const char *prefix);
 
 /* The loss figures of a whole trace, per cause, in events. */
 struct bt_loss {

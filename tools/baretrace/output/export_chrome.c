@@ -177,7 +177,7 @@ static void on_ext(struct bt_decoder *d, struct chrome *c, unsigned cpu,
 	if (x.subtype == WIRE_EXT_OUTCOME) {	/* where the run ended: across all tracks */
 		const char *word = bt_outcome_word(x.outcome, ab, sizeof(ab));
 
-		snprintf(label, sizeof(label), "run ended: %s", word);
+		bt_outcome_mark(x.outcome, x.status, label, sizeof(label));
 		begin(d, c, cpu, label, "outcome", "i", r->ts);
 		fputs(",\"s\":\"g\",\"args\":{\"outcome\":", c->f);
 		bt_json_str(c->f, word);

@@ -154,20 +154,16 @@ static void outcome(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
 		    const struct wire_record *r)
 {
 	struct wire_ext e;
-	uint8_t ev[16 + 64];
-	char wb[24];
+	uint8_t ev[16 + 80];
+	char mark[64];
 	size_t len;
 
 	if (wire_ext_parse(r, &e) <= 0 || e.subtype != WIRE_EXT_OUTCOME)
 		return;
 	common(ev, BT_TC_ID_PRINT, cpu);
 	put_le(ev + 8, 0, 8);
-	if (e.outcome == 0)	/* RUN_EXIT */
-		snprintf((char *)ev + 16, sizeof(ev) - 16, "==== run ended: exit, status %lld ====",
-			 (long long)e.status);
-	else
-		snprintf((char *)ev + 16, sizeof(ev) - 16, "==== run ended: %s ====",
-			 bt_outcome_word(e.outcome, wb, sizeof(wb)));
+	bt_outcome_mark(e.outcome, e.status, mark, sizeof(mark));
+	snprintf((char *)ev + 16, sizeof(ev) - 16, "==== %s ====", mark);
 	len = 16 + strlen((char *)ev + 16) + 1;
 	bt_tc_event(&x->cpu[cpu], ns_of(d, r->ts), ev, len);
 }

@@ -31,11 +31,11 @@ static void print_node(struct bt_decoder *d, const struct bt_flame *fl, uint32_t
 	bt_fmt_usecs(us, sizeof(us), n->calls ? n->ticks : n->value, bt_freq(d));
 	snprintf(field, sizeof(field), "%s us", us);
 	/* Open when the run ended: say how it ended, if the trace does. */
-	if (!n->calls)
-		snprintf(open, sizeof(open), " (open%s%s)",
-			 bt_outcome(d, &outcome, &status) ? " at the " : "",
-			 bt_outcome(d, &outcome, &status) ? bt_outcome_word(outcome, wb, sizeof(wb))
-							  : "");
+	if (!n->calls && bt_outcome(d, &outcome, &status))
+		snprintf(open, sizeof(open), " (open at the %s)",
+			 bt_outcome_word(outcome, wb, sizeof(wb)));
+	else if (!n->calls)
+		snprintf(open, sizeof(open), " (open)");
 	printf("  %13s  %8llu  %.*s%s%s%s\n", field, (unsigned long long)n->calls,
 	       (int)(level ? 2 * (level - 1) : 0), bars, level ? "+-" : "", n->name, open);
 	if (level >= MAX_LEVELS)
@@ -76,8 +76,7 @@ int bt_graph(const char *trace, const char *elf, const char *func)
 			print_node(&d, &fl, c, bars, 0);
 		printf("# %llu event%s\n", (unsigned long long)bt_events(&d), bt_s(bt_events(&d)));
 		bt_loss_print(stdout, &d, "# ", d.bad_frames);
-		if (d.ends)
-			bt_outcome_print(stdout, &d, "# ");
+		bt_outcome_print(stdout, &d, "# ");
 	}
 	bt_flame_free(&fl);
 	bt_dec_free(&d);

@@ -266,8 +266,7 @@ int bt_report(const char *trace, const char *elf)
 	if (!rc) {
 		printf("# %llu event%s\n", (unsigned long long)bt_events(&d), bt_s(bt_events(&d)));
 		bt_loss_print(stdout, &d, "# ", d.bad_frames);
-		if (d.ends)
-			bt_outcome_print(stdout, &d, "# ");
+		bt_outcome_print(stdout, &d, "# ");
 	}
 	for (unsigned c = 0; c <= BT_MAX_CPUS; c++) {
 		free(rp.q[c].v);

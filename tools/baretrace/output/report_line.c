@@ -134,14 +134,11 @@ static void outcome_line(struct bt_report *rp, unsigned cpu, const struct bt_rit
 			 const char *ts)
 {
 	struct bt_stack *s = bt_stack_of(rp->seg_prev ? &rp->prev_stacks : &rp->stacks, cpu);
-	char wb[24], nb[32];
+	char wb[24], nb[32], mark[64];
 	const char *word = bt_outcome_word(it->action, wb, sizeof(wb));
 
-	if (it->action == 0)	/* RUN_EXIT */
-		printf("[%03u] %s: ==== run ended: exit, status %lld ====\n", cpu, ts,
-		       (long long)it->retval);
-	else
-		printf("[%03u] %s: ==== run ended: %s ====\n", cpu, ts, word);
+	bt_outcome_mark(it->action, it->retval, mark, sizeof(mark));
+	printf("[%03u] %s: ==== %s ====\n", cpu, ts, mark);
 	while (s->n) {
 		const struct bt_frame *f = &s->f[--s->n];
 
