@@ -36,6 +36,8 @@ def mistyped(tap, tool, tmp, bt):
            ["unknown export format 'foldd'; did you mean 'folded'?"], "a mistyped format")
     expect(["report", bt, "--abstiem"], ["unknown option '--abstiem'; did you mean '--abstime'?"],
            "a mistyped option names the nearest (and the command's usage)", usage=True)
+    expect(["stats", bt, "--sort=cals"], ["unknown sort key 'cals'; did you mean 'calls'?"],
+           "a mistyped sort key")
     expect(["stats", bt, "--sortt=calls"], ["did you mean '--sort'?"],
            "a mistyped option with its value", usage=True)
 

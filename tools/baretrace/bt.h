@@ -79,6 +79,8 @@ struct bt_cmd_help {
 };
 
 const struct bt_cmd_help *bt_cmd_find(const char *name);	/* or NULL */
+/* The option one or two edits from name ("--abstiem"), or NULL. */
+const char *bt_option_nearest(const char *name);
 /* "unknown command 'reprot'; did you mean 'report'?" and exit status 2. */
 void bt_unknown_command(const char *cmd) __attribute__((noreturn));
 /* One command's usage, or with c NULL the overview: every command's. */

@@ -144,6 +144,19 @@ const struct bt_cmd_help *bt_cmd_find(const char *name)
 	return NULL;
 }
 
+/* Every option of every command above, for "did you mean". */
+static const char *const all_options[] = {
+	"--elf", "--ns", "--abstime", "--per-cpu", "--counters", "--sort", "--format",
+	"--output", "--cpu", "--function", "--notrace", "--depth", "--time-range",
+	"--min-duration", "--diff", "--fail-above", "--floor", "--old-elf", "--new-elf",
+	"--serial", "--baud", "--file", "--qemu", "--exec", "--exec-timeout", "--help",
+};
+
+const char *bt_option_nearest(const char *name)
+{
+	return bt_nearest(name, all_options, sizeof(all_options) / sizeof(all_options[0]));
+}
+
 void bt_unknown_command(const char *cmd)
 {
 	static const char *const names[] = { "help", "version" };

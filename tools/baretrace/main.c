@@ -43,14 +43,6 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
 	return 1;
 }
 
-/* Every option of every command, for "did you mean". */
-static const char *const all_options[] = {
-	"--elf", "--ns", "--abstime", "--per-cpu", "--counters", "--sort", "--format",
-	"--output", "--cpu", "--function", "--notrace", "--depth", "--time-range",
-	"--min-duration", "--diff", "--fail-above", "--floor", "--old-elf", "--new-elf",
-	"--serial", "--baud", "--file", "--qemu", "--exec", "--exec-timeout", "--help",
-};
-
 static void __attribute__((noreturn)) unknown(const char *cmd, const char *arg)
 {
 	char name[40];
@@ -58,8 +50,7 @@ static void __attribute__((noreturn)) unknown(const char *cmd, const char *arg)
 
 	/* "--sortt=calls": the name is what may be mistyped. */
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
-	near = arg[0] == '-' ? bt_nearest(name, all_options,
-					   sizeof(all_options) / sizeof(all_options[0])) : NULL;
+	near = arg[0] == '-' ? bt_option_nearest(name) : NULL;
 	fprintf(stderr, "baretrace %s: %s '%s'", cmd,
 		arg[0] == '-' ? "unknown option" : "unexpected argument", arg);
 	if (near)
@@ -170,6 +161,21 @@ static int cmd_capture(int argc, char **argv)
 	return bt_capture(&o);
 }
 
+/* --sort KEY's key; an unknown one names the nearest, or them all. */
+static int sort_key(const char *sort)
+{
+	int key = bt_stat_key_of(sort);
+	const char *near = bt_nearest(sort, bt_stat_key_names, BT_STAT_KEYS);
+
+	if (key < 0 && near) {
+		fprintf(stderr, "baretrace: unknown sort key '%s'; did you mean '%s'?\n", sort, near);
+		exit(BT_EXIT_USAGE);
+	}
+	if (key < 0)
+		usage("unknown sort key '%s' (" BT_STAT_KEY_LIST ")", sort);
+	return key;
+}
+
 /* stats --diff OLD NEW: two traces, each with its own ELF or one for both. */
 static int cmd_stats_diff(int argc, char **argv)
 {
@@ -199,8 +205,8 @@ static int cmd_stats_diff(int argc, char **argv)
 		usage("--elf %s is for both traces: not with --old-elf or --new-elf", elf);
 	if (elf)
 		o.old_elf = o.new_elf = elf;
-	if (sort && (o.sort = bt_stat_key_of(sort)) < 0)
-		usage("unknown sort key '%s' (" BT_STAT_KEY_LIST ")", sort);
+	if (sort)
+		o.sort = sort_key(sort);
 	if (fail) {
 		char *end;
 
@@ -298,8 +304,8 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	}
 	if (!trace)
 		usage("%s needs a trace file (made by 'baretrace capture')", cmd);
-	if (sort && (key = bt_stat_key_of(sort)) < 0)
-		usage("unknown sort key '%s' (" BT_STAT_KEY_LIST ")", sort);
+	if (sort)
+		key = sort_key(sort);
 	if (!export)
 		return !strcmp(cmd, "report") ? bt_report(trace, elf)
 					      : bt_stats(trace, elf, per_cpu, (enum bt_stat_key)key);
