@@ -277,9 +277,9 @@ void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
 		return;
 	}
 	if (l.lost)
-		fprintf(f, "%s%llu events lost in holes: %llu on the target (ring full or "
+		fprintf(f, "%s%llu event%s lost in holes: %llu on the target (ring full or "
 			"discarded), %llu ring overwritten or frames lost\n", prefix,
-			(unsigned long long)l.lost, (unsigned long long)l.holes_target,
+			(unsigned long long)l.lost, bt_s(l.lost), (unsigned long long)l.holes_target,
 			(unsigned long long)l.holes_other);
 	if (!d->ends)
 		fprintf(f, "%sthe trace is cut short: no end-of-stream frame (the capture "
