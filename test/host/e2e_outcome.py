@@ -96,6 +96,14 @@ def report_checks(tap, tool, bt, elf):
            "report: another CPU's call after the crash still prints", rep)
     tap.ok(lines[-1] == f"# the run of app sensor ended: crash (exit status 139), on CPU 1 at {at}",
            "report: the footer names the app and how the run ended, where", rep)
+    # Host-side filters: a function filter keeps the mark (it is in no
+    # call), a time range that ends before it leaves it out.
+    rc, rep, err = run([tool, "report", bt, "--elf", elf, "-N", "main"])
+    tap.ok(rc == 0 and mark in rep.splitlines(), "report -N main: the mark stays", rep + err)
+    rc, rep, err = run([tool, "report", bt, "--elf", elf, "--time-range", "-6.5"])
+    tap.ok(rc == 0 and "run ended: crash ====" not in rep and
+           rep.splitlines()[-1].startswith("# the run of app sensor ended: crash"),
+           "report --time-range before the crash: no mark, the footer still says it", rep + err)
     return rep
 
 

@@ -188,8 +188,8 @@ static void extension(struct bt_decoder *d, struct fcpu *s, struct item *it, int
 	int args;
 
 	wire_ext_parse(&it->r, &x);	/* the decoder passes only records that parse */
-	if (x.subtype == WIRE_EXT_OUTCOME) {	/* where the run ended: always shown */
-		it->verdict = V_KEEP;
+	if (x.subtype == WIRE_EXT_OUTCOME) {	/* where the run ended: in any call */
+		it->verdict = time_ok(d, it->r.ts) ? V_KEEP : V_DROP;
 		bt_fq_put(d, it);
 		return;
 	}
