@@ -61,7 +61,7 @@ void *bt_alloc(size_t n);		/* zeroed; dies when out of memory */
 void *bt_grow(void *p, size_t *cap, size_t want, size_t elem);
 char *bt_strndup(const void *p, size_t n);
 /* "s" unless n is 1: "1 event", "2 events", "0 events". */
-static inline const char *bt_s(uint64_t n)
+static inline const char *bt_plural(uint64_t n)
 {
 	return n == 1 ? "" : "s";
 }

@@ -235,7 +235,7 @@ static void blocks_where(FILE *f, const struct bt_loss *l)
 	const char *sep = "";
 
 	fprintf(f, "; %llu block%s missing:", (unsigned long long)l->blocks_missing,
-		bt_s(l->blocks_missing));
+		bt_plural(l->blocks_missing));
 	if (l->blocks_target) {
 		fprintf(f, " %llu overwritten on the target", (unsigned long long)l->blocks_target);
 		sep = ",";
@@ -268,7 +268,7 @@ void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
 				(unsigned long long)l.discarded, (unsigned long long)l.wire);
 			if (damaged_frames)
 				fprintf(f, " (%llu damaged frame%s)", (unsigned long long)damaged_frames,
-					bt_s(damaged_frames));
+					bt_plural(damaged_frames));
 			if (l.blocks_missing)
 				blocks_where(f, &l);
 			fputc('\n', f);
@@ -279,7 +279,7 @@ void bt_loss_print(FILE *f, const struct bt_decoder *d, const char *prefix,
 	if (l.lost)
 		fprintf(f, "%s%llu event%s lost in holes: %llu on the target (ring full or "
 			"discarded), %llu ring overwritten or frames lost\n", prefix,
-			(unsigned long long)l.lost, bt_s(l.lost), (unsigned long long)l.holes_target,
+			(unsigned long long)l.lost, bt_plural(l.lost), (unsigned long long)l.holes_target,
 			(unsigned long long)l.holes_other);
 	if (!d->ends)
 		fprintf(f, "%sthe trace is cut short: no end-of-stream frame (the capture "

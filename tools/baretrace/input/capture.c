@@ -188,7 +188,7 @@ static void summary(struct capture *c, double t, const char *why)
 	fprintf(stderr, "%llu bytes of console text", (unsigned long long)text);
 	if (c->dec.stray_bytes)	/* e.g. U-Boot's ETX before the kernel starts */
 		fprintf(stderr, ", %llu stray byte%s", (unsigned long long)c->dec.stray_bytes,
-			bt_s(c->dec.stray_bytes));
+			bt_plural(c->dec.stray_bytes));
 	fputc('\n', stderr);
 	if (!l.totals) {
 		if (c->ended && c->bd.end.empty_end)

@@ -189,6 +189,6 @@ int bt_decode_file(struct bt_decoder *d, const char *path)
 		bt_warn("%s is cut short: it has no end-of-stream frame (the capture stopped "
 			"early or the file was truncated)%s; %llu event%s decoded", path,
 			rc < 0 ? " and its last frame is cut off (ignored)" : "",
-			(unsigned long long)bt_events(d), bt_s(bt_events(d)));
+			(unsigned long long)bt_events(d), bt_plural(bt_events(d)));
 	return 0;
 }

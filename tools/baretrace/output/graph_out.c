@@ -74,7 +74,7 @@ int bt_graph(const char *trace, const char *elf, const char *func)
 		printf("#\n#%14s  %8s  %s\n", "TOTAL TIME", "CALLS", "FUNCTION");
 		for (uint32_t c = fl.n[BT_FLAME_GRAPH].child; c; c = fl.n[c].next)
 			print_node(&d, &fl, c, bars, 0);
-		printf("# %llu event%s\n", (unsigned long long)bt_events(&d), bt_s(bt_events(&d)));
+		printf("# %llu event%s\n", (unsigned long long)bt_events(&d), bt_plural(bt_events(&d)));
 		bt_loss_print(stdout, &d, "# ", d.bad_frames);
 		bt_outcome_print(stdout, &d, "# ");
 	}

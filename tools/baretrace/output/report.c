@@ -264,7 +264,7 @@ int bt_report(const char *trace, const char *elf)
 		on_section(&d, 0);
 	merge_print(&rp);
 	if (!rc) {
-		printf("# %llu event%s\n", (unsigned long long)bt_events(&d), bt_s(bt_events(&d)));
+		printf("# %llu event%s\n", (unsigned long long)bt_events(&d), bt_plural(bt_events(&d)));
 		bt_loss_print(stdout, &d, "# ", d.bad_frames);
 		bt_outcome_print(stdout, &d, "# ");
 	}

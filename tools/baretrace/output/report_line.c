@@ -216,7 +216,7 @@ void bt_report_item(struct bt_report *rp, unsigned cpu)
 		break;
 	case BT_RI_PROFILE:
 		printf("# profile dump: %llu function%s on CPU %llu\n", (unsigned long long)it->a,
-		       bt_s(it->a), (unsigned long long)it->site);
+		       bt_plural(it->a), (unsigned long long)it->site);
 		break;
 	}
 }

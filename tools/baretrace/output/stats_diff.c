@@ -232,8 +232,8 @@ int bt_stats_diff(const struct bt_diff_opts *opt)
 		fflush(stdout);
 		fprintf(stderr, "baretrace: stats --diff: %s (%zu function%s) and %s (%zu function%s) "
 			"share no function: nothing to compare (traces of different apps, or "
-			"without function records?)\n", opt->old_trace, o.n, bt_s(o.n),
-			opt->new_trace, n.n, bt_s(n.n));
+			"without function records?)\n", opt->old_trace, o.n, bt_plural(o.n),
+			opt->new_trace, n.n, bt_plural(n.n));
 		free(v);
 		bt_stat_set_free(&o);
 		bt_stat_set_free(&n);
@@ -242,7 +242,7 @@ int bt_stats_diff(const struct bt_diff_opts *opt)
 	printf("# stats --diff: OLD %s (%s), NEW %s (%s)\n", opt->old_trace, o.source,
 	       opt->new_trace, n.source);
 	printf("# %zu function%s: %zu in both, %zu added, %zu removed; times in microseconds, "
-	       "changes in %% of OLD\n", k, bt_s(k), counts[IN_BOTH], counts[ADDED],
+	       "changes in %% of OLD\n", k, bt_plural(k), counts[IN_BOTH], counts[ADDED],
 	       counts[REMOVED]);
 	/* Each name over its group: old, new, change. */
 	printf("#%-26s  %-32s  %-32s  %-32s  %s", "    calls", "      total", "      self",
