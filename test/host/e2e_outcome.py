@@ -108,6 +108,9 @@ def report_checks(tap, tool, bt, elf):
 
 
 def other_outputs(tap, tool, tmp, bt, elf):
+    rc, out, err = run([tool, "stats", bt, "--elf", elf])
+    tap.ok(rc == 0 and out.splitlines()[-1].startswith("# the run of app sensor ended: crash"),
+           "stats: the footer says how the run ended", out + err)
     rc, out, err = run([tool, "graph", bt, "--elf", elf])
     tap.ok(rc == 0 and "main (open at the crash)" in out and "+-mid (open at the crash)" in out,
            "graph: calls open when the run crashed say so, not just '(open)'", out + err)

@@ -102,6 +102,7 @@ int bt_stats(const char *trace, const char *elf, int per_cpu, enum bt_stat_key s
 			printf("# no function records in the trace\n");
 		printf("# %llu event%s\n", (unsigned long long)bt_events(&d), bt_plural(bt_events(&d)));
 		bt_loss_print(stdout, &d, "# ", d.bad_frames);
+		bt_outcome_print(stdout, &d, "# ");
 	}
 	bt_stats_free(&d, &s);
 	return rc;
