@@ -11,13 +11,15 @@ outcome.log, an app "sensor" on a 4-CPU target:
   END    totals, then the outcome: crash (2.4)
 
 Checks: report's line at the crash's time on its CPU, the open calls
-closed as cut by it, the footer naming the app and how the run ended;
-graph's "open at the crash"; a global instant in chrome-json; a print
-event in trace-cmd (read back by trace-cmd report); a main() that
-returned 3 (exit); an END frame without the outcome (older targets: no
-line). Then the words around it: a trace cut short (before its END
-frame) says so and counts what it decodes, and its trace-cmd file has
-the metadata's 4 CPUs; an ELF of another app is named as such.
+closed as cut by it, the footer naming the app and how the run ended
+(also under host-side filters, and in stats); graph's "open at the
+crash"; a global instant in chrome-json; a run_outcome event in CTF
+(read back by babeltrace2) and a print event in trace-cmd (by trace-cmd
+report); a main() that returned 3 (exit); an END frame without the
+outcome (older targets: no line). Then the words around it: a trace cut
+short (before its END frame) says so and counts what it decodes, and its
+trace-cmd file has the metadata's 4 CPUs; an ELF of another app is named
+as such; the capture counts frames and wire bytes as the target does.
 
 Usage: test/host/e2e_outcome.py BARETRACE [--keep DIR]
 Prints TAP; exit status 0 when every check passed.
