@@ -171,9 +171,16 @@ $(OUT)/tables.empty.S: $(HOST)/mktables
 $(OUT)/%.o: $(OUT)/%.S
 	$(Q)$(CC) $(CFLAGS_BASE) -D__ASSEMBLER__ -c $< -o $@
 
-$(OUT)/baretrace.1.elf: $(KERNEL_OBJS) $(APP_OBJS) $(OUT)/tables.empty.o $(OBJ)/baretrace.ld
+# The app's name for the trace's metadata (docs/wire.md 2.2): APP's last
+# folder. Kernel objects are shared by every app; this one is the app's.
+$(OUT)/app_name.S: $(FLAGS_DEPS)
+	@mkdir -p $(dir $@)
+	$(Q)printf '\t.section .rodata\n\t.globl bt_app_name\nbt_app_name:\n\t.asciz "%s"\n' \
+	  '$(subst ",,$(subst \,,$(subst ',,$(notdir $(patsubst %/,%,$(APP))))))' > $@
+
+$(OUT)/baretrace.1.elf: $(KERNEL_OBJS) $(APP_OBJS) $(OUT)/tables.empty.o $(OUT)/app_name.o $(OBJ)/baretrace.ld
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(call link,$(OUT)/tables.empty.o,$@)
+	$(Q)$(call link,$(OUT)/tables.empty.o $(OUT)/app_name.o,$@)
 
 NOTRACE_OBJS := $(patsubst %,$(OBJ)/%.o,$(filter $(NOTRACE),$(KERNEL_SRCS)))
 
@@ -182,9 +189,9 @@ $(OUT)/tables.S: $(OUT)/baretrace.1.elf $(HOST)/mktables
 	$(Q)$(HOST)/mktables --notrace $(NOTRACE_OBJS)
 	$(Q)$(HOST)/mktables -o $@ $<
 
-$(OUT)/baretrace.elf: $(OUT)/baretrace.1.elf $(OUT)/tables.o
+$(OUT)/baretrace.elf: $(OUT)/baretrace.1.elf $(OUT)/tables.o $(OUT)/app_name.o
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(call link,$(OUT)/tables.o,$@)
+	$(Q)$(call link,$(OUT)/tables.o $(OUT)/app_name.o,$@)
 	$(Q)$(HOST)/mktables --same-text $(OUT)/baretrace.1.elf $@
 	$(Q)cp $@.map $(OUT)/baretrace.map
 
@@ -219,7 +226,8 @@ setup:
 newlib: $(NEWLIB_DONE)
 
 BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c tools/baretrace/*/*.c)) $(wildcard wire/*.c)
-BARETRACE_HDRS := $(wildcard tools/baretrace/*.h tools/baretrace/*/*.h) $(wildcard wire/*.h) kernel/report/tables.h
+BARETRACE_HDRS := $(wildcard tools/baretrace/*.h tools/baretrace/*/*.h) $(wildcard wire/*.h) kernel/report/tables.h \
+  kernel/report/outcome.h
 
 # `baretrace --version` names the commit it was built from, when there is one.
 BT_GIT := $(shell git describe --always --dirty 2>/dev/null)

@@ -16,6 +16,8 @@ HOST_E2E = [
     ("e2e_tracecmd", 300),      # export --format=trace-cmd read by trace-cmd report
     ("e2e_viewers", 300),       # JSON, the SVG's script in chromium, babeltrace2
     ("e2e_filters", 300),       # host-side filters on every command, graph
+    ("e2e_outcome", 120),       # how the run ended, cut traces, the app's name
+    ("e2e_words", 120),         # did-you-mean, --format=chrome, --ns, "1 event"
 ]
 
 

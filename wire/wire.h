@@ -65,6 +65,7 @@ enum wire_meta_key {
 	WIRE_META_TEXT_BASE = 6,
 	WIRE_META_EVENT_SCHEMA = 7,
 	WIRE_META_FORMAT = 8,
+	WIRE_META_APP_NAME = 9,		/* a string: the app's name */
 };
 
 /*
@@ -238,11 +239,13 @@ struct wire_ext {
 	uint64_t site;		/* args, trigger */
 	unsigned count;		/* args, stack */
 	uint8_t action;		/* trigger: enum wire_trigger_action */
+	uint8_t outcome;	/* outcome: enum run_outcome */
+	int64_t status;		/* outcome: main()'s status for RUN_EXIT */
 	const uint8_t *values, *end;
 };
 
 /*
- * Parses r (kind 7): 1 with *x filled for subtypes 1-3, 0 for a subtype
+ * Parses r (kind 7): 1 with *x filled for subtypes 1-4, 0 for a subtype
  * this version does not know (to skip), -1 if the bytes are malformed.
  */
 int wire_ext_parse(const struct wire_record *r, struct wire_ext *x);
@@ -357,50 +360,7 @@ size_t wire_escape_bytes(uint8_t *out, const uint8_t *p, size_t n);
 /* STX, escaped payload, ETX into out; returns bytes, or 0 if cap is short. */
 size_t wire_escape(uint8_t *out, size_t cap, const uint8_t *payload, size_t len);
 
-/* ---- the stream decoder (section 1) ------------------------------------ */
-
-/*
- * Splits a UART byte stream into text and frames. Memory is the caller's
- * buffer only (up to WIRE_MAX_PAYLOAD bytes are used). Bytes may arrive
- * one at a time or in chunks of any size.
- */
-struct wire_dec {
-	uint8_t *buf;
-	size_t cap;
-	size_t len;
-	uint8_t in_frame;
-	uint8_t escaped;	/* last byte was DLE */
-	uint8_t damage;		/* reason already known for the open frame */
-	uint64_t frames;	/* good frames */
-	uint64_t damaged;	/* dropped frames */
-	uint64_t by_reason[WIRE_DMG_COUNT];
-	uint64_t text_bytes;
-};
-
-enum wire_ev_type {
-	WIRE_EV_NONE,		/* input used up, nothing to report */
-	WIRE_EV_TEXT,		/* text, text_len: a run of console text */
-	WIRE_EV_FRAME,		/* payload, frame: a checked frame */
-	WIRE_EV_DAMAGED,	/* damage: a frame was dropped */
-};
-
-struct wire_ev {
-	enum wire_ev_type type;
-	const uint8_t *text;	/* into the input */
-	size_t text_len;
-	const uint8_t *payload;	/* into the decoder buffer, valid until */
-	size_t payload_len;	/* the next call */
-	struct wire_frame frame;
-	enum wire_damage damage;
-};
-
-void wire_dec_init(struct wire_dec *d, uint8_t *buf, size_t cap);
-/*
- * Consumes input up to and including the first event; returns the bytes
- * consumed (at least one when n > 0). Call again with the rest.
- */
-size_t wire_dec_feed(struct wire_dec *d, const uint8_t *in, size_t n, struct wire_ev *ev);
-/* End of input: a frame still open is damaged. Returns 1 if *ev is set. */
-int wire_dec_finish(struct wire_dec *d, struct wire_ev *ev);
+/* The stream decoder (section 1): bytes in, text and frames out. */
+#include "wire_stream.h"
 
 #endif /* TRACE_WIRE_H */

@@ -78,7 +78,9 @@ size_t wire_dec_feed(struct wire_dec *d, const uint8_t *in, size_t n, struct wir
 			}
 			if (b == WIRE_STX)
 				dec_open(d);
-			i++;	/* a stray ETX or DLE is dropped */
+			else
+				d->stray_bytes++;	/* a stray ETX or DLE is dropped */
+			i++;
 			continue;
 		}
 		i++;

@@ -257,12 +257,14 @@ def entries_checks(tap, tool, tmp, new):
            {n: [str(c), str(c), "0.0%"] for n, c in want.items()} and
            all(set(r[0][3:]) == {"-"} for r in rows.values()),
            "a trace of function entries against itself: calls 0.0 %, no times", out + err)
-    rc, out, err = eb.run([tool, "stats", "--diff", ent, new])
-    rows = parse_diff(out)[0]
-    tap.ok(rc == 0 and all(r[1] in ("[added]", "[removed]") for r in rows.values()) and
-           rows.get("leaf", ([], ""))[1] == "[removed]" and
-           rows.get("sensor_read", ([], ""))[1] == "[added]",
-           "entries against graph records: no name in common, all added or removed", out + err)
+    # No name in common (issue 25): nothing to compare is an error, not a
+    # pass, with --fail-above too.
+    for extra in ([], ["--fail-above", "10"]):
+        rc, out, err = eb.run([tool, "stats", "--diff", ent, new] + extra)
+        tap.ok(rc == 1 and out == "" and "share no function: nothing to compare" in err
+               and f"{ent} (2 functions)" in err,
+               f"entries against graph records {' '.join(extra)}: no name in common is an "
+               "error (exit 1), not an empty pass", out + err)
 
 
 def usage_checks(tap, tool, tmp, old, new):

@@ -119,10 +119,14 @@ def bt_tables(funcs, sites):
     return bytes(sec), offs
 
 
-def elf(path, machine=183, tables=True, funcs=FUNCS):
+def elf(path, machine=183, tables=True, funcs=FUNCS, app=None):
     """A minimal ELF64 LE relocatable-style file: .bt_tables, .symtab,
-    .strtab, .shstrtab. machine 183 is EM_AARCH64."""
+    .strtab, .shstrtab. machine 183 is EM_AARCH64. app: a bt_app_name
+    symbol (the image's app name), put after the tables here."""
     sec, offs = bt_tables(funcs, SITES) if tables else (b"\0" * 16, {})
+    if app is not None:
+        offs["bt_app_name"] = len(sec)
+        sec += app.encode() + b"\0"
     addr = 0x10000
     shstr = b"\0.bt_tables\0.symtab\0.strtab\0.shstrtab\0"
     if not tables:
@@ -162,8 +166,8 @@ FREQ = 62500000          # QEMU virt's counter: 16 ns a tick
 S_MAIN, S_OUTER, S_LEAF, S_MID = 0, 1, 2, 3
 
 
-def metadata(image_hash, version=2):
-    b = varint(1) + varint(version) + varint(2) + varint(FREQ) + varint(3) + varint(2)
+def metadata(image_hash, version=2, ncpus=2, app=None):
+    b = varint(1) + varint(version) + varint(2) + varint(FREQ) + varint(3) + varint(ncpus)
     b += varint(4) + struct.pack("<I", image_hash) + varint(5) + varint(len(SITES))
     b += varint(6) + varint(0x40080000)
     b += varint(7) + varint(1) + string("irq_entry") + bytes([3])
@@ -173,6 +177,8 @@ def metadata(image_hash, version=2):
     b += varint(7) + varint(2) + string("sched_tick") + bytes([1])
     b += string("ptr") + bytes([9]) + string("")
     b += varint(8) + varint(1) + string("value %d = 0x%x (%s)")
+    if app is not None:
+        b += varint(9) + string(app)      # the app's name (wire.md 2.2)
     return b
 
 

@@ -2,7 +2,7 @@
 /*
  * test/host/test_wire_ext.c: the parts of the shared codec added for
  * docs/wire.md 2.5 and 2.6: extension records (arguments, stack traces,
- * fired triggers) and profile-dump bodies, with bytes laid out by hand
+ * fired triggers, how the run ended) and profile-dump bodies, with bytes laid out by hand
  * from the spec, cut at every length, and padded with fields a later
  * version might append.
  */
@@ -69,6 +69,28 @@ static void test_stack_and_trigger(void)
 	tap_eq_int(wire_ext_parse(&r, &x), 0, "an unknown subtype is 0: skip it");
 	r = ext(0, NULL, 0);
 	tap_eq_int(wire_ext_parse(&r, &x), 0, "subtype 0 is unknown too");
+}
+
+/* How the run ended (2.6, subtype 4): outcome u8, status zigzag varint. */
+static void test_outcome(void)
+{
+	static const uint8_t crash[] = { 1, 0x00 };		/* crash, status 0 */
+	static const uint8_t exit3[] = { 0, 0x06, 0x77 };	/* exit 3, a later byte */
+	static const uint8_t neg[] = { 0, 0x03 };		/* exit -2 */
+	struct wire_record r = ext(WIRE_EXT_OUTCOME, crash, sizeof(crash));
+	struct wire_ext x;
+
+	tap_ok(wire_ext_parse(&r, &x) == 1 && x.subtype == WIRE_EXT_OUTCOME && x.outcome == 1 &&
+	       x.status == 0 && x.count == 0, "outcome: a crash");
+	r = ext(WIRE_EXT_OUTCOME, exit3, sizeof(exit3));
+	tap_ok(wire_ext_parse(&r, &x) == 1 && x.outcome == 0 && x.status == 3,
+	       "outcome: an exit with main()'s status 3, an appended byte ignored");
+	r = ext(WIRE_EXT_OUTCOME, neg, sizeof(neg));
+	tap_ok(wire_ext_parse(&r, &x) == 1 && x.status == -2, "outcome: a negative status");
+	r = ext(WIRE_EXT_OUTCOME, crash, 1);
+	tap_eq_int(wire_ext_parse(&r, &x), -1, "outcome: no status is malformed");
+	r = ext(WIRE_EXT_OUTCOME, crash, 0);
+	tap_eq_int(wire_ext_parse(&r, &x), -1, "outcome: an empty record is malformed");
 }
 
 /* An extension record inside a block decodes and then parses. */
@@ -138,6 +160,7 @@ int main(int argc, char **argv)
 	(void)argv;
 	test_args();
 	test_stack_and_trigger();
+	test_outcome();
 	test_in_block();
 	test_profile();
 	return tap_done();

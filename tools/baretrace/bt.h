@@ -60,6 +60,13 @@ void bt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *bt_alloc(size_t n);		/* zeroed; dies when out of memory */
 void *bt_grow(void *p, size_t *cap, size_t want, size_t elem);
 char *bt_strndup(const void *p, size_t n);
+/* "s" unless n is 1: "1 event", "2 events", "0 events". */
+static inline const char *bt_plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+/* The choice one or two edits from word (for "did you mean"), or NULL. */
+const char *bt_nearest(const char *word, const char *const *choices, size_t n);
 /* Dies with BT_EXIT_USAGE if both paths name one existing file. */
 void bt_refuse_same_file(const char *in, const char *out);
 
@@ -72,6 +79,10 @@ struct bt_cmd_help {
 };
 
 const struct bt_cmd_help *bt_cmd_find(const char *name);	/* or NULL */
+/* The option one or two edits from name ("--abstiem"), or NULL. */
+const char *bt_option_nearest(const char *name);
+/* "unknown command 'reprot'; did you mean 'report'?" and exit status 2. */
+void bt_unknown_command(const char *cmd) __attribute__((noreturn));
 /* One command's usage, or with c NULL the overview: every command's. */
 void bt_help(FILE *f, const struct bt_cmd_help *c);
 /* The tool's version, its build, and the formats it reads. */

@@ -3,6 +3,7 @@
  * `--version` print, and the usage a bad command line gets (main.c).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bt.h"
@@ -49,7 +50,11 @@ static const char report_usage[] =
 	"        (threshold mode) print as \"} /* FUNC */\", indented by the calls that\n"
 	"        contain them. A profile dump is a note: \"# profile dump: N functions\"\n"
 	"        Where events are missing: \"CPU:n [LOST N EVENTS] (cause)\"; the last\n"
-	"        lines count the events and the losses, in events, by cause\n";
+	"        lines count the events and the losses, in events, by cause, and say\n"
+	"        how the run ended. Where it ended: \"==== run ended: crash ====\" on\n"
+	"        its CPU, the calls open there closed \"} /* FUNC: cut by the crash */\".\n"
+	"        A trace with no end-of-stream frame is read and said to be cut short.\n"
+	"        --ns: times to the nanosecond, graph durations in ns\n";
 
 static const char stats_usage[] =
 	"  stats TRACE.bt [--elf ELF] [--per-cpu] [--sort=calls|total|self|avg|max] [FILTERS]\n"
@@ -69,13 +74,15 @@ static const char stats_usage[] =
 	"        clocks. Functions in both come first, by their largest change (or the\n"
 	"        --sort column's), then [added] and [removed] ones. --fail-above: exit\n"
 	"        status 3 if a function's calls, total or avg grew by more than PCT %;\n"
-	"        a time must also grow by US microseconds or more (--floor, default 1)\n";
+	"        a time must also grow by US microseconds or more (--floor, default 1).\n"
+	"        Two traces that share no function are an error (status 1)\n";
 
 static const char export_usage[] =
 	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
 	"         [--counters] [FILTERS]\n"
-	"        chrome-json: Perfetto/Chrome JSON, a thread per CPU (tid = CPU + 1),\n"
-	"        tracepoint fields as typed args; --counters adds a counter track per\n"
+	"        chrome-json (or chrome): Perfetto/Chrome JSON, a thread per CPU (tid =\n"
+	"        CPU + 1), tracepoint fields as typed args, where the run ended a global\n"
+	"        instant \"run ended: WORD\"; --counters adds a counter track per\n"
 	"        integer field. folded: \"a;b;c VALUE\" lines, VALUE the self time in\n"
 	"        ns (flamegraph.pl --countname=ns; calls if the trace has only function\n"
 	"        entries), \"CPU_n\" first with --per-cpu.\n"
@@ -92,12 +99,14 @@ static const char export_usage[] =
 	"        carries data-name, data-calls and data-ticks (counter ticks, or calls\n"
 	"        for counts) and its width is exactly proportional to data-ticks\n"
 	"  export --format=trace-cmd -o FILE.dat TRACE.bt [--elf ELF]\n"
-	"        a trace-cmd.dat (v6) file for trace-cmd report and KernelShark\n";
+	"        a trace-cmd.dat (v6) file for trace-cmd report and KernelShark, a CPU\n"
+	"        per CPU of the trace; where the run ended a print event\n";
 
 static const char graph_usage[] =
 	"  graph [FUNC] TRACE.bt [--elf ELF] [FILTERS]\n"
 	"        the call graph from graph records: calls and total time per call path,\n"
-	"        CPUs merged; with FUNC, beneath each call of FUNC (as -F FUNC)\n";
+	"        CPUs merged; with FUNC, beneath each call of FUNC (as -F FUNC). A call\n"
+	"        that never returned is \"(open)\", or \"(open at the crash)\" (hang, ...)\n";
 
 /* The filters of the commands that read a trace (filter_opt below). */
 static const char filters_text[] =
@@ -133,6 +142,36 @@ const struct bt_cmd_help *bt_cmd_find(const char *name)
 		if (!strcmp(cmd_helps[i].name, name))
 			return &cmd_helps[i];
 	return NULL;
+}
+
+/* Every option of every command above, for "did you mean". */
+static const char *const all_options[] = {
+	"--elf", "--ns", "--abstime", "--per-cpu", "--counters", "--sort", "--format",
+	"--output", "--cpu", "--function", "--notrace", "--depth", "--time-range",
+	"--min-duration", "--diff", "--fail-above", "--floor", "--old-elf", "--new-elf",
+	"--serial", "--baud", "--file", "--qemu", "--exec", "--exec-timeout", "--help",
+};
+
+const char *bt_option_nearest(const char *name)
+{
+	return bt_nearest(name, all_options, sizeof(all_options) / sizeof(all_options[0]));
+}
+
+void bt_unknown_command(const char *cmd)
+{
+	static const char *const names[] = { "help", "version" };
+	const char *near = NULL;
+
+	for (size_t i = 0; i < N_CMDS && !near; i++)
+		near = bt_nearest(cmd, &cmd_helps[i].name, 1);
+	if (!near)
+		near = bt_nearest(cmd, names, sizeof(names) / sizeof(names[0]));
+	if (near)
+		fprintf(stderr, "baretrace: unknown command '%s'; did you mean '%s'?\n", cmd, near);
+	else
+		fprintf(stderr, "baretrace: unknown command '%s' (capture, report, stats, export "
+			"or graph; 'baretrace --help' shows their usage)\n", cmd);
+	exit(BT_EXIT_USAGE);
 }
 
 /* One command's usage, or with c NULL the overview: every command's. */

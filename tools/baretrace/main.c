@@ -45,11 +45,24 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
 
 static void __attribute__((noreturn)) unknown(const char *cmd, const char *arg)
 {
-	fprintf(stderr, "baretrace %s: %s '%s'\n\n", cmd,
+	char name[40];
+	const char *near;
+
+	/* "--sortt=calls": the name is what may be mistyped. */
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+	near = arg[0] == '-' ? bt_option_nearest(name) : NULL;
+	fprintf(stderr, "baretrace %s: %s '%s'", cmd,
 		arg[0] == '-' ? "unknown option" : "unexpected argument", arg);
+	if (near)
+		fprintf(stderr, "; did you mean '%s'?", near);
+	fputs("\n\n", stderr);
 	bt_help(stderr, cmd_now);
 	exit(BT_EXIT_USAGE);
 }
+
+static const char *const formats[] = {
+	"chrome-json", "chrome", "folded", "ctf", "svg", "trace-cmd",
+};
 
 /* Splits one --exec value at ';' into o->exec; an empty command is refused. */
 static void add_exec(struct bt_capture_opts *o, const char *arg)
@@ -148,6 +161,21 @@ static int cmd_capture(int argc, char **argv)
 	return bt_capture(&o);
 }
 
+/* --sort KEY's key; an unknown one names the nearest, or them all. */
+static int sort_key(const char *sort)
+{
+	int key = bt_stat_key_of(sort);
+	const char *near = bt_nearest(sort, bt_stat_key_names, BT_STAT_KEYS);
+
+	if (key < 0 && near) {
+		fprintf(stderr, "baretrace: unknown sort key '%s'; did you mean '%s'?\n", sort, near);
+		exit(BT_EXIT_USAGE);
+	}
+	if (key < 0)
+		usage("unknown sort key '%s' (" BT_STAT_KEY_LIST ")", sort);
+	return key;
+}
+
 /* stats --diff OLD NEW: two traces, each with its own ELF or one for both. */
 static int cmd_stats_diff(int argc, char **argv)
 {
@@ -177,8 +205,8 @@ static int cmd_stats_diff(int argc, char **argv)
 		usage("--elf %s is for both traces: not with --old-elf or --new-elf", elf);
 	if (elf)
 		o.old_elf = o.new_elf = elf;
-	if (sort && (o.sort = bt_stat_key_of(sort)) < 0)
-		usage("unknown sort key '%s' (" BT_STAT_KEY_LIST ")", sort);
+	if (sort)
+		o.sort = sort_key(sort);
 	if (fail) {
 		char *end;
 
@@ -276,13 +304,15 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	}
 	if (!trace)
 		usage("%s needs a trace file (made by 'baretrace capture')", cmd);
-	if (sort && (key = bt_stat_key_of(sort)) < 0)
-		usage("unknown sort key '%s' (" BT_STAT_KEY_LIST ")", sort);
+	if (sort)
+		key = sort_key(sort);
 	if (!export)
 		return !strcmp(cmd, "report") ? bt_report(trace, elf)
 					      : bt_stats(trace, elf, per_cpu, (enum bt_stat_key)key);
 	if (!format)
 		usage("export needs --format=chrome-json|folded|ctf|svg|trace-cmd%s", "");
+	if (!strcmp(format, "chrome"))	/* what make run calls the file */
+		format = "chrome-json";
 	if (!out)
 		usage("export needs -o PATH%s", "");
 	bt_refuse_same_file(trace, out);
@@ -303,7 +333,15 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 		return bt_export_svg(trace, elf, out, per_cpu);
 	if (!strcmp(format, "trace-cmd"))
 		return bt_export_tracecmd(trace, elf, out);
-	usage("unknown export format '%s' (chrome-json, folded, ctf, svg or trace-cmd)", format);
+	const char *near = bt_nearest(format, formats, sizeof(formats) / sizeof(formats[0]));
+
+	if (near)
+		fprintf(stderr, "baretrace: unknown export format '%s'; did you mean '%s'?\n",
+			format, near);
+	else
+		usage("unknown export format '%s' (chrome-json or chrome, folded, ctf, svg or "
+		      "trace-cmd)", format);
+	exit(BT_EXIT_USAGE);
 }
 
 /*
@@ -352,5 +390,5 @@ int main(int argc, char **argv)
 		return cmd_read(cmd, argc - 1, argv + 1);
 	if (!strcmp(cmd, "graph"))
 		return cmd_graph(argc - 1, argv + 1);
-	usage("unknown command '%s'", cmd);
+	bt_unknown_command(cmd);
 }

@@ -17,6 +17,10 @@
 static uint8_t body[EXPORT_PAYLOAD_MAX];
 static uint64_t meta_seq, syms_seq;
 
+/* The app's name (wire.md 2.2 key 9): the build links it in from
+ * $(OUT)/app_name.S (the Makefile); an image without one sends none. */
+__attribute__((weak)) const char bt_app_name[] = "";
+
 /* Metadata items after the fixed head: each writes its items from
  * number 'from' on while they fit in o and returns the next one. */
 unsigned int trace_printf_meta(struct wire_out *o, unsigned int from);	/* trace/events/printf.c */
@@ -47,6 +51,10 @@ unsigned int export_send_meta(void)
 	wire_out_varint(&o, trace_site_count());
 	wire_out_varint(&o, WIRE_META_TEXT_BASE);
 	wire_out_varint(&o, (uintptr_t)_text);
+	if (bt_app_name[0]) {
+		wire_out_varint(&o, WIRE_META_APP_NAME);
+		wire_out_str(&o, bt_app_name, strlen(bt_app_name));
+	}
 	for (;;) {
 		size_t head = o.len;
 

@@ -60,6 +60,7 @@ struct capture {
 	FILE *out;
 	const char *path;
 	uint64_t wire_bytes;
+	uint64_t end_bytes;	/* the end-of-stream frame's, escaped */
 	int ended, version_warned;
 	/* status line */
 	int status;		/* stderr is a terminal */
@@ -132,8 +133,12 @@ static void on_frame(struct capture *c, const struct wire_ev *ev)
 			"%d: frames are stored but cannot be decoded here",
 			(unsigned long long)c->bd.meta.version, WIRE_VERSION);
 	}
-	if (ev->frame.type == WIRE_FRAME_END)
+	if (ev->frame.type == WIRE_FRAME_END) {
+		static uint8_t esc[2 * WIRE_MAX_PAYLOAD + 16];
+
+		c->end_bytes = wire_escape(esc, sizeof(esc), ev->payload, ev->payload_len);
 		c->ended = 1;
+	}
 }
 
 static void feed(struct capture *c, const uint8_t *p, size_t n)
@@ -156,21 +161,35 @@ static void feed(struct capture *c, const uint8_t *p, size_t n)
 /*
  * Two lines that scripts parse (keep the wording): what arrived, and,
  * when the END frame carried totals, where every produced event went.
+ * Frames and wire bytes are counted as the target's "trace: ..." line
+ * counts them (the frames it sent before its end-of-stream frame); the
+ * end-of-stream frame and the console text are named apart.
  */
 static void summary(struct capture *c, double t, const char *why)
 {
 	struct bt_loss l;
+	uint64_t text = c->dec.text_bytes;
+	uint64_t frame_bytes = c->wire_bytes - text - c->end_bytes - c->dec.stray_bytes;
 
 	bt_loss(&c->bd, &l);
 	clear_status(c);
 	fflush(stdout);
 	fprintf(stderr, "baretrace capture: %llu frames, %llu damaged, %llu sequence gaps, "
-		"%llu events, %llu lost, %llu wire bytes in %.1f s -> %s%s\n",
-		(unsigned long long)c->dec.frames, (unsigned long long)c->dec.damaged,
-		(unsigned long long)c->bd.seq_gaps, (unsigned long long)c->bd.events,
-		(unsigned long long)l.lost, (unsigned long long)c->wire_bytes,
-		t - c->t0, c->path, c->ended ? "" : why ? why : stop_signal ? " (interrupted)" :
+		"%llu events, %llu lost, %llu wire bytes in %.1f s -> %s%s; besides: ",
+		(unsigned long long)(c->dec.frames - (c->ended != 0)),
+		(unsigned long long)c->dec.damaged, (unsigned long long)c->bd.seq_gaps,
+		(unsigned long long)c->bd.events, (unsigned long long)l.lost,
+		(unsigned long long)frame_bytes, t - c->t0, c->path,
+		c->ended ? "" : why ? why : stop_signal ? " (interrupted)" :
 		" (no end-of-stream frame)");
+	if (c->ended)
+		fprintf(stderr, "the end-of-stream frame (%llu bytes), ",
+			(unsigned long long)c->end_bytes);
+	fprintf(stderr, "%llu bytes of console text", (unsigned long long)text);
+	if (c->dec.stray_bytes)	/* e.g. U-Boot's ETX before the kernel starts */
+		fprintf(stderr, ", %llu stray byte%s", (unsigned long long)c->dec.stray_bytes,
+			bt_plural(c->dec.stray_bytes));
+	fputc('\n', stderr);
 	if (!l.totals) {
 		if (c->ended && c->bd.end.empty_end)
 			fprintf(stderr, "baretrace capture: the end-of-stream frame has no totals "

@@ -148,7 +148,7 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 		if (r.kind == WIRE_REC_EXT && wire_ext_parse(&r, &x) <= 0) {
 			/* Unknown subtypes are skipped; known ones that do not
 			 * parse are skipped and counted. */
-			if (r.subtype >= WIRE_EXT_ARGS && r.subtype <= WIRE_EXT_TRIGGER &&
+			if (r.subtype >= WIRE_EXT_ARGS && r.subtype <= WIRE_EXT_OUTCOME &&
 			    d->bad_exts++ < MAX_WARNINGS && !d->quiet)
 				bt_warn("CPU %u block %llu: extension record %llu (subtype %u) is "
 					"malformed; skipped", f->cpu, (unsigned long long)f->seq,
@@ -160,6 +160,8 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 				d->v->record(d, f->cpu, &r);
 			continue;
 		}
+		if (r.kind == WIRE_REC_EXT && x.subtype == WIRE_EXT_OUTCOME && !d->mark.seen)
+			d->mark = (struct bt_mark){ 1, f->cpu, x.outcome, r.ts, x.status };
 		d->records++;
 		if (!d->have_ts || r.ts < d->first_ts)
 			d->first_ts = r.ts;
@@ -215,10 +217,19 @@ static int take_meta(struct bt_decoder *d, const struct wire_frame *f)
 		if (d->quiet)	/* a first pass: the printing pass says it */
 			return -1;
 		fflush(stdout);
-		fprintf(stderr, "baretrace: %s does not match this trace: image hash "
-			"0x%08x in the trace, 0x%08x in the ELF's .bt_tables (was the image "
-			"rebuilt after the capture?)\n", d->elf_path, d->meta.image_hash,
-			d->elf_hash);
+		/* Another app, or the same one rebuilt: say which, by name. */
+		if (d->meta.app && d->elf_app && strcmp(d->meta.app, d->elf_app))
+			fprintf(stderr, "baretrace: %s does not match this trace: the trace is "
+				"from app %s; %s is app %s (image hash 0x%08x in the trace, "
+				"0x%08x in the ELF)\n", d->elf_path, d->meta.app, d->elf_path,
+				d->elf_app, d->meta.image_hash, d->elf_hash);
+		else
+			fprintf(stderr, "baretrace: %s does not match this trace%s%s%s: image "
+				"hash 0x%08x in the trace, 0x%08x in the ELF's .bt_tables (was "
+				"the image rebuilt after the capture?)\n", d->elf_path,
+				!d->meta.app ? "" : d->elf_app ? " (both are app " :
+				" (the trace is from app ", d->meta.app ? d->meta.app : "",
+				d->meta.app ? ")" : "", d->meta.image_hash, d->elf_hash);
 		return -1;
 	}
 	return 0;
@@ -344,6 +355,8 @@ void bt_dec_free(struct bt_decoder *d)
 		bt_dec_stage->release(d);
 	bt_meta_free(&d->meta);
 	bt_symtab_free(&d->syms);
+	free(d->elf_app);
+	d->elf_app = NULL;
 	free(d->pre);
 	d->pre = NULL;
 }

@@ -52,6 +52,7 @@ struct bt_meta {
 	uint64_t version, freq, ncpus, nsites, text_base;
 	uint32_t image_hash;
 	int have_hash;
+	char *app;			/* the app's name (key 9), or NULL */
 	struct bt_schema *schemas;	/* index = the schema's slot */
 	size_t nschemas, schemas_cap;
 	struct bt_format *formats;
@@ -117,6 +118,15 @@ struct bt_end_books {
 	int empty_end;			/* an END frame without (version 1) */
 };
 
+/* Where the run ended: an outcome record (kind 7, subtype 4), written on
+ * the CPU where it happened, at that moment. */
+struct bt_mark {
+	int seen;
+	unsigned cpu, outcome;		/* enum run_outcome */
+	uint64_t ts;
+	int64_t status;			/* main()'s, for RUN_EXIT */
+};
+
 /* The previous boot's trace (wire.md 2.10), kept apart from this boot's. */
 struct bt_prev {
 	int seen;			/* a summary frame arrived */
@@ -137,6 +147,7 @@ struct bt_decoder {
 	struct bt_symtab syms;
 	const char *elf_path;		/* names from this ELF, not dumps */
 	uint32_t elf_hash;
+	char *elf_app;			/* the ELF's app name, or NULL */
 	int quiet;			/* no warnings (capture) */
 	uint64_t next_seq[BT_MAX_CPUS];	/* data frames, per CPU */
 	uint8_t have_seq[BT_MAX_CPUS];
@@ -154,6 +165,8 @@ struct bt_decoder {
 	uint64_t skipped_bytes;		/* trace file bytes that were no frame */
 	struct bt_cpu_books books[BT_MAX_CPUS];
 	struct bt_end_books end;	/* from the END frame, as it arrives */
+	struct wire_end_run run;	/* the END frame's outcome (run.known) */
+	struct bt_mark mark;		/* the first outcome record (wire.md 2.6) */
 	struct bt_end_books *pre;	/* from a first pass, for causes; or NULL */
 	uint64_t profile_frames, bad_profiles, bad_exts;
 	uint64_t first_ts, last_ts;
@@ -226,6 +239,23 @@ void bt_books_restart(struct bt_decoder *d, unsigned cpu);
  * start again, for its own end-of-stream totals. */
 void bt_books_new_boot(struct bt_decoder *d);
 
+/*
+ * How the run ended, from the outcome record or else the END frame:
+ * 1 with *outcome and *status set, 0 if the trace does not say.
+ */
+int bt_outcome(const struct bt_decoder *d, unsigned *outcome, int64_t *status);
+/* "crash", "hang", ..., "exit"; "outcome N" (in buf) for a number this
+ * tool does not know. */
+const char *bt_outcome_word(unsigned outcome, char *buf, size_t n);
+/* "crash (exit status 139)", "exit status 3 (main() returned 3)". */
+void bt_outcome_text(unsigned outcome, int64_t status, char *buf, size_t n);
+/* "run ended: crash", "run ended: exit, status 3": the words of the mark
+ * where the run ended, in report, chrome-json and trace-cmd. */
+void bt_outcome_mark(unsigned outcome, int64_t status, char *buf, size_t n);
+/* The summary's line on how the run ended, naming the app, when the END
+ * frame came and the trace says how. */
+void bt_outcome_print(FILE *f, const struct bt_decoder *d, const char *prefix);
+
 /* The loss figures of a whole trace, per cause, in events. */
 struct bt_loss {
 	int totals;			/* END totals for every CPU that had events */
@@ -234,6 +264,9 @@ struct bt_loss {
 	uint64_t lost;			/* everything lost (or found in holes) */
 	uint64_t holes_target, holes_other;	/* without totals: holes found */
 	uint64_t blocks_missing;	/* END blocks less data frames decoded */
+	uint64_t blocks_target, blocks_wire;	/* of those: overwritten on the
+					 * target, lost on the wire, where the
+					 * CPU's totals tell (the rest: either) */
 };
 
 void bt_loss(const struct bt_decoder *d, struct bt_loss *l);

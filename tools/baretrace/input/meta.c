@@ -179,6 +179,15 @@ int bt_meta_parse(struct bt_meta *m, const uint8_t *body, size_t len)
 		case WIRE_META_FORMAT:
 			c.bad |= parse_format(m, &c) != 0;
 			break;
+		case WIRE_META_APP_NAME: {
+			char *app = get_str(&c);
+
+			if (app) {
+				free(m->app);
+				m->app = app;
+			}
+			break;
+		}
 		default:	/* "values are varints unless said" */
 			get_varint(&c);
 			break;
@@ -211,5 +220,6 @@ void bt_meta_free(struct bt_meta *m)
 		free(m->formats[i].text);
 	free(m->schemas);
 	free(m->formats);
+	free(m->app);
 	memset(m, 0, sizeof(*m));
 }

@@ -174,7 +174,7 @@ int bt_decode_file(struct bt_decoder *d, const char *path)
 			bt_warn("%s: no whole frame could be read: the file is damaged", path);
 		return BT_EXIT_INPUT;
 	}
-	if (rc < 0 && !d->quiet)
+	if (rc < 0 && d->ends && !d->quiet)
 		bt_warn("%s: the last frame is cut short (capture interrupted?); ignored", path);
 	if (d->skipped_bytes && !d->quiet)
 		bt_warn("%s: %llu bytes that held no frame whose length and CRC check were "
@@ -184,5 +184,11 @@ int bt_decode_file(struct bt_decoder *d, const char *path)
 		bt_warn("%s: %llu frames failed their CRC and were skipped", path,
 			(unsigned long long)d->bad_frames);
 	bt_dec_finish(d);
+	/* Not an error: what it holds is read, and said to be partial. */
+	if (!d->ends && !d->quiet)
+		bt_warn("%s is cut short: it has no end-of-stream frame (the capture stopped "
+			"early or the file was truncated)%s; %llu event%s decoded", path,
+			rc < 0 ? " and its last frame is cut off (ignored)" : "",
+			(unsigned long long)bt_events(d), bt_plural(bt_events(d)));
 	return 0;
 }

@@ -161,9 +161,60 @@ void bt_symtab_load_elf(struct bt_symtab *st, const char *path, uint32_t *hash)
 	close(fd);
 }
 
+/*
+ * The image's app name: the string at symbol bt_app_name (the Makefile's
+ * app_name.S), or NULL if it has none. Only read to name the app in a
+ * message, so anything odd about it just gives NULL.
+ */
+static char *elf_app_name(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+	Elf_Scn *scn = NULL;
+	char *app = NULL;
+
+	while (e && !app && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; !app && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			GElf_Shdr at;
+			Elf_Data *ad;
+			const char *name;
+			const uint8_t *p, *nul;
+
+			if (!gelf_getsym(d, (int)i, &s) ||
+			    !(name = elf_strptr(e, sh.sh_link, s.st_name)) ||
+			    strcmp(name, "bt_app_name"))
+				continue;
+			Elf_Scn *home = elf_getscn(e, s.st_shndx);
+
+			if (!home || !gelf_getshdr(home, &at) || !(ad = elf_getdata(home, NULL)) ||
+			    !ad->d_buf || s.st_value < at.sh_addr ||
+			    s.st_value - at.sh_addr >= ad->d_size)
+				break;
+			p = (const uint8_t *)ad->d_buf + (s.st_value - at.sh_addr);
+			nul = memchr(p, 0, ad->d_size - (s.st_value - at.sh_addr));
+			if (nul && nul > p)
+				app = bt_strndup(p, (size_t)(nul - p));
+			break;
+		}
+	}
+	if (e)
+		elf_end(e);
+	if (fd >= 0)
+		close(fd);
+	return app;
+}
+
 /* Here rather than in decode.c, so the decoder links without libelf. */
 void bt_dec_use_elf(struct bt_decoder *d, const char *path)
 {
 	bt_symtab_load_elf(&d->syms, path, &d->elf_hash);
 	d->elf_path = path;
+	d->elf_app = elf_app_name(path);
 }

@@ -188,6 +188,11 @@ static void extension(struct bt_decoder *d, struct fcpu *s, struct item *it, int
 	int args;
 
 	wire_ext_parse(&it->r, &x);	/* the decoder passes only records that parse */
+	if (x.subtype == WIRE_EXT_OUTCOME) {	/* where the run ended: in any call */
+		it->verdict = time_ok(d, it->r.ts) ? V_KEEP : V_DROP;
+		bt_fq_put(d, it);
+		return;
+	}
 	args = x.subtype == WIRE_EXT_ARGS;
 	if (was_entry && (x.subtype == WIRE_EXT_STACK || x.site == s->last_site)) {
 		it->verdict = s->last_verdict;

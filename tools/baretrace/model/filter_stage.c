@@ -113,11 +113,12 @@ static void summary(FILE *f, const struct bt_decoder *d, const char *prefix)
 {
 	const struct bt_filter *fi = d->filter;
 
-	fprintf(f, "%s%llu events left out by the filter (%s)\n", prefix,
-		(unsigned long long)fi->left_out, bt_filter_conf.desc);
+	fprintf(f, "%s%llu event%s left out by the filter (%s)\n", prefix,
+		(unsigned long long)fi->left_out, bt_plural(fi->left_out), bt_filter_conf.desc);
 	if (fi->profiles_left_out)
-		fprintf(f, "%s%llu profile dumps left out: they hold sums, only --cpu applies "
-			"to them\n", prefix, (unsigned long long)fi->profiles_left_out);
+		fprintf(f, "%s%llu profile dump%s left out: they hold sums, only --cpu applies "
+			"to them\n", prefix, (unsigned long long)fi->profiles_left_out,
+			bt_plural(fi->profiles_left_out));
 }
 
 const struct bt_dec_stage bt_filter_stage = { attach, finish, release, summary };

@@ -71,7 +71,9 @@ static const char stream_and_events[] =
 	"\t\tuint64_hex_t return_offsets[depth];\n\t};\n};\n\n"
 	"event {\n\tname = \"trigger\";\n\tid = 8;\n\tstream_id = 0;\n"
 	"\tfields := struct {\n\t\tstring func;\n\t\tstring action;\n"
-	"\t\tuint8_t action_id;\n\t};\n};\n\n";
+	"\t\tuint8_t action_id;\n\t};\n};\n\n"
+	"event {\n\tname = \"run_outcome\";\n\tid = 9;\n\tstream_id = 0;\n"
+	"\tfields := struct {\n\t\tstring outcome;\n\t\tint64_t status;\n\t};\n};\n\n";
 
 /* A TSDL string literal: quotes and backslashes escaped, control and
  * non-ASCII bytes dropped to '?'. */

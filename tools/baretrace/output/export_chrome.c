@@ -174,6 +174,16 @@ static void on_ext(struct bt_decoder *d, struct chrome *c, unsigned cpu,
 		fputs("}}", c->f);
 		return;
 	}
+	if (x.subtype == WIRE_EXT_OUTCOME) {	/* where the run ended: across all tracks */
+		const char *word = bt_outcome_word(x.outcome, ab, sizeof(ab));
+
+		bt_outcome_mark(x.outcome, x.status, label, sizeof(label));
+		begin(d, c, cpu, label, "outcome", "i", r->ts);
+		fputs(",\"s\":\"g\",\"args\":{\"outcome\":", c->f);
+		bt_json_str(c->f, word);
+		fprintf(c->f, ",\"status\":%lld}}", (long long)x.status);
+		return;
+	}
 	begin(d, c, cpu, "<stack trace>", "stacktrace", "i", r->ts);
 	fputs(",\"args\":{\"frames\":[", c->f);
 	for (unsigned i = 0; i < x.count && !wire_ext_value(&x, &v); i++) {

@@ -78,7 +78,7 @@ static void tracepoint(struct bt_decoder *d, struct bt_ctf *c, const struct wire
 }
 
 /* Extension records: arguments, stack traces (names joined innermost
- * first, and the raw return offsets), fired triggers. */
+ * first, and the raw return offsets), fired triggers, the run's end. */
 static void extension(struct bt_decoder *d, struct bt_ctf *c, const struct wire_record *r)
 {
 	struct wire_ext x, walk;
@@ -88,6 +88,12 @@ static void extension(struct bt_decoder *d, struct bt_ctf *c, const struct wire_
 
 	wire_ext_parse(r, &x);	/* the decoder passes only records that parse */
 	walk = x;
+	if (x.subtype == WIRE_EXT_OUTCOME) {	/* where the run ended */
+		bt_ctf_event(c, BT_CTF_OUTCOME, bt_ctf_ns(c, r->ts));
+		bt_ctf_put_cstr(c, bt_outcome_word(x.outcome, text, sizeof(text)));
+		bt_ctf_put_u64(c, (uint64_t)x.status);
+		return;
+	}
 	if (x.subtype == WIRE_EXT_TRIGGER) {
 		bt_ctf_event(c, BT_CTF_TRIGGER, bt_ctf_ns(c, r->ts));
 		bt_ctf_put_cstr(c, bt_func_name(d, x.site, nb, sizeof(nb)));

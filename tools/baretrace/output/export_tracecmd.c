@@ -149,6 +149,25 @@ static void graph_exit(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
 	bt_tc_event(&x->cpu[cpu], ns_of(d, r->ts), ev, sizeof(ev));
 }
 
+/* Where the run ended: a print event, "==== run ended: crash ====". */
+static void outcome(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
+		    const struct wire_record *r)
+{
+	struct wire_ext e;
+	uint8_t ev[16 + 80];
+	char mark[64];
+	size_t len;
+
+	if (wire_ext_parse(r, &e) <= 0 || e.subtype != WIRE_EXT_OUTCOME)
+		return;
+	common(ev, BT_TC_ID_PRINT, cpu);
+	put_le(ev + 8, 0, 8);
+	bt_outcome_mark(e.outcome, e.status, mark, sizeof(mark));
+	snprintf((char *)ev + 16, sizeof(ev) - 16, "==== %s ====", mark);
+	len = 16 + strlen((char *)ev + 16) + 1;
+	bt_tc_event(&x->cpu[cpu], ns_of(d, r->ts), ev, len);
+}
+
 static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
 {
 	struct tc_export *x = d->user;
@@ -184,6 +203,9 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		len = 16 + strlen((char *)ev + 16) + 1;
 		bt_tc_event(&x->cpu[cpu], ns_of(d, r->ts), ev, len);
 		break;
+	case WIRE_REC_EXT:
+		outcome(d, x, cpu, r);
+		break;
 	}
 }
 
@@ -213,7 +235,11 @@ static void write_file(struct tc_export *x, struct bt_decoder *d, const char *ou
 		if (x->cpu[c].len || d->cpus_seen[c])
 			ncpus = c + 1;
 	}
-	ncpus = ncpus ? ncpus : 1;
+	/* The trace's CPUs, as its metadata says, even when some sent
+	 * nothing (or the trace is cut short before their blocks). */
+	if (d->meta.ncpus > ncpus)
+		ncpus = d->meta.ncpus < BT_MAX_CPUS ? (unsigned)d->meta.ncpus : BT_MAX_CPUS;
+	ncpus = ncpus ? ncpus : 1;	/* nothing says: one */
 	bt_tc_header(&h, d, x->base, ncpus);
 	at = (h.len + 16 * (uint64_t)ncpus + BT_TC_PAGE - 1) / BT_TC_PAGE * BT_TC_PAGE;
 	for (unsigned c = 0; c < ncpus; c++) {	/* where each CPU's pages go */

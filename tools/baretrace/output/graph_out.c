@@ -11,7 +11,8 @@
  *
  * One line per call path: how many calls took it and their total
  * (inclusive) time. A call that had not returned when the trace ends
- * has no time of its own: its line shows its children's, and "open".
+ * has no time of its own: its line shows its children's, and "open", or
+ * "open at the crash" (hang, exit, ...) when the trace says how it ended.
  */
 #include <string.h>
 
@@ -23,13 +24,20 @@ static void print_node(struct bt_decoder *d, const struct bt_flame *fl, uint32_t
 		       char *bars, unsigned level)
 {
 	const struct bt_fnode *n = &fl->n[i];
-	char us[32], field[40];
+	char us[32], field[40], open[48] = "", wb[24];
+	unsigned outcome;
+	int64_t status;
 
 	bt_fmt_usecs(us, sizeof(us), n->calls ? n->ticks : n->value, bt_freq(d));
 	snprintf(field, sizeof(field), "%s us", us);
+	/* Open when the run ended: say how it ended, if the trace does. */
+	if (!n->calls && bt_outcome(d, &outcome, &status))
+		snprintf(open, sizeof(open), " (open at the %s)",
+			 bt_outcome_word(outcome, wb, sizeof(wb)));
+	else if (!n->calls)
+		snprintf(open, sizeof(open), " (open)");
 	printf("  %13s  %8llu  %.*s%s%s%s\n", field, (unsigned long long)n->calls,
-	       (int)(level ? 2 * (level - 1) : 0), bars, level ? "+-" : "", n->name,
-	       n->calls ? "" : " (open)");
+	       (int)(level ? 2 * (level - 1) : 0), bars, level ? "+-" : "", n->name, open);
 	if (level >= MAX_LEVELS)
 		return;
 	for (uint32_t c = n->child; c; c = fl->n[c].next) {
@@ -66,8 +74,9 @@ int bt_graph(const char *trace, const char *elf, const char *func)
 		printf("#\n#%14s  %8s  %s\n", "TOTAL TIME", "CALLS", "FUNCTION");
 		for (uint32_t c = fl.n[BT_FLAME_GRAPH].child; c; c = fl.n[c].next)
 			print_node(&d, &fl, c, bars, 0);
-		printf("# %llu events\n", (unsigned long long)bt_events(&d));
+		printf("# %llu event%s\n", (unsigned long long)bt_events(&d), bt_plural(bt_events(&d)));
 		bt_loss_print(stdout, &d, "# ", d.bad_frames);
+		bt_outcome_print(stdout, &d, "# ");
 	}
 	bt_flame_free(&fl);
 	bt_dec_free(&d);

@@ -96,6 +96,9 @@ static void take_ext(struct bt_rqueue *q, struct bt_ritem *it, const struct wire
 
 		it->a = bt_ext_args(&x, args, BT_ARGS_SHOWN);
 		arena_put(q, args, it->a * sizeof(args[0]));
+	} else if (x.subtype == WIRE_EXT_OUTCOME) {
+		it->action = x.outcome;
+		it->retval = x.status;
 	} else if (x.subtype == WIRE_EXT_STACK) {
 		for (unsigned i = 0; i < x.count && !wire_ext_value(&x, &v); i++, it->a++)
 			arena_put(q, &v, sizeof(v));
@@ -261,8 +264,9 @@ int bt_report(const char *trace, const char *elf)
 		on_section(&d, 0);
 	merge_print(&rp);
 	if (!rc) {
-		printf("# %llu events\n", (unsigned long long)bt_events(&d));
+		printf("# %llu event%s\n", (unsigned long long)bt_events(&d), bt_plural(bt_events(&d)));
 		bt_loss_print(stdout, &d, "# ", d.bad_frames);
+		bt_outcome_print(stdout, &d, "# ");
 	}
 	for (unsigned c = 0; c <= BT_MAX_CPUS; c++) {
 		free(rp.q[c].v);

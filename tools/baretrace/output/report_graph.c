@@ -8,6 +8,8 @@
  * (' ' up to 10 us), then the time in us with at most 7 digits (the
  * decimals are cut to fit), " us " and padding, so '|' always sits in
  * the same column (until a call lasts 100 s or more, as in ftrace).
+ * With --ns the cell holds whole nanoseconds, "  480 ns", in the same
+ * width (until a call lasts 100 ms or more).
  * --abstime puts the line's time first, "   12.345678 |  ", as
  * funcgraph-abstime does: an entry's or a leaf's time is its entry's.
  *
@@ -74,6 +76,11 @@ void bt_graph_duration(char *buf, size_t n, uint64_t ns)
 			mark = marks[i].mark;
 			break;
 		}
+	}
+	if (bt_opt_ns) {	/* --ns: whole nanoseconds, '|' in the same column */
+		len = snprintf(num, sizeof(num), "%llu", (unsigned long long)ns);
+		snprintf(buf, n, "%c %s ns %*s|  ", mark, num, len < 8 ? 8 - len : 0, "");
+		return;
 	}
 	len = snprintf(num, sizeof(num), "%llu", (unsigned long long)(ns / 1000));
 	if (len < 7) {		/* decimals while the number has under 8 digits */

@@ -125,6 +125,31 @@ static void entry_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem
 	rp->indent[cpu] = it->a + 1;
 }
 
+/*
+ * Where the run ended (an outcome record): a line at its time on its
+ * CPU, and in graph layout the calls still open there closed by it, each
+ * "} / * FUNC: cut by the crash * /" with no duration, innermost first.
+ */
+static void outcome_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *it,
+			 const char *ts)
+{
+	struct bt_stack *s = bt_stack_of(rp->seg_prev ? &rp->prev_stacks : &rp->stacks, cpu);
+	char wb[24], nb[32], mark[64];
+	const char *word = bt_outcome_word(it->action, wb, sizeof(wb));
+
+	bt_outcome_mark(it->action, it->retval, mark, sizeof(mark));
+	printf("[%03u] %s: ==== %s ====\n", cpu, ts, mark);
+	while (s->n) {
+		const struct bt_frame *f = &s->f[--s->n];
+
+		bt_graph_start(rp, cpu, it->ts, 0, 0, f->depth);
+		printf("} /* %s: cut by the %s */\n", bt_func_name(rp->d, f->site, nb, sizeof(nb)),
+		       word);
+		rp->indent[cpu] = f->depth;
+	}
+	s->overflow = 0;
+}
+
 static void ext_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *it)
 {
 	const struct bt_rqueue *q = &rp->q[cpu];
@@ -143,6 +168,9 @@ static void ext_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *
 		printf("[%03u] %s: trigger %s on %s\n", cpu, ts,
 		       bt_trigger_action(it->action, ab, sizeof(ab)),
 		       bt_func_name(rp->d, it->site, nb, sizeof(nb)));
+		break;
+	case WIRE_EXT_OUTCOME:
+		outcome_line(rp, cpu, it, ts);
 		break;
 	case WIRE_EXT_STACK:
 		printf("[%03u] %s: <stack trace>\n", cpu, ts);
@@ -187,8 +215,8 @@ void bt_report_item(struct bt_report *rp, unsigned cpu)
 		       it->cause);
 		break;
 	case BT_RI_PROFILE:
-		printf("# profile dump: %llu functions on CPU %llu\n", (unsigned long long)it->a,
-		       (unsigned long long)it->site);
+		printf("# profile dump: %llu function%s on CPU %llu\n", (unsigned long long)it->a,
+		       bt_plural(it->a), (unsigned long long)it->site);
 		break;
 	}
 }

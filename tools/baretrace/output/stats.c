@@ -90,16 +90,19 @@ int bt_stats(const char *trace, const char *elf, int per_cpu, enum bt_stat_key s
 			struct bt_loss l;
 
 			bt_loss(&d, &l);
-			printf("# warning: %llu events missing in holes; * marks the %llu functions "
-			       "with calls open across a hole: the calls they made there are "
-			       "missing, so their self times are upper bounds\n",
-			       (unsigned long long)(l.holes_target + l.holes_other),
-			       (unsigned long long)s.marked);
+			uint64_t missing = l.holes_target + l.holes_other;
+
+			printf("# warning: %llu event%s missing in holes; * marks the %llu "
+			       "function%s with calls open across a hole: the calls they made "
+			       "there are missing, so their self times are upper bounds\n",
+			       (unsigned long long)missing, bt_plural(missing),
+			       (unsigned long long)s.marked, bt_plural(s.marked));
 		}
 		if (!s.exits && !s.entries && !bt_profile_any(&s.prof))
 			printf("# no function records in the trace\n");
-		printf("# %llu events\n", (unsigned long long)bt_events(&d));
+		printf("# %llu event%s\n", (unsigned long long)bt_events(&d), bt_plural(bt_events(&d)));
 		bt_loss_print(stdout, &d, "# ", d.bad_frames);
+		bt_outcome_print(stdout, &d, "# ");
 	}
 	bt_stats_free(&d, &s);
 	return rc;

@@ -227,10 +227,23 @@ int bt_stats_diff(const struct bt_diff_opts *opt)
 	sort_key = opt->sort < 0 ? BT_STAT_TOTAL : opt->sort;
 	qsort(v, k, sizeof(*v), by_order);
 
+	/* Nothing in common: no change to measure, so no verdict to give. */
+	if (!counts[IN_BOTH]) {
+		fflush(stdout);
+		fprintf(stderr, "baretrace: stats --diff: %s (%zu function%s) and %s (%zu function%s) "
+			"share no function: nothing to compare (traces of different apps, or "
+			"without function records?)\n", opt->old_trace, o.n, bt_plural(o.n),
+			opt->new_trace, n.n, bt_plural(n.n));
+		free(v);
+		bt_stat_set_free(&o);
+		bt_stat_set_free(&n);
+		return BT_EXIT_INPUT;
+	}
 	printf("# stats --diff: OLD %s (%s), NEW %s (%s)\n", opt->old_trace, o.source,
 	       opt->new_trace, n.source);
-	printf("# %zu functions: %zu in both, %zu added, %zu removed; times in microseconds, "
-	       "changes in %% of OLD\n", k, counts[IN_BOTH], counts[ADDED], counts[REMOVED]);
+	printf("# %zu function%s: %zu in both, %zu added, %zu removed; times in microseconds, "
+	       "changes in %% of OLD\n", k, bt_plural(k), counts[IN_BOTH], counts[ADDED],
+	       counts[REMOVED]);
 	/* Each name over its group: old, new, change. */
 	printf("#%-26s  %-32s  %-32s  %-32s  %s", "    calls", "      total", "      self",
 	       "      avg", "      max");
