@@ -23,6 +23,7 @@
 #include "tracers/tracer.h"
 #include "tracers/trigger.h"
 #include "wire.h"
+#include "dump_text.h"
 #include "output.h"
 
 /* One dump at a time: the buffers below are shared. */
@@ -79,6 +80,9 @@ static int event_types(void *ctx, uint64_t id, const uint8_t **types)
 	return (int)ev->nfields;
 }
 
+/* One record's text (dump_text.c). dump_lock held. */
+static char text[256];
+
 /* Decodes a block copy (snapshot), printing its records but the first
  * 'skip'; returns how many it holds. The copy is left as it was, so it
  * can be decoded again. */
@@ -113,8 +117,12 @@ static unsigned long print_block(uint8_t *buf, unsigned int cpu, size_t len, uin
 			kprintf("%s %*s%s() {\n", ts, (int)r.depth * 2, "", name_of_site(r.site));
 			break;
 		case WIRE_REC_EXIT:
-			kprintf("%s } %s %lu ticks\n", ts, name_of_site(r.site),
-				(unsigned long)r.duration);
+			dump_text_duration(text, sizeof(text), r.duration);
+			if (r.flags & WIRE_EXIT_HAS_RETVAL)
+				kprintf("%s } %s %s = %ld\n", ts, name_of_site(r.site), text,
+					(long)r.retval);
+			else
+				kprintf("%s } %s %s\n", ts, name_of_site(r.site), text);
 			break;
 		case WIRE_REC_LOST:
 			kprintf("CPU:%u [LOST %lu EVENTS]\n", cpu, (unsigned long)r.count);
@@ -122,12 +130,14 @@ static unsigned long print_block(uint8_t *buf, unsigned int cpu, size_t len, uin
 		case WIRE_REC_EVENT: {
 			const struct tp_event *ev = tp_by_id((unsigned int)r.id);
 
-			kprintf("%s %s\n", ts, ev ? ev->name : "?");
+			if (ev)
+				dump_text_event(text, sizeof(text), ev, &r);
+			kprintf("%s %s\n", ts, ev ? text : "?");
 			break;
 		}
 		case WIRE_REC_PRINTF:
-			kprintf("%s trace_printf format #%lu, %lu arguments\n", ts,
-				(unsigned long)r.id, (unsigned long)r.count);
+			dump_text_printf(text, sizeof(text), &r);
+			kprintf("%s %s\n", ts, text);
 			break;
 		default:
 			kprintf("%s record kind %u\n", ts, r.kind);
