@@ -53,11 +53,6 @@ extern struct site_state bt_site_state[];
 extern struct trace_ops trace_nop_ops;
 extern struct spinlock trace_lock;
 
-/* trace/core/unwind.c: for backtraces (the hook of kernel/report/hooks.h,
- * regdump_set_unwind_head). */
-struct exc_frame;
-bool trace_unwind_head(const struct exc_frame *f, uintptr_t *func, uintptr_t *ret);
-
 /* trace/core/site.c */
 static inline uintptr_t site_func(unsigned int i)
 {

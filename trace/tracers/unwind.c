@@ -1,6 +1,7 @@
 /*
- * trace/core/unwind.c: what a backtrace needs to know about the code a
- * patch site calls (kernel/report/regdump.c asks through the hook that
+ * trace/tracers/unwind.c: what a backtrace needs to know about the code a
+ * patch site calls, the trampolines of trace/core/ and the recorders here
+ * (kernel/report/regdump.c asks through the hook that
  * trace/control/kernel_hooks.c registers).
  *
  * A site's BL leaves the traced function before its prologue: x29 is
@@ -29,7 +30,8 @@
 
 #include "exception.h"
 #include "symbols.h"
-#include "core.h"
+#include "core/core.h"
+#include "tracer.h"
 
 /* The code a site's BL enters (trace/core/entry.S, trace/tracers/rec_*.S). */
 extern const char trace_caller[], trace_caller_both[], trace_caller_direct[];
