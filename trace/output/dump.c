@@ -185,7 +185,9 @@ static uint64_t oldest_seq(const struct ring_cpu *r, uint64_t last)
  * oldest block, reused unread to open this one (and what that block
  * carried): older than every record a dump can still show, so printed
  * between two blocks they named a gap that is not there (two records
- * with the same timestamp around 'CPU:0 [LOST 18592 EVENTS]'). There the
+ * with the same timestamp around 'CPU:0 [LOST 18592 EVENTS]'), and
+ * each held only its own chain of reused blocks since one was last
+ * sent, far fewer than the ring had overwritten. There the
  * dump says once, before the ring's first record, how many the ring
  * overwrote, and how many it dropped (an interrupt that found the ring
  * held by the code it interrupted), from the ring's own counts.
@@ -203,7 +205,7 @@ static void print_older_losses(unsigned int cpu, const struct ring_cpu *r)
 		kprintf("CPU:%u [LOST %lu EVENTS] (older than these: overwritten before they were "
 			"sent)\n", cpu, (unsigned long)over);
 	if (dropped)
-		kprintf("CPU:%u [LOST %lu EVENTS] (dropped: the ring was full)\n", cpu,
+		kprintf("CPU:%u [LOST %lu EVENTS] (dropped: no block was free)\n", cpu,
 			(unsigned long)dropped);
 }
 
