@@ -9,7 +9,8 @@
 #include "symbols.h"
 
 static uint64_t (*ret_translate)(uint64_t ret, unsigned int *hooked);
-static bool (*unwind_head)(const struct exc_frame *f, uintptr_t *func, uintptr_t *ret);
+static bool (*unwind_head)(const struct exc_frame *f, uintptr_t *func, uintptr_t *ret,
+			   uintptr_t *fp);
 
 void regdump_set_translate(uint64_t (*translate)(uint64_t ret, unsigned int *hooked))
 {
@@ -17,7 +18,7 @@ void regdump_set_translate(uint64_t (*translate)(uint64_t ret, unsigned int *hoo
 }
 
 void regdump_set_unwind_head(bool (*head)(const struct exc_frame *f, uintptr_t *func,
-					  uintptr_t *ret))
+					  uintptr_t *ret, uintptr_t *fp))
 {
 	unwind_head = head;
 }
@@ -84,15 +85,17 @@ static uint64_t translate(uint64_t ret, unsigned int *hooked)
  * has not run (every function here opens with its frame record, built
  * -fno-omit-frame-pointer), so the return address is still in x30; and
  * code that a patch site called before the traced function's prologue
- * (a recorder, a trampoline) is known to the trace core, which names the
- * traced function and where its return address is.
+ * (a recorder, a trampoline), or that a traced function returned to
+ * through the graph tracer's return trampoline, is known to the trace
+ * core, which names the traced function, where its return address is,
+ * and where the frame records go on (*fp, x29 unless it says otherwise).
  */
 static unsigned int walk_head(const struct exc_frame *f, uintptr_t *out, unsigned int n,
-			      unsigned int *hooked)
+			      unsigned int *hooked, uintptr_t *fp)
 {
 	uintptr_t func = 0, ret = 0, off = 1;
 
-	if (!(unwind_head && unwind_head(f, &func, &ret)) &&
+	if (!(unwind_head && unwind_head(f, &func, &ret, fp)) &&
 	    !(sym_lookup(f->elr, &off, NULL) && off == 0))
 		return n;
 	if (!func && !ret)
@@ -110,7 +113,7 @@ unsigned int regdump_walk(const struct exc_frame *f, uintptr_t *out)
 	unsigned int n = put(out, 0, f->elr);
 	uintptr_t fp = f->x[29];
 
-	n = walk_head(f, out, n, &hooked);
+	n = walk_head(f, out, n, &hooked, &fp);
 	for (uintptr_t prev = fp - 1; n < BACKTRACE_MAX && fp_plausible(fp, prev);) {
 		const uint64_t *rec = (const uint64_t *)fp;
 		uintptr_t ret = translate(rec[1], &hooked);

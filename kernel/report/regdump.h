@@ -20,8 +20,9 @@ void regdump_regs(const struct exc_frame *f);
  * The backtrace of the code f was saved from: entry 0 is its pc, each
  * later one a call. Calls the frame records from x29 do not hold yet (pc
  * at a function's first instruction, or in a recorder or trampoline that
- * a patch site called before the traced function built its record: see
- * regdump_set_unwind_head) come first, then those the records hold
+ * a patch site called before the traced function built its record, or in
+ * the graph tracer's return trampoline: see regdump_set_unwind_head in
+ * hooks.h) come first, then those the records hold
  * (return addresses a tracer replaced are translated back). With out ==
  * NULL each entry is printed as it is found (a walk that faults has
  * printed what it found); otherwise up to BACKTRACE_MAX go to out[].

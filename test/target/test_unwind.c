@@ -20,6 +20,7 @@
 #include "target.h"
 
 extern const char trace_rec_function[], trace_rec_graph[], trace_caller[];
+extern const char fgraph_return_c[], fgraph_fast_exit[];
 
 /* A return address inside the traced function's caller, and one inside
  * the caller's caller (the frame record at x29 holds it). Any function
@@ -139,4 +140,30 @@ KTEST(unwind_elsewhere_follows_frame_records_only)
 	f.x[30] = (uintptr_t)tt_alpha + 8;	/* looks like a site: not used here */
 	f.x[9] = CALLER_RET;
 	expect_walk(t, want, 2);
+}
+
+KTEST(unwind_return_trampoline_names_the_caller_returned_to)
+{
+	uintptr_t pc = (uintptr_t)fgraph_fast_exit + 0x40;
+	const uintptr_t want[] = { pc, CALLER_RET - 4, OUTER_RET - 4 };
+
+	/* The fast exit has loaded the real return address into x30. */
+	frame_at(pc);
+	f.x[30] = CALLER_RET;
+	expect_walk(t, want, 3);
+
+	/* The C exit: fgraph_exit returned it in x0, x30 still points
+	 * after the call, x29 at the record {caller's fp, 0} at sp + 80. */
+	uint64_t *saved = (uint64_t *)&stack.regs;	/* as its 96 bytes */
+
+	pc = (uintptr_t)fgraph_return_c + 0x34;
+	frame_at(pc);
+	saved[10] = (uintptr_t)stack.rec[0];
+	saved[11] = 0;
+	f.x[29] = (uintptr_t)&saved[10];
+	f.x[30] = pc;
+	f.x[0] = CALLER_RET;
+	const uintptr_t want_c[] = { pc, CALLER_RET - 4, OUTER_RET - 4 };
+
+	expect_walk(t, want_c, 3);
 }

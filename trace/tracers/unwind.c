@@ -22,6 +22,10 @@
  * records (then the records say it all), and restores x30 before it
  * unlinks them; after the callback it reloads func + 8 into x9 last, so
  * in between the site is read back from its struct trace_regs.
+ *
+ * A hooked function that has returned into the graph tracer's return
+ * trampoline is no longer on the stack, and its caller, to which it
+ * returns, is what the records lack (see return_head).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -31,11 +35,15 @@
 #include "exception.h"
 #include "symbols.h"
 #include "core/core.h"
+#include "fgraph.h"
 #include "tracer.h"
 
 /* The code a site's BL enters (trace/core/entry.S, trace/tracers/rec_*.S). */
 extern const char trace_caller[], trace_caller_both[], trace_caller_direct[];
 extern const char trace_rec_function[], trace_rec_graph[], trace_rec_profile[];
+/* Where a hooked function returns to (trace/tracers/fgraph_entry.S,
+ * rec_graph.S); fgraph_return is declared in fgraph.h. */
+extern const char fgraph_return_c[], fgraph_fast_exit[];
 
 _Static_assert(sizeof(struct trace_regs) == 128, "REGS_SIZE in entry.S");
 _Static_assert(offsetof(struct trace_regs, fp) == 80, "REGS_FP in entry.S");
@@ -48,12 +56,14 @@ static bool is_site_body(uintptr_t v)
 	return v > 8 && !(v & 7) && trace_site_of(v - 8) >= 0;
 }
 
-/* The entry point of the site-called code pc is in, or NULL. */
+/* The entry point of the trace core's code pc is in (one a site calls,
+ * or one a hooked function returns to), or NULL. */
 static const char *tramp_of(uintptr_t pc)
 {
 	static const char *const tramps[] = {
 		trace_caller, trace_caller_both, trace_caller_direct,
 		trace_rec_function, trace_rec_graph, trace_rec_profile,
+		fgraph_return, fgraph_return_c, fgraph_fast_exit,
 	};
 	uintptr_t off;
 
@@ -63,6 +73,33 @@ static const char *tramp_of(uintptr_t pc)
 		if ((uintptr_t)tramps[i] == pc - off)
 			return tramps[i];
 	return NULL;
+}
+
+/*
+ * The return trampoline, reached by a hooked function's RET: x29 is its
+ * caller's frame pointer again, so the caller is what the records lack.
+ * Until the shadow frame is popped x30 is still fgraph_return (which the
+ * kernel translates through the top frame); fgraph_fast_exit loads the
+ * real address into x30 before it pops; fgraph_return_c gets it in x0
+ * from fgraph_exit, which pops, and moves it to x30 next. Its own record
+ * {caller's fp, 0} ends walks from inside fgraph_exit; from here the
+ * records go on at the fp it saved.
+ */
+#define FGRAPH_C_RECORD	80	/* fgraph_return_c: stp x29, xzr, [sp, #80] */
+
+static bool return_head(const struct exc_frame *f, const char *t, uintptr_t *ret, uintptr_t *fp)
+{
+	const uint64_t *rec = (const uint64_t *)f->x[29];
+	uintptr_t off;
+
+	*ret = f->x[30];
+	if (t != fgraph_return_c)
+		return true;
+	if (sym_lookup(f->x[30], &off, NULL) && f->x[30] - off == (uintptr_t)fgraph_return_c)
+		*ret = f->x[0];		/* fgraph_exit returned it */
+	if (f->x[29] == f->sp + FGRAPH_C_RECORD && rec[1] == 0)
+		*fp = rec[0];		/* its record: {caller's fp, 0} */
+	return true;
 }
 
 /* At a site's own instructions or the body's first one (func + 0, 4,
@@ -97,7 +134,7 @@ static uintptr_t ret_in_regs(const uint64_t *x)
 	return x[17] && !is_site_body(x[17]) ? x[17] : 0;
 }
 
-bool trace_unwind_head(const struct exc_frame *f, uintptr_t *func, uintptr_t *ret)
+bool trace_unwind_head(const struct exc_frame *f, uintptr_t *func, uintptr_t *ret, uintptr_t *fp)
 {
 	const char *t = tramp_of(f->elr);
 	/* trace_caller's saved registers, once it has lowered sp */
@@ -105,6 +142,8 @@ bool trace_unwind_head(const struct exc_frame *f, uintptr_t *func, uintptr_t *re
 	uintptr_t site;
 
 	*func = *ret = 0;
+	if (t == fgraph_return || t == fgraph_return_c || t == fgraph_fast_exit)
+		return return_head(f, t, ret, fp);
 	if (!t) {
 		if (!at_site(f->elr))
 			return false;
