@@ -124,5 +124,15 @@ def stage_bad_input(h, res, board):
                out[-3000:] + f"\nstatus {st}, unmatched: {missing}, "
                f"event refusals {refusals} (want 2), 64M echoes {sizes} (want 2), "
                f"unwanted {unwanted}")
+
+    # 'help' lists every command once, in alphabetical order (the linker
+    # left the table reversed; issue 25).
+    st, out = console_session(h, tgt, "panic=poweroff shell -- golden", b"help\nexit 0\n")
+    listed = re.findall(r"^  ([a-z_]+) +", out.split("bt> help", 1)[-1].split("bt> ", 1)[0],
+                        re.M)
+    res.record("input: 'help' lists the shell's commands once each, alphabetically",
+               st == 0 and len(listed) > 5 and {"dump", "exit", "help"} <= set(listed)
+               and listed == sorted(set(listed)),
+               out[-3000:] + f"\nstatus {st}, listed {listed}")
     import refused_settings
     refused_settings.stage_settings(h, res, board)

@@ -277,14 +277,15 @@ def stage_trace(h, res, board):
                out[-3000:] + f"\nstatus {st}, unmatched: {missing}")
 
     # The patcher's tracepoint records sit before the crash's function
-    # events in CPU 0's block: the dump must decode past them.
+    # events in CPU 0's block: the dump must decode past them (and name
+    # their fields).
     st, out = capture(h, tgt, "panic=poweroff trace=function trace_filter=crash_* "
                       "trace_event=trace:patch -- crash null", os.path.join(h.HOST, "panic.bt"))
     text = "".join(c for c in out if c == "\n" or " " <= c <= "~")
     res.record("trace: a crash with tracing on dumps the buffers as text after the report, "
                "function events after tracepoint records included",
                st == 3 and re.search(r"^==== trace buffers at the crash ====$", text, re.M) and
-               re.search(r"^\[000\] \d+\.\d{6}: trace:patch$", text, re.M) and
+               re.search(r"^\[000\] \d+\.\d{6}: trace:patch: words=\d+ kind=\d+$", text, re.M) and
                re.search(r"^\[000\] \d+\.\d{6}: crash_caller <-scenario_crash$", text, re.M) and
                re.search(r"^\[000\] \d+\.\d{6}: crash_null_deref <-crash_caller$", text, re.M),
                text[-2500:])

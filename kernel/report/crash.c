@@ -91,7 +91,7 @@ static void report(struct exc_frame *f, const char *why)
 		(unsigned long)f->far, (unsigned long)f->spsr);
 	regdump_regs(f);
 	kprintf("backtrace:\n");
-	regdump_walk(f->elr, f->x[29], NULL);
+	regdump_walk(f, NULL);
 	kprintf("==== end of crash report ====\n");
 }
 

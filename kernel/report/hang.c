@@ -95,7 +95,7 @@ static void regs_here(void *arg)
 	s->f.elr = f->elr;
 	s->f.spsr = f->spsr;
 	/* This CPU's own stack, frozen under the interrupt: safe to walk. */
-	s->npcs = regdump_walk(f->elr, f->x[29], s->pcs);
+	s->npcs = regdump_walk(f, s->pcs);
 }
 
 uint64_t hang_gather_regs(void)

@@ -16,6 +16,7 @@
 #ifndef KERNEL_HOOKS_H
 #define KERNEL_HOOKS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 enum kernel_init_point {
@@ -46,6 +47,20 @@ void power_end_stream(void);
  * those it changed), or returns it unchanged. */
 void crash_set_hooks(void (*dump)(void),
 		     uint64_t (*translate)(uint64_t ret, unsigned int *hooked));
+
+/* kernel/report/regdump.c: 'head' tells backtraces about code that a patch
+ * site called before the traced function built its frame record (a
+ * recorder, a trampoline), and about the graph tracer's return
+ * trampoline: when f's pc is in such code, or at a site itself, it
+ * returns true with *func = the traced function (0 when there is none
+ * to add), *ret = the return address the frame records do not hold yet
+ * (0 when the record at *fp does) and *fp = where the records go on
+ * (f->x[29] when called, changed only when that code made a record of
+ * its own); false elsewhere. It runs in crash reports: it reads
+ * registers and the interrupted stack, and never faults. */
+struct exc_frame;
+void regdump_set_unwind_head(bool (*head)(const struct exc_frame *f, uintptr_t *func,
+					  uintptr_t *ret, uintptr_t *fp));
 
 /* kernel/report/hang.c: after a break-key or lockup report, 'dump' shows what
  * every CPU recorded (as text, and as frames for a host capture) without

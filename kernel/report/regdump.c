@@ -3,15 +3,24 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hooks.h"
 #include "kprintf.h"
 #include "regdump.h"
 #include "symbols.h"
 
 static uint64_t (*ret_translate)(uint64_t ret, unsigned int *hooked);
+static bool (*unwind_head)(const struct exc_frame *f, uintptr_t *func, uintptr_t *ret,
+			   uintptr_t *fp);
 
 void regdump_set_translate(uint64_t (*translate)(uint64_t ret, unsigned int *hooked))
 {
 	ret_translate = translate;
+}
+
+void regdump_set_unwind_head(bool (*head)(const struct exc_frame *f, uintptr_t *func,
+					  uintptr_t *ret, uintptr_t *fp))
+{
+	unwind_head = head;
 }
 
 void regdump_sym(const char *label, uintptr_t addr)
@@ -40,8 +49,12 @@ void regdump_regs(const struct exc_frame *f)
 
 static bool fp_plausible(uintptr_t fp, uintptr_t prev)
 {
-	/* Frame records live on a stack, 16-byte aligned, and move up. */
-	return fp && !(fp & 15) && fp > prev && fp - prev < (1 << 20);
+	/* Frame records live on a stack, 16-byte aligned, and move up; but
+	 * the trace core's trampoline (trace/core/entry.S) links its record
+	 * {&A, func + 8} just above record A {caller's fp, return address},
+	 * so the walk may step down once by 16 there. A chain that loops is
+	 * still cut at BACKTRACE_MAX entries. */
+	return fp && !(fp & 15) && (fp > prev ? fp - prev < (1 << 20) : fp == prev - 16);
 }
 
 static void print_entry(unsigned int n, uintptr_t pc)
@@ -61,14 +74,49 @@ static unsigned int put(uintptr_t *out, unsigned int n, uintptr_t pc)
 	return n + 1;
 }
 
-unsigned int regdump_walk(uintptr_t pc, uintptr_t fp, uintptr_t *out)
+static uint64_t translate(uint64_t ret, unsigned int *hooked)
+{
+	return ret_translate ? ret_translate(ret, hooked) : ret;
+}
+
+/*
+ * The calls the frame records from x29 do not show yet: code interrupted
+ * before its function stored {x29, x30}. A function's first instruction
+ * has not run (every function here opens with its frame record, built
+ * -fno-omit-frame-pointer), so the return address is still in x30; and
+ * code that a patch site called before the traced function's prologue
+ * (a recorder, a trampoline), or that a traced function returned to
+ * through the graph tracer's return trampoline, is known to the trace
+ * core, which names the traced function, where its return address is,
+ * and where the frame records go on (*fp, x29 unless it says otherwise).
+ */
+static unsigned int walk_head(const struct exc_frame *f, uintptr_t *out, unsigned int n,
+			      unsigned int *hooked, uintptr_t *fp)
+{
+	uintptr_t func = 0, ret = 0, off = 1;
+
+	if (!(unwind_head && unwind_head(f, &func, &ret, fp)) &&
+	    !(sym_lookup(f->elr, &off, NULL) && off == 0))
+		return n;
+	if (!func && !ret)
+		ret = f->x[30];		/* at a function's first instruction */
+	if (func)
+		n = put(out, n, func + 4);	/* its patch site's BL */
+	if (ret && (ret = translate(ret, hooked)))
+		n = put(out, n, ret - 4);
+	return n;
+}
+
+unsigned int regdump_walk(const struct exc_frame *f, uintptr_t *out)
 {
 	unsigned int hooked = 0;	/* return addresses the graph tracer hooked */
-	unsigned int n = put(out, 0, pc);
+	unsigned int n = put(out, 0, f->elr);
+	uintptr_t fp = f->x[29];
 
+	n = walk_head(f, out, n, &hooked, &fp);
 	for (uintptr_t prev = fp - 1; n < BACKTRACE_MAX && fp_plausible(fp, prev);) {
 		const uint64_t *rec = (const uint64_t *)fp;
-		uintptr_t ret = ret_translate ? ret_translate(rec[1], &hooked) : rec[1];
+		uintptr_t ret = translate(rec[1], &hooked);
 
 		if (!ret)
 			break;

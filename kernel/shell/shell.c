@@ -126,9 +126,22 @@ static int cmd_help(int argc, char **argv)
 	(void)argv;
 	if (argc != 1)
 		return shell_usage("help", "takes no arguments");
-	for (const struct shell_cmd *c = __shell_cmds_start; c < __shell_cmds_end; c++)
-		kprintf("  %-10s %-28s %s\n", c->name, c->usage, c->help);
-	return 0;
+	/* Alphabetical: the linker leaves the table in whatever order the
+	 * objects came (reversed, with this toolchain), so each pass prints
+	 * the smallest name after the one printed last. A few dozen
+	 * commands: the quadratic walk costs nothing and needs no memory. */
+	for (const struct shell_cmd *last = NULL;;) {
+		const struct shell_cmd *next = NULL;
+
+		for (const struct shell_cmd *c = __shell_cmds_start; c < __shell_cmds_end; c++)
+			if ((!last || strcmp(c->name, last->name) > 0) &&
+			    (!next || strcmp(c->name, next->name) < 0))
+				next = c;
+		if (!next)
+			return 0;
+		kprintf("  %-10s %-28s %s\n", next->name, next->usage, next->help);
+		last = next;
+	}
 }
 SHELL_CMD(help, cmd_help, "", "this list");
 

@@ -8,7 +8,7 @@
  * the checker knows:
  *   CPU 2: the tracepoint gdbhang:step (i, name) for i < HANG_CPU2_EVENTS,
  *          names alpha, beta, gamma in turn, and one trace_printf (the
- *          console's dump decodes neither, the host tool both);
+ *          console's dump and the host tool word both alike);
  *   CPU 1: tt_gamma(i) for i < HANG_CPU1_CALLS; both then go back to
  *          idle, where the tick closes their blocks and the exporter
  *          sends them;

@@ -63,7 +63,9 @@ def record_text(img, cpu, r):
         return f"{ts} {'  ' * r['depth']}{img.site_name(r['site'])}() {{"
     if k == wire.REC_EXIT:
         ret = f" = {r['retval']}" if "retval" in r else ""
-        return f"{ts} }} {img.site_name(r['site'])} {r['duration']} ticks{ret}"
+        d = r["duration"]
+        ns = d // hz * 1000000000 + d % hz * 1000000000 // hz
+        return f"{ts} }} {img.site_name(r['site'])} {ns // 1000}.{ns % 1000:03d} us{ret}"
     if k == wire.REC_LOST:
         return f"CPU:{cpu} [LOST {r['count']} EVENTS]"
     if k == wire.REC_PRINTF:

@@ -5,7 +5,7 @@
  * end-of-stream frame at the end of a run, the buffer dump after a crash
  * report and after a break-key or lockup report (and one CPU's newest
  * records for the latter), and the translation of return addresses the
- * graph tracer replaced, for backtraces.
+ * graph tracer replaced and of the code patch sites call, for backtraces.
  */
 #include <stdint.h>
 
@@ -60,6 +60,7 @@ static void trace_join_kernel(void)
 	trigger_set_dump(trace_dump);
 	power_set_end_hooks(trace_stop_and_drain, trace_end_stream);
 	crash_set_hooks(dump_at_crash, fgraph_translate);
+	regdump_set_unwind_head(trace_unwind_head);
 	hang_set_hooks(dump_at_hang, last_records);
 }
 KERNEL_INIT(trace_join_kernel, KINIT_EARLY);

@@ -23,6 +23,7 @@
 #include "tracers/tracer.h"
 #include "tracers/trigger.h"
 #include "wire.h"
+#include "dump_text.h"
 #include "output.h"
 
 /* One dump at a time: the buffers below are shared. */
@@ -79,11 +80,14 @@ static int event_types(void *ctx, uint64_t id, const uint8_t **types)
 	return (int)ev->nfields;
 }
 
+/* One record's text (dump_text.c). dump_lock held. */
+static char text[256];
+
 /* Decodes a block copy (snapshot), printing its records but the first
  * 'skip'; returns how many it holds. The copy is left as it was, so it
  * can be decoded again. */
 static unsigned long print_block(uint8_t *buf, unsigned int cpu, size_t len, uint64_t base,
-				 uint64_t first, unsigned long skip)
+				 uint64_t first, unsigned long skip, bool lost_here)
 {
 	uint8_t head[2 * WIRE_VARINT_MAX];
 	unsigned int vl = wire_block_head_put(head, base, first);
@@ -113,21 +117,28 @@ static unsigned long print_block(uint8_t *buf, unsigned int cpu, size_t len, uin
 			kprintf("%s %*s%s() {\n", ts, (int)r.depth * 2, "", name_of_site(r.site));
 			break;
 		case WIRE_REC_EXIT:
-			kprintf("%s } %s %lu ticks\n", ts, name_of_site(r.site),
-				(unsigned long)r.duration);
+			dump_text_duration(text, sizeof(text), r.duration);
+			if (r.flags & WIRE_EXIT_HAS_RETVAL)
+				kprintf("%s } %s %s = %ld\n", ts, name_of_site(r.site), text,
+					(long)r.retval);
+			else
+				kprintf("%s } %s %s\n", ts, name_of_site(r.site), text);
 			break;
 		case WIRE_REC_LOST:
-			kprintf("CPU:%u [LOST %lu EVENTS]\n", cpu, (unsigned long)r.count);
+			if (lost_here)
+				kprintf("CPU:%u [LOST %lu EVENTS]\n", cpu, (unsigned long)r.count);
 			break;
 		case WIRE_REC_EVENT: {
 			const struct tp_event *ev = tp_by_id((unsigned int)r.id);
 
-			kprintf("%s %s\n", ts, ev ? ev->name : "?");
+			if (ev)
+				dump_text_event(text, sizeof(text), ev, &r);
+			kprintf("%s %s\n", ts, ev ? text : "?");
 			break;
 		}
 		case WIRE_REC_PRINTF:
-			kprintf("%s trace_printf format #%lu, %lu arguments\n", ts,
-				(unsigned long)r.id, (unsigned long)r.count);
+			dump_text_printf(text, sizeof(text), &r);
+			kprintf("%s %s\n", ts, text);
 			break;
 		default:
 			kprintf("%s record kind %u\n", ts, r.kind);
@@ -166,6 +177,38 @@ static uint64_t oldest_seq(const struct ring_cpu *r, uint64_t last)
 	return last + 1 > r->seq_base + r->nblocks ? last + 1 - r->nblocks : r->seq_base;
 }
 
+/*
+ * Where a ring's lost-events records (kind 6) are true as they stand. A
+ * block opens with one carrying what was lost since the previous block
+ * opened. In stop mode those are the events dropped while the ring was
+ * full: lost right there. In overwrite mode they are the events of the
+ * oldest block, reused unread to open this one (and what that block
+ * carried): older than every record a dump can still show, so printed
+ * between two blocks they named a gap that is not there (two records
+ * with the same timestamp around 'CPU:0 [LOST 18592 EVENTS]'), and
+ * each held only its own chain of reused blocks since one was last
+ * sent, far fewer than the ring had overwritten. There the
+ * dump says once, before the ring's first record, how many the ring
+ * overwrote, and how many it dropped (an interrupt that found the ring
+ * held by the code it interrupted), from the ring's own counts.
+ */
+static bool lost_in_place(const struct ring_cpu *r)
+{
+	return r->mode == RING_STOP;
+}
+
+static void print_older_losses(unsigned int cpu, const struct ring_cpu *r)
+{
+	uint64_t over = READ_ONCE(r->overwritten), dropped = READ_ONCE(r->dropped);
+
+	if (over)
+		kprintf("CPU:%u [LOST %lu EVENTS] (older than these: overwritten before they were "
+			"sent)\n", cpu, (unsigned long)over);
+	if (dropped)
+		kprintf("CPU:%u [LOST %lu EVENTS] (dropped: no block was free)\n", cpu,
+			(unsigned long)dropped);
+}
+
 /* Prints one ring (a live one or a snapshot copy). dump_lock held. */
 static unsigned long dump_one(unsigned int cpu, const struct ring_cpu *r)
 {
@@ -174,13 +217,16 @@ static unsigned long dump_one(unsigned int cpu, const struct ring_cpu *r)
 	if (!r || !r->started)
 		return 0;
 	uint64_t last = READ_ONCE(r->wr_seq), oldest = oldest_seq(r, last);
+	bool here = lost_in_place(r);
 
+	if (!here)
+		print_older_losses(cpu, r);
 	for (uint64_t seq = oldest; seq <= last; seq++) {
 		uint64_t base, first;
 		long len = snapshot(copy[0], r, seq, &base, &first);
 
 		if (len >= 0)
-			total += print_block(copy[0], cpu, (size_t)len, base, first, 0);
+			total += print_block(copy[0], cpu, (size_t)len, base, first, 0, here);
 		lockup_touch();	/* a long dump on a slow line is no lockup */
 	}
 	return total;
@@ -208,14 +254,15 @@ static unsigned long dump_last(unsigned int cpu, const struct ring_cpu *r, unsig
 				break;
 			}
 			held[k].recs = print_block(copy[k], cpu, (size_t)held[k].len,
-						   held[k].base, held[k].first, ~0UL);
+						   held[k].base, held[k].first, ~0UL, false);
 			have += held[k].recs;
 		}
 		if (torn)
 			continue;
 		for (skip = have > n ? have - n : 0; k--;) {
 			unsigned long in = print_block(copy[k], cpu, (size_t)held[k].len,
-						       held[k].base, held[k].first, skip);
+						       held[k].base, held[k].first, skip,
+						       lost_in_place(r));
 
 			total += in > skip ? in - skip : 0;
 			skip = skip > in ? skip - in : 0;

@@ -29,4 +29,10 @@ struct graph_options {
 };
 extern struct graph_options graph_opts;
 
+/* trace/tracers/unwind.c: for backtraces of the code patch sites call (the
+ * hook of kernel/report/hooks.h, regdump_set_unwind_head). */
+struct exc_frame;
+bool trace_unwind_head(const struct exc_frame *f, uintptr_t *func, uintptr_t *ret,
+		       uintptr_t *fp);
+
 #endif /* TRACE_TRACER_H */
