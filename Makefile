@@ -96,7 +96,7 @@ NOTRACE := boot/% trace/% wire/% test/bench/instrumented.c \
   kernel/cpu/fault_probe.S kernel/cpu/irq.c kernel/cpu/mmu.c kernel/cpu/text_alias.c kernel/cpu/tls.c \
   kernel/console/console.c kernel/bootinfo/fdt.c \
   kernel/report/crash.c kernel/report/regdump.c kernel/report/hang.c kernel/report/lockup.c \
-  kernel/report/symbols.c kernel/shell/console_input.c \
+  kernel/report/symbols.c kernel/report/run_end.c kernel/shell/console_input.c \
   drivers/pl011.c drivers/gicv2.c $(BOARD_NOTRACE)
 STRICT_ALIGN := boot/% kernel/cpu/mmu.c kernel/bootinfo/fdt.c
 # Built with -finstrument-functions (and no patch site) for comparison.

@@ -1,4 +1,5 @@
 /* kernel/report/power.c: power-off with a status that reaches the host. */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "barrier.h"
@@ -18,11 +19,38 @@
  * data goes out before the final line, its end-of-stream frame (which
  * ends a host capture) after it. Set once at init. */
 static void (*end_drain)(void), (*end_stream)(void);
+static void (*outcome_hook)(unsigned int outcome, int status);
+/* The outcome marked, RUN_OUTCOMES + 1 while none: set once, by the
+ * first CPU to get there (compare-and-swap), never cleared. */
+static unsigned int marked = RUN_OUTCOMES + 1;
 
 void power_set_end_hooks(void (*drain)(void), void (*end)(void))
 {
 	end_drain = drain;
 	end_stream = end;
+}
+
+void power_set_outcome_hook(void (*mark)(unsigned int outcome, int status))
+{
+	outcome_hook = mark;
+}
+
+void power_mark_outcome(enum run_outcome outcome, int status)
+{
+	unsigned int none = RUN_OUTCOMES + 1;
+
+	if (!__atomic_compare_exchange_n(&marked, &none, (unsigned int)outcome, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return;
+	if (outcome_hook)
+		outcome_hook(outcome, status);
+}
+
+enum run_outcome power_marked_outcome(void)
+{
+	unsigned int o = __atomic_load_n(&marked, __ATOMIC_ACQUIRE);
+
+	return o < RUN_OUTCOMES ? (enum run_outcome)o : RUN_OUTCOMES;
 }
 
 void power_end_drain(void)
@@ -47,6 +75,7 @@ void power_end(enum run_outcome outcome, int status)
 {
 	int code = run_outcome_code(outcome, status);
 
+	power_mark_outcome(outcome, status);
 	power_end_drain();
 	/* The last line in every case: runners without semihosting read
 	 * the status from here. An outcome other than main()'s return
@@ -65,6 +94,20 @@ void power_end(enum run_outcome outcome, int status)
 	irq_disable();
 	for (;;)
 		wfi();
+}
+
+void power_watchdog_reset(void)
+{
+	power_mark_outcome(RUN_WATCHDOG, 0);
+	power_end_drain();
+	kprintf("baretrace: exit status %d (%s)\n", run_outcome_code(RUN_WATCHDOG, 0),
+		run_outcome_name(RUN_WATCHDOG));
+	power_end_stream();
+	uart_flush();
+	persist_note_outcome(RUN_WATCHDOG);
+	persist_clean();
+	hw_reset();
+	power_end(RUN_WATCHDOG, 0);	/* no reset here: say so, and stop */
 }
 
 void power_reset(void)
