@@ -108,6 +108,9 @@ STAGES["input"] = lambda res, board: input_scenarios.stage_bad_input(
 import hang_scenarios  # noqa: E402
 STAGES["hang"] = lambda res, board: hang_scenarios.stage_hang(
     sys.modules[__name__], res, board)
+import outcomes  # noqa: E402
+STAGES["outcome"] = lambda res, board: outcomes.stage_outcome(
+    sys.modules[__name__], res, board)
 import reset_scenarios  # noqa: E402
 STAGES["reset"] = lambda res, board: reset_scenarios.stage_reset(
     sys.modules[__name__], res, board)

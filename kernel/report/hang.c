@@ -9,9 +9,11 @@
 
 #include "barrier.h"
 #include "config.h"
+#include "console.h"
 #include "exception.h"
 #include "hang.h"
 #include "hooks.h"
+#include "kfmt.h"
 #include "kprintf.h"
 #include "percpu.h"
 #include "power.h"
@@ -154,6 +156,17 @@ void hang_break(void)
 	hang_report_end();
 }
 
+void hang_stop_others(const char *who)
+{
+	char what[48];
+	uint64_t running = smp_stop_others();
+
+	/* A CPU stopped holding the console lock must not block the rest. */
+	console_panic_mode();
+	ksnprintf(what, sizeof(what), "the %s's stop request", who);
+	smp_name_silent(running, what, SMP_STOP_US);
+}
+
 void hang_end_run(enum run_outcome outcome, const char *who, const char *why, bool reset)
 {
 	unsigned int self = cpu_id(), n = smp_num_cpus();
@@ -163,6 +176,7 @@ void hang_end_run(enum run_outcome outcome, const char *who, const char *why, bo
 		why, n);
 	power_mark_outcome(outcome, 0);		/* here and now, before the dump */
 	print_all(hang_gather_regs());
+	hang_stop_others(who);
 	hang_dump(who);
 	kprintf("==== end of %s report: the run ends (%s) ====\n", who,
 		reset ? "watchdog reset" : word ? word : "?");

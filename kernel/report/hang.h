@@ -29,6 +29,10 @@ void hang_break(void);
  */
 void hang_end_run(enum run_outcome outcome, const char *who, const char *why, bool reset)
 	__attribute__((noreturn));
+/* Before a report's end of the run: the other CPUs stop where they are
+ * (smp_stop_others; those that do not answer are named, as "the WHO's
+ * stop request"), the console writes without its lock. */
+void hang_stop_others(const char *who);
 /* kernel/report/run_end.c: the host's request to end the run (the console's
  * receive interrupt calls it; docs/serial-line.md): a report, then the
  * run ends with 'outcome' (RUN_INTERRUPT or RUN_HANG). */

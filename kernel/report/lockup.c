@@ -125,6 +125,7 @@ static void report(unsigned int cpu, uint64_t last, uint64_t now)
 	}
 	kprintf("==== end of lockup report: the run ends (hang; lockup_action=continue "
 		"goes on) ====\n");
+	hang_stop_others("lockup");
 	power_end(RUN_HANG, 0);
 }
 

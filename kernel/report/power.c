@@ -7,6 +7,7 @@
 #include "hang.h"
 #include "kprintf.h"
 #include "hooks.h"
+#include "percpu.h"
 #include "persist.h"
 #include "power.h"
 #include "uart.h"
@@ -68,6 +69,30 @@ void power_end_stream(void)
 		end_stream();
 }
 
+/* CPU id + 1 of the CPU ending the run, 0 before: the first one to get
+ * to power_end (or a reset) ends it; set once, never cleared. */
+static int ender;
+
+bool power_ending(void)
+{
+	return __atomic_load_n(&ender, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* This CPU ends the run; if another already does, this one stops where
+ * it is (as a CPU does when another crashes: kernel/report/crash.c). */
+static void claim_end(void)
+{
+	int none = 0, me = (int)cpu_id() + 1;
+
+	if (__atomic_compare_exchange_n(&ender, &none, me, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE) || none == me)
+		return;
+	irq_disable();
+	WRITE_ONCE(this_cpu()->online, false);	/* what the end waits for */
+	for (;;)
+		wfi();
+}
+
 void power_exit(int status)
 {
 	power_end(RUN_EXIT, status);
@@ -77,6 +102,7 @@ void power_end(enum run_outcome outcome, int status)
 {
 	int code = run_outcome_code(outcome, status);
 
+	claim_end();
 	power_mark_outcome(outcome, status);
 	power_end_drain();
 	/* The last line in every case: runners without semihosting read
@@ -100,6 +126,7 @@ void power_end(enum run_outcome outcome, int status)
 
 void power_watchdog_reset(void)
 {
+	claim_end();
 	power_mark_outcome(RUN_WATCHDOG, 0);
 	power_end_drain();
 	kprintf("baretrace: exit status %d (%s)\n", run_outcome_code(RUN_WATCHDOG, 0),
@@ -114,6 +141,7 @@ void power_watchdog_reset(void)
 
 void power_reset(void)
 {
+	claim_end();
 	power_end_drain();
 	kprintf("baretrace: reset\n");
 	power_end_stream();

@@ -5,6 +5,8 @@
 #ifndef KERNEL_POWER_H
 #define KERNEL_POWER_H
 
+#include <stdbool.h>
+
 #include <baretrace.h>
 
 #include "outcome.h"
@@ -19,6 +21,9 @@ void power_end(enum run_outcome outcome, int status) __attribute__((noreturn));
  * hooks.h): the first call of a run counts, later ones do nothing.
  * power_end() calls it too, for whatever path did not mark first. */
 void power_mark_outcome(enum run_outcome outcome, int status);
+/* A CPU has begun ending the run (power_end, a reset): another CPU that
+ * gets there stops where it is. */
+bool power_ending(void);
 /* The outcome marked so far, RUN_OUTCOMES when none. */
 enum run_outcome power_marked_outcome(void);
 

@@ -27,6 +27,7 @@
 #include "kfmt.h"
 #include "kprintf.h"
 #include "ktime.h"
+#include "power.h"
 
 #define WATCHDOG_MAX_S	86400
 
@@ -88,7 +89,7 @@ static void serve(unsigned int outcome)
 
 void run_end_request(enum run_outcome outcome)
 {
-	if (outcome != RUN_HANG && outcome != RUN_INTERRUPT)
+	if ((outcome != RUN_HANG && outcome != RUN_INTERRUPT) || power_ending())
 		return;
 	__atomic_store_n(&pending, (unsigned int)outcome, __ATOMIC_RELEASE);
 	if (!hang_report_begin())
@@ -108,7 +109,7 @@ static void run_end_tick(unsigned int cpu, uint64_t tick)
 	(void)tick;
 	bool due = watchdog_at && !READ_ONCE(fired) && counter_read() >= watchdog_at;
 
-	if (!due && !__atomic_load_n(&pending, __ATOMIC_RELAXED))
+	if ((!due && !__atomic_load_n(&pending, __ATOMIC_RELAXED)) || power_ending())
 		return;
 	if (!hang_report_begin())
 		return;		/* another report runs: a later tick */
