@@ -265,10 +265,49 @@ def stage_outcome(h, res, board):
                re.search(r"^baretrace capture: no end-of-stream frame within 10 s of the end "
                          r"request", console, re.M) and os.path.getsize(run[3]) > 8,
                console[-2000:])
+    check_ctrl_c(h, res, tgt)
     check_make_run(h, res, board)
     rc, out = h.run(["tools/qemu-run", "--help"])
     res.record("outcome: qemu-run --help prints its usage and exits 0",
                rc == 0 and "--status FILE" in out and "unknown option" not in out, out)
+
+
+def check_ctrl_c(h, res, tgt):
+    """Ctrl-C typed on the terminal the capture set raw: the byte 0x03, no
+    signal. It must end the run as SIGINT does, not reach the target."""
+    import pty
+    stf = os.path.join(h.HOST, "outcome-ctrlc.status")
+    if os.path.exists(stf):
+        os.remove(stf)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(h.ROOT)
+        os.execvp("tools/qemu-run", ["tools/qemu-run", "--image", os.path.join(tgt, "Image"),
+                                     "--bootargs", "panic=poweroff " + TRACE + " -- hang",
+                                     "--capture", os.path.join(h.HOST, "outcome-ctrlc.bt"),
+                                     "--status", stf])
+    text, sent, deadline = b"", False, time.time() + h.QEMU_TIMEOUT
+    while time.time() < deadline:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        text += chunk
+        if not sent and b"main() after" in text:
+            time.sleep(1.0)
+            os.write(fd, b"\x03")
+            sent = True
+    if time.time() >= deadline:
+        os.kill(pid, signal.SIGKILL)
+    _, wst = os.waitpid(pid, 0)
+    out = h.strip_frames(text.decode(errors="replace"))
+    status = open(stf).read().strip() if os.path.exists(stf) else ""
+    res.record("outcome: Ctrl-C typed on the capture's raw terminal ends the run as "
+               "interrupt 130", os.WEXITSTATUS(wst) == 130 and status == "interrupt 130"
+               and re.search(r"^==== baretrace interrupt on CPU \d+: ", out, re.M),
+               out[-2500:] + f"\nwait status {wst}, status {status!r}")
 
 
 def check_reboot(h, res, tgt):

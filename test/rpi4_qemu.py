@@ -131,9 +131,10 @@ def demos(h, res, demo, tgt):
              absent=[r"^gicd: ", r"==== baretrace crash"])
     st, out = boot(h, tgt, "panic=poweroff -- crash null")
     h.expect(res, "rpi4: RAM starts at 0, yet a low load faults and is reported", st, out,
-             status=3, present=[r"^==== baretrace crash on CPU 0",
+             status=139, present=[r"^==== baretrace crash on CPU 0",
                                 r"^ELR .* crash_null_deref\+0x", r"^  #1 .* crash_caller\+",
-                                r"^ESR .*FAR 0000000000001000", r"^baretrace: exit status 3$"])
+                                r"^ESR .*FAR 0000000000001000",
+                                r"^baretrace: exit status 139 \(crash\)$"])
 
 
 def uart(h, res, demo):
