@@ -286,10 +286,11 @@ BT := $(HOST)/baretrace
 # panic, hang, watchdog reset or interrupt). TIMEOUT=S asks the target
 # to end the run as a hang after S seconds (the capture's --timeout).
 # A Ctrl-C is the capture's: it asks the target to end the run (the
-# recipe's shell ignores SIGINT, so the report below is still written).
+# recipe's shell ignores SIGINT, so the report below is still written;
+# without a capture, SIGINT stops QEMU as it always did).
 run: all host-tools $(QEMU_DTB_DEP)
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
-	@trap '' INT; status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
+	@$(if $(TRACE),trap '' INT;) status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
 	  --bootargs "panic=poweroff $(TRACE_ARGS) $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)" \
 	  $(if $(TIMEOUT),--timeout '$(TIMEOUT)') --status $(RUN_DIR)/status \
 	  $(if $(TRACE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
@@ -506,7 +507,7 @@ run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched $(QEMU_BIN)
 	  --uboot '$(UBOOT_BIN)' $(RPI_BOOT_FILES)
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
 	@dtb=$$(ls $(RPI_KERNEL_DEB)/usr/lib/linux-image-*/broadcom/$(RPI_QEMU_DTB) | head -n 1); \
-	trap '' INT; status=0; $(RUN) --uboot '$(UBOOT_BIN)' --sd $(OUT)/run-uboot/sdcard.img \
+	$(if $(TRACE),trap '' INT;) status=0; $(RUN) --uboot '$(UBOOT_BIN)' --sd $(OUT)/run-uboot/sdcard.img \
 	  --qemu-flags "-dtb $$dtb $(QEMU_FLAGS)" --status $(RUN_DIR)/status \
 	  $(if $(TIMEOUT),--timeout '$(TIMEOUT)') \
 	  $(if $(TRACE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
