@@ -167,7 +167,8 @@ def hang(h, res, tgt):
     st, out = input_boot(h, tgt, "panic=poweroff -- spin 3", ready, b"\x01b")
     hs.check_break(h, res, "rpi4: a BREAK on the line (QEMU Ctrl-A b) is the break key too",
                    st, out, False)
-    st, out = boot(h, tgt, f"panic=poweroff lockup_ms=1000 {trace} -- lockup 2 4000")
+    st, out = boot(h, tgt, f"panic=poweroff lockup_ms=1000 lockup_action=continue {trace} "
+                           "-- lockup 2 4000")
     hs.check_lockup(h, res, "rpi4: CPU 2 with interrupts masked is reported within lockup_ms "
                     "with its last records", st, out, 1000)
 
