@@ -96,7 +96,7 @@ NOTRACE := boot/% trace/% wire/% test/bench/instrumented.c \
   kernel/cpu/fault_probe.S kernel/cpu/irq.c kernel/cpu/mmu.c kernel/cpu/text_alias.c kernel/cpu/tls.c \
   kernel/console/console.c kernel/bootinfo/fdt.c \
   kernel/report/crash.c kernel/report/regdump.c kernel/report/hang.c kernel/report/lockup.c \
-  kernel/report/symbols.c kernel/shell/console_input.c \
+  kernel/report/symbols.c kernel/report/run_end.c kernel/shell/console_input.c \
   drivers/pl011.c drivers/gicv2.c $(BOARD_NOTRACE)
 STRICT_ALIGN := boot/% kernel/cpu/mmu.c kernel/bootinfo/fdt.c
 # Built with -finstrument-functions (and no patch site) for comparison.
@@ -309,29 +309,46 @@ BT := $(HOST)/baretrace
 
 # The previous run's outputs go first (TRACE= must not leave its files
 # behind). Make cannot exit with main()'s status (a failed recipe makes
-# it exit 2), so the recipe prints it and keeps it in $(RUN_DIR)/status.
+# it exit 2), so the recipe prints it and tools/qemu-run keeps how the
+# run ended in $(RUN_DIR)/status ("exit N", or "WORD CODE" for a crash,
+# panic, hang, watchdog reset or interrupt). TIMEOUT=S asks the target
+# to end the run as a hang after S seconds (the capture's --timeout).
+# A Ctrl-C is the capture's: it asks the target to end the run (the
+# recipe's shell ignores SIGINT, so the report below is still written;
+# without a capture, SIGINT stops QEMU as it always did).
 run: all host-tools $(QEMU_DTB_DEP)
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
-	@status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
+	@$(if $(CAPTURE),trap '' INT;) status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
 	  --bootargs "panic=poweroff $(TRACE_ARGS) $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)" \
+	  $(if $(TIMEOUT),--timeout '$(TIMEOUT)') --status $(RUN_DIR)/status \
 	  $(if $(CAPTURE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
 	$(RUN_REPORT)
 
 # After a captured boot (make run, make run-uboot): the report, stats and
-# exports of $(RUN_DIR)/trace.bt; ends the recipe with the boot's status.
+# exports of $(RUN_DIR)/trace.bt, each written whatever became of the
+# others; ends the recipe with the boot's status, said with its word.
 define RUN_REPORT
+	elf=$(OUT)/baretrace.elf; \
 	if [ -s $(RUN_DIR)/trace.bt ]; then \
-	  $(BT) report $(RUN_DIR)/trace.bt --elf $(OUT)/baretrace.elf > $(RUN_DIR)/trace.txt && \
-	  echo && echo "---- trace (first 40 of $$(wc -l < $(RUN_DIR)/trace.txt) lines; all in $(RUN_DIR)/trace.txt) ----" && \
-	  head -n 40 $(RUN_DIR)/trace.txt && echo "..." && tail -n 1 $(RUN_DIR)/trace.txt && \
-	  echo && $(BT) stats $(RUN_DIR)/trace.bt --elf $(OUT)/baretrace.elf | head -n 15 && \
-	  $(BT) export --format=chrome-json -o $(RUN_DIR)/trace.json $(RUN_DIR)/trace.bt --elf $(OUT)/baretrace.elf && \
-	  $(BT) export --format=folded -o $(RUN_DIR)/trace.folded $(RUN_DIR)/trace.bt --elf $(OUT)/baretrace.elf && \
-	  echo && echo "trace:  $(RUN_DIR)/trace.bt" && echo "text:   $(RUN_DIR)/trace.txt" && \
-	  echo "chrome: $(RUN_DIR)/trace.json (open in https://ui.perfetto.dev)" && \
+	  $(BT) report $(RUN_DIR)/trace.bt --elf $$elf > $(RUN_DIR)/trace.txt; \
+	  n=$$(wc -l < $(RUN_DIR)/trace.txt); \
+	  if [ $$n -le 40 ]; then shown="$$n lines"; else shown="first 40 of $$n lines"; fi; \
+	  echo; echo "---- trace ($$shown; all in $(RUN_DIR)/trace.txt) ----"; \
+	  head -n 40 $(RUN_DIR)/trace.txt; \
+	  [ $$n -le 40 ] || { echo "..."; tail -n 1 $(RUN_DIR)/trace.txt; }; \
+	  echo; $(BT) stats $(RUN_DIR)/trace.bt --elf $$elf | head -n 15; \
+	  $(BT) export --format=chrome-json -o $(RUN_DIR)/trace.json $(RUN_DIR)/trace.bt --elf $$elf; \
+	  $(BT) export --format=folded -o $(RUN_DIR)/trace.folded $(RUN_DIR)/trace.bt --elf $$elf; \
+	  echo; echo "trace:  $(RUN_DIR)/trace.bt"; echo "elf:    $$elf (APP=$(APP))"; \
+	  echo "text:   $(RUN_DIR)/trace.txt"; \
+	  echo "chrome: $(RUN_DIR)/trace.json (open in https://ui.perfetto.dev)"; \
 	  echo "folded: $(RUN_DIR)/trace.folded (flamegraph.pl --countname=ns, or speedscope)"; \
-	fi; echo $$status > $(RUN_DIR)/status; \
-	[ $$status = 0 ] || echo "make $@: exit status $$status (main()'s status, in $(RUN_DIR)/status)" >&2; \
+	fi; [ -s $(RUN_DIR)/status ] || echo "unknown $$status" > $(RUN_DIR)/status; \
+	read word code < $(RUN_DIR)/status; \
+	if [ "$$word" = exit ]; then \
+	  [ $$status = 0 ] || echo "make $@: exit status $$status (main()'s status, in $(RUN_DIR)/status)" >&2; \
+	else echo "make $@: $$word ($(RUN_DIR)/status: $$word $$code)" >&2; \
+	  [ $$status != 0 ] || status=1; fi; \
 	exit $$status
 endef
 
@@ -411,7 +428,8 @@ help:
 	@echo "  make [all]        build build/<board>/Image (all: the default target)"
 	@echo "  make run          boot the app on QEMU (through U-Boot on qemu-virt), trace it,"
 	@echo "                    write build/run/trace.{bt,txt,json,folded}; fails when main()"
-	@echo "                    returns non-zero and prints its status (also in build/run/status)"
+	@echo "                    returns non-zero, or on a crash, panic, hang or Ctrl-C, and says"
+	@echo "                    how the run ended (also in build/run/status: exit N, or WORD CODE)"
 	@echo "  make run-direct   boot with -kernel, no U-Boot, no tracing (trace settings in"
 	@echo "                    BOOTARGS are refused: make TRACE= BOOTARGS='...' run captures them)"
 	@echo "  make debug        QEMU halted with a gdb stub, gdb-multiarch attached"
@@ -443,6 +461,7 @@ help:
 	@printf '  %-22s %s\n' "" "for none (trace settings in BOOTARGS are still captured)"
 	@printf '  %-22s %s\n' "TRACE_FILTER='a* !b'" "make run's functions (globs, !GLOB excludes; default: APP/trace_filter)"
 	@printf '  %-22s %s\n' "EXEC='CMD; CMD'" "make run: commands for the console shell (baretrace capture --exec)"
+	@printf '  %-22s %s\n' "TIMEOUT=S" "make run: after S seconds end the run as a hang (status 124, every output written)"
 	@printf '  %-22s %s\n' "QEMU_FLAGS='...'" "extra QEMU options, in every mode"
 	@printf '  %-22s %s\n' "ICOUNT=1" "QEMU's clock counts instructions (-icount shift=4,sleep=off):"
 	@printf '  %-22s %s\n' "" "the same durations on every run (run, run-direct, run-uboot, debug)"
@@ -527,8 +546,9 @@ run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched $(QEMU_BIN)
 	  --uboot '$(UBOOT_BIN)' $(RPI_BOOT_FILES)
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
 	@dtb=$$(ls $(RPI_KERNEL_DEB)/usr/lib/linux-image-*/broadcom/$(RPI_QEMU_DTB) | head -n 1); \
-	status=0; $(RUN) --uboot '$(UBOOT_BIN)' --sd $(OUT)/run-uboot/sdcard.img \
-	  --qemu-flags "-dtb $$dtb $(QEMU_FLAGS)" \
+	$(if $(CAPTURE),trap '' INT;) status=0; $(RUN) --uboot '$(UBOOT_BIN)' --sd $(OUT)/run-uboot/sdcard.img \
+	  --qemu-flags "-dtb $$dtb $(QEMU_FLAGS)" --status $(RUN_DIR)/status \
+	  $(if $(TIMEOUT),--timeout '$(TIMEOUT)') \
 	  $(if $(CAPTURE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
 	echo "(U-Boot's mini UART output: $(OUT)/run-uboot/miniuart.log)"; \
 	$(RUN_REPORT)

@@ -85,15 +85,15 @@ def stage_boot(res, board):
 
     st, out = boot(board, tgt, "direct", "panic=poweroff -- crash null")
     expect(res, "a load from an unmapped address prints a crash report naming the function",
-           st, out, status=3, present=[
+           st, out, status=139, present=[
                r"^==== baretrace crash on CPU 0", r"^exception: Data abort .*translation fault",
                r"^ELR .* crash_null_deref\+0x", r"^  #1 .* crash_caller\+",
                r"^  #\d+ .* main\+", r" x29 ", r"^ESR .*FAR 0000000000001000",
-               r"^baretrace: exit status 3$"])
+               r"^baretrace: exit status 139 \(crash\)$"])
 
     st, out = boot(board, tgt, "direct", "panic=poweroff -- crash textwrite")
     expect(res, "a store into kernel text faults (W^X) and the report names the function",
-           st, out, status=3, present=[
+           st, out, status=139, present=[
                r"permission fault at level \d on write", r"^ELR .* crash_text_write\+0x"],
            absent=[r"crash: survived"])
 

@@ -31,6 +31,10 @@ import time
 
 # What scenario_hang.c does: function entries on CPUs 0 and 1, a
 # tracepoint and a trace_printf on CPU 2.
+# The lockup detector would end the run (lockup_action=end) once the
+# guest spins masked longer than lockup_ms, before gdb attaches on a slow
+# host: off, so the rings are as the scenario left them.
+BOOT = "panic=poweroff lockup_ms=0"
 FILTER = "trace_filter=tt_alpha,tt_beta,tt_gamma trace_event=gdbhang:step"
 CPU0 = [("tt_alpha", "scenario_gdbhang")] * 5 + [("tt_beta", "scenario_gdbhang")]
 WANT = {0: CPU0 * 120, 1: [("tt_gamma", "cpu1_calls")] * 40}
@@ -175,7 +179,7 @@ def hang_and_dump(h, res, tag, bootargs, flags, bt, elf, tgt):
 def reservation(h, res, tgt, elf, base, bt):
     """Halted at the first ring_commit (CPU 2's first tracepoint, its
     reservation open): the dump names it, and keeps the record."""
-    proc, port, _ = boot_until(h, tgt, f"panic=poweroff trace=function {FILTER} -- gdbhang",
+    proc, port, _ = boot_until(h, tgt, f"{BOOT} trace=function {FILTER} -- gdbhang",
                                "-S", b"", 0)
     try:
         if os.path.exists(bt):
@@ -245,7 +249,7 @@ def stage_gdb(h, res, board):
 
     # Default rings: every event still in them, CPU 0's last block open.
     bt = os.path.join(h.HOST, "gdb-hang.bt")
-    got = hang_and_dump(h, res, "hang", f"panic=poweroff trace=function {FILTER} -- gdbhang",
+    got = hang_and_dump(h, res, "hang", f"{BOOT} trace=function {FILTER} -- gdbhang",
                         "", bt, elf, tgt)
     if got:
         console, gout, dump, nrec, cpu2 = got
@@ -291,7 +295,7 @@ def stage_gdb(h, res, board):
     # The graph tracer: entries and exits, decoded by baretrace-last as
     # the console's dump prints them.
     bt = os.path.join(h.HOST, "gdb-hang-graph.bt")
-    got = hang_and_dump(h, res, "graph", "panic=poweroff trace=function_graph "
+    got = hang_and_dump(h, res, "graph", f"{BOOT} trace=function_graph "
                         f"{FILTER} -- gdbhang", "", bt, elf, tgt)
     if got:
         console, gout, dump, nrec, cpu2 = got
@@ -312,7 +316,7 @@ def stage_gdb(h, res, board):
     # reused); the totals account for it. Parallel vCPUs this time.
     bt = os.path.join(h.HOST, "gdb-hang-small.bt")
     got = hang_and_dump(h, res, "2K rings, mttcg",
-                        f"panic=poweroff trace=function trace_buf=2K {FILTER} -- gdbhang",
+                        f"{BOOT} trace=function trace_buf=2K {FILTER} -- gdbhang",
                         "-accel tcg,thread=multi", bt, elf, tgt)
     if got:
         console, gout, dump, nrec, cpu2 = got

@@ -83,17 +83,18 @@ def stage_kern(res, board):
     for cpu in ("0", "1"):
         st, out = qemu_boot(tgt, f"panic=poweroff -- overflow {cpu}")
         expect(res, f"kern: unbounded recursion on CPU {cpu} is reported as a stack overflow",
-               st, out, status=3, present=[
+               st, out, status=139, present=[
                    rf"^overflow: recursing on CPU {cpu}$",
                    rf"^==== baretrace crash on CPU {cpu}: stack overflow on CPU {cpu} ",
                    r"^ELR .* recurse[.\w]*\+0x", r"^  #\d+ .* recurse[.\w]*\+0x",
-                   r"^==== end of crash report ====$", r"^baretrace: exit status 3$"],
+                   r"^==== end of crash report ====$",
+                   r"^baretrace: exit status 139 \(crash\)$"],
                absent=[r"overflow: survived", r"crash while reporting"])
     # A store into another CPU's guard page with room on the own stack:
     # the report names that CPU and still runs on the emergency stack.
     st, out = qemu_boot(tgt, "panic=poweroff -- guardwrite 2")
     expect(res, "kern: a store into CPU 2's guard page is named a stack overflow on CPU 2",
-           st, out, status=3, present=[
+           st, out, status=139, present=[
                r"^==== baretrace crash on CPU 0: stack overflow on CPU 2 ",
                r"^ELR .* scenario_guardwrite\+0x", r"^==== end of crash report ====$"],
            absent=[r"guardwrite: survived", r"crash while reporting"])
@@ -101,14 +102,14 @@ def stage_kern(res, board):
     # 3.10a: a virtual SError from the EL2 stub reaches the crash report;
     # with RAS (cpu max) the stub also sets the syndrome.
     st, out = qemu_boot(tgt, "panic=poweroff -- serror", machine="virt,virtualization=on")
-    expect(res, "kern: an SError is reported (kind named, ESR decoded)", st, out, status=3,
+    expect(res, "kern: an SError is reported (kind named, ESR decoded)", st, out, status=139,
            present=[r"^==== baretrace crash on CPU 0: SError \(asynchronous external abort\)"
                     r": uncategorized", r"^exception: SError \(EC 0x2f\)",
                     r"^ESR 00000000be000000 ", r"^ELR .* scenario_serror\+0x"],
            absent=[r"serror: survived"])
     st, out = qemu_boot(tgt, "panic=poweroff -- serror", machine="virt,virtualization=on",
                         cpu="max")
-    expect(res, "kern: an SError's RAS syndrome is decoded", st, out, status=3,
+    expect(res, "kern: an SError's RAS syndrome is decoded", st, out, status=139,
            present=[r"^==== baretrace crash on CPU 0: SError \(asynchronous external abort\)"
                     r": asynchronous SError interrupt, restartable \(AET UEO\)",
                     r"^ESR 00000000be000811 "],
@@ -126,7 +127,7 @@ def stage_kern(res, board):
         printed = all(f"cp cpu{c} n" in before for c in (1, 2, 3))
         res.record(f"kern: a crash report while 3 CPUs print is not interleaved "
                    f"[{flags or 'single-threaded'}]",
-                   st == 3 and printed and report and not foreign
+                   st == 139 and printed and report and not foreign
                    and any(l == "==== end of crash report ====" for l in report),
                    f"status {st}, others printed before: {printed}, "
                    f"{len(foreign)} foreign lines in the report: {foreign[:3]}\n" + out[-3000:])

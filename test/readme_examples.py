@@ -149,8 +149,8 @@ def check_status(h, res, board, code, output):
     except FileNotFoundError:
         saved = None
     res.record("readme: example 'status' prints what the README shows "
-               "(main() returns 3: make run says 3, build/run/status holds 3)",
-               output is not None and miss is None and saved == "3",
+               "(main() returns 3: make run says 3, build/run/status holds 'exit 3')",
+               output is not None and miss is None and saved == "exit 3",
                f"missing line {miss!r}; build/run/status {saved!r}\n" + out[-3000:])
     st, out = run_example(h, f"make BOARD={board} APP=test/apps/exit TRACE= "
                              "BOOTARGS='-- 0' run")
@@ -158,8 +158,8 @@ def check_status(h, res, board, code, output):
     if os.path.exists(run_dir_file(h, "status")):
         with open(run_dir_file(h, "status")) as f:
             saved = f.read().strip()
-    res.record("readme: main() returning 0: make run exits 0, build/run/status holds 0",
-               st == 0 and saved == "0" and "make run: exit status" not in out,
+    res.record("readme: main() returning 0: make run exits 0, build/run/status holds 'exit 0'",
+               st == 0 and saved == "exit 0" and "make run: exit status" not in out,
                f"status {st}, build/run/status {saved!r}\n" + out[-1500:])
 
 

@@ -131,9 +131,10 @@ def demos(h, res, demo, tgt):
              absent=[r"^gicd: ", r"==== baretrace crash"])
     st, out = boot(h, tgt, "panic=poweroff -- crash null")
     h.expect(res, "rpi4: RAM starts at 0, yet a low load faults and is reported", st, out,
-             status=3, present=[r"^==== baretrace crash on CPU 0",
+             status=139, present=[r"^==== baretrace crash on CPU 0",
                                 r"^ELR .* crash_null_deref\+0x", r"^  #1 .* crash_caller\+",
-                                r"^ESR .*FAR 0000000000001000", r"^baretrace: exit status 3$"])
+                                r"^ESR .*FAR 0000000000001000",
+                                r"^baretrace: exit status 139 \(crash\)$"])
 
 
 def uart(h, res, demo):
@@ -166,7 +167,8 @@ def hang(h, res, tgt):
     st, out = input_boot(h, tgt, "panic=poweroff -- spin 3", ready, b"\x01b")
     hs.check_break(h, res, "rpi4: a BREAK on the line (QEMU Ctrl-A b) is the break key too",
                    st, out, False)
-    st, out = boot(h, tgt, f"panic=poweroff lockup_ms=1000 {trace} -- lockup 2 4000")
+    st, out = boot(h, tgt, f"panic=poweroff lockup_ms=1000 lockup_action=continue {trace} "
+                           "-- lockup 2 4000")
     hs.check_lockup(h, res, "rpi4: CPU 2 with interrupts masked is reported within lockup_ms "
                     "with its last records", st, out, 1000)
 

@@ -40,7 +40,7 @@ def stage_rpi3(res, board):
             res.record("rpi3 ktap: exit status 0 reaches the host", st == 0, out)
         st, out = boot("rpi3", tgt, "direct", "panic=poweroff -- crash null")
         expect(res, "rpi3: RAM starts at 0, yet a low load faults and is reported", st, out,
-               status=3, present=[r"^ELR .* crash_null_deref\+0x",
+               status=139, present=[r"^ELR .* crash_null_deref\+0x",
                                   r"^ESR .*FAR 0000000000001000"])
     st, out = boot("rpi3", demo, "direct", "panic=poweroff")
     expect(res, "rpi3: raspi3b boots the demo at EL2 without a DTB, 4 CPUs by spin table",

@@ -9,6 +9,9 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            board's TEST_BOOTS modes; a hang is killed and reported
   boot     scenarios read from the console: crash reports, W^X, boot
            arguments, line interleaving, the demo itself
+  outcome  how a run ends: crash, panic, lockup, watchdog=, watchdog reset,
+           Ctrl-C, --timeout/TIMEOUT=: final line, exit code, status word,
+           the outcome record in the trace (test/outcomes.py)
   gdb      a hung guest's rings read through QEMU's gdb stub by
            tools/gdb/baretrace.py (test/gdb_check.py)
   rpi-uboot  the Pi card's U-Boot flow on raspi3b with Debian's U-Boot
@@ -107,6 +110,9 @@ STAGES["input"] = lambda res, board: input_scenarios.stage_bad_input(
     sys.modules[__name__], res, board)
 import hang_scenarios  # noqa: E402
 STAGES["hang"] = lambda res, board: hang_scenarios.stage_hang(
+    sys.modules[__name__], res, board)
+import outcomes  # noqa: E402
+STAGES["outcome"] = lambda res, board: outcomes.stage_outcome(
     sys.modules[__name__], res, board)
 import reset_scenarios  # noqa: E402
 STAGES["reset"] = lambda res, board: reset_scenarios.stage_reset(

@@ -44,7 +44,8 @@ static int param_panic(const char *v)
 	return -1;
 }
 KERNEL_PARAM("panic", param_panic,
-	     "after a crash: halt (default, for a debugger), poweroff (status 3), reset");
+	     "after a crash or panic: halt (default, for a debugger), poweroff "
+	     "(status 139 crash, 134 panic), reset");
 
 /* Set once at init by the trace core (kernel/report/hooks.h). */
 static void (*crash_dump)(void);
@@ -74,11 +75,11 @@ void crash_yield(void)
 		wfi();
 }
 
-static void report(struct exc_frame *f, const char *why)
+static void report(struct exc_frame *f, const char *why, const char *word)
 {
 	uint64_t esr = f->esr;
 
-	kprintf("\n==== baretrace crash on CPU %u: %s ====\n", cpu_id(), why);
+	kprintf("\n==== baretrace %s on CPU %u: %s ====\n", word, cpu_id(), why);
 	if (esr)	/* panic() passes 0: there was no exception */
 		kprintf("exception: %s (EC 0x%02lx)", esr_class_name(esr),
 			(unsigned long)ESR_EC(esr));
@@ -92,10 +93,13 @@ static void report(struct exc_frame *f, const char *why)
 	regdump_regs(f);
 	kprintf("backtrace:\n");
 	regdump_walk(f, NULL);
-	kprintf("==== end of crash report ====\n");
+	kprintf("==== end of %s report ====\n", word);
 }
 
-void crash(struct exc_frame *f, const char *why)
+/* crash() and panic(): outcome RUN_CRASH or RUN_PANIC, whose word heads
+ * the report. */
+static void __attribute__((noreturn)) crash_end(struct exc_frame *f, const char *why,
+						enum run_outcome outcome)
 {
 	int me = (int)cpu_id() + 1, none = 0;
 
@@ -119,7 +123,9 @@ void crash(struct exc_frame *f, const char *why)
 	uint64_t running = smp_stop_others();
 
 	console_panic_mode();
-	report(f, why);
+	/* The moment it happened, on this CPU, before any dump or drain. */
+	power_mark_outcome(outcome, 0);
+	report(f, why, run_outcome_name(outcome));
 	/* After the report (its first line is what a reader looks for),
 	 * before the dump and the drain, which go on without those CPUs:
 	 * the end of the run reads their rings from here. */
@@ -128,7 +134,7 @@ void crash(struct exc_frame *f, const char *why)
 		crash_dump();
 	switch (panic_action) {
 	case PANIC_POWEROFF:
-		power_end(RUN_CRASH, 0);
+		power_end(outcome, 0);
 	case PANIC_RESET:
 		power_reset();
 	case PANIC_HALT:
@@ -157,5 +163,10 @@ void panic(const char *fmt, ...)
 	f.x[29] = *(const uint64_t *)__builtin_frame_address(0); /* caller's fp */
 	f.x[30] = f.elr;
 	f.sp = (uintptr_t)__builtin_frame_address(0);
-	crash(&f, msg);
+	crash_end(&f, msg, RUN_PANIC);
+}
+
+void crash(struct exc_frame *f, const char *why)
+{
+	crash_end(f, why, RUN_CRASH);
 }

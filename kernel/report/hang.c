@@ -9,11 +9,14 @@
 
 #include "barrier.h"
 #include "config.h"
+#include "console.h"
 #include "exception.h"
 #include "hang.h"
 #include "hooks.h"
+#include "kfmt.h"
 #include "kprintf.h"
 #include "percpu.h"
+#include "power.h"
 #include "regdump.h"
 #include "smp.h"
 
@@ -123,16 +126,10 @@ void hang_print_regs(unsigned int cpu)
 	regdump_backtrace_print(s->pcs, s->npcs);
 }
 
-void hang_break(void)
+/* Every CPU's registers and backtrace, as gathered ('got'). */
+static void print_all(uint64_t got)
 {
-	unsigned int self = cpu_id(), n = smp_num_cpus();
-
-	if (!hang_report_begin())
-		return;		/* one is running: this key press adds nothing */
-	kprintf("\n==== baretrace break on CPU %u: registers of %u CPUs ====\n", self, n);
-	uint64_t got = hang_gather_regs();
-
-	for (unsigned int c = 0; c < n; c++) {
+	for (unsigned int c = 0; c < smp_num_cpus(); c++) {
 		crash_yield();		/* another CPU crashed: its report only */
 		kprintf("---- CPU %u ----\n", c);
 		if (got & (1ULL << c))
@@ -144,7 +141,46 @@ void hang_break(void)
 		lockup_touch();
 	}
 	crash_yield();
+}
+
+void hang_break(void)
+{
+	unsigned int self = cpu_id(), n = smp_num_cpus();
+
+	if (!hang_report_begin())
+		return;		/* one is running: this key press adds nothing */
+	kprintf("\n==== baretrace break on CPU %u: registers of %u CPUs ====\n", self, n);
+	print_all(hang_gather_regs());
 	hang_dump("break");
 	kprintf("==== end of break report: the run continues ====\n");
 	hang_report_end();
+}
+
+void hang_stop_others(const char *who)
+{
+	char what[48];
+	uint64_t running = smp_stop_others();
+
+	/* A CPU stopped holding the console lock must not block the rest. */
+	console_panic_mode();
+	ksnprintf(what, sizeof(what), "the %s's stop request", who);
+	smp_name_silent(running, what, SMP_STOP_US);
+}
+
+void hang_end_run(enum run_outcome outcome, const char *who, const char *why, bool reset)
+{
+	unsigned int self = cpu_id(), n = smp_num_cpus();
+	const char *word = run_outcome_name(outcome);
+
+	kprintf("\n==== baretrace %s on CPU %u: %s; registers of %u CPUs ====\n", who, self,
+		why, n);
+	power_mark_outcome(outcome, 0);		/* here and now, before the dump */
+	print_all(hang_gather_regs());
+	hang_stop_others(who);
+	hang_dump(who);
+	kprintf("==== end of %s report: the run ends (%s) ====\n", who,
+		reset ? "watchdog reset" : word ? word : "?");
+	if (reset)
+		power_watchdog_reset();
+	power_end(outcome, 0);
 }

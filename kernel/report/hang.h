@@ -11,12 +11,32 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "outcome.h"
+
 /* How long a report waits for other CPUs to answer its cross-CPU call:
  * one with interrupts masked never does. */
 #define HANG_CALL_US	100000
 
 /* The break key's report. The console's receive interrupt calls it. */
 void hang_break(void);
+
+/*
+ * A report like the break key's that ends the run: "==== baretrace WHO on
+ * CPU n: WHY; ...", the outcome marked on this CPU, every CPU's registers
+ * and backtrace, the trace dump, then power_end(outcome) (or, with
+ * 'reset', the watchdog's reset). The caller holds the report lock
+ * (hang_report_begin), in interrupt context. Never returns.
+ */
+void hang_end_run(enum run_outcome outcome, const char *who, const char *why, bool reset)
+	__attribute__((noreturn));
+/* Before a report's end of the run: the other CPUs stop where they are
+ * (smp_stop_others; those that do not answer are named, as "the WHO's
+ * stop request"), the console writes without its lock. */
+void hang_stop_others(const char *who);
+/* kernel/report/run_end.c: the host's request to end the run (the console's
+ * receive interrupt calls it; docs/serial-line.md): a report, then the
+ * run ends with 'outcome' (RUN_INTERRUPT or RUN_HANG). */
+void run_end_request(enum run_outcome outcome);
 
 /* One report at a time: begin returns false while another runs (on any
  * CPU); end lets the next one start. hang_reporting says one runs. */

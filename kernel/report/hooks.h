@@ -6,7 +6,9 @@
  *  - Init calls, at two points of boot (kernel/main.c): KERNEL_INIT puts
  *    a function in the .kinits table, like KERNEL_PARAM.
  *  - The end of a run (power-off, reset, crash, panic): a drain that runs
- *    before the final console line and an end that runs after it.
+ *    before the final console line and an end that runs after it; and
+ *    how the run ended, marked once where it happened (a record in the
+ *    trace of the CPU that got there) and carried by the end.
  *  - Crash reports: a dump of what led there, and a translation of return
  *    addresses that a tracer replaced (for backtraces).
  *  - Hang reports (break key, lockup detector): a dump that leaves the
@@ -41,6 +43,11 @@ void power_set_end_hooks(void (*drain)(void), void (*end)(void));
 /* Runs them (each at most once per run is the registrant's business). */
 void power_end_drain(void);
 void power_end_stream(void);
+/* kernel/report/power.c: 'mark' notes how the run ended (enum run_outcome,
+ * and main()'s status for RUN_EXIT) on the calling CPU, at the moment it
+ * happened: power_mark_outcome() calls it once per run, before any dump
+ * or drain, with interrupts masked or in an exception handler. */
+void power_set_outcome_hook(void (*mark)(unsigned int outcome, int status));
 
 /* kernel/report/crash.c: dump runs after the report; translate maps a return
  * address found in a frame record to the real one (counting in *hooked

@@ -5,8 +5,10 @@
  * traced functions read from its ring, its registers when it still
  * answers an interrupt (one spinning with interrupts masked does not,
  * and QEMU virt's GICv2 gives the kernel at EL1 non-secure no FIQ or
- * NMI to force it), then the trace dump. The run goes on; each stall
- * is reported once. Built without patch sites: it runs in every tick.
+ * NMI to force it), then the trace dump. Then, by default, the run
+ * ends as a hang (RUN_HANG: a CI run must see it); with
+ * lockup_action=continue it goes on, and each stall is reported once.
+ * Built without patch sites: it runs in every tick.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,10 +23,12 @@
 #include "kprintf.h"
 #include "ktime.h"
 #include "percpu.h"
+#include "power.h"
 
 #define LOCKUP_LAST	16	/* records of the stuck CPU shown */
 
 static unsigned long lockup_ms = 2000;
+static bool lockup_continue;	/* lockup_action=continue */
 static bool stopped;		/* end of the run: set once, never cleared */
 
 /* Counter value at each CPU's last tick, 0 before its first: written
@@ -45,6 +49,28 @@ static int param_lockup(const char *val)
 }
 KERNEL_PARAM("lockup_ms", param_lockup,
 	     "report a CPU that takes no timer tick for this long (default 2000, 0 = off)");
+
+static int param_lockup_action(const char *val)
+{
+	static const char *const names[] = { "end", "continue" };
+
+	for (int i = 0; i < 2; i++) {
+		const char *a = names[i], *b = val;
+
+		while (*a && *a == *b) {
+			a++;
+			b++;
+		}
+		if (!*a && !*b) {
+			lockup_continue = i == 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+KERNEL_PARAM("lockup_action", param_lockup_action,
+	     "after a lockup report: end (default: the run ends as a hang, status 124) "
+	     "or continue");
 
 void lockup_touch(void)
 {
@@ -71,6 +97,8 @@ static void report(unsigned int cpu, uint64_t last, uint64_t now)
 	kprintf("\n==== baretrace lockup: CPU %u took no timer tick for %lu ms "
 		"(noticed by CPU %u) ====\n", cpu,
 		(unsigned long)((now - last) * 1000 / hz), cpu_id());
+	if (!lockup_continue)	/* where it was noticed, before the dump */
+		power_mark_outcome(RUN_HANG, 0);
 	kprintf("CPU %u: %lu ticks taken, the last at", cpu,
 		(unsigned long)READ_ONCE(cpu_data(cpu)->ticks));
 	print_time(" ", last);
@@ -91,7 +119,14 @@ static void report(unsigned int cpu, uint64_t last, uint64_t now)
 	lockup_touch();
 	crash_yield();
 	hang_dump("lockup");
-	kprintf("==== end of lockup report: the run continues ====\n");
+	if (lockup_continue) {
+		kprintf("==== end of lockup report: the run continues ====\n");
+		return;
+	}
+	kprintf("==== end of lockup report: the run ends (hang; lockup_action=continue "
+		"goes on) ====\n");
+	hang_stop_others("lockup");
+	power_end(RUN_HANG, 0);
 }
 
 static void lockup_tick(unsigned int self, uint64_t ticks)

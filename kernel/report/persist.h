@@ -9,8 +9,10 @@
  * image is reloaded at its own address, far below). The top of RAM
  * above it is left alone: U-Boot relocates itself there on every boot.
  * A loader may still reuse the region, so whoever reads it must check
- * what it finds. The kernel gives
- * the region no meaning; its user (the trace core) does.
+ * what it finds. The kernel keeps one note for itself in the region's
+ * last page (how the boot before ended, when it reset on purpose:
+ * persist_note_outcome) and gives the rest no meaning: persist_region()
+ * hands it to its user (the trace core).
  */
 #ifndef KERNEL_PERSIST_H
 #define KERNEL_PERSIST_H
@@ -34,6 +36,12 @@
 void persist_reserve(uintptr_t lo, uintptr_t *hi, uintptr_t fdt0, uintptr_t fdt1);
 /* The region: base and size, {0, 0} when there is none. */
 struct mem_region persist_region(void);
+/* How the previous boot ended when it said so before a reset of its own
+ * (watchdog=S,reset writes RUN_WATCHDOG), else RUN_OUTCOMES. Read and
+ * cleared once at boot by persist_reserve, which prints it. */
+unsigned int persist_prev_outcome(void);
+/* Notes 'outcome' for the next boot (before persist_clean and a reset). */
+void persist_note_outcome(unsigned int outcome);
 /* Writes the region's cached lines back to RAM (before a reset: caches
  * do not survive one on hardware). */
 void persist_clean(void);

@@ -5,6 +5,8 @@
 #ifndef KERNEL_POWER_H
 #define KERNEL_POWER_H
 
+#include <stdbool.h>
+
 #include <baretrace.h>
 
 #include "outcome.h"
@@ -14,6 +16,21 @@
  * and "baretrace: exit status CODE (WORD)" otherwise, CODE being
  * run_outcome_code()'s, which semihosting also hands to QEMU. */
 void power_end(enum run_outcome outcome, int status) __attribute__((noreturn));
+
+/* Marks how the run ends, where it happens (the trace core's hook, see
+ * hooks.h): the first call of a run counts, later ones do nothing.
+ * power_end() calls it too, for whatever path did not mark first. */
+void power_mark_outcome(enum run_outcome outcome, int status);
+/* A CPU has begun ending the run (power_end, a reset): another CPU that
+ * gets there stops where it is. */
+bool power_ending(void);
+/* The outcome marked so far, RUN_OUTCOMES when none. */
+enum run_outcome power_marked_outcome(void);
+
+/* A watchdog's reset (watchdog=S,reset): drains the trace, says
+ * "(watchdog)" on the final line and resets the board; the next boot
+ * reads that it came from a watchdog (persist_prev_outcome). */
+void power_watchdog_reset(void) __attribute__((noreturn));
 
 /* Board side (drivers/psci.c or a board's own). Return only on failure. */
 void hw_power_off(void);

@@ -53,6 +53,50 @@ static bool is_break_key(int c)
 	return false;
 }
 
+/*
+ * The host's end request (docs/serial-line.md): DLE (0x10), CAN (0x18),
+ * then the reason, 'i' (interrupt: the user's Ctrl-C) or 'h' (hang: the
+ * host's time limit), each within a second of the one before. The run
+ * then ends with a report (kernel/report/run_end.c). Bytes of a sequence
+ * that turns out to be something else go on to the reader, in order.
+ * end_held: bytes of the sequence seen so far (0 to 2), end_at the
+ * counter at the last; only the receive interrupt uses them.
+ */
+#define END_LEAD	0x10	/* DLE */
+#define END_CMD		0x18	/* CAN */
+static unsigned int end_held;
+static uint64_t end_at;
+
+static void put_input(int c)
+{
+	trace_event(uart, receive, c);
+	rx_ring_put(&rx, (unsigned char)c);
+}
+
+/* True if the end request took c (its bytes are held, or it is complete). */
+static bool is_end_request(int c)
+{
+	static const uint8_t lead[2] = { END_LEAD, END_CMD };
+	uint64_t now = counter_read();
+	bool in_time = now - end_at < time_counter_hz();
+
+	if (end_held && in_time && end_held < 2 && c == lead[end_held]) {
+		end_held++;
+		end_at = now;
+		return true;
+	}
+	if (end_held == 2 && in_time && (c == 'i' || c == 'h')) {
+		end_held = 0;
+		run_end_request(c == 'i' ? RUN_INTERRUPT : RUN_HANG);
+		return true;	/* it came back: another report was running */
+	}
+	for (unsigned int i = 0; i < end_held; i++)
+		put_input(lead[i]);	/* not a request: the reader's bytes */
+	end_held = c == END_LEAD;
+	end_at = now;
+	return end_held != 0;
+}
+
 static void console_rx_irq(unsigned int irq, void *arg)
 {
 	int c;
@@ -64,8 +108,9 @@ static void console_rx_irq(unsigned int irq, void *arg)
 			hang_break();
 			continue;
 		}
-		trace_event(uart, receive, c);
-		rx_ring_put(&rx, (unsigned char)c);
+		if (c != UART_RX_BREAK && is_end_request(c))
+			continue;
+		put_input(c);
 	}
 }
 

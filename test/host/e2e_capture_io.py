@@ -7,9 +7,10 @@
   exec        --exec sends each command at a prompt found in console text
               only (not in a frame, and also when a frame cuts it), waits
               for the next; a missing reply or an early end is an error
-  pty         on a terminal: raw while it runs (Ctrl-C is a byte for the
-              target), Ctrl-] leaves, and the terminal's settings are back
-              after every way out: Ctrl-], the target's end, SIGTERM, and
+  pty         on a terminal: raw while it runs (Ctrl-C asks the target to
+              end the run: the end request), Ctrl-] leaves, and the
+              terminal's settings are back after every way out: Ctrl-],
+              the target's end, SIGTERM, and
               a write error (exit from deep inside)
   serial      --serial on a pseudo-terminal: --exec and stdin reach the
               board's end
@@ -211,16 +212,29 @@ def pty_checks(tap, tool, tmp):
     hint = t.read_until(b"Ctrl-] leaves\r\n")
     prompt = t.read_until(b"bt> ")
     raw = t.raw_now()
-    t.type(b"a\x03b\r")
-    said = t.read_until(b"you said: 'a\\x03b'")
+    t.type(b"a\x01b\r")
+    said = t.read_until(b"you said: 'a\\x01b'")
     t.type(b"\x1d")
     rc = t.wait()
     tap.ok(hint and prompt and raw and said,
-           "on a terminal: one line says Ctrl-] leaves, the terminal is raw, Ctrl-C goes to "
-           "the target as a byte", f"hint {hint} prompt {prompt} raw {raw} said {said}\n"
+           "on a terminal: one line says Ctrl-] leaves, the terminal is raw, a control key "
+           "goes to the target as a byte", f"hint {hint} prompt {prompt} raw {raw} said {said}\n"
            + t.text())
     tap.ok(rc == 0 and "(left with Ctrl-])" in t.text() and t.restored(),
            "Ctrl-] leaves (status 0) and the terminal's settings are back", f"status {rc}\n"
+           + t.text())
+    t.close()
+
+    t = Pty([tool, "capture", "-o", bt, "--qemu", "--"] + FAKE + [log])
+    t.read_until(b"bt> ")
+    t.type(b"a\x03b\r")
+    rc = t.wait()
+    got = open(log).read().splitlines()
+    tap.ok(rc == 0 and got == ["ab", "END interrupt"]
+           and "baretrace: exit status 130 (interrupt)" in t.text()
+           and SUMMARY in t.text() and t.restored(),
+           "on a terminal Ctrl-C is no byte for the target: it sends the end request "
+           "(interrupt), the target's end ends the capture", f"status {rc}, log {got}\n"
            + t.text())
     t.close()
 

@@ -12,6 +12,10 @@ new prompt follows, except:
   hang      no answer ever
   exit N    the stream of e2e_wire.raw_log (frames, an END frame,
             console text) and the end
+The end request (docs/serial-line.md: DLE CAN 'i' or 'h'), anywhere,
+is answered as a target does: the final line "baretrace: exit status
+130 (interrupt)" (or 124 (hang)), the same stream and the end; LOG gets
+"END interrupt" (or "END hang").
 With 'idle', one second without input also ends it that way.
 LOG gets one line per command received, "EARLY" first if bytes came
 before the first real prompt.
@@ -47,7 +51,7 @@ def main():
     if select.select([0], [], [], 0)[0]:
         log.write("EARLY\n")
     out(b"> ")
-    line = b""
+    line, req = b"", b""
     while True:
         r = select.select([0], [], [], 1.0 if idle else None)[0]
         if not r:
@@ -56,6 +60,18 @@ def main():
         if not data:
             break
         for c in data:
+            if req or c == 0x10:                # the end request
+                req += bytes([c])
+                if len(req) == 3 and req[:2] == b"\x10\x18" and req[2:] in (b"i", b"h"):
+                    word, code = ("interrupt", 130) if req[2:] == b"i" else ("hang", 124)
+                    log.write(f"END {word}\n")
+                    out(f"baretrace: exit status {code} ({word})\r\n".encode())
+                    raw, _ = wire.raw_log(0x12345678)
+                    out(raw)
+                    return 0
+                if len(req) == 3:
+                    req = b""
+                continue
             if c not in (0x0d, 0x0a):
                 line += bytes([c])
                 continue

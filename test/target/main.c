@@ -6,6 +6,7 @@
  * scenarios that test/run.py checks from the outside:
  *   crash null       a load from an unmapped address in crash_null_deref
  *   crash textwrite  a store into kernel text in crash_text_write
+ *   panic            panic() from main (test/outcomes.py)
  *   printlines       every CPU prints numbered lines at once
  *   hang             never returns (the runner must time out and say so)
  *   gdbhang          traces known calls, then spins with interrupts masked
@@ -27,6 +28,7 @@
 
 #include <baretrace.h>
 
+#include "exception.h"
 #include "ktest.h"
 #include "output/export.h"
 #include "target.h"
@@ -43,6 +45,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "crash") && argc == 2)
 		return scenario_crash(argv[1]);
+	if (!strcmp(argv[0], "panic"))
+		panic("test: panic on purpose, %d", 7);
 	if (!strcmp(argv[0], "printlines"))
 		return scenario_printlines();
 	if (!strcmp(argv[0], "golden"))
@@ -79,7 +83,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, printlines, golden, reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic], hang, gdbhang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, panic, printlines, golden, reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic], hang, gdbhang, args)\n",
 	       argv[0]);
 	return 2;
 }

@@ -99,7 +99,7 @@ static void add_exec(struct bt_capture_opts *o, const char *arg)
 static int cmd_capture(int argc, char **argv)
 {
 	struct bt_capture_opts o = { .exec_timeout = 30 };
-	const char *baud = NULL, *exec, *timeout = NULL;
+	const char *baud = NULL, *exec, *timeout = NULL, *limit = NULL;
 	int sources;
 
 	for (int i = 1; i < argc; i++) {
@@ -109,6 +109,7 @@ static int cmd_capture(int argc, char **argv)
 		}
 		if (opt_value(argc, argv, &i, "--serial", &o.serial) ||
 		    opt_value(argc, argv, &i, "--exec-timeout", &timeout) ||
+		    opt_value(argc, argv, &i, "--timeout", &limit) ||
 		    opt_value(argc, argv, &i, "--baud", &baud) ||
 		    opt_value(argc, argv, &i, "--file", &o.file) ||
 		    opt_value(argc, argv, &i, "-o", &o.out) ||
@@ -151,6 +152,15 @@ static int cmd_capture(int argc, char **argv)
 			usage("bad --exec-timeout '%s' (seconds, more than 0, e.g. 30)", timeout);
 		if (!o.n_exec)
 			usage("--exec-timeout %s goes with --exec", timeout);
+	}
+	if (limit) {
+		char *end;
+
+		o.timeout = strtod(limit, &end);
+		if (!*limit || *end || !(o.timeout > 0 && o.timeout <= 86400))
+			usage("bad --timeout '%s' (seconds, more than 0, e.g. 60)", limit);
+		if (o.file)
+			usage("--timeout %s needs a target to ask (--serial or --qemu)", limit);
 	}
 	if (o.n_exec && o.file)
 		usage("--exec needs a target to talk to (--serial or --qemu), not --file%s", "");

@@ -4,8 +4,9 @@
  * core registers on them here: its init calls, the drain and the
  * end-of-stream frame at the end of a run, the buffer dump after a crash
  * report and after a break-key or lockup report (and one CPU's newest
- * records for the latter), and the translation of return addresses the
- * graph tracer replaced and of the code patch sites call, for backtraces.
+ * records for the latter), the translation of return addresses the
+ * graph tracer replaced and of the code patch sites call, for
+ * backtraces, and how the run ended.
  */
 #include <stdint.h>
 
@@ -19,6 +20,7 @@
 #include "tracers/trigger.h"
 #include "control.h"
 #include "output/output.h"
+#include "wire.h"
 
 static void dump_at_crash(void)
 {
@@ -41,6 +43,31 @@ static void dump_at_hang(const char *why)
 	export_flush();
 }
 
+/* How the run ended (kernel/report/power.c, once per run, on the CPU
+ * where it happened): an extension record in this CPU's ring, now
+ * (docs/wire.md 2.6, subtype 4), and the outcome for the end-of-stream
+ * frame. A ring that records nothing (paused, full in stop mode, no
+ * tracer) has no record; the end frame still says it. */
+static void mark_outcome(unsigned int outcome, int status)
+{
+	uint8_t b[1 + 10];
+	unsigned int n = 1 + wire_varint_put(b + 1, wire_zigzag(status));
+	uint8_t *p;
+
+	b[0] = (uint8_t)outcome;
+	export_set_outcome(outcome, status);
+	if (!trace_active())
+		return;
+	p = ring_reserve(WIRE_REC_EXT, 1 + wire_varint_len(n) + n);
+	if (!p)
+		return;
+	*p++ = WIRE_EXT_OUTCOME;
+	p += wire_varint_put(p, n);
+	for (unsigned int i = 0; i < n; i++)
+		p[i] = b[i];
+	ring_commit();
+}
+
 static void last_records(unsigned int cpu, unsigned int n)
 {
 	if (!trace_active()) {
@@ -61,6 +88,7 @@ static void trace_join_kernel(void)
 	power_set_end_hooks(trace_stop_and_drain, trace_end_stream);
 	crash_set_hooks(dump_at_crash, fgraph_translate);
 	regdump_set_unwind_head(trace_unwind_head);
+	power_set_outcome_hook(mark_outcome);
 	hang_set_hooks(dump_at_hang, last_records);
 }
 KERNEL_INIT(trace_join_kernel, KINIT_EARLY);

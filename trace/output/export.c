@@ -45,6 +45,9 @@ static uint32_t pace_per_tick;	/* bytes per tick, 0 = unlimited */
  * long time on a slow line). */
 static int64_t budget;
 static unsigned int next_cpu;
+/* How the run ended, for the end-of-stream frame: set once, by the CPU
+ * where it happened (export_set_outcome), before the end of the run. */
+static struct wire_end_run run_end;
 
 static bool export_trylock(void)
 {
@@ -262,6 +265,13 @@ void export_close(void)
 	irq_restore(flags);
 }
 
+void export_set_outcome(unsigned int outcome, int status)
+{
+	run_end.outcome = outcome;
+	run_end.status = status;
+	smp_store_release(&run_end.known, 1);
+}
+
 void export_end(void)
 {
 	struct wire_end_cpu c[NR_CPUS];
@@ -282,7 +292,8 @@ void export_end(void)
 		c[i] = (struct wire_end_cpu){ i, t.produced, t.overwritten, t.dropped,
 					      t.discarded + t.in_ring, t.blocks };
 	}
-	size_t len = wire_end_encode(body, sizeof(body), c, n, NULL);
+	size_t len = wire_end_encode(body, sizeof(body), c, n,
+				     smp_load_acquire(&run_end.known) ? &run_end : NULL);
 
 	export_send(WIRE_FRAME_END, 0, 0, body, len);
 	uart_flush();

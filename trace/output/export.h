@@ -39,6 +39,9 @@ bool export_held(void);		/* this CPU holds it (export_hold or sending) */
  * totals (wire.md 2.4), and a wait until the UART sent its last bit. */
 void export_close(void);
 void export_end(void);
+/* How the run ended (enum run_outcome, main()'s status for an exit), for
+ * the end-of-stream frame (wire.md 2.4); before export_end. */
+void export_set_outcome(unsigned int outcome, int status);
 void export_set_pace(uint32_t baud);	/* 0 = unlimited */
 /* Any one frame (profile dumps); the body is copied before it returns. */
 void export_frame(unsigned int type, unsigned int cpu, uint64_t seq,

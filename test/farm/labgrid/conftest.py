@@ -14,6 +14,7 @@ driver plus a power driver). Options:
                    (default build/farm/labgrid)
 """
 import os
+import re
 import subprocess
 import threading
 import time
@@ -83,13 +84,15 @@ class BootRun:
 
 
 def exit_status(raw):
+    """N of the last "baretrace: exit status N" or "... N (WORD)" line (a
+    crash, panic, hang...: docs/running.md), None without one."""
     at = raw.rfind(EXIT_LINE)
     if at < 0:
         return None
     rest = raw[at + len(EXIT_LINE):]
-    digits = rest[:rest.find(b"\n")] if b"\n" in rest else b""
-    digits = digits.strip()
-    return int(digits) if digits.isdigit() else None
+    line = rest[:rest.find(b"\n")] if b"\n" in rest else b""
+    m = re.match(rb"(\d+)( \([a-z]+\))?\s*$", line)
+    return int(m.group(1)) if m else None
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ and on a real board. Pick one by what the board boots:
 
   -k ktap   APP=test/target with "-- ktest [PREFIX...]": every KTAP line
             is checked against the plan and the summary; any "not ok",
-            a crash (no summary, exit status 3) or a hang fails
+            a crash (no summary, exit status 139 (crash)) or a hang fails
   -k demo   the demo (examples/demo): "demo: PASS" and exit status 0
 
 Each KTAP case is also recorded as a junit property "ktap N" = "ok NAME"

@@ -3,7 +3,15 @@
  * (wire/wire.c's stream decoder): console text goes to stdout as it
  * arrives, each frame that passed its CRC is appended to the trace file
  * and flushed, so the file is valid whenever the capture stops. Stops at
- * an end-of-stream frame, end of input, or SIGINT/SIGTERM.
+ * an end-of-stream frame, end of input, or SIGTERM/SIGHUP.
+ *
+ * SIGINT (or Ctrl-C typed on a raw terminal), and --timeout S when it
+ * passes, ask the target to end the run (the end request,
+ * docs/serial-line.md; 'i' interrupt, 'h' hang): the target reports,
+ * drains and sends the end-of-stream frame as at any end. A target that
+ * does not within END_WAIT_S (every CPU masked, a dead board), or a
+ * second SIGINT, and the capture stops there: QEMU is stopped and the
+ * final line "baretrace: exit status N (WORD)" is the host's.
  *
  * The frames also go through a quiet decoder, only to count events,
  * losses and sequence gaps for the status line and the summary.
@@ -27,15 +35,20 @@
 
 #include "../bt.h"
 #include "capture.h"
+#include "outcome.h"
 
 #define STATUS_MS	250
 #define DRAIN_S		3.0	/* after the END frame, for QEMU to exit */
+#define END_WAIT_S	10.0	/* after the end request, for the END frame */
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, interrupts;
 
 static void on_signal(int sig)
 {
-	stop_signal = sig;
+	if (sig == SIGINT)
+		interrupts++;
+	else
+		stop_signal = sig;
 }
 
 static double now(void)
@@ -62,6 +75,7 @@ struct capture {
 	uint64_t wire_bytes;
 	uint64_t end_bytes;	/* the end-of-stream frame's, escaped */
 	int ended, version_warned;
+	struct wire_end_run run;	/* the END frame's outcome (run.known) */
 	/* status line */
 	int status;		/* stderr is a terminal */
 	int shown;		/* a status line is on screen */
@@ -138,6 +152,7 @@ static void on_frame(struct capture *c, const struct wire_ev *ev)
 
 		c->end_bytes = wire_escape(esc, sizeof(esc), ev->payload, ev->payload_len);
 		c->ended = 1;
+		wire_end_decode(ev->frame.body, ev->frame.body_len, NULL, 0, &c->run);
 	}
 }
 
@@ -207,6 +222,24 @@ static void summary(struct capture *c, double t, const char *why)
 	bt_loss_imbalance(stderr, &c->bd, "baretrace capture: ");
 }
 
+/* The target did not end the run: the final line is the host's. */
+static void host_final_line(char reason, int no_answer)
+{
+	unsigned outcome = reason == 'h' ? RUN_HANG : RUN_INTERRUPT;
+
+	fflush(stdout);
+	if (no_answer)
+		fprintf(stderr, "baretrace capture: no end-of-stream frame within %g s of the end "
+			"request: the run is ended here (QEMU stopped); the status is the host's\n",
+			END_WAIT_S);
+	else
+		fprintf(stderr, "baretrace capture: interrupted again: the run is ended here "
+			"(QEMU stopped); the status is the host's\n");
+	printf("baretrace: exit status %d (%s)\n", run_outcome_code(outcome, 0),
+	       run_outcome_name(outcome));
+	fflush(stdout);
+}
+
 /*
  * What to wait for: the source (slot 0), stdin when it is forwarded and
  * the queue has room (its slot in *in_i, else -1), the way to the target
@@ -236,8 +269,11 @@ int bt_capture(const struct bt_capture_opts *o)
 	struct wire_ev ev;
 	pid_t child;
 	int fd, to_target, failed = 0, qemu;
-	double drain_until = 0;
+	double drain_until = 0, end_asked = 0;
 	const char *why = NULL;
+	char reason = 0;	/* the end request sent: 'i' or 'h' */
+	int host_end = 0;	/* the host ended the run: 1 no answer, 2 asked to */
+	int intr_asked = 0;	/* interrupts counted when the request went */
 
 	sa.sa_handler = on_signal;	/* no SA_RESTART: poll() returns EINTR */
 	sigaction(SIGINT, &sa, NULL);
@@ -263,7 +299,33 @@ int bt_capture(const struct bt_capture_opts *o)
 		int np;
 		ssize_t n = 0;
 		int r;
+		int intr = interrupts + keys.interrupt;
 
+		if (!c.ended && intr && to_target < 0) {
+			why = " (interrupted)";	/* a file: nobody to ask */
+			break;
+		}
+		if (!c.ended && reason && intr > intr_asked) {
+			host_end = 2;		/* interrupted again: no more waiting */
+			why = " (no end-of-stream frame: ended by the host)";
+			break;
+		}
+		if (!c.ended && !reason && (intr || (o->timeout && now() >= c.t0 + o->timeout))) {
+			intr_asked = intr;
+			reason = intr ? 'i' : 'h';
+			clear_status(&c);
+			fflush(stdout);
+			fprintf(stderr, "\nbaretrace capture: %s: asking the target to end the run "
+				"(%s)\n", intr ? "interrupted" : "--timeout passed",
+				intr ? "interrupt" : "hang");
+			bt_keys_end_request(&keys, reason);
+			end_asked = now();
+		}
+		if (reason && !c.ended && now() >= end_asked + END_WAIT_S) {
+			host_end = 1;
+			why = " (no end-of-stream frame: ended by the host)";
+			break;
+		}
 		if (!c.ended && bt_exec_step(&c.exec, &keys, now()) < 0) {
 			failed = 1;
 			why = " (--exec failed)";
@@ -281,6 +343,12 @@ int bt_capture(const struct bt_capture_opts *o)
 		np = poll_set(fd, &keys, p, &in_i);
 		if (!c.exec.done && !c.exec.failed && !c.ended) {
 			int left = ms_until(c.exec.deadline);
+
+			if (wait < 0 || left < wait)
+				wait = left;
+		}
+		if (!c.ended && (reason || o->timeout)) {
+			int left = ms_until(reason ? end_asked + END_WAIT_S : c.t0 + o->timeout);
 
 			if (wait < 0 || left < wait)
 				wait = left;
@@ -304,8 +372,10 @@ int bt_capture(const struct bt_capture_opts *o)
 			break;	/* end of input */
 		c.wire_bytes += (uint64_t)n;
 		feed(&c, in, (size_t)n);
+		/* A watchdog reset reboots the board: nothing more to wait for. */
 		if (c.ended && !drain_until)
-			drain_until = now() + DRAIN_S;
+			drain_until = now() + (c.run.known && c.run.outcome == RUN_WATCHDOG ?
+					       0 : DRAIN_S);
 		if (now() - c.last_draw >= STATUS_MS / 1000.0)
 			draw_status(&c, now());
 	}
@@ -315,7 +385,7 @@ int bt_capture(const struct bt_capture_opts *o)
 	qemu = bt_source_close(fd, to_target, child, 1);
 	if (qemu < 0) {
 		failed = 1;
-	} else if (qemu && !c.ended && !why && !stop_signal) {
+	} else if (qemu && !c.ended && !why && !stop_signal && !host_end) {
 		/* QEMU quit on its own before the target ended the stream (and
 		 * not because the user left or stopped us): it did not start,
 		 * or it crashed. With the end seen, a status is
@@ -328,8 +398,10 @@ int bt_capture(const struct bt_capture_opts *o)
 				"the end of the stream\n", WIFSIGNALED(qemu) ? WTERMSIG(qemu) : 0);
 		failed = 1;
 	}
-	if (!why && !stop_signal && bt_exec_finish(&c.exec) < 0)
+	if (!why && !stop_signal && !reason && bt_exec_finish(&c.exec) < 0)
 		failed = 1;
+	if (host_end)
+		host_final_line(reason, host_end == 1);
 	summary(&c, now(), why);
 	fclose(c.out);
 	bt_dec_free(&c.bd);

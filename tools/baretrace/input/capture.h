@@ -27,6 +27,7 @@ int bt_source_close(int fd, int to_target, pid_t child, int stop_child);
 /* ---- capture_keys.c: bytes toward the target --------------------------- */
 
 #define BT_KEY_LEAVE	0x1d	/* Ctrl-]: leaves an interactive capture */
+#define BT_KEY_INTR	0x03	/* Ctrl-C: asks the target to end the run */
 
 struct bt_keys {
 	int out;		/* toward the target, -1: nowhere */
@@ -34,6 +35,7 @@ struct bt_keys {
 	int listened;		/* forwarding began (it never begins again) */
 	int tty;		/* stdin is a terminal we set raw */
 	int leave;		/* Ctrl-] was typed */
+	int interrupt;		/* Ctrl-C was typed (raw terminal): times */
 	int hold;		/* queue, do not send: the target is not up yet */
 	uint8_t buf[4096];	/* bytes not yet taken by the target */
 	size_t len;
@@ -50,6 +52,12 @@ int bt_keys_queue(struct bt_keys *k, const void *p, size_t n);
 void bt_keys_flush(struct bt_keys *k);
 /* Puts the terminal back as it was; safe to call again, and at exit. */
 void bt_keys_restore(void);
+/*
+ * The end request (docs/serial-line.md): DLE, CAN, then 'i' (interrupt)
+ * or 'h' (hang), queued after what is already queued; stdin is no longer
+ * forwarded (the run is ending). -1 if there is no way to the target.
+ */
+int bt_keys_end_request(struct bt_keys *k, char reason);
 
 /* ---- capture_exec.c: --exec ------------------------------------------- */
 

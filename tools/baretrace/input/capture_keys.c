@@ -11,8 +11,9 @@
  * FIFO when the guest turns the FIFO on), so keys wait in the queue for
  * the first console text (capture.c lifts 'hold').
  *
- * A terminal on stdin is set raw, so every key (Ctrl-C included) goes
- * to the target as typed; Ctrl-] leaves. The terminal is put back on
+ * A terminal on stdin is set raw, so every key goes to the target as
+ * typed, but for two: Ctrl-] leaves, and Ctrl-C asks the target to end
+ * the run (the end request, as SIGINT does: capture.c). The terminal is put back on
  * every way out: the end of the capture, a signal (handlers only set a
  * flag, the capture then returns normally), and exit() from an error
  * (atexit).
@@ -102,15 +103,36 @@ void bt_keys_read(struct bt_keys *k)
 		return;
 	}
 	if (k->tty) {
-		uint8_t *leave = memchr(k->buf + k->len, BT_KEY_LEAVE, (size_t)n);
+		uint8_t *leave = memchr(k->buf + k->len, BT_KEY_LEAVE, (size_t)n), *intr;
 
 		if (leave) {
 			n = leave - (k->buf + k->len);
 			k->leave = 1;
 			k->in = -1;
 		}
+		/* Ctrl-C: taken out, counted; the bytes after it close up. */
+		while ((intr = memchr(k->buf + k->len, BT_KEY_INTR, (size_t)n))) {
+			uint8_t *end = k->buf + k->len + n;
+
+			memmove(intr, intr + 1, (size_t)(end - intr - 1));
+			n--;
+			k->interrupt++;
+		}
 	}
 	k->len += (size_t)n;
+}
+
+int bt_keys_end_request(struct bt_keys *k, char reason)
+{
+	const uint8_t req[3] = { 0x10, 0x18, (uint8_t)reason };
+
+	k->in = -1;
+	k->hold = 0;	/* a target not heard from yet gets it anyway */
+	if (k->out < 0)
+		return -1;
+	if (sizeof(k->buf) - k->len < sizeof(req))
+		k->len = 0;	/* keys not yet taken matter less than the end */
+	return bt_keys_queue(k, req, sizeof(req));
 }
 
 int bt_keys_queue(struct bt_keys *k, const void *p, size_t n)

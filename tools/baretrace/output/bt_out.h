@@ -253,6 +253,7 @@ struct bt_capture_opts {
 	char **exec;		/* --exec: shell commands, in order */
 	int n_exec;
 	double exec_timeout;	/* seconds for each prompt */
+	double timeout;		/* --timeout: seconds, then the end request (hang); 0 none */
 };
 
 int bt_capture(const struct bt_capture_opts *o);

@@ -1,0 +1,358 @@
+"""test/outcomes.py: the 'outcome' stage: how a run ended, told apart
+(issue 25; kernel/report/outcome.h, docs/running.md "How a run ends").
+
+Each scenario boots APP=test/target under tools/qemu-run with a capture
+and --status, and checks four things the code under test produced:
+
+  - the console's final line, "baretrace: exit status CODE (WORD)";
+  - qemu-run's exit code and the line --status wrote ("WORD CODE");
+  - the outcome record (extension subtype 4, docs/wire.md 2.6) in the
+    captured stream, in the ring of the CPU the report names (read here
+    from the .bt file itself, apart from the host tool);
+  - the end-of-stream frame's outcome (docs/wire.md 2.4).
+
+  crash      'crash null': crash 139, on CPU 0
+  panic      'panic': panic 134 and a report headed "panic"
+  lockup     a CPU masked 4 s with lockup_ms=1000: hang 124 after the
+             report, on the CPU that noticed (lockup_action=continue
+             keeps the run going: test/hang_scenarios.py)
+  watchdog   watchdog=2 on 'hang': hang 124 on the CPU that noticed
+  wdreset    watchdog=1,reset: watchdog 137, the capture ends at the
+             end-of-stream frame; without a capture the next boot says
+             the previous one ended by a watchdog reset
+  interrupt  SIGINT to qemu-run's process group (as a terminal's Ctrl-C):
+             interrupt 130
+  timeout    --timeout 2 on 'hang': hang 124
+  no answer  --timeout 2 on 'gdbhang' (CPU 0, which takes the console's
+             interrupt, spins masked): the host ends the run 10 s later
+             with its own final line, hang 124, and no end-of-stream frame
+  make run   crash and TIMEOUT=: build/run/status, make's message with the
+             word, every output file; a short trace shown whole
+"""
+import os
+import re
+import signal
+import struct
+import subprocess
+import threading
+import time
+
+TRACE = "trace=function trace_filter=tt_*,hang_*,crash_*,scenario_* trace_buf=4K"
+WORDS = ["exit", "crash", "panic", "hang", "watchdog", "interrupt", "refused"]
+
+
+def _varint(b, i):
+    v = shift = 0
+    while True:
+        c = b[i]
+        i += 1
+        v |= (c & 0x7f) << shift
+        shift += 7
+        if not c & 0x80:
+            return v, i
+
+
+def _unzigzag(v):
+    return (v >> 1) ^ -(v & 1)
+
+
+def read_outcomes(path):
+    """The outcome records of a .bt file, [(cpu, outcome, status)], and the
+    end-of-stream frame's (outcome, status) or None (no frame, or a body
+    without one). Reads docs/wire.md 1-3 itself; a block holding a record
+    it cannot size (a tracepoint needs its schema) raises ValueError."""
+    data = open(path, "rb").read()
+    if data[:8] != b"BTRACE\0\1":
+        raise ValueError("not a trace file")
+    recs, end, i = [], None, 8
+    while i + 4 <= len(data):
+        n, = struct.unpack_from("<I", data, i)
+        p, i = data[i + 4:i + 4 + n], i + 4 + n
+        _, j = _varint(p, 2)                    # seq
+        ln, j = _varint(p, j)
+        body = p[j:j + ln]
+        if p[0] == 4:                           # end of stream
+            k = 0
+            ncpu, k = _varint(body, k)
+            for _ in range(ncpu * 6):
+                _, k = _varint(body, k)
+            if k < len(body):
+                st, _ = _varint(body, k + 1)
+                end = (body[k], _unzigzag(st))
+            continue
+        if p[0] != 1:                           # this boot's data blocks only
+            continue
+        cpu = p[1]
+        _, k = _varint(body, 0)                 # base_ts
+        _, k = _varint(body, k)                 # first
+        while k < len(body):
+            kind, dt = body[k] >> 5, body[k] & 31
+            k += 1
+            if dt == 31:
+                _, k = _varint(body, k)
+            if kind in (0, 6):
+                _, k = _varint(body, k)
+            elif kind in (1, 3):
+                _, k = _varint(body, k)
+                _, k = _varint(body, k)
+            elif kind == 2:
+                _, k = _varint(body, k)
+                _, k = _varint(body, k)
+                k += 1
+                if body[k - 1] & 1:
+                    _, k = _varint(body, k)
+            elif kind == 5:
+                _, k = _varint(body, k)
+                cnt, k = body[k], k + 1
+                for _ in range(cnt):
+                    _, k = _varint(body, k)
+            elif kind == 7:
+                sub = body[k]
+                ln7, k = _varint(body, k + 1)
+                if sub == 4:
+                    st, _ = _varint(body, k + 1)
+                    recs.append((cpu, body[k], _unzigzag(st)))
+                k += ln7
+            else:
+                raise ValueError(f"CPU {cpu}: kind {kind} needs its schema")
+    return recs, end
+
+
+def popen(cmd, h):
+    return subprocess.Popen(cmd, cwd=h.ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+
+
+def boot(h, tgt, bootargs, name, extra=(), interrupt_after=None):
+    """qemu-run with a capture into build/host/outcome-NAME.bt and --status;
+    with interrupt_after, SIGINT to its process group that many seconds
+    after main() starts. Returns (rc or None, output, status line, bt)."""
+    bt = os.path.join(h.HOST, f"outcome-{name}.bt")
+    stf = os.path.join(h.HOST, f"outcome-{name}.status")
+    for f in (bt, stf):
+        if os.path.exists(f):
+            os.remove(f)
+    cmd = ["tools/qemu-run", "--image", os.path.join(tgt, "Image"), "--smp", "4",
+           "--bootargs", bootargs, "--capture", bt, "--status", stf] + list(extra)
+    proc = popen(cmd, h)
+    out = []
+    reader = threading.Thread(target=lambda: out.extend(iter(proc.stdout.readline, b"")))
+    reader.start()
+    deadline = time.time() + h.QEMU_TIMEOUT
+    sent = False
+    while proc.poll() is None and time.time() < deadline:
+        if interrupt_after is not None and not sent and any(b"main() after" in l for l in out):
+            time.sleep(interrupt_after)
+            os.killpg(proc.pid, signal.SIGINT)
+            sent = True
+        time.sleep(0.1)
+    rc = proc.poll()
+    if rc is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    reader.join()
+    text = b"".join(out).decode(errors="replace").replace("\r", "")
+    status = open(stf).read().strip() if os.path.exists(stf) else ""
+    return rc, text, status, bt
+
+
+def check(h, res, name, run, word, code, who=None, end_frame=True, final=None):
+    """Final line, exit code, --status, the record on the reporting CPU
+    (the number after 'on CPU' in the line matching 'who'), the END frame."""
+    rc, out, status, bt = run
+    console = h.strip_frames(out)
+    why = []
+    want = final or f"baretrace: exit status {code} ({word})"
+    lines = re.findall(r"baretrace: exit status \d+.*$", console, re.M)
+    if not lines or lines[-1] != want:
+        why.append(f"final line {lines[-1:]} , wanted {want!r}")
+    if rc != code:
+        why.append(f"qemu-run exited {rc}, wanted {code}")
+    if status != f"{word} {code}":
+        why.append(f"--status wrote {status!r}, wanted '{word} {code}'")
+    try:
+        recs, end = read_outcomes(bt) if os.path.exists(bt) else ([], None)
+    except (ValueError, IndexError) as e:
+        recs, end = [], None
+        why.append(f"{bt}: {e}")
+    o = WORDS.index(word)
+    if who:
+        m = re.search(who, console, re.M)
+        cpu = int(m.group(1)) if m else None
+        if cpu is None:
+            why.append(f"no report line {who!r}")
+        elif recs != [(cpu, o, 0)]:
+            why.append(f"outcome records {recs}, wanted [({cpu}, {o}, 0)] (CPU {cpu}'s ring)")
+    if end_frame and end != (o, 0):
+        why.append(f"end-of-stream outcome {end}, wanted ({o}, 0)")
+    if not end_frame and end is not None:
+        why.append(f"an end-of-stream frame {end}, wanted none (the host ended the run)")
+    res.record(f"outcome: {name}", not why, console[-2500:] + f"\n{why}")
+    return console
+
+
+def make_run(h, board, name, args, interrupt_after=None):
+    run_dir = os.path.join(h.HOST, f"outcome-run-{name}")
+    cmd = ["make", "-s", f"BOARD={board}", "APP=test/target", f"RUN_DIR={run_dir}"] + args + ["run"]
+    proc = popen(cmd, h)
+    try:
+        out, _ = proc.communicate(timeout=h.QEMU_TIMEOUT * 2)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+    st = os.path.join(run_dir, "status")
+    files = sorted(f for f in os.listdir(run_dir) if f.startswith("trace.")) \
+        if os.path.isdir(run_dir) else []
+    return (proc.returncode, out.decode(errors="replace").replace("\r", ""),
+            open(st).read().strip() if os.path.exists(st) else "", files)
+
+
+def stage_outcome(h, res, board):
+    if board != "qemu-virt":
+        return
+    for cmd in (["make", f"BOARD={board}", "APP=test/target"],
+                ["make", "-s", f"BOARD={board}", "host-tools"]):
+        st, out = h.run(cmd)
+        if st != 0:
+            res.record(f"outcome: {' '.join(cmd)}", False, out)
+            return
+    tgt = h.make_dir(board, "test/target")
+    pa = "panic=poweroff " + TRACE
+
+    check(h, res, "a crash ends with crash 139, its record on the crashing CPU",
+          boot(h, tgt, f"{pa} -- crash null", "crash"), "crash", 139,
+          r"^==== baretrace crash on CPU (\d+): ")
+    console = check(h, res, "a panic ends with panic 134, its record on the panicking CPU",
+                    boot(h, tgt, f"{pa} -- panic", "panic"), "panic", 134,
+                    r"^==== baretrace panic on CPU (\d+): test: panic on purpose, 7 ====$")
+    res.record("outcome: a panic's report says panic, not crash",
+               "==== end of panic report ====" in console and "baretrace crash" not in console,
+               console[-2000:])
+    console = check(h, res, "a lockup ends the run as a hang 124 after its report, the "
+                    "record on the CPU that noticed",
+                    boot(h, tgt, f"{pa} lockup_ms=1000 -- lockup 2 4000", "lockup"), "hang",
+                    124, r"^==== baretrace lockup: CPU 2 took no timer tick for \d+ ms "
+                    r"\(noticed by CPU (\d+)\) ====$")
+    res.record("outcome: the lockup report says the run ends, and it does",
+               re.search(r"^==== end of lockup report: the run ends \(hang; "
+                         r"lockup_action=continue goes on\) ====$", console, re.M)
+               and "lockup: CPU 2 back after" not in console, console[-2000:])
+    check(h, res, "watchdog=2 on a hung main() ends with hang 124 after a report of "
+          "every CPU", boot(h, tgt, f"{pa} watchdog=2 -- hang", "watchdog"), "hang", 124,
+          r"^==== baretrace watchdog on CPU (\d+): no end within watchdog=2 s; "
+          r"registers of 4 CPUs ====$")
+    run = boot(h, tgt, f"{pa} watchdog=1,reset -- hang", "wdreset")
+    console = check(h, res, "watchdog=1,reset ends with watchdog 137, and the capture ends "
+                    "at its end-of-stream frame", run, "watchdog", 137,
+                    r"^==== baretrace watchdog on CPU (\d+): ")
+    res.record("outcome: a watchdog reset's capture stops before the board reboots",
+               len(re.findall(r"^baretrace: main\(\) after", console, re.M)) == 1
+               and re.search(r"^==== end of watchdog report: the run ends \(watchdog reset\) "
+                             r"====$", console, re.M), console[-2000:])
+    check_reboot(h, res, tgt)
+    check(h, res, "SIGINT (Ctrl-C) to qemu-run's group ends with interrupt 130 after a "
+          "report", boot(h, tgt, f"{pa} -- hang", "interrupt", interrupt_after=1.0),
+          "interrupt", 130, r"^==== baretrace interrupt on CPU (\d+): the host asked the run "
+          r"to end \(end request\); registers of 4 CPUs ====$")
+    check(h, res, "--timeout 2 on a hung main() ends with hang 124",
+          boot(h, tgt, f"{pa} -- hang", "timeout", ["--timeout", "2"]), "hang", 124,
+          r"^==== baretrace hang on CPU (\d+): the host's time limit passed")
+    run = boot(h, tgt, f"{pa} lockup_ms=0 -- gdbhang", "noanswer",
+               ["--timeout", "2"])
+    console = check(h, res, "a target that does not answer the end request: the host ends "
+                    "the run with hang 124 and says so", run, "hang", 124, end_frame=False)
+    res.record("outcome: the host's ending is said, and the capture's file is kept",
+               re.search(r"^baretrace capture: no end-of-stream frame within 10 s of the end "
+                         r"request", console, re.M) and os.path.getsize(run[3]) > 8,
+               console[-2000:])
+    check_ctrl_c(h, res, tgt)
+    check_make_run(h, res, board)
+    rc, out = h.run(["tools/qemu-run", "--help"])
+    res.record("outcome: qemu-run --help prints its usage and exits 0",
+               rc == 0 and "--status FILE" in out and "unknown option" not in out, out)
+
+
+def check_ctrl_c(h, res, tgt):
+    """Ctrl-C typed on the terminal the capture set raw: the byte 0x03, no
+    signal. It must end the run as SIGINT does, not reach the target."""
+    import pty
+    stf = os.path.join(h.HOST, "outcome-ctrlc.status")
+    if os.path.exists(stf):
+        os.remove(stf)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.chdir(h.ROOT)
+        os.execvp("tools/qemu-run", ["tools/qemu-run", "--image", os.path.join(tgt, "Image"),
+                                     "--bootargs", "panic=poweroff " + TRACE + " -- hang",
+                                     "--capture", os.path.join(h.HOST, "outcome-ctrlc.bt"),
+                                     "--status", stf])
+    text, sent, deadline = b"", False, time.time() + h.QEMU_TIMEOUT
+    while time.time() < deadline:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        text += chunk
+        if not sent and b"main() after" in text:
+            time.sleep(1.0)
+            os.write(fd, b"\x03")
+            sent = True
+    if time.time() >= deadline:
+        os.kill(pid, signal.SIGKILL)
+    _, wst = os.waitpid(pid, 0)
+    out = h.strip_frames(text.decode(errors="replace"))
+    status = open(stf).read().strip() if os.path.exists(stf) else ""
+    res.record("outcome: Ctrl-C typed on the capture's raw terminal ends the run as "
+               "interrupt 130", os.WEXITSTATUS(wst) == 130 and status == "interrupt 130"
+               and re.search(r"^==== baretrace interrupt on CPU \d+: ", out, re.M),
+               out[-2500:] + f"\nwait status {wst}, status {status!r}")
+
+
+def check_reboot(h, res, tgt):
+    """Without a capture QEMU reboots as the board would: the next boot
+    says how the last one ended (the persist region's note)."""
+    proc = popen(["tools/qemu-run", "--image", os.path.join(tgt, "Image"), "--smp", "4",
+                  "--bootargs", "panic=poweroff watchdog=1,reset -- hang"], h)
+    text, deadline = b"", time.time() + h.QEMU_TIMEOUT
+    timer = threading.Timer(h.QEMU_TIMEOUT, lambda: os.killpg(proc.pid, signal.SIGKILL))
+    timer.start()
+    for line in iter(proc.stdout.readline, b""):
+        text += line
+        if b"persist: the previous boot ended by" in line or time.time() > deadline:
+            break
+    timer.cancel()
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    out = text.decode(errors="replace").replace("\r", "")
+    boots = out.split("baretrace: qemu-virt, entered at")
+    res.record("outcome: the boot after a watchdog reset says the previous boot ended by a "
+               "watchdog reset (and the first boot does not)",
+               len(boots) == 3 and "previous boot ended" not in boots[1]
+               and re.search(r"^persist: the previous boot ended by a watchdog reset$", boots[2],
+                             re.M), out[-2500:])
+
+
+def check_make_run(h, res, board):
+    rc, out, status, files = make_run(h, board, "crash", ["BOOTARGS=-- crash null"])
+    want = ["trace.bt", "trace.folded", "trace.json", "trace.txt"]
+    res.record("outcome: make run of a crash: build/run/status 'crash 139', make says crash",
+               status == "crash 139" and rc != 0 and files == want
+               and re.search(r"^make run: crash \(\S+/status: crash 139\)$", out, re.M),
+               out[-2500:] + f"\nrc {rc}, status {status!r}, files {files}")
+    rc, out, status, files = make_run(h, board, "timeout", ["BOOTARGS=-- hang", "TIMEOUT=4"])
+    res.record("outcome: make run TIMEOUT=4 of a hang: 'hang 124', every output file written",
+               status == "hang 124" and rc != 0 and files == want
+               and re.search(r"^make run: hang \(\S+/status: hang 124\)$", out, re.M),
+               out[-2500:] + f"\nrc {rc}, status {status!r}, files {files}")
+    rc, out, status, files = make_run(h, board, "short", ["TRACE_FILTER=crash_null_deref",
+                                                          "BOOTARGS=-- crash null"])
+    m = re.search(r"^---- trace \((\d+) lines; all in \S+trace.txt\) ----$", out, re.M)
+    shown = out.split(m.group(0))[1].split("\n\n")[0].strip().splitlines() if m else []
+    res.record("outcome: make run shows a short trace whole (no 'first 40 of', no '...') "
+               "and prints the ELF it used",
+               m and int(m.group(1)) <= 40 and len(shown) == int(m.group(1))
+               and "..." not in shown
+               and re.search(r"^elf: +\S+/app-test-target/baretrace\.elf \(APP=test/target\)$",
+                             out, re.M), out[-2500:])
