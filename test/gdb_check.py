@@ -204,7 +204,7 @@ def reservation(h, res, tgt, elf, base, bt):
                                      r"0 not sent, 1 open\); 1 produced; halted inside 1 "
                                      r"reservation", gout, re.M) is not None
                and rst == 0 and texts(per_cpu(rep.splitlines()).get(2, [])) == WANT_CPU2[:1]
-               and "# 1 events" in rep.splitlines(), f"gdb status {st}\n{gout}\n{rep}")
+               and "# 1 event" in rep.splitlines(), f"gdb status {st}\n{gout}\n{rep}")
 
 
 def make_debug(h, res, tgt, elf):

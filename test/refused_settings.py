@@ -77,7 +77,11 @@ def check_refused(h, res, board):
 
 
 def traced_functions(h):
-    return set(re.findall(r"\b(\w+)\(\)", read(run_file(h, "trace.txt")) or ""))
+    """Functions the report's graph lines name (not its '#' header and
+    footer, whose 'main() returned 0' is no traced call)."""
+    text = read(run_file(h, "trace.txt")) or ""
+    body = "\n".join(l for l in text.splitlines() if not l.startswith("#"))
+    return set(re.findall(r"\b(\w+)\(\)", body))
 
 
 def check_long_filter(h, res, board):
@@ -150,7 +154,9 @@ def durations(report):
         if m:
             shape.append(m.group(1) + "|" + m.group(3))
             times.append(float(m.group(2)))
-        elif not line.startswith("#"):     # header and footer: counts, host time
+        elif not line.startswith("#") and " ==== run ended: " not in line:
+            # header and footer (counts, host time) and the outcome's
+            # line (an absolute time, which U-Boot's disk reads move)
             shape.append(line)
     return shape, times
 
