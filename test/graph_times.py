@@ -3,19 +3,7 @@ straight from a .bt file (docs/wire.md 1-3, apart from the host tool):
 each call's duration equals the distance between its entry and exit
 records (the 'trace' stage runs it on the demo's trace).
 """
-import re
-import struct
-
-
-def _varint(b, i):
-    v = shift = 0
-    while True:
-        c = b[i]
-        i += 1
-        v |= (c & 0x7f) << shift
-        shift += 7
-        if not c & 0x80:
-            return v, i
+from bt_frames import frames, varint
 
 
 def graph_time_skews(path):
@@ -24,24 +12,16 @@ def graph_time_skews(path):
     Returns ([(cpu, site, duration, exit_ts - entry_ts)], error). A hole
     (a kind-6 record or a jump of a block's 'first') forgets the open
     calls; an exit that is not the innermost open call's is not paired."""
-    import struct
     try:
-        data = open(path, "rb").read()
-    except OSError as e:
+        all_frames = frames(path)
+    except (OSError, ValueError) as e:
         return [], str(e)
-    if data[:8] != b"BTRACE\0\1":
-        return [], "not a trace file"
-    pairs, stacks, nxt, i = [], {}, {}, 8
-    while i + 4 <= len(data):
-        n, = struct.unpack_from("<I", data, i)
-        p, i = data[i + 4:i + 4 + n], i + 4 + n
-        _, j = _varint(p, 2)                    # seq
-        ln, j = _varint(p, j)
-        if p[0] != 1:                           # data blocks only
+    pairs, stacks, nxt = [], {}, {}
+    for ftype, cpu, body in all_frames:
+        if ftype != 1:                          # data blocks only
             continue
-        cpu, body = p[1], p[j:j + ln]
-        ts, k = _varint(body, 0)
-        first, k = _varint(body, k)
+        ts, k = varint(body, 0)
+        first, k = varint(body, k)
         st = stacks.setdefault(cpu, [])
         if nxt.get(cpu) != first:
             st.clear()
@@ -49,37 +29,37 @@ def graph_time_skews(path):
             kind, dt = body[k] >> 5, body[k] & 31
             k += 1
             if dt == 31:
-                dt, k = _varint(body, k)
+                dt, k = varint(body, k)
             ts += dt
             first += kind != 6
             if kind in (0, 1, 6):               # site [caller] / count
-                _, k = _varint(body, k)
+                _, k = varint(body, k)
                 if kind == 1:
-                    _, k = _varint(body, k)
+                    _, k = varint(body, k)
                 if kind == 6:
                     st.clear()
             elif kind == 3:
-                site, k = _varint(body, k)
-                _, k = _varint(body, k)
+                site, k = varint(body, k)
+                _, k = varint(body, k)
                 st.append((site, ts))
             elif kind == 2:
-                site, k = _varint(body, k)
-                dur, k = _varint(body, k)
+                site, k = varint(body, k)
+                dur, k = varint(body, k)
                 k += 1
                 if body[k - 1] & 1:
-                    _, k = _varint(body, k)
+                    _, k = varint(body, k)
                 if st and st[-1][0] == site:
                     pairs.append((cpu, site, dur, ts - st.pop()[1]))
                 else:
                     st.clear()
             elif kind == 5:                     # format id, count, args
-                _, k = _varint(body, k)
+                _, k = varint(body, k)
                 cnt, k = body[k], k + 1
                 for _ in range(cnt):
-                    _, k = _varint(body, k)
+                    _, k = varint(body, k)
             elif kind == 7:
                 k += 1
-                ln7, k = _varint(body, k)
+                ln7, k = varint(body, k)
                 k += ln7
             else:
                 return pairs, f"CPU {cpu} block at {first}: kind {kind} needs its schema"

@@ -32,28 +32,14 @@ and --status, and checks four things the code under test produced:
 import os
 import re
 import signal
-import struct
 import subprocess
 import threading
 import time
 
+from bt_frames import frames, unzigzag, varint
+
 TRACE = "trace=function trace_filter=tt_*,hang_*,crash_*,scenario_* trace_buf=4K"
 WORDS = ["exit", "crash", "panic", "hang", "watchdog", "interrupt", "refused"]
-
-
-def _varint(b, i):
-    v = shift = 0
-    while True:
-        c = b[i]
-        i += 1
-        v |= (c & 0x7f) << shift
-        shift += 7
-        if not c & 0x80:
-            return v, i
-
-
-def _unzigzag(v):
-    return (v >> 1) ^ -(v & 1)
 
 
 def read_outcomes(path):
@@ -61,57 +47,48 @@ def read_outcomes(path):
     end-of-stream frame's (outcome, status) or None (no frame, or a body
     without one). Reads docs/wire.md 1-3 itself; a block holding a record
     it cannot size (a tracepoint needs its schema) raises ValueError."""
-    data = open(path, "rb").read()
-    if data[:8] != b"BTRACE\0\1":
-        raise ValueError("not a trace file")
-    recs, end, i = [], None, 8
-    while i + 4 <= len(data):
-        n, = struct.unpack_from("<I", data, i)
-        p, i = data[i + 4:i + 4 + n], i + 4 + n
-        _, j = _varint(p, 2)                    # seq
-        ln, j = _varint(p, j)
-        body = p[j:j + ln]
-        if p[0] == 4:                           # end of stream
+    recs, end = [], None
+    for ftype, cpu, body in frames(path):
+        if ftype == 4:                          # end of stream
             k = 0
-            ncpu, k = _varint(body, k)
+            ncpu, k = varint(body, k)
             for _ in range(ncpu * 6):
-                _, k = _varint(body, k)
+                _, k = varint(body, k)
             if k < len(body):
-                st, _ = _varint(body, k + 1)
-                end = (body[k], _unzigzag(st))
+                st, _ = varint(body, k + 1)
+                end = (body[k], unzigzag(st))
             continue
-        if p[0] != 1:                           # this boot's data blocks only
+        if ftype != 1:                          # this boot's data blocks only
             continue
-        cpu = p[1]
-        _, k = _varint(body, 0)                 # base_ts
-        _, k = _varint(body, k)                 # first
+        _, k = varint(body, 0)                 # base_ts
+        _, k = varint(body, k)                 # first
         while k < len(body):
             kind, dt = body[k] >> 5, body[k] & 31
             k += 1
             if dt == 31:
-                _, k = _varint(body, k)
+                _, k = varint(body, k)
             if kind in (0, 6):
-                _, k = _varint(body, k)
+                _, k = varint(body, k)
             elif kind in (1, 3):
-                _, k = _varint(body, k)
-                _, k = _varint(body, k)
+                _, k = varint(body, k)
+                _, k = varint(body, k)
             elif kind == 2:
-                _, k = _varint(body, k)
-                _, k = _varint(body, k)
+                _, k = varint(body, k)
+                _, k = varint(body, k)
                 k += 1
                 if body[k - 1] & 1:
-                    _, k = _varint(body, k)
+                    _, k = varint(body, k)
             elif kind == 5:
-                _, k = _varint(body, k)
+                _, k = varint(body, k)
                 cnt, k = body[k], k + 1
                 for _ in range(cnt):
-                    _, k = _varint(body, k)
+                    _, k = varint(body, k)
             elif kind == 7:
                 sub = body[k]
-                ln7, k = _varint(body, k + 1)
+                ln7, k = varint(body, k + 1)
                 if sub == 4:
-                    st, _ = _varint(body, k + 1)
-                    recs.append((cpu, body[k], _unzigzag(st)))
+                    st, _ = varint(body, k + 1)
+                    recs.append((cpu, body[k], unzigzag(st)))
                 k += ln7
             else:
                 raise ValueError(f"CPU {cpu}: kind {kind} needs its schema")

@@ -23,6 +23,7 @@
 #include "kfmt.h"
 #include "ktime.h"
 #include "wire.h"
+#include "wire_fmt.h"
 #include "dump_text.h"
 
 extern const struct trace_format __bt_formats_start[], __bt_formats_end[];
@@ -94,16 +95,6 @@ static bool next_value(struct values *w, struct value *v)
 	return true;
 }
 
-static int digits(const char **f)
-{
-	int v = 0;
-
-	for (; **f >= '0' && **f <= '9'; (*f)++)
-		if (v < 1000)
-			v = v * 10 + (**f - '0');
-	return v > 64 ? 64 : v;
-}
-
 /* An integer conversion (d i u x X o) of v, with C's flags, width and
  * precision. */
 static void add_integer(struct text *t, char conv, const char *flags, int width, int prec,
@@ -158,27 +149,17 @@ static void add_integer(struct text *t, char conv, const char *flags, int width,
 static void convert(struct text *t, const char **f, struct values *w)
 {
 	const char *start = *f - 1;
-	char flags[8];
-	int nflags = 0, width, prec = -1;
+	struct wire_fmt_spec sp;
 	struct value v;
 
-	while (**f && strchr("-+ #0", **f) && nflags < 5)
-		flags[nflags++] = *(*f)++;
-	flags[nflags] = '\0';
-	width = digits(f);
-	if (**f == '.') {
-		(*f)++;
-		prec = digits(f);
-	}
-	while (**f && strchr("hlLqjzt", **f))
-		(*f)++;
-	char conv = **f;
-
-	if (!conv || !strchr("diuxXocps", conv)) {
+	if (!wire_fmt_spec(f, &sp)) {
 		add(t, start, (size_t)(*f - start));	/* not a conversion of ours */
 		return;
 	}
-	(*f)++;
+	const char *flags = sp.flags;
+	int width = sp.width, prec = sp.prec;
+	char conv = sp.conv;
+
 	if (!next_value(w, &v)) {
 		add(t, "?", 1);
 		return;

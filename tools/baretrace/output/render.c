@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../bt.h"
+#include "../../../wire/wire_fmt.h"
 
 uint64_t bt_ticks_ns(uint64_t ticks, uint64_t freq)
 {
@@ -85,43 +86,22 @@ struct value {
 
 typedef int (*next_value)(void *ctx, struct value *v);
 
-static int digits(const char **f)
-{
-	int v = 0;
-
-	while (**f >= '0' && **f <= '9') {
-		if (v < 1000)
-			v = v * 10 + (**f - '0');
-		(*f)++;
-	}
-	return v > 64 ? 64 : v;
-}
-
 /* One conversion at *f (just after '%'); consumes a value. */
 static void convert(struct sink *s, const char **f, next_value next, void *ctx)
 {
 	const char *start = *f - 1;
-	char spec[32], flags[8];
-	int nflags = 0, width, prec = -1;
+	char spec[32];
+	struct wire_fmt_spec sp;
 	struct value v = { 0 };
 
-	while (**f && strchr("-+ #0", **f) && nflags < 5)
-		flags[nflags++] = *(*f)++;
-	flags[nflags] = 0;
-	width = digits(f);
-	if (**f == '.') {
-		(*f)++;
-		prec = digits(f);
-	}
-	while (**f && strchr("hlLqjzt", **f))
-		(*f)++;
-	char conv = **f;
-
-	if (!conv || !strchr("diuxXocps", conv)) {
+	if (!wire_fmt_spec(f, &sp)) {
 		put(s, "%.*s", (int)(*f - start), start);	/* not ours: literal */
 		return;
 	}
-	(*f)++;
+	const char *flags = sp.flags;
+	int width = sp.width, prec = sp.prec;
+	char conv = sp.conv;
+
 	if (!next(ctx, &v)) {
 		put(s, "?");
 		return;
