@@ -51,7 +51,13 @@ def normalize(report):
     def rel(m):
         ns = int(m.group(2)) * 10**9 + int(m.group(3)) - t0
         return f"{m.group(1)} +{ns // 10**9}.{ns % 10**9:09d}:"
-    return re.sub(r"^(\[\d{3}\]) (\d+)\.(\d{9}):", rel, report, flags=re.M)
+    report = re.sub(r"^(\[\d{3}\]) (\d+)\.(\d{9}):", rel, report, flags=re.M)
+
+    def rel_end(m):     # the footer's "ended: ..., on CPU n at T"
+        ns = int(m.group(2)) * 10**9 + int(m.group(3)) - t0
+        return f"{m.group(1)} +{ns // 10**9}.{ns % 10**9:09d}"
+    return re.sub(r"^(# the run of .* on CPU \d+ at) (\d+)\.(\d{9})$", rel_end, report,
+                  flags=re.M)
 
 
 def capture(h, image, bootargs, out_bt, flags=""):
