@@ -251,8 +251,10 @@ void export_close(void)
 	export_close_all(true, 2 * SMP_STOP_US);	/* half to answer, as a patch round */
 	flags = irq_save();
 	/* Idle exporters leave between two frames; one that was stopped
-	 * holding the lock loses it. Kept from here to the end. */
-	if (export_lock_wait(2000000)) {
+	 * holding the lock loses it. Kept from here to the end. The end of
+	 * a run that a report ends (a lockup, the watchdog) may come with
+	 * the lock already this CPU's: it must not wait for itself. */
+	if (export_held() || export_lock_wait(2000000)) {
 		while (send_one_block())
 			;
 		/* Losses noted while draining (stop mode) get their record
