@@ -100,6 +100,10 @@ static unsigned long print_block(uint8_t *buf, unsigned int cpu, size_t len, uin
 	if (wire_rec_begin(&it, buf + COPY_HEAD - vl, len + vl, event_types, NULL))
 		return 0;
 	while (wire_rec_next(&it, &r) == WIRE_REC_OK) {
+		/* A loss record not shown here is no record of the dump's:
+		 * counted, it would make "last N records" show N - 1. */
+		if (r.kind == WIRE_REC_LOST && !lost_here)
+			continue;
 		if (n++ < skip)
 			continue;
 		yield_to_crash();
@@ -254,7 +258,8 @@ static unsigned long dump_last(unsigned int cpu, const struct ring_cpu *r, unsig
 				break;
 			}
 			held[k].recs = print_block(copy[k], cpu, (size_t)held[k].len,
-						   held[k].base, held[k].first, ~0UL, false);
+						   held[k].base, held[k].first, ~0UL,
+						   lost_in_place(r));
 			have += held[k].recs;
 		}
 		if (torn)
