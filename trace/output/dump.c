@@ -223,14 +223,29 @@ static unsigned long dump_one(unsigned int cpu, const struct ring_cpu *r)
 	uint64_t last = READ_ONCE(r->wr_seq), oldest = oldest_seq(r, last);
 	bool here = lost_in_place(r);
 
+	/* Bounded: an owner that keeps writing does not keep the dump going. */
+	unsigned long steps = 2 * (unsigned long)r->nblocks + 2;
+
 	if (!here)
 		print_older_losses(cpu, r);
-	for (uint64_t seq = oldest; seq <= last; seq++) {
+	for (uint64_t seq = oldest; seq <= last && steps; seq++, steps--) {
 		uint64_t base, first;
 		long len = snapshot(copy[0], r, seq, &base, &first);
 
-		if (len >= 0)
+		if (len >= 0) {
 			total += print_block(copy[0], cpu, (size_t)len, base, first, 0, here);
+		} else {
+			/* Rewritten while the dump printed what came before (its
+			 * owner still runs, and a slow line gives it time to go
+			 * round the ring): go on from what the ring holds now,
+			 * or a fast writer would leave nothing readable. */
+			uint64_t now = READ_ONCE(r->wr_seq), from = oldest_seq(r, now);
+
+			if (from > seq + 1)
+				seq = from - 1;
+			if (now > last)
+				last = now;
+		}
 		lockup_touch();	/* a long dump on a slow line is no lockup */
 	}
 	return total;
