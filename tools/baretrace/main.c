@@ -64,47 +64,16 @@ static const char *const formats[] = {
 	"chrome-json", "chrome", "folded", "ctf", "svg", "trace-cmd",
 };
 
-/* Splits one --exec value at ';' into o->exec; an empty command is refused. */
-static void add_exec(struct bt_capture_opts *o, const char *arg)
-{
-	char *copy = bt_strndup(arg, strlen(arg)), *p = copy;
-
-	for (;;) {
-		char *end = strchr(p, ';'), *e;
-
-		if (end)
-			*end = '\0';
-		while (*p == ' ' || *p == '\t')
-			p++;
-		e = p + strlen(p);
-		while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
-			*--e = '\0';
-		if (!*p)
-			usage("--exec '%s' holds an empty command (commands are separated by ';')",
-			      arg);
-		for (char *q = p; *q; q++)
-			if ((unsigned char)*q < ' ' || *q == 0x7f)
-				usage("--exec '%s': a command is one line of printable characters",
-				      arg);
-		o->exec = realloc(o->exec, (size_t)(o->n_exec + 1) * sizeof(*o->exec));
-		if (!o->exec)
-			bt_die(BT_EXIT_INPUT, "out of memory");
-		o->exec[o->n_exec++] = p;
-		if (!end)
-			return;
-		p = end + 1;
-	}
-}
-
 static int cmd_capture(int argc, char **argv)
 {
 	struct bt_capture_opts o = { .exec_timeout = 30 };
-	const char *baud = NULL, *exec, *timeout = NULL, *limit = NULL;
+	const char *baud = NULL, *exec, *timeout = NULL, *limit = NULL, *why;
 	int sources;
 
 	for (int i = 1; i < argc; i++) {
 		if (opt_value(argc, argv, &i, "--exec", &exec)) {
-			add_exec(&o, exec);
+			if (bt_exec_add(&o.exec, &o.n_exec, exec, &why))
+				usage(why, exec);
 			continue;
 		}
 		if (opt_value(argc, argv, &i, "--serial", &o.serial) ||

@@ -222,24 +222,6 @@ static void summary(struct capture *c, double t, const char *why)
 	bt_loss_imbalance(stderr, &c->bd, "baretrace capture: ");
 }
 
-/* The target did not end the run: the final line is the host's. */
-static void host_final_line(char reason, int no_answer)
-{
-	unsigned outcome = reason == 'h' ? RUN_HANG : RUN_INTERRUPT;
-
-	fflush(stdout);
-	if (no_answer)
-		fprintf(stderr, "baretrace capture: no end-of-stream frame within %g s of the end "
-			"request: the run is ended here (QEMU stopped); the status is the host's\n",
-			END_WAIT_S);
-	else
-		fprintf(stderr, "baretrace capture: interrupted again: the run is ended here "
-			"(QEMU stopped); the status is the host's\n");
-	printf("baretrace: exit status %d (%s)\n", run_outcome_code(outcome, 0),
-	       run_outcome_name(outcome));
-	fflush(stdout);
-}
-
 /*
  * What to wait for: the source (slot 0), stdin when it is forwarded and
  * the queue has room (its slot in *in_i, else -1), the way to the target
@@ -401,7 +383,7 @@ int bt_capture(const struct bt_capture_opts *o)
 	if (!why && !stop_signal && !reason && bt_exec_finish(&c.exec) < 0)
 		failed = 1;
 	if (host_end)
-		host_final_line(reason, host_end == 1);
+		bt_end_by_host(reason, host_end == 1, END_WAIT_S);
 	summary(&c, now(), why);
 	fclose(c.out);
 	bt_dec_free(&c.bd);

@@ -58,6 +58,10 @@ void bt_keys_restore(void);
  * forwarded (the run is ending). -1 if there is no way to the target.
  */
 int bt_keys_end_request(struct bt_keys *k, char reason);
+/* The target did not answer the end request within wait_s (no_answer), or
+ * the user interrupted again: prints why on stderr and the final line the
+ * target would have printed, for the outcome 'reason' names. */
+void bt_end_by_host(char reason, int no_answer, double wait_s);
 
 /* ---- capture_exec.c: --exec ------------------------------------------- */
 

@@ -15,6 +15,7 @@
  * The last command may end the run ('exit'): its reply is then the end
  * of the run, not a prompt.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../bt.h"
@@ -116,4 +117,37 @@ int bt_exec_finish(struct bt_exec *e)
 			e->n - e->sent, e->n - e->sent == 1 ? "" : "s");
 	e->failed = 1;
 	return -1;
+}
+
+int bt_exec_add(char ***cmds, int *n, const char *arg, const char **why)
+{
+	char *copy = bt_strndup(arg, strlen(arg)), *p = copy;
+
+	for (;;) {
+		char *end = strchr(p, ';'), *e;
+
+		if (end)
+			*end = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		e = p + strlen(p);
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+			*--e = '\0';
+		if (!*p) {
+			*why = "--exec '%s' holds an empty command (commands are separated by ';')";
+			return -1;
+		}
+		for (char *q = p; *q; q++)
+			if ((unsigned char)*q < ' ' || *q == 0x7f) {
+				*why = "--exec '%s': a command is one line of printable characters";
+				return -1;
+			}
+		*cmds = realloc(*cmds, (size_t)(*n + 1) * sizeof(**cmds));
+		if (!*cmds)
+			bt_die(BT_EXIT_INPUT, "out of memory");
+		(*cmds)[(*n)++] = p;
+		if (!end)
+			return 0;
+		p = end + 1;
+	}
 }

@@ -26,6 +26,7 @@
 
 #include "../bt.h"
 #include "capture.h"
+#include "outcome.h"
 
 static struct termios saved;
 static int saved_valid;
@@ -161,4 +162,22 @@ void bt_keys_flush(struct bt_keys *k)
 		memmove(k->buf, k->buf + n, k->len - (size_t)n);
 		k->len -= (size_t)n;
 	}
+}
+
+/* The target did not end the run: the final line is the host's. */
+void bt_end_by_host(char reason, int no_answer, double wait_s)
+{
+	unsigned outcome = reason == 'h' ? RUN_HANG : RUN_INTERRUPT;
+
+	fflush(stdout);
+	if (no_answer)
+		fprintf(stderr, "baretrace capture: no end-of-stream frame within %g s of the end "
+			"request: the run is ended here (QEMU stopped); the status is the host's\n",
+			wait_s);
+	else
+		fprintf(stderr, "baretrace capture: interrupted again: the run is ended here "
+			"(QEMU stopped); the status is the host's\n");
+	printf("baretrace: exit status %d (%s)\n", run_outcome_code(outcome, 0),
+	       run_outcome_name(outcome));
+	fflush(stdout);
 }

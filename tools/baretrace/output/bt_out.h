@@ -256,6 +256,9 @@ struct bt_capture_opts {
 	double timeout;		/* --timeout: seconds, then the end request (hang); 0 none */
 };
 
+/* capture_exec.c: splits one --exec value at ';' onto cmds[0..*n): 0, or -1 with *why a
+ * usage message (one %s: the value) for an empty or multi-line command. */
+int bt_exec_add(char ***cmds, int *n, const char *arg, const char **why);
 int bt_capture(const struct bt_capture_opts *o);
 int bt_report(const char *trace, const char *elf);
 int bt_stats(const char *trace, const char *elf, int per_cpu, enum bt_stat_key sort);
