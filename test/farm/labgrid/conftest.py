@@ -56,8 +56,7 @@ class BootRun:
             if not chunk:       # the other end closed: nothing more comes
                 time.sleep(0.05)
                 continue
-            self.raw += chunk
-            self.status = exit_status(self.raw)
+            self.take(chunk)
         # The end-of-stream frame follows the exit line; take what is
         # already on the way so the trace file ends cleanly.
         end = time.monotonic() + 1.0
@@ -69,6 +68,10 @@ class BootRun:
             if not chunk:
                 break
             self.raw += chunk
+
+    def take(self, chunk):
+        self.raw += chunk
+        self.status = exit_status(self.raw)
 
     def text(self):
         """Console text without trace frames (STX ... ETX, docs/wire.md)."""
@@ -107,13 +110,56 @@ def boot_run(target, request):
     target.activate(power)
     target.activate(console)
     power.off()
-    power.on()
     run = BootRun(console, request.config.getoption("--bt-timeout"))
+    power_on(power, console, run)
     try:
         yield run
     finally:
         power_off(power, console)
         attach_trace(run, request)
+
+
+def power_on(power, console, run):
+    """Powers on while something already reads the console. QEMUDriver's
+    on() resumes the emulator (QMP 'cont') and then waits for QMP's
+    answer with nothing reading the serial socket yet: a kernel that
+    prints fast (the fail scenario traces every function) fills the
+    socket, the vCPU blocks in its UART write holding QEMU's big lock,
+    QEMU's main loop cannot send the answer, and on() never returns (gdb
+    on such a QEMU: the vCPU thread retrying in qemu_chr_write, the main
+    thread waiting for the lock; 1 run of 23 of the fail scenario on a
+    loaded machine). So on() runs in a thread while this one reads what
+    the board prints into run. A power driver without QEMUDriver's
+    'status' (a real board's) is switched on as before."""
+    if not hasattr(power, "status") or power is not console:
+        power.on()
+        return
+    failed = []
+
+    def switch_on():
+        try:
+            power.on()
+        except BaseException as exc:  # re-raised below, in the test
+            failed.append(exc)
+
+    # _read, not read(): read() is a labgrid step, and the steps' stack
+    # is not thread-safe (power_off says more); on() is a step.
+    read = getattr(console, "_read", console.read)
+    on = threading.Thread(target=switch_on, daemon=True)
+    on.start()
+    while on.is_alive():
+        if not power.status:    # QEMU's serial socket not accepted yet
+            time.sleep(0.01)
+            continue
+        try:
+            chunk = read(size=4096, timeout=0.1)
+        except Exception:  # TIMEOUT: nothing printed yet
+            chunk = b""
+        if chunk:
+            run.take(chunk)
+    on.join()
+    if failed:
+        raise failed[0]
 
 
 def power_off(power, console):
