@@ -11,7 +11,8 @@ and --status, and checks four things the code under test produced:
     from the .bt file itself, apart from the host tool);
   - the end-of-stream frame's outcome (docs/wire.md 2.4).
 
-  crash      'crash null': crash 139, on CPU 0
+  crash      'crash null': crash 139, on CPU 0; its dump words the
+             argument, trigger, stack and outcome records as report does
   panic      'panic': panic 134 and a report headed "panic"
   lockup     a CPU masked 4 s with lockup_ms=1000: hang 124 after the
              report, on the CPU that noticed (lockup_action=continue
@@ -184,6 +185,26 @@ def make_run(h, board, name, args, interrupt_after=None):
             open(st).read().strip() if os.path.exists(st) else "", files)
 
 
+def check_dump_words(h, res, tgt, pa):
+    """The crash report's dump words extension records as report does:
+    the first two argument registers of crash_null_deref (its pointer,
+    test/target/scenarios.c's UNMAPPED_ADDR), a stacktrace trigger's
+    action and frames, and the outcome, never "record kind 7"."""
+    rc, out, status, bt = boot(h, tgt, f"{pa} trace_args=crash_null_deref:2 "
+                               "trace_trigger=crash_caller:stacktrace -- crash null", "crashext")
+    console = h.strip_frames(out)
+    dump = console[console.find("==== baretrace crash"):]
+    want = [r"^\[000\] \d+\.\d{6}: args of crash_null_deref: 0x1000 0x[0-9a-f]+$",
+            r"^\[000\] \d+\.\d{6}: trigger stacktrace on crash_caller$",
+            r"^\[000\] \d+\.\d{6}: <stack trace>\n => scenario_crash\n => main$",
+            r"^\[000\] \d+\.\d{6}: ==== run ended: crash ====$"]
+    missing = [w for w in want if not re.search(w, dump, re.M)]
+    res.record("outcome: the crash dump words arguments, a trigger, its stack trace and the "
+               "run's end as report does (no 'record kind 7')",
+               status == "crash 139" and not missing and "record kind" not in dump,
+               f"status {status!r}; missing {missing}\n{dump[-2500:]}")
+
+
 def stage_outcome(h, res, board):
     if board != "qemu-virt":
         return
@@ -199,6 +220,7 @@ def stage_outcome(h, res, board):
     check(h, res, "a crash ends with crash 139, its record on the crashing CPU",
           boot(h, tgt, f"{pa} -- crash null", "crash"), "crash", 139,
           r"^==== baretrace crash on CPU (\d+): ")
+    check_dump_words(h, res, tgt, pa)
     console = check(h, res, "a panic ends with panic 134, its record on the panicking CPU",
                     boot(h, tgt, f"{pa} -- panic", "panic"), "panic", 134,
                     r"^==== baretrace panic on CPU (\d+): test: panic on purpose, 7 ====$")

@@ -144,6 +144,9 @@ static unsigned long print_block(uint8_t *buf, unsigned int cpu, size_t len, uin
 			dump_text_printf(text, sizeof(text), &r);
 			kprintf("%s %s\n", ts, text);
 			break;
+		case WIRE_REC_EXT:
+			dump_text_ext(ts, &r, name_of_site);
+			break;
 		default:
 			kprintf("%s record kind %u\n", ts, r.kind);
 			break;

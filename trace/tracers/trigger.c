@@ -44,6 +44,11 @@ static const char *const action_names[] = {
 	[TRIG_DUMP] = "dump",
 };
 
+const char *trigger_action_name(unsigned int action)
+{
+	return action < sizeof(action_names) / sizeof(action_names[0]) ? action_names[action] : NULL;
+}
+
 static void record_ext(unsigned int subtype, const uint8_t *b, unsigned int n)
 {
 	uint8_t *p = ring_reserve(WIRE_REC_EXT, 1 + wire_varint_len(n) + n);

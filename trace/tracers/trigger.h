@@ -22,6 +22,9 @@ void trigger_list(void);
  * boot, before any trigger can be set. */
 void trigger_set_dump(void (*fn)(void));
 uint64_t trigger_fired(unsigned int i);
+/* "traceon", "dump", ... for an action (the wire's action byte); NULL
+ * for a number that is none. */
+const char *trigger_action_name(unsigned int action);
 
 int snapshot_alloc(void);	/* thread context; 0 or -1 */
 void snapshot_take(void);	/* any context */
