@@ -243,8 +243,9 @@ struct bt_tc_buf {
 
 /* One CPU's ring-buffer pages (export_tracecmd_page.c). */
 struct bt_tc_cpu {
-	uint8_t *data;		/* whole pages; the last one may be open */
-	size_t len, cap;
+	uint8_t page[BT_TC_PAGE];	/* the last page, open or not */
+	FILE *spill;		/* the closed pages (export_tracecmd_page.c) */
+	uint64_t len;		/* bytes of all pages, the open one too */
 	int open;		/* the last page takes more events */
 	size_t used;		/* event bytes in the open page */
 	uint64_t last_ns;
@@ -259,6 +260,11 @@ void bt_tc_event(struct bt_tc_cpu *c, uint64_t ns, const void *data, size_t len)
 void bt_tc_lost(struct bt_tc_cpu *c, uint64_t events);
 /* Closes the open page. */
 void bt_tc_finish(struct bt_tc_cpu *c);
+/* Spill files go beside this path (the output). */
+void bt_tc_spill_near(const char *out);
+/* Writes the CPU's pages (after bt_tc_finish) to out: 0, or -1. */
+int bt_tc_copy(struct bt_tc_cpu *c, FILE *out);
+void bt_tc_free(struct bt_tc_cpu *c);
 
 /* export_tracecmd_head.c: everything up to and including "flyrecord". */
 void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsigned ncpus);
