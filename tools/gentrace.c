@@ -2,7 +2,7 @@
  * tools/gentrace.c: a synthetic .bt trace in the real wire format, for
  * `make bench-host` (tools/bench-host).
  *
- *   gentrace OUT EVENTS [CPUS [MODE [SEED]]]
+ *   gentrace OUT EVENTS [CPUS [MODE [SEED [SLOW]]]]
  *
  * MODE graph: function_graph records (an entry and an exit per call,
  * durations and depths that nest, a return value on some exits);
@@ -13,7 +13,9 @@
  * out in the order the CPUs fill them, as the target sends them. The
  * file holds metadata, symbol dumps (so no ELF is needed), the data
  * blocks and an end-of-stream frame whose totals balance: nothing is
- * lost. Deterministic for a given seed.
+ * lost. Deterministic for a given seed. SLOW > 1 makes the last CPU
+ * record SLOW times less often (a mostly idle CPU: its blocks fill
+ * slowly, so each arrives long after its first event).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,9 +163,11 @@ static void record(struct cpu *c, unsigned cpu, struct wire_record *r, uint64_t 
 }
 
 /* One step of CPU c's walk: a call or a return (graph), an entry (function). */
+static uint64_t slow_cpu = UINT64_MAX, slowness = 1;
+
 static void step(struct cpu *c, unsigned cpu, int graph)
 {
-	uint64_t ts = c->ts + 1 + rnd() % 40;
+	uint64_t ts = c->ts + (1 + rnd() % 40) * (cpu == slow_cpu ? slowness : 1);
 	struct wire_record r = { 0 };
 	/* Deeper calls return sooner: stacks stay a few frames deep. */
 	int call = c->depth == 0 || (c->depth < MAX_DEPTH && rnd() % 100 < 56 - 4 * c->depth);
@@ -218,7 +222,7 @@ int main(int argc, char **argv)
 	size_t n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: gentrace OUT EVENTS [CPUS [graph|function [SEED]]]\n");
+		fprintf(stderr, "usage: gentrace OUT EVENTS [CPUS [graph|function [SEED [SLOW]]]]\n");
 		return 2;
 	}
 	events = strtoull(argv[2], NULL, 0);
@@ -228,6 +232,10 @@ int main(int argc, char **argv)
 		graph = strcmp(argv[4], "function") != 0;
 	if (argc > 5)
 		rng ^= strtoull(argv[5], NULL, 0) * 0x2545f4914f6cdd1dull;
+	if (argc > 6) {
+		slowness = strtoull(argv[6], NULL, 0);
+		slow_cpu = ncpus - 1;
+	}
 	if (!ncpus || ncpus > MAX_CPUS) {
 		fprintf(stderr, "gentrace: CPUS is 1 to %d\n", MAX_CPUS);
 		return 2;

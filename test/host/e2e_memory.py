@@ -7,6 +7,11 @@ Two synthetic function_graph traces from tools/gentrace.c, 250,000 and
 them, as the target sends them. Each command that streams reads both;
 its peak RSS (the kernel's ru_maxrss for that child, not a time) must
 stay under a bound the design gives, and must not grow with the trace.
+A third trace, 1,000,000 events again, has a mostly idle CPU (it
+records 100,000 times less often): its blocks reach the file long after
+their first event, so a merge that holds what arrived until every CPU
+has caught up holds nearly the whole trace; report reads such a block
+from where it lies and stays under the same bound.
 
 The bound: report holds the items the CPUs' blocks overlap (a few 1 KiB
 blocks per CPU, about 250 events each, 64 bytes an item), a plan entry
@@ -71,6 +76,12 @@ def main():
             st = subprocess.run([gen, path, str(n), "4", "graph"]).returncode
             tap.check(st == 0, f"gentrace writes a {n}-event trace")
             traces[n] = path
+        idle = os.path.join(tmp, "idle.bt")
+        st = subprocess.run([gen, idle, str(SIZES[-1]), "4", "graph", "1", "100000"]).returncode
+        tap.check(st == 0, "gentrace writes a trace with a mostly idle CPU")
+        st, kb, err = peak_kb([tool, "report", idle])
+        tap.check(st == 0 and 0 < kb <= BOUND_KB, f"report on {SIZES[-1]} events with a mostly "
+                  f"idle CPU: exit {st}, peak RSS {kb} KB <= {BOUND_KB} KB", err)
         commands = {
             "report": lambda t: [tool, "report", t],
             "stats": lambda t: [tool, "stats", t],

@@ -188,13 +188,34 @@ static void on_profile(struct bt_decoder *d, const struct wire_frame *f)
 	it->ts = rp->now;
 }
 
-static void on_block_end(struct bt_decoder *d, const struct wire_frame *f)
+/* Each frame read in order: its place orders its items (equal times
+ * print in the order they arrived); a block already decoded ahead of its
+ * place (report_merge.c) is skipped. */
+static int on_frame(struct bt_decoder *d, long end, const uint8_t *payload, size_t len)
+{
+	struct bt_report *rp = d->user;
+	struct wire_frame f;
+
+	rp->index = rp->plan.frames_read++;
+	if (!wire_frame_parse(payload, len, &f) && f.type == WIRE_FRAME_DATA &&
+	    end <= rp->pulled_end[f.cpu])
+		return 1;
+	rp->seq = rp->index << BT_RSEQ_SHIFT;
+	return 0;
+}
+
+static void on_block_begin(struct bt_decoder *d, const struct wire_frame *f, uint64_t base_ts)
 {
 	struct bt_report *rp = d->user;
 
+	(void)base_ts;
+	rp->plan.at[f->cpu]++;	/* the plan's blocks, in the same order */
+}
+
+static void on_block_end(struct bt_decoder *d, const struct wire_frame *f)
+{
 	(void)f;
-	rp->plan.block_ends++;
-	bt_report_merge_ready(rp);
+	bt_report_merge_ready(d->user);
 }
 
 /* The previous boot's events: a heading before, their books after. */
@@ -219,6 +240,7 @@ static const struct bt_visitor report_visitor = {
 	.hole = on_hole,
 	.profile = on_profile,
 	.section = on_section,
+	.block_begin = on_block_begin,
 	.block_end = on_block_end,
 };
 
@@ -230,12 +252,17 @@ int bt_report(const char *trace, const char *elf)
 
 	rp.names = bt_rplan_read(&rp.plan, &rp.depths, trace, elf);
 	rp.d = &d;
+	rp.trace = trace;
 	rp.last_graph_cpu = -1;
 	for (unsigned c = 0; c <= BT_MAX_CPUS; c++)
 		rp.q[c].unsettled = SIZE_MAX;
+	for (unsigned c = 0; c < BT_MAX_CPUS; c++)
+		rp.pulled_end[c] = -1;
+	rp.plan.frames_read = 0;
 	bt_report_section_start(&rp);
 	bt_dec_init(&d, &report_visitor, &rp);
 	d.want_prev = 1;
+	d.frame_hook = on_frame;
 	/* The first pass read the END totals the holes' causes need. */
 	d.pre = bt_alloc(sizeof(*d.pre));
 	*d.pre = rp.names->end;
@@ -258,6 +285,8 @@ int bt_report(const char *trace, const char *elf)
 	bt_stacks_free(&rp.prev_stacks);
 	bt_depths_free(&rp.depths);
 	bt_rplan_free(&rp.plan);
+	if (rp.pull_f)
+		fclose(rp.pull_f);
 	bt_dec_free(rp.names);
 	free(rp.names);
 	bt_dec_free(&d);

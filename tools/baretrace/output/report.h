@@ -46,26 +46,37 @@ struct bt_rsection {			/* one merge: a boot's part of the trace */
 	int cpu_width;
 };
 
-struct bt_rnext {			/* after block ends from..to (counted from
-					 * 1), the CPU's next record is at ts */
-	uint64_t from, to, ts;
+/* An item's seq: its frame's place in the file, then its order there. */
+#define BT_RSEQ_SHIFT	24
+
+struct bt_rframe {			/* a data block of one CPU */
+	long end;			/* where its frame ends in the file */
+	uint32_t len;			/* its payload's length */
+	int pullable;			/* may be decoded ahead of its place */
+	uint64_t index;			/* its place among the file's frames */
+	uint64_t first_ts;		/* its first record's time; UINT64_MAX: none */
 };
 
 struct bt_rplan {
 	struct bt_rsection *sec;
 	size_t nsec, sec_cap;
-	struct bt_rnext *next[BT_MAX_CPUS];
-	size_t nnext[BT_MAX_CPUS], next_cap[BT_MAX_CPUS], at[BT_MAX_CPUS];
-	uint64_t block_ends;		/* of the pass reading it */
+	struct bt_rframe *frames[BT_MAX_CPUS];	/* in the order decoded */
+	size_t nframes[BT_MAX_CPUS], frames_cap[BT_MAX_CPUS];
+	size_t at[BT_MAX_CPUS];		/* the next not decoded yet */
+	uint64_t *barriers;		/* frame places, increasing */
+	size_t nbarriers, barriers_cap, next_barrier;
+	uint64_t frames_read;
 };
 
 /* Reads the trace for the plan and the depths; returns the decoder, its
  * names and clock as they are at the end of the trace. */
 struct bt_decoder *bt_rplan_read(struct bt_rplan *pl, struct bt_depths *dp, const char *trace,
 				 const char *elf);
-/* After pl->block_ends block ends: the time of CPU cpu's next record,
- * UINT64_MAX if it has none, 0 if not known. Asked in increasing order. */
-uint64_t bt_rplan_next_ts(struct bt_rplan *pl, unsigned cpu);
+/* The time of CPU cpu's next record in the blocks not decoded yet
+ * (UINT64_MAX: none): a CPU queues nothing earlier. */
+uint64_t bt_rplan_next_ts(const struct bt_rplan *pl, unsigned cpu);
+/* The least seq its next item can have: its next block's place. */
+uint64_t bt_rplan_next_seq(const struct bt_rplan *pl, unsigned cpu);
 void bt_rplan_free(struct bt_rplan *pl);
 
 struct bt_report {
@@ -75,6 +86,11 @@ struct bt_report {
 	struct bt_rplan plan;
 	size_t section;			/* the plan's section being merged */
 	unsigned active[BT_MAX_CPUS + 1], nactive;	/* its queues with items */
+	uint64_t index;			/* place of the frame read last, in order */
+	long pulled_end[BT_MAX_CPUS];	/* blocks decoded ahead end up to here */
+	FILE *pull_f;			/* the trace, for those */
+	const char *trace;
+	int pulling;
 	struct bt_rqueue q[BT_MAX_CPUS + 1];	/* the last: profile dumps */
 	uint64_t seq;
 	uint64_t now;			/* the latest record time queued */

@@ -77,26 +77,77 @@ static void compact(struct bt_rqueue *q)
 	q->at = 0;
 }
 
+/* Whether printing it may look at the items after it on its CPU: an
+ * entry folds in its arguments and exit, arguments their entry. */
+static int folds(const struct bt_ritem *it)
+{
+	return it->kind <= WIRE_REC_FUNC_CALLER || it->kind == WIRE_REC_GRAPH_ENTRY ||
+	       (it->kind == WIRE_REC_EXT && it->sub == WIRE_EXT_ARGS);
+}
+
+/*
+ * Decodes CPU c's next block now, ahead of its place in the file, if
+ * nothing between here and there could change how it decodes: no
+ * barrier (report_plan.c), no block waiting for metadata, no filter
+ * (its queue keeps the stream's order), not inside the previous boot's
+ * section. Its items keep the seq of their place. 1 if it did.
+ */
+static int pull(struct bt_report *rp, unsigned c)
+{
+	static uint8_t buf[WIRE_MAX_PAYLOAD];
+	struct bt_rplan *pl = &rp->plan;
+	struct bt_decoder *d = rp->d;
+	const struct bt_rframe *e;
+	uint64_t seq = rp->seq;
+
+	if (c >= BT_MAX_CPUS || rp->pulling || d->filter || d->npending || d->prev.active ||
+	    !d->meta.seen || pl->at[c] >= pl->nframes[c])
+		return 0;
+	e = &pl->frames[c][pl->at[c]];
+	while (pl->next_barrier < pl->nbarriers && pl->barriers[pl->next_barrier] <= rp->index)
+		pl->next_barrier++;
+	if (!e->pullable || e->index <= rp->index ||
+	    (pl->next_barrier < pl->nbarriers && pl->barriers[pl->next_barrier] < e->index))
+		return 0;
+	if (!rp->pull_f && !(rp->pull_f = fopen(rp->trace, "rb")))
+		return 0;
+	if (fseek(rp->pull_f, e->end - (long)e->len, SEEK_SET) ||
+	    fread(buf, 1, e->len, rp->pull_f) != e->len)
+		return 0;
+	rp->pulled_end[c] = e->end;
+	rp->pulling = 1;
+	rp->seq = e->index << BT_RSEQ_SHIFT;
+	bt_dec_frame(d, buf, e->len);
+	rp->seq = seq;
+	rp->pulling = 0;
+	return 1;
+}
+
 /*
  * After a block: prints, earliest first, every head that nothing still
  * to come can precede. A CPU whose queue is empty will next queue at its
- * next record's time (or a hole before it, at that time), after every
- * item queued now; a hole at a head whose record has not come yet sits
+ * next record's time (or a hole before it, at that time), with a seq
+ * from its next block's place (a block decoded ahead may hold a later
+ * place than one still to come); a hole at a head whose record has not come yet sits
  * at that time too but may precede an equal one. Profile dumps take the
- * latest time queued, never earlier than a queued item. An item prints
+ * latest time queued, never earlier than a queued item. An entry prints
  * when the four items it may fold in are queued, or its CPU is done.
+ * When a CPU's next block holds the merge up, it is decoded now if it
+ * may be (pull), so what is held stays about a block per CPU however the
+ * blocks lie in the file.
  */
 void bt_report_merge_ready(struct bt_report *rp)
 {
 	const struct bt_rsection *s;
 
-	if (rp->section >= rp->plan.nsec)
+	if (rp->section >= rp->plan.nsec || rp->pulling)
 		return;
 	s = &rp->plan.sec[rp->section];
 	for (;;) {
 		const struct bt_ritem *best = NULL;
-		unsigned bc = 0;
-		uint64_t upto = UINT64_MAX, below = UINT64_MAX;
+		unsigned bc = 0, uc = 0, wc = 0;
+		uint64_t upto = UINT64_MAX, below = UINT64_MAX, upto_seq = UINT64_MAX;
+		int wait = -1;
 
 		for (unsigned k = 0; k < rp->nactive; k++) {
 			unsigned c = rp->active[k];
@@ -110,21 +161,39 @@ void bt_report_merge_ready(struct bt_report *rp)
 			} else if (q->at < q->n) {
 				uint64_t t = bt_rplan_next_ts(&rp->plan, c);
 
-				below = t < below ? t : below;
+				if (t < below) {
+					below = t;
+					wc = c;
+				}
 			} else if (q->queued < s->items[c] && c < BT_MAX_CPUS) {
 				uint64_t t = bt_rplan_next_ts(&rp->plan, c);
+				uint64_t seq = bt_rplan_next_seq(&rp->plan, c);
 
-				upto = t < upto ? t : upto;
+				if (t < upto || (t == upto && seq < upto_seq)) {
+					upto = t;
+					upto_seq = seq;
+					uc = c;
+				}
 			}
 		}
-		if (!best || best->ts > upto || best->ts >= below)
+		if (!best)
 			break;
-		if (rp->q[bc].n - rp->q[bc].at < 4 && rp->q[bc].queued < s->items[bc])
+		if (best->ts > upto || (best->ts == upto && best->seq > upto_seq))
+			wait = (int)uc;
+		else if (best->ts >= below)
+			wait = (int)wc;
+		else if (rp->q[bc].n - rp->q[bc].at < 4 && rp->q[bc].queued < s->items[bc] &&
+			 folds(best))
+			wait = (int)bc;
+		if (wait < 0) {
+			bt_report_item(rp, bc);
+			continue;
+		}
+		for (unsigned k = 0; k < rp->nactive; k++)
+			compact(&rp->q[rp->active[k]]);
+		if (!pull(rp, (unsigned)wait))
 			break;
-		bt_report_item(rp, bc);
 	}
-	for (unsigned k = 0; k < rp->nactive; k++)
-		compact(&rp->q[rp->active[k]]);
 }
 
 /* Prints every queued item, earliest first, and empties the queues. */

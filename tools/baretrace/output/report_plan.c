@@ -10,14 +10,18 @@
  *  - per section (a stretch report merges and prints as one: the
  *    previous boot's blocks, this boot's), how many items each CPU's
  *    queue will get, which layouts it has, the CPU column's width;
- *  - per CPU, the time of its next record after each block end (the
- *    printing pass's merge points), as runs: "after block ends from..to,
- *    CPU c's next record is at ts". A run starts at each record that
- *    comes after a block end, so there are about as many as blocks.
+ *  - per CPU, its data blocks in the order they are decoded: where each
+ *    ends in the file, its place among the file's frames, the time of
+ *    its first record, whether it may be decoded ahead of its place;
+ *  - the barriers: frames no block may be decoded ahead of (the end,
+ *    profile dumps, the previous boot's summary, metadata or a symbol
+ *    dump that says something new or starts a new boot).
  *
  * With them the printing pass can print an item as soon as no CPU can
- * still queue an earlier one (report.c), instead of holding the section
- * whole. The END totals this pass met are handed on too, so the printing
+ * still queue an earlier one, and decode a CPU's next block ahead of its
+ * place when the merge waits for it (report_merge.c), instead of holding
+ * the section whole: a block of a mostly idle CPU, sent long after its
+ * first event, is read from where it lies in the file. The END totals this pass met are handed on too, so the printing
  * pass needs no pass of its own for the holes' causes.
  */
 #include <stdlib.h>
@@ -30,9 +34,75 @@ struct plan_pass {
 	struct bt_depths *dp;
 	struct bt_stacks stacks;
 	struct bt_rsection cur;
-	uint64_t last_at[BT_MAX_CPUS];	/* block ends before c's last record */
-	uint8_t have_last[BT_MAX_CPUS];
+	/* The frame being decoded (frame_hook). */
+	const uint8_t *buf;
+	size_t len;
+	long end;
+	uint64_t index;
+	uint32_t *said;			/* CRCs of metadata and symbol dumps seen */
+	size_t nsaid, said_cap;
+	uint64_t meta_seq;
+	int have_meta;
 };
+
+/* Metadata or a symbol dump repeated as it was says nothing new: blocks
+ * may be decoded across it. */
+static int says_something_new(struct plan_pass *p, const struct wire_frame *f)
+{
+	uint32_t crc = wire_crc32(0, f->body, f->body_len) ^ f->type;
+
+	if (f->type == WIRE_FRAME_META) {
+		int restart = p->have_meta && f->seq <= p->meta_seq;
+
+		p->have_meta = 1;
+		p->meta_seq = f->seq;
+		if (restart)
+			return 1;
+	}
+	for (size_t i = 0; i < p->nsaid; i++)
+		if (p->said[i] == crc)
+			return 0;
+	p->said = bt_grow(p->said, &p->said_cap, p->nsaid + 1, sizeof(*p->said));
+	p->said[p->nsaid++] = crc;
+	return 1;
+}
+
+static int on_frame(struct bt_decoder *d, long end, const uint8_t *payload, size_t len)
+{
+	struct plan_pass *p = d->user;
+	struct bt_rplan *pl = p->pl;
+	struct wire_frame f;
+
+	p->buf = payload;
+	p->len = len;
+	p->end = end;
+	p->index = pl->frames_read++;
+	if (wire_frame_parse(payload, len, &f) || f.type == WIRE_FRAME_DATA)
+		return 0;
+	if ((f.type == WIRE_FRAME_META || f.type == WIRE_FRAME_SYMS) && !says_something_new(p, &f))
+		return 0;
+	pl->barriers = bt_grow(pl->barriers, &pl->barriers_cap, pl->nbarriers + 1,
+			       sizeof(*pl->barriers));
+	pl->barriers[pl->nbarriers++] = p->index;
+	return 0;
+}
+
+static void on_block_begin(struct bt_decoder *d, const struct wire_frame *f, uint64_t base_ts)
+{
+	struct plan_pass *p = d->user;
+	struct bt_rplan *pl = p->pl;
+	unsigned c = f->cpu;
+	/* A block kept for want of metadata is decoded from its copy, later:
+	 * it stays in its place. */
+	int own = f->body >= p->buf && f->body < p->buf + p->len;
+
+	(void)base_ts;
+	pl->frames[c] = bt_grow(pl->frames[c], &pl->frames_cap[c], pl->nframes[c] + 1,
+				sizeof(*pl->frames[c]));
+	pl->frames[c][pl->nframes[c]++] = (struct bt_rframe){
+		.end = p->end, .len = (uint32_t)p->len, .index = p->index, .first_ts = UINT64_MAX,
+		.pullable = own && f->type == WIRE_FRAME_DATA };
+}
 
 static void close_section(struct bt_decoder *d, struct plan_pass *p)
 {
@@ -53,22 +123,21 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 {
 	struct plan_pass *p = d->user;
 	struct bt_rplan *pl = p->pl;
-	uint64_t now = pl->block_ends;
 
 	if (r->kind == WIRE_REC_LOST)	/* report queues none */
 		return;
 	p->cur.items[cpu]++;
 	p->cur.function |= r->kind == WIRE_REC_FUNC || r->kind == WIRE_REC_FUNC_CALLER;
 	p->cur.graph |= r->kind == WIRE_REC_EXIT || r->kind == WIRE_REC_GRAPH_ENTRY;
-	if (now && (!p->have_last[cpu] || p->last_at[cpu] < now)) {
-		uint64_t from = p->have_last[cpu] ? p->last_at[cpu] + 1 : 1;
+	if (pl->nframes[cpu]) {
+		struct bt_rframe *e = &pl->frames[cpu][pl->nframes[cpu] - 1];
 
-		pl->next[cpu] = bt_grow(pl->next[cpu], &pl->next_cap[cpu], pl->nnext[cpu] + 1,
-					sizeof(*pl->next[cpu]));
-		pl->next[cpu][pl->nnext[cpu]++] = (struct bt_rnext){ from, now, r->ts };
+		e->first_ts = e->first_ts == UINT64_MAX ? r->ts : e->first_ts;
+		/* Where the run ended: the first such record sets the mark,
+		 * so its block stays in its place. */
+		if (r->kind == WIRE_REC_EXT && r->subtype == WIRE_EXT_OUTCOME)
+			e->pullable = 0;
 	}
-	p->have_last[cpu] = 1;
-	p->last_at[cpu] = now;
 	if (!d->prev.active)	/* the first pass has depths for this boot's exits */
 		bt_depths_record(p->dp, &p->stacks, cpu, r);
 }
@@ -90,14 +159,6 @@ static void on_profile(struct bt_decoder *d, const struct wire_frame *f)
 	p->cur.items[BT_MAX_CPUS]++;
 }
 
-static void on_block_end(struct bt_decoder *d, const struct wire_frame *f)
-{
-	struct plan_pass *p = d->user;
-
-	(void)f;
-	p->pl->block_ends++;
-}
-
 static void on_section(struct bt_decoder *d, int prev)
 {
 	(void)prev;
@@ -108,7 +169,7 @@ static const struct bt_visitor plan_visitor = {
 	.record = on_record,
 	.hole = on_hole,
 	.profile = on_profile,
-	.block_end = on_block_end,
+	.block_begin = on_block_begin,
 	.section = on_section,
 };
 
@@ -121,6 +182,7 @@ struct bt_decoder *bt_rplan_read(struct bt_rplan *pl, struct bt_depths *dp, cons
 	bt_dec_init(d, &plan_visitor, &p);
 	d->quiet = 1;		/* the printing pass says what is wrong */
 	d->want_prev = 1;
+	d->frame_hook = on_frame;
 	/* No pass for the holes' causes: this pass does not print them. */
 	d->pre = bt_alloc(sizeof(*d->pre));
 	if (elf)
@@ -131,28 +193,33 @@ struct bt_decoder *bt_rplan_read(struct bt_rplan *pl, struct bt_depths *dp, cons
 	close_section(d, &p);
 	bt_stacks_free(&p.stacks);
 	bt_depths_settle(dp);
-	pl->block_ends = 0;
+	free(p.said);
+	d->frame_hook = NULL;
 	d->v = NULL;
 	d->user = NULL;
 	return d;
 }
 
-uint64_t bt_rplan_next_ts(struct bt_rplan *pl, unsigned cpu)
+uint64_t bt_rplan_next_ts(const struct bt_rplan *pl, unsigned cpu)
 {
-	size_t *at = &pl->at[cpu];
-	uint64_t j = pl->block_ends;
+	for (size_t i = pl->at[cpu]; i < pl->nframes[cpu]; i++)
+		if (pl->frames[cpu][i].first_ts != UINT64_MAX)
+			return pl->frames[cpu][i].first_ts;
+	return UINT64_MAX;
+}
 
-	while (*at < pl->nnext[cpu] && pl->next[cpu][*at].to < j)
-		(*at)++;
-	if (*at < pl->nnext[cpu] && pl->next[cpu][*at].from <= j)
-		return pl->next[cpu][*at].ts;
-	return *at < pl->nnext[cpu] ? 0 : UINT64_MAX;	/* 0: not known, hold */
+uint64_t bt_rplan_next_seq(const struct bt_rplan *pl, unsigned cpu)
+{
+	if (pl->at[cpu] >= pl->nframes[cpu])
+		return UINT64_MAX;
+	return pl->frames[cpu][pl->at[cpu]].index << BT_RSEQ_SHIFT;
 }
 
 void bt_rplan_free(struct bt_rplan *pl)
 {
 	free(pl->sec);
+	free(pl->barriers);
 	for (unsigned c = 0; c < BT_MAX_CPUS; c++)
-		free(pl->next[c]);
+		free(pl->frames[c]);
 	memset(pl, 0, sizeof(*pl));
 }
