@@ -21,8 +21,9 @@
  * still queue an earlier one, and decode a CPU's next block ahead of its
  * place when the merge waits for it (report_merge.c), instead of holding
  * the section whole: a block of a mostly idle CPU, sent long after its
- * first event, is read from where it lies in the file. The END totals this pass met are handed on too, so the printing
- * pass needs no pass of its own for the holes' causes.
+ * first event, is read from where it lies in the file. The END totals
+ * this pass met are handed on too, so the printing pass needs no pass of
+ * its own for the holes' causes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,25 +40,33 @@ struct plan_pass {
 	size_t len;
 	long end;
 	uint64_t index;
-	uint32_t *said;			/* CRCs of metadata and symbol dumps seen */
+	uint32_t *said;			/* CRCs of the symbol dumps seen */
 	size_t nsaid, said_cap;
-	uint64_t meta_seq;
+	uint64_t meta_seq;		/* the last metadata frame's */
+	uint32_t meta_crc;
+	size_t meta_len;
 	int have_meta;
 };
 
-/* Metadata or a symbol dump repeated as it was says nothing new: blocks
- * may be decoded across it. */
+/*
+ * Metadata repeated as the last one was (the target repeats it every few
+ * hundred blocks), or a symbol dump seen before (sent once, at the
+ * start), says nothing new: blocks may be decoded across it. Compared by
+ * CRC-32 and length.
+ */
 static int says_something_new(struct plan_pass *p, const struct wire_frame *f)
 {
-	uint32_t crc = wire_crc32(0, f->body, f->body_len) ^ f->type;
+	uint32_t crc = wire_crc32(0, f->body, f->body_len);
 
 	if (f->type == WIRE_FRAME_META) {
-		int restart = p->have_meta && f->seq <= p->meta_seq;
+		int same = p->have_meta && f->seq > p->meta_seq && crc == p->meta_crc &&
+			   f->body_len == p->meta_len;
 
 		p->have_meta = 1;
 		p->meta_seq = f->seq;
-		if (restart)
-			return 1;
+		p->meta_crc = crc;
+		p->meta_len = f->body_len;
+		return !same;
 	}
 	for (size_t i = 0; i < p->nsaid; i++)
 		if (p->said[i] == crc)
