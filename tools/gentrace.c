@@ -7,7 +7,8 @@
  * MODE graph: function_graph records (an entry and an exit per call,
  * durations and depths that nest, a return value on some exits);
  * function: function-tracer entries with their callers (kind 1, then
- * kind 0 while the caller stays the same). Each CPU walks its own random
+ * kind 0 while the caller stays the same); threshold: the graph's exits
+ * only, as graph_threshold= records them. Each CPU walks its own random
  * call tree over NSITES functions named like an embedded program's, and
  * the blocks (RING_BLOCK_SIZE bodies, as the target's ring cuts them) go
  * out in the order the CPUs fill them, as the target sends them. The
@@ -165,6 +166,8 @@ static void record(struct cpu *c, unsigned cpu, struct wire_record *r, uint64_t 
 /* One step of CPU c's walk: a call or a return (graph), an entry (function). */
 static uint64_t slow_cpu = UINT64_MAX, slowness = 1;
 
+static int exits_only;
+
 static void step(struct cpu *c, unsigned cpu, int graph)
 {
 	uint64_t ts = c->ts + (1 + rnd() % 40) * (cpu == slow_cpu ? slowness : 1);
@@ -194,7 +197,10 @@ static void step(struct cpu *c, unsigned cpu, int graph)
 		r.kind = WIRE_REC_GRAPH_ENTRY;
 		r.site = site;
 		r.depth = c->depth;
-		record(c, cpu, &r, ts);
+		if (!exits_only)
+			record(c, cpu, &r, ts);
+		else
+			c->ts = ts;
 		c->site[c->depth] = site;
 		c->start[c->depth++] = ts;
 		return;
@@ -222,7 +228,7 @@ int main(int argc, char **argv)
 	size_t n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: gentrace OUT EVENTS [CPUS [graph|function [SEED [SLOW]]]]\n");
+		fprintf(stderr, "usage: gentrace OUT EVENTS [CPUS [graph|function|threshold [SEED [SLOW]]]]\n");
 		return 2;
 	}
 	events = strtoull(argv[2], NULL, 0);
@@ -230,6 +236,7 @@ int main(int argc, char **argv)
 		ncpus = (unsigned)atoi(argv[3]);
 	if (argc > 4)
 		graph = strcmp(argv[4], "function") != 0;
+	exits_only = argc > 4 && !strcmp(argv[4], "threshold");
 	if (argc > 5)
 		rng ^= strtoull(argv[5], NULL, 0) * 0x2545f4914f6cdd1dull;
 	if (argc > 6) {

@@ -6,7 +6,7 @@
  * it, which comes later in the stream, or, if none does, as deep as the
  * frames open around it. So the trace is read once, quietly, before the
  * printing pass, and the answer kept for those exits only: 16 bytes per
- * exit without an entry, nothing for one with an entry, so a trace with
+ * exit without an entry (a threshold-only trace of 10M exits: 160 MB), nothing for one with an entry, so a trace with
  * entries costs no memory here however long it is. After an outcome
  * record report closes the calls still open on that CPU; from there on
  * every exit of that CPU is kept, since report may find no entry for an
@@ -22,8 +22,8 @@
 struct bt_depth {
 	uint64_t ordinal;	/* the exit's, on its CPU */
 	uint32_t parent;	/* index of the kept exit containing it, or NO_PARENT */
-	uint32_t depth;
-	int fixed;		/* the depth is known (an entry or a fixed parent) */
+	uint32_t depth : 31;
+	uint32_t fixed : 1;	/* the depth is known (an entry or a fixed parent) */
 };
 
 struct pass {
@@ -59,8 +59,8 @@ void bt_depths_record(struct bt_depths *dp, struct bt_stacks *st, unsigned cpu,
 	if (!e.matched || dp->keep_all[cpu]) {
 		struct bt_depth *me = keep(dp, cpu, k);
 
-		me->depth = (uint32_t)e.depth;
-		me->fixed = e.matched;
+		me->depth = (uint32_t)e.depth & 0x7fffffff;
+		me->fixed = e.matched != 0;
 		self = dp->n[cpu] - 1;
 	}
 	for (size_t i = 0; i < e.nkids; i++) {
@@ -72,7 +72,7 @@ void bt_depths_record(struct bt_depths *dp, struct bt_stacks *st, unsigned cpu,
 		if (kid->fixed)
 			continue;
 		if (e.matched) {	/* the parent's depth is known now */
-			kid->depth = (uint32_t)e.depth + 1;
+			kid->depth = ((uint32_t)e.depth + 1) & 0x7fffffff;
 			kid->fixed = 1;
 		} else {
 			kid->parent = (uint32_t)self;
@@ -90,7 +90,7 @@ void bt_depths_settle(struct bt_depths *dp)
 			struct bt_depth *e = &dp->v[c][k];
 
 			if (!e->fixed && e->parent != NO_PARENT)
-				e->depth = dp->v[c][e->parent].depth + 1;
+				e->depth = (dp->v[c][e->parent].depth + 1) & 0x7fffffff;
 		}
 }
 
