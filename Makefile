@@ -119,7 +119,7 @@ flags_for = $(CFLAGS_BASE) $(if $(filter $(NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter $(INSTRUMENT),$(1)),-finstrument-functions) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
-.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-anchor soak setup newlib host-tools install
+.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-host bench-anchor soak setup newlib host-tools install
 all: $(OUT)/Image $(OUT)/baretrace.lst
 
 $(NEWLIB_DONE):
@@ -237,6 +237,13 @@ $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/report $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf
+
+# Synthetic traces in the wire format for make bench-host and the host
+# stage's memory checks.
+$(HOST)/gentrace: tools/gentrace.c $(wildcard wire/*.c wire/*.h) | setup-check
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ tools/gentrace.c $(wildcard wire/*.c)
 
 # The host tool's man pages, baretrace(1) and baretrace-COMMAND(1): made
 # from its own --help by tools/mkman (help.c's texts are their one source).
@@ -406,6 +413,13 @@ soak: setup-check
 # Figures go to build/bench (qemu-virt) or build/bench/BOARD, each board on
 # its own QEMU machine (qemu-run's options after the folder).
 BENCH_DIR := $(BUILD)/bench$(if $(filter-out qemu-virt,$(BOARD)),/$(BOARD))
+# The host tool on generated 1M- and 10M-event traces, beside trace-cmd
+# and babeltrace2 reading its exports: build/bench/host.json (a few
+# minutes; not part of make test). BENCH_HOST_EVENTS to choose the sizes.
+BENCH_HOST_EVENTS ?= 1000000 10000000
+bench-host: $(HOST)/baretrace $(HOST)/gentrace
+	$(Q)tools/bench-host $(HOST)/baretrace $(HOST)/gentrace $(BUILD)/bench $(BENCH_HOST_EVENTS)
+
 bench: $(QEMU_DTB_DEP)
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) APP=test/bench
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD)
@@ -440,6 +454,7 @@ help:
 	@echo "  make bench        instruction counts under -icount (build/bench/*.json;"
 	@echo "                    BOARD=rpi4 on raspi4b: build/bench/rpi4/*.json)"
 	@echo "  make bench-anchor the same tracer costs on Debian's arm64 Linux (build/bench/anchor.json)"
+	@echo "  make bench-host   the host tool on generated 1M/10M-event traces (build/bench/host.json)"
 	@echo "  make host-tools   build/host/baretrace, its man pages (build/host/man) and build/host/mktables"
 	@echo "  make install      the host tool into PREFIX/bin, its man pages into PREFIX/share/man/man1"
 	@echo "  make newlib       build newlib into build/newlib (once; the build does it when needed)"

@@ -19,6 +19,7 @@ HOST_E2E = [
     ("e2e_filters", 300),       # host-side filters on every command, graph
     ("e2e_outcome", 120),       # how the run ended, cut traces, the app's name
     ("e2e_words", 120),         # did-you-mean, --format=chrome, --ns, "1 event"
+    ("e2e_memory", 300),        # report and exports stream: peak RSS bounded
 ]
 
 
@@ -33,7 +34,8 @@ def stage_host(res, board):
     os.makedirs(HOST, exist_ok=True)
     stage_host_units(res)
     # The host tool end to end: capture, report, stats, export (TAP).
-    st, out = run(["make", "-s", f"BOARD={board}", "build/host/baretrace"])
+    st, out = run(["make", "-s", f"BOARD={board}", "build/host/baretrace",
+                    "build/host/gentrace"])
     if st != 0:
         res.record("host baretrace: builds", False, out)
     else:

@@ -22,7 +22,9 @@
  *                the call graph beneath a function
  *   profile.c    profile dumps: the latest of each CPU, merged rows
  * output/
- *   report*.c    report: per-CPU queues merged by time, ftrace layouts
+ *   report*.c    report: per-CPU queues merged by time (report_merge.c)
+ *                in a window the first pass plans (report_plan.c),
+ *                ftrace layouts
  *   stats*.c     stats: the table, --sort, --diff of two traces
  *   graph_out.c  graph's tree
  *   render.c     text of durations, times, tracepoint fields, printf

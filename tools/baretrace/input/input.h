@@ -175,6 +175,9 @@ struct bt_decoder {
 	int want_prev;			/* decode the previous boot's blocks */
 	struct bt_prev prev;
 	struct bt_filter *filter;	/* in front of v when filters are set */
+	/* bt_decode_file: told of each whole frame read, with the file
+	 * offset where it ends, before it is decoded; 1: skip it. */
+	int (*frame_hook)(struct bt_decoder *d, long end, const uint8_t *payload, size_t len);
 };
 
 /*

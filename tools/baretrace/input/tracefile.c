@@ -163,11 +163,14 @@ int bt_decode_file(struct bt_decoder *d, const char *path)
 	f = bt_file_open(path);
 	/* Only the printing pass warns: a quiet pass over the same file
 	 * (report's depths, the first pass) would say it all again. */
-	while ((rc = bt_file_next(f, buf, &len, &d->skipped_bytes)) == 1)
+	while ((rc = bt_file_next(f, buf, &len, &d->skipped_bytes)) == 1) {
+		if (d->frame_hook && d->frame_hook(d, ftell(f), buf, len))
+			continue;
 		if (bt_dec_frame(d, buf, len) < 0) {
 			fclose(f);
 			return BT_EXIT_INPUT;
 		}
+	}
 	fclose(f);
 	if (!d->frames && (rc < 0 || d->skipped_bytes)) {
 		if (!d->quiet)

@@ -94,15 +94,24 @@ void bt_stacks_free(struct bt_stacks *s);
 struct bt_depth;
 
 struct bt_depths {
-	struct bt_depth *v[BT_MAX_CPUS];	/* by the exit's ordinal on its CPU */
+	struct bt_depth *v[BT_MAX_CPUS];	/* exits without entries, by ordinal */
 	size_t n[BT_MAX_CPUS], cap[BT_MAX_CPUS];
+	size_t at[BT_MAX_CPUS];			/* bt_depth_of's cursor */
+	uint64_t exits[BT_MAX_CPUS];		/* exits seen, per CPU */
+	uint8_t keep_all[BT_MAX_CPUS];		/* an outcome record came */
 	int graph, function;	/* graph records, function entries seen */
 };
 
 /* Reads the trace quietly for the depth of every graph exit. */
 void bt_depths_read(struct bt_depths *dp, const char *trace, const char *elf);
-/* The depth of CPU cpu's k-th exit, or 'guess' if it is not known. */
-uint64_t bt_depth_of(const struct bt_depths *dp, unsigned cpu, uint64_t k, uint64_t guess);
+/* The same, one record at a time (this boot's, in stream order, through
+ * the stacks st); then bt_depths_settle once at the end. */
+void bt_depths_record(struct bt_depths *dp, struct bt_stacks *st, unsigned cpu,
+		      const struct wire_record *r);
+void bt_depths_settle(struct bt_depths *dp);
+/* The depth of CPU cpu's k-th exit, or 'guess' if it is not known (an
+ * exit with an entry). Asked with k increasing, per CPU. */
+uint64_t bt_depth_of(struct bt_depths *dp, unsigned cpu, uint64_t k, uint64_t guess);
 void bt_depths_free(struct bt_depths *dp);
 
 /* ---- profile.c --------------------------------------------------------- */

@@ -117,70 +117,7 @@ void bt_json_ns(FILE *f, uint64_t ns);
 /* "args":["0x1",...]: register values in hex */
 void bt_json_args(FILE *f, const int64_t *v, unsigned n);
 
-/* ---- report.c, report_line.c, report_graph.c: `baretrace report` ------ */
-
-/* What report queues per CPU until the merge: a record (kinds 0-5, 7)
- * or one of these. */
-enum { BT_RI_HOLE = 8, BT_RI_PROFILE = 9 };
-enum { BT_RI_IRQ_ENTRY = 1, BT_RI_IRQ_EXIT = 2 };	/* sub of a kind-4 item */
-
-struct bt_ritem {
-	uint64_t ts;		/* counter value; holes: set for the merge */
-	uint64_t seq;		/* arrival order: equal times keep it */
-	uint64_t site;		/* kinds 0-3; extensions: their site; dumps: CPU */
-	uint64_t a;		/* kinds 0/1 caller, 2 duration, 3 depth; holes
-				 * events; dumps functions; extensions values */
-	int64_t retval;		/* kind 2 */
-	size_t text;		/* arena offset: kinds 4/5 text, 7 values */
-	const char *cause;	/* holes (a static string) */
-	uint8_t kind, flags;	/* kind 2 exit flags; kind 0/1 has_caller */
-	uint8_t sub;		/* kind 7 subtype and action; kind 4 BT_RI_IRQ_* */
-	uint8_t action;
-};
-
-/* One CPU's items in stream order, with the bytes they point to. */
-struct bt_rqueue {
-	struct bt_ritem *v;
-	size_t n, cap, at;	/* at: the next to print */
-	char *arena;
-	size_t alen, acap;
-};
-
-struct bt_report {
-	struct bt_decoder *d;
-	struct bt_rqueue q[BT_MAX_CPUS + 1];	/* the last: profile dumps */
-	uint64_t seq;
-	uint64_t now;			/* the latest record time queued */
-	int seg_graph, seg_function;	/* the queued part has graph records,
-					 * function entries */
-	int seg_prev;			/* ... and is the previous boot's */
-	struct bt_stacks stacks;
-	struct bt_stacks prev_stacks;	/* the previous boot's, apart */
-	struct bt_depths depths;
-	uint64_t exits[BT_MAX_CPUS];	/* ordinal of the next exit, per CPU */
-	uint64_t indent[BT_MAX_CPUS];	/* depth a comment on that CPU sits at */
-	int last_graph_cpu;		/* of the last graph line; -1: none yet */
-	int cpu_width;			/* digits of the highest CPU number */
-	int said_function, said_graph;
-};
-
-extern int bt_opt_abstime;	/* report --abstime */
-/* report_line.c: prints the item at q[cpu].at and any of that CPU's
- * later items it folds in (an entry's arguments and exit); advances 'at'
- * past them. */
-void bt_report_item(struct bt_report *rp, unsigned cpu);
-/* report_graph.c: the header of a layout, once per section. */
-void bt_report_header(struct bt_report *rp, int graph);
-/* ftrace's duration cell for ns: "+ 12.016 us   |  " (fixed width). */
-void bt_graph_duration(char *buf, size_t n, uint64_t ns);
-/* A CPU switch block if the CPU changed, the time (--abstime), " 0) ". */
-void bt_graph_line_start(struct bt_report *rp, unsigned cpu, uint64_t ts);
-/* bt_graph_line_start, the duration cell (blank unless 'timed'), the
- * indent of 'depth'; the header first if it is not out yet. */
-void bt_graph_start(struct bt_report *rp, unsigned cpu, uint64_t ts, int timed,
-		    uint64_t ticks, uint64_t depth);
-/* A tracepoint or printf record: a comment in graph layout, else a line. */
-void bt_report_event(struct bt_report *rp, unsigned cpu, const struct bt_ritem *it);
+#include "report.h"	/* `baretrace report`: its queues, plan and layouts */
 
 /* ---- stats_sort.c ------------------------------------------------------ */
 
@@ -306,8 +243,9 @@ struct bt_tc_buf {
 
 /* One CPU's ring-buffer pages (export_tracecmd_page.c). */
 struct bt_tc_cpu {
-	uint8_t *data;		/* whole pages; the last one may be open */
-	size_t len, cap;
+	uint8_t page[BT_TC_PAGE];	/* the last page, open or not */
+	FILE *spill;		/* the closed pages (export_tracecmd_page.c) */
+	uint64_t len;		/* bytes of all pages, the open one too */
 	int open;		/* the last page takes more events */
 	size_t used;		/* event bytes in the open page */
 	uint64_t last_ns;
@@ -322,6 +260,11 @@ void bt_tc_event(struct bt_tc_cpu *c, uint64_t ns, const void *data, size_t len)
 void bt_tc_lost(struct bt_tc_cpu *c, uint64_t events);
 /* Closes the open page. */
 void bt_tc_finish(struct bt_tc_cpu *c);
+/* Spill files go beside this path (the output). */
+void bt_tc_spill_near(const char *out);
+/* Writes the CPU's pages (after bt_tc_finish) to out: 0, or -1. */
+int bt_tc_copy(struct bt_tc_cpu *c, FILE *out);
+void bt_tc_free(struct bt_tc_cpu *c);
 
 /* export_tracecmd_head.c: everything up to and including "flyrecord". */
 void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsigned ncpus);

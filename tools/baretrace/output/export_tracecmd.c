@@ -27,8 +27,10 @@
  * "CPU:N [M EVENTS DROPPED]" before its first event. A hole after a
  * CPU's last event has no page after it and is not marked.
  *
- * The whole file is built in memory and written only once the trace
- * decoded: a bad trace leaves nothing behind.
+ * Each CPU's pages go to a temporary spill file as they fill (only the
+ * open page is held: export_tracecmd_page.c); the .dat is written only
+ * once the trace decoded, its header and then each CPU's pages copied
+ * whole, so a bad trace leaves nothing behind.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -260,7 +262,7 @@ static void write_file(struct tc_export *x, struct bt_decoder *d, const char *ou
 		bt_die(BT_EXIT_INPUT, "cannot create %s: %s", out, strerror(errno));
 	bad = fwrite(h.p, 1, h.len, f) != h.len;
 	for (unsigned c = 0; c < ncpus; c++)
-		bad |= x->cpu[c].len && fwrite(x->cpu[c].data, 1, x->cpu[c].len, f) != x->cpu[c].len;
+		bad |= bt_tc_copy(&x->cpu[c], f) != 0;
 	bad |= fclose(f) != 0;
 	if (bad) {
 		remove(out);	/* no half-written file left behind */
@@ -276,6 +278,7 @@ int bt_export_tracecmd(const char *trace, const char *elf, const char *out)
 	int rc;
 
 	bt_depths_read(&x.depths, trace, elf);
+	bt_tc_spill_near(out);
 	bt_dec_init(&d, &tc_visitor, &x);
 	if (elf)
 		bt_dec_use_elf(&d, elf);
@@ -284,7 +287,7 @@ int bt_export_tracecmd(const char *trace, const char *elf, const char *out)
 	if (!rc)
 		write_file(&x, &d, out);
 	for (unsigned c = 0; c < BT_MAX_CPUS; c++)
-		free(x.cpu[c].data);
+		bt_tc_free(&x.cpu[c]);
 	bt_stacks_free(&x.stacks);
 	bt_depths_free(&x.depths);
 	bt_dec_free(&d);

@@ -16,9 +16,18 @@
  *
  * Everything is little-endian. The last 8 bytes of every page stay free
  * so a loss count always fits.
+ *
+ * Only the open page is in memory: a page that closes goes to its CPU's
+ * spill file, a temporary file beside the output (unlinked as soon as it
+ * is made, so nothing stays behind), and the export copies the spill
+ * files into the .dat, each CPU's section whole, once their lengths are
+ * known (export_tracecmd.c). Memory is a page per CPU however long the
+ * trace is.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../bt.h"
 
@@ -36,9 +45,63 @@ static void put_le(uint8_t *p, uint64_t v, unsigned n)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
+static const char *spill_near;	/* the output's path */
+
+void bt_tc_spill_near(const char *out)
+{
+	spill_near = out;
+}
+
 static uint8_t *page(struct bt_tc_cpu *c)
 {
-	return c->data + c->len - BT_TC_PAGE;
+	return c->page;
+}
+
+/* A closed page goes to the CPU's spill file, made on first use. */
+static void spill(struct bt_tc_cpu *c)
+{
+	if (!c->spill) {
+		size_t n = strlen(spill_near) + 16;
+		char *path = bt_alloc(n);
+		int fd;
+
+		snprintf(path, n, "%s.tmp-XXXXXX", spill_near);
+		fd = mkstemp(path);
+		if (fd < 0 || !(c->spill = fdopen(fd, "w+b")))
+			bt_die(BT_EXIT_INPUT, "cannot create a temporary file beside %s: %s",
+			       spill_near, strerror(errno));
+		unlink(path);
+		free(path);
+	}
+	if (fwrite(c->page, 1, BT_TC_PAGE, c->spill) != BT_TC_PAGE)
+		bt_die(BT_EXIT_INPUT, "cannot write a temporary file beside %s: %s", spill_near,
+		       strerror(errno));
+}
+
+int bt_tc_copy(struct bt_tc_cpu *c, FILE *out)
+{
+	static uint8_t buf[1 << 16];
+	uint64_t left = c->len;
+
+	if (!c->spill)
+		return 0;
+	if (fflush(c->spill) || fseek(c->spill, 0, SEEK_SET))
+		return -1;
+	while (left) {
+		size_t n = left < sizeof(buf) ? (size_t)left : sizeof(buf);
+
+		if (fread(buf, 1, n, c->spill) != n || fwrite(buf, 1, n, out) != n)
+			return -1;
+		left -= n;
+	}
+	return 0;
+}
+
+void bt_tc_free(struct bt_tc_cpu *c)
+{
+	if (c->spill)
+		fclose(c->spill);
+	c->spill = NULL;
 }
 
 /* Ends the open page: its commit word, the loss mark it carries. */
@@ -57,12 +120,12 @@ static void page_close(struct bt_tc_cpu *c)
 	}
 	put_le(p + 8, commit, 8);
 	c->open = 0;
+	spill(c);
 }
 
 static void page_open(struct bt_tc_cpu *c, uint64_t ns)
 {
-	c->data = bt_grow(c->data, &c->cap, c->len + BT_TC_PAGE, 1);
-	memset(c->data + c->len, 0, BT_TC_PAGE);
+	memset(c->page, 0, BT_TC_PAGE);
 	c->len += BT_TC_PAGE;
 	put_le(page(c), ns, 8);
 	c->open = 1;

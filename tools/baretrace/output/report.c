@@ -12,17 +12,23 @@
  * written by report_line.c (nesting kept per CPU) with report_graph.c's
  * layout pieces.
  *
- * A whole part of the trace is held: one item (about 64 bytes) per
- * record plus the bytes of tracepoint text and extension values. The
- * queues are merged and emptied where the time base changes: at the
+ * The queues hold a window, not the trace: a first pass (report_plan.c)
+ * says how many items each queue gets in each section and when each
+ * CPU's next record comes, so after each block the merge prints every
+ * head that no CPU can still precede, keeping the items an entry may
+ * fold in (its arguments and exit: up to four). What stays queued is
+ * what the CPUs' blocks overlap in time and in the stream, about a block
+ * per CPU on a trace sent as the target sends it. Each item is about 64
+ * bytes plus the bytes of tracepoint text and extension values. The
+ * queues are merged to the end where the time base changes: at the
  * previous boot's section (docs/wire.md 2.10: a boot that ended in a
  * reset, sent by the next one first), which prints under a heading of its
  * own with its own call stacks and books after it, and at the end.
  *
- * The file is read twice. Exits without entries nest by containment, so
- * a call's depth is known only once its callers have returned, later in
- * the stream; the first pass (depths.c) works out every exit's depth by
- * its ordinal on its CPU, which the merge does not change.
+ * Exits without entries nest by containment, so a call's depth is known
+ * only once its callers have returned, later in the stream; the first
+ * pass (depths.c) works out those exits' depths by their ordinals on
+ * their CPU, which the merge does not change.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +48,9 @@ static struct bt_ritem *queue_add(struct bt_report *rp, unsigned cpu, unsigned k
 	it->kind = (uint8_t)kind;
 	it->seq = rp->seq++;
 	it->text = SIZE_MAX;
+	q->queued++;
+	if (kind == BT_RI_HOLE && q->unsettled == SIZE_MAX)
+		q->unsettled = q->n - 1;
 	return it;
 }
 
@@ -105,6 +114,16 @@ static void take_ext(struct bt_rqueue *q, struct bt_ritem *it, const struct wire
 	}
 }
 
+/* Holes before a record take its time. */
+static void settle_holes(struct bt_rqueue *q, uint64_t ts)
+{
+	if (q->unsettled == SIZE_MAX)
+		return;
+	for (size_t i = q->unsettled; i + 1 < q->n; i++)
+		q->v[i].ts = ts;
+	q->unsettled = SIZE_MAX;
+}
+
 static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
 {
 	struct bt_report *rp = d->user;
@@ -114,6 +133,7 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		return;
 	it = queue_add(rp, cpu, r->kind);
 	it->ts = r->ts;
+	settle_holes(&rp->q[cpu], r->ts);
 	rp->now = r->ts > rp->now ? r->ts : rp->now;
 	it->site = r->site;
 	switch (r->kind) {
@@ -168,58 +188,34 @@ static void on_profile(struct bt_decoder *d, const struct wire_frame *f)
 	it->ts = rp->now;
 }
 
-/* A hole takes the time of its CPU's next record; with none after it
- * (events lost at the end of the run) it goes after every record. The
- * queue stays in time order. */
-static void settle_times(struct bt_rqueue *q)
+/* Each frame read in order: its place orders its items (equal times
+ * print in the order they arrived); a block already decoded ahead of its
+ * place (report_merge.c) is skipped. */
+static int on_frame(struct bt_decoder *d, long end, const uint8_t *payload, size_t len)
 {
-	uint64_t next = UINT64_MAX;
+	struct bt_report *rp = d->user;
+	struct wire_frame f;
 
-	for (size_t i = q->n; i-- > 0;) {
-		if (q->v[i].kind == BT_RI_HOLE)
-			q->v[i].ts = next;
-		else
-			next = q->v[i].ts;
-	}
+	rp->index = rp->plan.frames_read++;
+	if (!wire_frame_parse(payload, len, &f) && f.type == WIRE_FRAME_DATA &&
+	    end <= rp->pulled_end[f.cpu])
+		return 1;
+	rp->seq = rp->index << BT_RSEQ_SHIFT;
+	return 0;
 }
 
-/* Prints every queued item, earliest first, and empties the queues. */
-static void merge_print(struct bt_report *rp)
+static void on_block_begin(struct bt_decoder *d, const struct wire_frame *f, uint64_t base_ts)
 {
-	unsigned active[BT_MAX_CPUS + 1], n = 0;
+	struct bt_report *rp = d->user;
 
-	for (unsigned c = 0; c <= BT_MAX_CPUS; c++) {
-		if (rp->q[c].n) {
-			settle_times(&rp->q[c]);
-			active[n++] = c;
-		}
-	}
-	/* ftrace pads the CPU column to the widest CPU number */
-	unsigned top = rp->d->meta.ncpus ? (unsigned)rp->d->meta.ncpus - 1 : 0;
+	(void)base_ts;
+	rp->plan.at[f->cpu]++;	/* the plan's blocks, in the same order */
+}
 
-	for (unsigned k = 0; k < n; k++)
-		top = active[k] > top && active[k] < BT_MAX_CPUS ? active[k] : top;
-	for (rp->cpu_width = 1; top >= 10; top /= 10)
-		rp->cpu_width++;
-	while (n) {
-		unsigned best = 0;
-
-		for (unsigned k = 1; k < n; k++) {
-			const struct bt_ritem *a = &rp->q[active[k]].v[rp->q[active[k]].at];
-			const struct bt_ritem *b = &rp->q[active[best]].v[rp->q[active[best]].at];
-
-			if (a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq))
-				best = k;
-		}
-		bt_report_item(rp, active[best]);
-		if (rp->q[active[best]].at >= rp->q[active[best]].n) {
-			rp->q[active[best]].n = rp->q[active[best]].at = 0;
-			rp->q[active[best]].alen = 0;
-			active[best] = active[--n];
-		}
-	}
-	rp->seg_graph = rp->seg_function = 0;
-	rp->now = 0;
+static void on_block_end(struct bt_decoder *d, const struct wire_frame *f)
+{
+	(void)f;
+	bt_report_merge_ready(d->user);
 }
 
 /* The previous boot's events: a heading before, their books after. */
@@ -227,7 +223,7 @@ static void on_section(struct bt_decoder *d, int prev)
 {
 	struct bt_report *rp = d->user;
 
-	merge_print(rp);
+	bt_report_merge_all(rp);
 	if (prev) {
 		printf("#\n# ==== previous boot %llu, up to its reset (kept in RAM, sent by the "
 		       "next boot) ====\n", (unsigned long long)d->prev.boot);
@@ -244,6 +240,8 @@ static const struct bt_visitor report_visitor = {
 	.hole = on_hole,
 	.profile = on_profile,
 	.section = on_section,
+	.block_begin = on_block_begin,
+	.block_end = on_block_end,
 };
 
 int bt_report(const char *trace, const char *elf)
@@ -252,17 +250,28 @@ int bt_report(const char *trace, const char *elf)
 	static struct bt_report rp;
 	int rc;
 
-	bt_depths_read(&rp.depths, trace, elf);
+	rp.names = bt_rplan_read(&rp.plan, &rp.depths, trace, elf);
 	rp.d = &d;
+	rp.trace = trace;
 	rp.last_graph_cpu = -1;
+	for (unsigned c = 0; c <= BT_MAX_CPUS; c++)
+		rp.q[c].unsettled = SIZE_MAX;
+	for (unsigned c = 0; c < BT_MAX_CPUS; c++)
+		rp.pulled_end[c] = -1;
+	rp.plan.frames_read = 0;
+	bt_report_section_start(&rp);
 	bt_dec_init(&d, &report_visitor, &rp);
 	d.want_prev = 1;
+	d.frame_hook = on_frame;
+	/* The first pass read the END totals the holes' causes need. */
+	d.pre = bt_alloc(sizeof(*d.pre));
+	*d.pre = rp.names->end;
 	if (elf)
 		bt_dec_use_elf(&d, elf);
 	rc = bt_decode_file(&d, trace);
 	if (d.prev.active)	/* nothing of this boot after it */
 		on_section(&d, 0);
-	merge_print(&rp);
+	bt_report_merge_all(&rp);
 	if (!rc) {
 		printf("# %llu event%s\n", (unsigned long long)bt_events(&d), bt_plural(bt_events(&d)));
 		bt_loss_print(stdout, &d, "# ", d.bad_frames);
@@ -275,6 +284,11 @@ int bt_report(const char *trace, const char *elf)
 	bt_stacks_free(&rp.stacks);
 	bt_stacks_free(&rp.prev_stacks);
 	bt_depths_free(&rp.depths);
+	bt_rplan_free(&rp.plan);
+	if (rp.pull_f)
+		fclose(rp.pull_f);
+	bt_dec_free(rp.names);
+	free(rp.names);
 	bt_dec_free(&d);
 	return rc;
 }

@@ -103,7 +103,7 @@ void bt_graph_line_start(struct bt_report *rp, unsigned cpu, uint64_t ts)
 		       rp->cpu_width, rp->last_graph_cpu, rp->cpu_width, cpu);
 	rp->last_graph_cpu = (int)cpu;
 	if (bt_opt_abstime) {
-		bt_fmt_seconds(t, sizeof(t), ts, bt_freq(rp->d));
+		bt_fmt_seconds(t, sizeof(t), ts, bt_freq(rp->names));
 		printf("%*s |  ", bt_opt_ns ? 15 : 12, t);
 	}
 	printf(" %*u) ", rp->cpu_width, cpu);
@@ -119,7 +119,7 @@ void bt_graph_start(struct bt_report *rp, unsigned cpu, uint64_t ts, int timed,
 	bt_report_header(rp, 1);
 	bt_graph_line_start(rp, cpu, ts);
 	if (timed)
-		bt_graph_duration(cell, sizeof(cell), bt_ticks_ns(ticks, bt_freq(rp->d)));
+		bt_graph_duration(cell, sizeof(cell), bt_ticks_ns(ticks, bt_freq(rp->names)));
 	printf("%s%*s", timed ? cell : "              |  ",
 	       (int)(depth > MAX_INDENT ? MAX_INDENT : depth) * 2, "");
 }
@@ -132,7 +132,7 @@ void bt_report_event(struct bt_report *rp, unsigned cpu, const struct bt_ritem *
 	char ts[40];
 
 	if (!rp->seg_graph) {
-		bt_fmt_seconds(ts, sizeof(ts), it->ts, bt_freq(rp->d));
+		bt_fmt_seconds(ts, sizeof(ts), it->ts, bt_freq(rp->names));
 		if (fields)
 			printf("[%03u] %s: %s: %s\n", cpu, ts, text, fields);
 		else

@@ -71,7 +71,7 @@ static void exit_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem 
 				 .duration = x->a, .flags = x->flags, .retval = x->retval };
 	struct bt_exit e;
 	char nb[32];
-	const char *name = bt_func_name(rp->d, x->site, nb, sizeof(nb));
+	const char *name = bt_func_name(rp->names, x->site, nb, sizeof(nb));
 	uint64_t k = rp->seg_prev ? 0 : rp->exits[cpu]++;
 
 	/* The first pass has depths for this boot's exits only. */
@@ -108,9 +108,9 @@ static void entry_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem
 	}
 	if (it->kind != WIRE_REC_GRAPH_ENTRY) {
 		bt_report_header(rp, 0);
-		bt_fmt_seconds(ts, sizeof(ts), it->ts, bt_freq(rp->d));
-		printf("[%03u] %s: %s%s <-%s\n", cpu, ts, bt_func_name(rp->d, it->site, nb, sizeof(nb)),
-		       args, it->flags ? bt_caller_name(&rp->d->syms, it->a, cb, sizeof(cb)) : "?");
+		bt_fmt_seconds(ts, sizeof(ts), it->ts, bt_freq(rp->names));
+		printf("[%03u] %s: %s%s <-%s\n", cpu, ts, bt_func_name(rp->names, it->site, nb, sizeof(nb)),
+		       args, it->flags ? bt_caller_name(&rp->names->syms, it->a, cb, sizeof(cb)) : "?");
 		return;
 	}
 	bt_stack_enter(bt_stack_of(rp->seg_prev ? &rp->prev_stacks : &rp->stacks, cpu), it->site,
@@ -121,7 +121,7 @@ static void entry_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem
 		return;
 	}
 	bt_graph_start(rp, cpu, it->ts, 0, 0, it->a);
-	printf("%s%s {\n", bt_func_name(rp->d, it->site, nb, sizeof(nb)), args[0] ? args : "()");
+	printf("%s%s {\n", bt_func_name(rp->names, it->site, nb, sizeof(nb)), args[0] ? args : "()");
 	rp->indent[cpu] = it->a + 1;
 }
 
@@ -143,7 +143,7 @@ static void outcome_line(struct bt_report *rp, unsigned cpu, const struct bt_rit
 		const struct bt_frame *f = &s->f[--s->n];
 
 		bt_graph_start(rp, cpu, it->ts, 0, 0, f->depth);
-		printf("} /* %s: cut by the %s */\n", bt_func_name(rp->d, f->site, nb, sizeof(nb)),
+		printf("} /* %s: cut by the %s */\n", bt_func_name(rp->names, f->site, nb, sizeof(nb)),
 		       word);
 		rp->indent[cpu] = f->depth;
 	}
@@ -157,17 +157,17 @@ static void ext_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *
 	char ts[40], nb[32], ab[16], text[BT_ARGS_SHOWN * 20];
 	uint64_t ret;
 
-	bt_fmt_seconds(ts, sizeof(ts), it->ts, bt_freq(rp->d));
+	bt_fmt_seconds(ts, sizeof(ts), it->ts, bt_freq(rp->names));
 	switch (it->sub) {
 	case WIRE_EXT_ARGS:	/* no entry took them */
 		bt_fmt_arg_values(v, args_of(q, it, v), " ", text, sizeof(text));
 		printf("[%03u] %s: args of %s: %s\n", cpu, ts,
-		       bt_func_name(rp->d, it->site, nb, sizeof(nb)), text);
+		       bt_func_name(rp->names, it->site, nb, sizeof(nb)), text);
 		break;
 	case WIRE_EXT_TRIGGER:
 		printf("[%03u] %s: trigger %s on %s\n", cpu, ts,
 		       bt_trigger_action(it->action, ab, sizeof(ab)),
-		       bt_func_name(rp->d, it->site, nb, sizeof(nb)));
+		       bt_func_name(rp->names, it->site, nb, sizeof(nb)));
 		break;
 	case WIRE_EXT_OUTCOME:
 		outcome_line(rp, cpu, it, ts);
@@ -176,7 +176,7 @@ static void ext_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *
 		printf("[%03u] %s: <stack trace>\n", cpu, ts);
 		for (uint64_t i = 0; i < it->a; i++) {
 			memcpy(&ret, q->arena + it->text + i * sizeof(ret), sizeof(ret));
-			printf(" => %s\n", bt_caller_name(&rp->d->syms, ret, nb, sizeof(nb)));
+			printf(" => %s\n", bt_caller_name(&rp->names->syms, ret, nb, sizeof(nb)));
 		}
 		break;
 	}
