@@ -2,7 +2,8 @@
  * trace/events/tracepoint.c: attaching probes to tracepoints and patching their
  * sites (see include/baretrace_tracepoint.h for a site's two words).
  *
- * Probe arrays: each event has two; tp_iterate reads probes[cur] with
+ * Probe arrays: each event has two (with fp_probes[], which of them may
+ * use FP/SIMD and so are reached through tp_iterate_fp); tp_iterate reads probes[cur] with
  * interrupts masked, so once a synchronisation round has run after 'cur'
  * flipped (every other CPU took the IPI, hence left any tp_iterate) the
  * old array is free to be rewritten; until then it holds a trap probe
@@ -78,9 +79,18 @@ static int batch_alloc(void)
 	return 0;
 }
 
-static uint32_t call_insn(uintptr_t bl, unsigned int n, tp_probe_fn first)
+/* The BL's target for n probes, the first 'first', fp_probes saying
+ * which may use FP/SIMD (include/baretrace_tracepoint.h). */
+static uint32_t call_insn(uintptr_t bl, unsigned int n, tp_probe_fn first,
+			  unsigned int fp_probes)
 {
-	return patch_insn_bl(bl, n == 1 ? (uintptr_t)first : (uintptr_t)tp_iterate);
+	uintptr_t to = (uintptr_t)tp_iterate;
+
+	if (fp_probes)
+		to = (uintptr_t)tp_iterate_fp;
+	else if (n == 1)
+		to = (uintptr_t)first;
+	return patch_insn_bl(bl, to);
 }
 
 /*
@@ -91,9 +101,11 @@ static uint32_t call_insn(uintptr_t bl, unsigned int n, tp_probe_fn first)
  *   site NOP         NOP              B out_of_line    B out_of_line
  *   out-of-line BL   BL tp_iterate    BL P             BL tp_iterate
  *
- * trace_lock held.
+ * with BL tp_iterate_fp in place of the BL while any attached probe may
+ * use FP/SIMD. trace_lock held.
  */
-static int tp_patch(const struct tp_event *ev, unsigned int was, tp_probe_fn was_first)
+static int tp_patch(const struct tp_event *ev, unsigned int was, tp_probe_fn was_first,
+		    unsigned int was_fp)
 {
 	uintptr_t *addr = batch_addr;
 	uint32_t *old = batch_old, *insn = batch_insn;
@@ -105,8 +117,8 @@ static int tp_patch(const struct tp_event *ev, unsigned int was, tp_probe_fn was
 		if ((const struct tp_event *)REL(c->ev) != ev)
 			continue;
 		addr[n] = REL(c->bl);
-		old[n] = call_insn(addr[n], was, was_first);
-		insn[n] = call_insn(addr[n], s->nprobes, first);
+		old[n] = call_insn(addr[n], was, was_first, was_fp);
+		insn[n] = call_insn(addr[n], s->nprobes, first, s->fp_probes[s->cur]);
 		n++;
 	}
 	for (const struct tp_site_ent *t = __bt_tp_sites_start; t < __bt_tp_sites_end; t++) {
@@ -132,18 +144,22 @@ static void tp_stale_probe(const struct tp_event *ev, const uint64_t *fields)
 	__atomic_fetch_add(&tp_stale_hits, 1, __ATOMIC_RELAXED);
 }
 
-/* Publishes 'next' (n probes) as ev's array and patches. trace_lock. */
-static int tp_publish(const struct tp_event *ev, const tp_probe_fn *next, unsigned int n)
+/* Publishes 'next' (n probes, fp bit i: next[i] may use FP/SIMD) as
+ * ev's array and patches. trace_lock. */
+static int tp_publish(const struct tp_event *ev, const tp_probe_fn *next, unsigned int n,
+		      unsigned int fp)
 {
 	struct tp_state *s = ev->state;
 	unsigned int was = s->nprobes, spare = s->cur ^ 1;
 	tp_probe_fn was_first = s->probes[s->cur][0];
+	unsigned int was_fp = s->fp_probes[s->cur];
 
 	memset(s->probes[spare], 0, sizeof(s->probes[spare]));
 	memcpy(s->probes[spare], next, n * sizeof(*next));
+	s->fp_probes[spare] = (unsigned char)fp;
 	__atomic_store_n(&s->cur, spare, __ATOMIC_RELEASE);
 	s->nprobes = n;
-	int err = tp_patch(ev, was, was_first);
+	int err = tp_patch(ev, was, was_first, was_fp);
 
 	if (err) {	/* nothing was written: the old array is still right */
 		__atomic_store_n(&s->cur, spare ^ 1, __ATOMIC_RELEASE);
@@ -158,10 +174,11 @@ static int tp_publish(const struct tp_event *ev, const tp_probe_fn *next, unsign
 	return 0;
 }
 
-static int tp_change(const struct tp_event *ev, tp_probe_fn probe, bool attach)
+static int tp_change(const struct tp_event *ev, tp_probe_fn probe, bool attach,
+		     unsigned int flags)
 {
 	tp_probe_fn next[TP_MAX_PROBES];
-	unsigned int n = 0, found = 0;
+	unsigned int n = 0, found = 0, fp = 0;
 	int err = 0;
 
 	if (!ev || !probe)
@@ -172,31 +189,39 @@ static int tp_change(const struct tp_event *ev, tp_probe_fn probe, bool attach)
 	struct tp_state *s = ev->state;
 
 	for (unsigned int i = 0; i < s->nprobes; i++) {
-		if (s->probes[s->cur][i] == probe)
+		if (s->probes[s->cur][i] == probe) {
 			found = 1;
-		else
-			next[n++] = s->probes[s->cur][i];
+			continue;
+		}
+		fp |= ((s->fp_probes[s->cur] >> i) & 1u) << n;
+		next[n++] = s->probes[s->cur][i];
 	}
-	if (attach && !found && n < TP_MAX_PROBES)
+	if (attach && !found && n < TP_MAX_PROBES) {
+		fp |= (flags & TP_PROBE_NO_FPSIMD ? 0u : 1u) << n;
 		next[n++] = probe;
-	else if (attach)
+	} else if (attach)
 		err = found ? TRACE_EBUSY : TRACE_ENOMEM;
 	else if (!found)
 		err = TRACE_EINVAL;
 	if (!err)
-		err = tp_publish(ev, next, n);
+		err = tp_publish(ev, next, n, fp);
 	spin_unlock(&trace_lock);
 	return err;
 }
 
 int tp_probe_attach(const struct tp_event *ev, tp_probe_fn probe)
 {
-	return tp_change(ev, probe, true);
+	return tp_change(ev, probe, true, 0);
+}
+
+int tp_probe_attach_flags(const struct tp_event *ev, tp_probe_fn probe, unsigned int flags)
+{
+	return tp_change(ev, probe, true, flags);
 }
 
 int tp_probe_detach(const struct tp_event *ev, tp_probe_fn probe)
 {
-	return tp_change(ev, probe, false);
+	return tp_change(ev, probe, false, 0);
 }
 
 /* For tests: the first NOP and first BL of ev's sites (0 if none). */
