@@ -31,6 +31,7 @@ extern char exception_vectors[], bench_vectors_nofp[];
 static const uint32_t ro_word = 1;	/* .rodata: a write faults */
 static uint32_t rw_word;
 static volatile uint64_t cb_hits;
+static volatile int sink;
 
 static notrace void count_cb(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 			     struct trace_regs *regs)
@@ -96,6 +97,29 @@ static double round_trip(char *vbar, bool fp_live, unsigned int *faults, int *ba
 	return fault - plain;
 }
 
+/* BENCH_CALLS calls of bench_fn, counted, run as code without FP/SIMD
+ * (cpu_call_fp_off); returns CPACR_EL1 after them (FP/SIMD still off?). */
+static __attribute__((target("general-regs-only"))) long fn_calls(void *arg)
+{
+	uint32_t *insns = arg, t0 = (uint32_t)pmu_insns();
+	int acc = 0;
+
+	for (int i = 0; i < BENCH_CALLS; i++)
+		acc += bench_fn(i);
+	sink = acc;
+	*insns = (uint32_t)pmu_insns() - t0;
+	return (long)read_sysreg(cpacr_el1);
+}
+
+/* bench_fn per call by code without FP/SIMD; *bad set if it got some. */
+static double fn_per_call_fp_off(int *bad)
+{
+	uint32_t insns = 0;
+
+	*bad |= (cpu_call_fp_off(fn_calls, &insns) & (1u << CPACR_FPEN_EL1_BIT)) != 0;
+	return (double)insns / BENCH_CALLS;
+}
+
 /* bench_fn per call beyond off with n copies of count_cb registered. */
 static double with_ops(unsigned int n, uint32_t flags, double off, int *bad)
 {
@@ -125,6 +149,13 @@ void bench_fp(void)
 	double app1 = with_ops(1, 0, off, &bad);
 	double core1 = with_ops(1, TRACE_OPS_NO_FPSIMD, off, &bad);
 	double app2 = with_ops(2, 0, off, &bad);
+	struct trace_ops fo = { .func = count_cb };
+	double off_nofp = fn_per_call_fp_off(&fp_bad), app1_off;
+
+	bad |= trace_ops_set_filter(&fo, "bench_fn") || trace_ops_register(&fo);
+	app1_off = fn_per_call_fp_off(&fp_bad) - off_nofp;
+	bad |= trace_ops_unregister(&fo);
+	trace_ops_set_filter(&fo, "");
 	double core2 = with_ops(2, TRACE_OPS_NO_FPSIMD, off, &bad);
 
 	trace_set_tracer("function");
@@ -134,7 +165,7 @@ void bench_fp(void)
 
 	trace_stop();
 	trace_set_tracer("nop");
-	if (bad || fp_bad || faults != 3 * FP_ROUNDS || cb_hits - hits0 != 6ULL * BENCH_CALLS)
+	if (bad || fp_bad || faults != 3 * FP_ROUNDS || cb_hits - hits0 != 7ULL * BENCH_CALLS)
 		printf("bench: fp: setup failed (FP/SIMD state %s), %u of %d writes faulted, "
 		       "%lu callbacks\n", fp_bad ? "wrong" : "right", faults, 3 * FP_ROUNDS,
 		       (unsigned long)(cb_hits - hits0));
@@ -146,12 +177,15 @@ void bench_fp(void)
 	       exc_off, exc_nofp, exc_off - exc_nofp);
 	printf("| one ops callback (q0-q7, FPCR, FPSR) | %.2f | %.2f | %.2f |\n",
 	       app1, core1, app1 - core1);
+	printf("| one ops callback, code without FP/SIMD (lazy: not saved) | %.2f | %.2f | %.2f |\n",
+	       app1_off, core1, app1_off - core1);
 	printf("| two ops callbacks, list | %.2f | %.2f | %.2f |\n", app2, core2, app2 - core2);
 	printf("| function tracer (core ops, never saves) | | %.2f | |\n", fn);
 	printf("BENCH-JSON fp {\"exception_round_trip_insns\": %.2f, "
 	       "\"exception_round_trip_live_fp_insns\": %.2f, "
 	       "\"exception_round_trip_nofp_insns\": %.2f, \"app_callback_insns\": %.2f, "
 	       "\"nofp_callback_insns\": %.2f, \"app_list2_insns\": %.2f, "
-	       "\"nofp_list2_insns\": %.2f, \"function_tracer_insns\": %.2f}\n",
-	       exc_off, exc_fp, exc_nofp, app1, core1, app2, core2, fn);
+	       "\"nofp_list2_insns\": %.2f, \"function_tracer_insns\": %.2f, "
+	       "\"app_callback_fp_off_insns\": %.2f}\n",
+	       exc_off, exc_fp, exc_nofp, app1, core1, app2, core2, fn, app1_off);
 }
