@@ -26,14 +26,17 @@
  *          FP/SIMD off: calls the probes, writes CPACR_EL1 back, ISB
  *          (the context's next FP/SIMD instruction traps again).
  *          The probes: the only one directly, several through
- *          tp_iterate(ev, fields)
+ *          tp_call_probes(ev, fields, the array)
  *   out:   nothing; clobbers what a C call may (x0-x18, v0-v7, v16-v31)
  */
 #include "tp_table.h"
 
 #define TPF_SIZE	160	/* {x29, x30}, {fpcr, fpsr} or cpacr, q8-q15 */
 
-/* p = ev->state->probes[cur]; p[1] ? tp_iterate(ev, fields) : p[0](ev, fields) */
+/* p = ev->state->probes[cur]; p[1] ? tp_call_probes(ev, fields, p)
+ * : p[0] ? p[0](ev, fields) : nothing. p[0] may be NULL: a CPU still at
+ * a BL to here reads the array published before the BL was rewritten
+ * (trace/events/tracepoint.c), which may be the empty one. */
 	.macro	call_probes
 	ldr	x9, [x0, #TP_EVENT_STATE]	// s = ev->state
 	add	x10, x9, #TP_STATE_CUR
@@ -41,9 +44,11 @@
 	add	x9, x9, x10, lsl #TP_PROBES_SHIFT	// p = s->probes[cur] (ldar zero-extends)
 	ldp	x10, x11, [x9]
 	cbnz	x11, 8f				// several
+	cbz	x10, 9f				// none
 	blr	x10				// p[0](ev, fields)
 	b	9f
-8:	bl	tp_iterate
+8:	mov	x2, x9
+	bl	tp_call_probes			// the array read here, not again
 9:
 	.endm
 

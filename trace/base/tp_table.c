@@ -43,8 +43,12 @@ const struct tp_event *tp_find(const char *name)
 void tp_iterate(const struct tp_event *ev, const uint64_t *fields)
 {
 	struct tp_state *s = ev->state;
-	const tp_probe_fn *p = s->probes[__atomic_load_n(&s->cur, __ATOMIC_ACQUIRE)];
 
+	tp_call_probes(ev, fields, s->probes[__atomic_load_n(&s->cur, __ATOMIC_ACQUIRE)]);
+}
+
+void tp_call_probes(const struct tp_event *ev, const uint64_t *fields, const tp_probe_fn *p)
+{
 	for (unsigned int i = 0; i < TP_MAX_PROBES && p[i]; i++)
 		p[i](ev, fields);
 }

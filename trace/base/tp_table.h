@@ -14,6 +14,9 @@
 #include <baretrace_tracepoint.h>
 
 uint64_t tp_field_value(const struct tp_field *f, uint64_t v);
+/* Calls the probes of array p (up to the first NULL): tp_iterate's loop,
+ * for tp_iterate_fp, which has read the array already. */
+void tp_call_probes(const struct tp_event *ev, const uint64_t *fields, const tp_probe_fn *p);
 #endif
 
 #endif /* TRACE_TP_TABLE_H */

@@ -81,16 +81,36 @@ static int batch_alloc(void)
 
 /* The BL's target for n probes, the first 'first', fp_probes saying
  * which may use FP/SIMD (include/baretrace_tracepoint.h). */
+static uintptr_t call_target(unsigned int n, tp_probe_fn first, unsigned int fp_probes)
+{
+	if (fp_probes)
+		return (uintptr_t)tp_iterate_fp;
+	return n == 1 ? (uintptr_t)first : (uintptr_t)tp_iterate;
+}
+
 static uint32_t call_insn(uintptr_t bl, unsigned int n, tp_probe_fn first,
 			  unsigned int fp_probes)
 {
-	uintptr_t to = (uintptr_t)tp_iterate;
+	return patch_insn_bl(bl, call_target(n, first, fp_probes));
+}
 
-	if (fp_probes)
-		to = (uintptr_t)tp_iterate_fp;
-	else if (n == 1)
-		to = (uintptr_t)first;
-	return patch_insn_bl(bl, to);
+/* Every BL of ev from 'from' to 'to', the sites' NOPs as they are: one
+ * batch. trace_lock held. */
+static int tp_calls_move(const struct tp_event *ev, uintptr_t from, uintptr_t to)
+{
+	uintptr_t *addr = batch_addr;
+	uint32_t *old = batch_old, *insn = batch_insn;
+	unsigned int n = 0;
+
+	for (const struct tp_call_ent *c = __bt_tp_calls_start; c < __bt_tp_calls_end; c++) {
+		if ((const struct tp_event *)REL(c->ev) != ev)
+			continue;
+		addr[n] = REL(c->bl);
+		old[n] = patch_insn_bl(addr[n], from);
+		insn[n] = patch_insn_bl(addr[n], to);
+		n++;
+	}
+	return patch_apply_insns(addr, old, insn, n);
 }
 
 /*
@@ -144,8 +164,15 @@ static void tp_stale_probe(const struct tp_event *ev, const uint64_t *fields)
 	__atomic_fetch_add(&tp_stale_hits, 1, __ATOMIC_RELAXED);
 }
 
-/* Publishes 'next' (n probes, fp bit i: next[i] may use FP/SIMD) as
- * ev's array and patches. trace_lock. */
+/*
+ * Publishes 'next' (n probes, fp bit i: next[i] may use FP/SIMD) as
+ * ev's array and patches. A CPU still at the old BL reads the new array
+ * until the BL changes, and only tp_iterate_fp keeps the caller's
+ * FP/SIMD state: so before an array with a probe that may use it is
+ * published, the BLs move to tp_iterate_fp first (one batch more, under
+ * the old array, which tp_iterate_fp calls as well as the old target
+ * did). trace_lock.
+ */
 static int tp_publish(const struct tp_event *ev, const tp_probe_fn *next, unsigned int n,
 		      unsigned int fp)
 {
@@ -153,7 +180,16 @@ static int tp_publish(const struct tp_event *ev, const tp_probe_fn *next, unsign
 	unsigned int was = s->nprobes, spare = s->cur ^ 1;
 	tp_probe_fn was_first = s->probes[s->cur][0];
 	unsigned int was_fp = s->fp_probes[s->cur];
+	uintptr_t was_target = call_target(was, was_first, was_fp);
+	bool moved = fp && !was_fp;
 
+	if (moved) {
+		int err = tp_calls_move(ev, was_target, (uintptr_t)tp_iterate_fp);
+
+		if (err)
+			return err;
+		was_fp = fp;	/* the BLs' target is now what fp says */
+	}
 	memset(s->probes[spare], 0, sizeof(s->probes[spare]));
 	memcpy(s->probes[spare], next, n * sizeof(*next));
 	s->fp_probes[spare] = (unsigned char)fp;
@@ -165,6 +201,8 @@ static int tp_publish(const struct tp_event *ev, const tp_probe_fn *next, unsign
 		__atomic_store_n(&s->cur, spare ^ 1, __ATOMIC_RELEASE);
 		s->nprobes = was;
 		patch_sync_round();	/* no tp_iterate still reads 'spare' */
+		if (moved)	/* best effort: the BLs back where the old array says */
+			tp_calls_move(ev, (uintptr_t)tp_iterate_fp, was_target);
 		return err;
 	}
 	/* Past the batch's round no CPU reads the old array: poison it until
