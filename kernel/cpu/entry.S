@@ -32,7 +32,8 @@
  *                      FP instruction traps and is granted FP as above,
  *                      and the way out writes CPACR back to off, so the
  *                      interrupted code still has none (ERET is the
- *                      context synchronisation, Arm ARM D19.2.30).
+ *                      context synchronization event that makes a
+ *                      CPACR_EL1 write take effect, Arm ARM DDI 0487).
  *   The off path costs 6 instructions (mrs, str, tbz; ldr, msr, tbz),
  *   the on path the 39 of the save and restore on top (make bench,
  *   test/bench/fp.c, which assembles this file again with

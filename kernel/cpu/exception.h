@@ -18,7 +18,7 @@
 #define FRAME_CPACR	832	/* CPACR_EL1 when the exception was taken */
 #define FRAME_SIZE	848
 
-/* CPACR_EL1.FPEN (Arm ARM D19.2, bits 21:20): 0b11 no FP/SIMD traps,
+/* CPACR_EL1.FPEN (Arm ARM DDI 0487, bits 21:20): 0b11 no FP/SIMD traps,
  * 0b00 traps at EL1 and EL0 with ESR_ELx.EC 0x07. Bit 20 alone says
  * whether EL1 may use FP/SIMD (0b01, EL0 only trapped, is never set). */
 #define CPACR_FPEN	(3 << 20)
