@@ -20,7 +20,9 @@
  * Callbacks may read and change the traced function's arguments (x0-x7)
  * and its return address (lr) through regs. Callbacks may use floating
  * point: the traced function's FP/SIMD arguments (q0-q7), FPCR and FPSR
- * are saved around them and restored, whatever they do (see
+ * are saved around them and restored, whatever they do, when the traced
+ * context has FP/SIMD on; with it off (lazy: it never used any) nothing
+ * is saved and FP/SIMD is off again after the callback (see
  * TRACE_OPS_NO_FPSIMD for the callbacks that can do without).
  *
  * Filters use ftrace's glob syntax, several patterns separated by spaces
@@ -76,7 +78,8 @@ struct trace_ops {
  * register, FPCR or FPSR (it is built -mgeneral-regs-only, as the trace
  * core's own tracers are), so the trampoline need not save them. Without
  * it (the default) q0-q7, FPCR and FPSR are saved around the callback:
- * 21 instructions a call (make bench, build/bench/fp.json). */
+ * 23 instructions a call from code with FP/SIMD on, 13 from code
+ * without (make bench, build/bench/fp.json). */
 #define TRACE_OPS_NO_FPSIMD	(1u << 0)
 
 #define TRACE_EINVAL	(-1)	/* bad pattern or argument */

@@ -18,19 +18,33 @@
  *
  *   probes   site NOP          out-of-line BL
  *   0        NOP               BL tp_iterate (never reached)
- *   1        B out_of_line     BL probe        (a static call)
+ *   1        B out_of_line     BL probe        (a static call; a
+ *                                               TP_PROBE_NO_FPSIMD one)
  *   2+       B out_of_line     BL tp_iterate   (loops over the array)
+ *   any that may use FP/SIMD   BL tp_iterate_fp (keeps FP, then loops)
  *
  * Probes are void probe(const struct tp_event *ev, const uint64_t *fields);
  * fields[i] holds field i (integers widened to 64 bits, strings as a
  * pointer). A probe runs with IRQ and FIQ masked, called directly or
  * through tp_iterate: the patcher's IPI round is then a grace period, so
- * once tp_probe_detach returns no CPU is still inside the probe. A probe
- * may use floating point: the block keeps FPCR and FPSR around the call,
- * and in application code (built with FP/SIMD) it keeps q8-q15 and the
- * asm names v0-v7 and v16-v31 as clobbered, so the compiler keeps its own
- * values out of them; kernel code holds none (it is built
- * -mgeneral-regs-only).
+ * once tp_probe_detach returns no CPU is still inside the probe.
+ *
+ * FP/SIMD. The site itself keeps none of it: in application code (built
+ * with FP/SIMD) its asm names v0-v7 and v16-v31 as clobbered, so only a
+ * caller with values live there pays (it spills them on the hit path);
+ * kernel code holds none (it is built -mgeneral-regs-only). The rest is
+ * the probe's side:
+ *   tp_probe_attach        the probe may use FP/SIMD: the site calls it
+ *                          through tp_iterate_fp (trace/base/tp_fp.S),
+ *                          which keeps q8-q15 (a caller may keep a whole
+ *                          vector in one; a C probe keeps low halves),
+ *                          FPCR and FPSR when FP/SIMD is on, and puts
+ *                          CPACR_EL1 back when it was off
+ *   TP_PROBE_NO_FPSIMD     the probe touches no FP/SIMD register, FPCR
+ *                          or FPSR (the trace core's recorder; an
+ *                          application's built with
+ *                          __attribute__((target("general-regs-only")))):
+ *                          the only probe is a direct BL (a static call)
  *
  * Attach, detach, enable and filter calls are thread context only; they
  * take trace_lock and patch through the trace core's patcher.
@@ -61,6 +75,7 @@ typedef void (*tp_probe_fn)(const struct tp_event *ev, const uint64_t *fields);
 /* Run-time state of one event; owned by trace/events/tracepoint.c. */
 struct tp_state {
 	tp_probe_fn probes[2][TP_MAX_PROBES];	/* published one, spare one */
+	unsigned char fp_probes[2];		/* bit i: probes[k][i] may use FP */
 	volatile unsigned int cur;		/* which array tp_iterate reads */
 	unsigned int nprobes;
 	unsigned char recording;		/* the recorder is attached */
@@ -96,33 +111,26 @@ struct tp_event {
 		&tp_state_##sys##_##ev }
 
 void tp_iterate(const struct tp_event *ev, const uint64_t *fields);
+void tp_iterate_fp(const struct tp_event *ev, const uint64_t *fields);
 
 /*
  * Registers the out-of-line call clobbers: what a BL may under the
- * AAPCS64, less x12-x15, which the block saves around the call itself
- * (with FPCR and FPSR, which a probe may change: ARCHITECTURE.md 7a).
- * That leaves the compiler four caller-saved registers for values live
- * across the site, so a site in a small function does not make it save
+ * AAPCS64, less x12-x14, which the block saves around the call itself
+ * (with DAIF, in the slot x15 would take: x15 is clobbered). That leaves
+ * the compiler three caller-saved registers for values live across the
+ * site, so a site in a small function does not make it save
  * callee-saved registers on the path where the site is a NOP (measured:
  * 4 instructions per call become 1, make bench). x0/x1 are operands.
+ * In application code the vector registers a C probe may change are
+ * named too (v8-v15 are not: the compiler would save d8-d15 in the
+ * prologue of every function with a site; tp_iterate_fp keeps them).
  */
 #ifdef __ARM_NEON
 #define TP_FP_CLOBBERS , "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7",	\
 	"v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25",	\
 	"v26", "v27", "v28", "v29", "v30", "v31"
-/* v8-v15 are not named: the compiler would then save d8-d15 in the
- * prologue of every function with a site, on the path where the site is
- * a NOP. But it may keep a whole 128-bit vector in one of them across
- * the asm, and a probe keeps only their low halves (AAPCS64), so the
- * block saves q8-q15 around the call itself. */
-#define TP_VSAVE "	stp q8, q9, [sp, #-128]!\n	stp q10, q11, [sp, #32]\n"	\
-	"	stp q12, q13, [sp, #64]\n	stp q14, q15, [sp, #96]\n"
-#define TP_VRESTORE "	ldp q14, q15, [sp, #96]\n	ldp q12, q13, [sp, #64]\n"	\
-	"	ldp q10, q11, [sp, #32]\n	ldp q8, q9, [sp], #128\n"
 #else
 #define TP_FP_CLOBBERS
-#define TP_VSAVE ""
-#define TP_VRESTORE ""
 #endif
 
 /*
@@ -161,24 +169,14 @@ void tp_iterate(const struct tp_event *ev, const uint64_t *fields);
 		const uint64_t tp_f[] = { 0, TP_ARGS(__VA_ARGS__) };			\
 		register const struct tp_event *tp_x0 asm("x0") = &tp_ev_##sys##_##ev; \
 		register const uint64_t *tp_x1 asm("x1") = tp_f + 1;		\
-		asm volatile("	stp x12, x13, [sp, #-64]!\n"		\
+		asm volatile("	mrs x15, daif\n"				\
+			     "	stp x12, x13, [sp, #-32]!\n"		\
 			     "	stp x14, x15, [sp, #16]\n"			\
-			     "	mrs x12, fpcr\n"				\
-			     "	mrs x13, fpsr\n"				\
-			     "	stp x12, x13, [sp, #32]\n"			\
-			     "	mrs x12, daif\n"				\
-			     "	str x12, [sp, #48]\n"				\
 			     "	msr daifset, #3\n"				\
-			     TP_VSAVE						\
 			     "1:	bl tp_iterate\n"			\
-			     TP_VRESTORE					\
-			     "	ldr x12, [sp, #48]\n"				\
-			     "	msr daif, x12\n"				\
-			     "	ldp x12, x13, [sp, #32]\n"			\
-			     "	msr fpcr, x12\n"				\
-			     "	msr fpsr, x13\n"				\
 			     "	ldp x14, x15, [sp, #16]\n"			\
-			     "	ldp x12, x13, [sp], #64\n"			\
+			     "	msr daif, x15\n"				\
+			     "	ldp x12, x13, [sp], #32\n"			\
 			     "	.pushsection .bt_tp_calls, \"a\"\n"		\
 			     "	.balign 4\n"					\
 			     "	.long %c2 - ., 1b - .\n"			\
@@ -186,13 +184,15 @@ void tp_iterate(const struct tp_event *ev, const uint64_t *fields);
 			     : "+r"(tp_x0), "+r"(tp_x1)				\
 			     : "S"(&tp_ev_##sys##_##ev), "m"(tp_f)		\
 			     : "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9",	\
-			       "x10", "x11", "x16", "x17", "x18", "x30", "cc",	\
+			       "x10", "x11", "x15", "x16", "x17", "x18", "x30", "cc",	\
 			       "memory" TP_FP_CLOBBERS);			\
 	}									\
 } while (0)
 
 /* Control (0 or a TRACE_E* code from <baretrace_trace.h>). */
 int tp_probe_attach(const struct tp_event *ev, tp_probe_fn probe);
+#define TP_PROBE_NO_FPSIMD	1	/* the probe never touches FP/SIMD state */
+int tp_probe_attach_flags(const struct tp_event *ev, tp_probe_fn probe, unsigned int flags);
 int tp_probe_detach(const struct tp_event *ev, tp_probe_fn probe);
 int tp_enable(const char *globs, int on);	/* recorder on matching events */
 int tp_set_filter(const char *event, const char *expr);	/* "f==v", "f!=v", "" */

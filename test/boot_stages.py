@@ -16,8 +16,10 @@ def check_fp_free_core(res, board, image_dir):
     """The core tracers' callbacks run with no FP/SIMD save (their ops
     carry TRACE_OPS_NO_FPSIMD), so nothing the kernel and trace core run
     may touch an FP/SIMD register: built -mgeneral-regs-only, only the
-    two save routines name one, and of the library routines they call
-    only strchr does (trace/tracers/trigger.c parsing a spec, thread context)."""
+    save routines name one (exception entry, the trace callback and
+    tracepoint probe calls, cpu_call_fp_off), and of the library routines
+    they call only strchr does (trace/tracers/trigger.c parsing a spec,
+    thread context)."""
     sys.path.insert(0, os.path.join(ROOT, "test"))
     import image_check as ic
     objs = sorted(o for sub in ("boot", "kernel", "trace", "wire", "drivers")
@@ -27,7 +29,7 @@ def check_fp_free_core(res, board, image_dir):
     defined, needed = ic.object_symbols(objs)
     own, called = sorted(defined & fp), sorted((needed - defined) & fp)
     res.record("kernel and trace core name no FP/SIMD register but in the saves",
-               own == ["exc_common", "trace_fp_call"] and set(called) <= {"strchr"},
+               own == ["cpu_call_fp_off", "exc_common", "tp_iterate_fp", "trace_fp_call"] and set(called) <= {"strchr"},
                f"own: {own}; library routines with FP/SIMD they call: {called}")
 
 

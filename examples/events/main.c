@@ -31,8 +31,12 @@ static int __attribute__((noinline)) sample(uint32_t channel)
 
 static uint64_t low_readings;
 
-/* A probe: fields[] holds the values in declaration order. */
-static void count_low(const struct tp_event *ev, const uint64_t *fields)
+/* A probe: fields[] holds the values in declaration order. Built without
+ * FP/SIMD and attached so (TP_PROBE_NO_FPSIMD), the site calls it with
+ * a direct BL; a probe attached with tp_probe_attach may use floating
+ * point and is called through tp_iterate_fp, which keeps the caller's. */
+static __attribute__((target("general-regs-only")))
+void count_low(const struct tp_event *ev, const uint64_t *fields)
 {
 	(void)ev;
 	if ((int32_t)fields[1] < 0)
@@ -47,7 +51,7 @@ int main(int argc, char **argv)
 	for (uint32_t ch = 0; ch < 8; ch++)
 		sample(ch);	/* nothing attached: not counted */
 
-	tp_probe_attach(ev, count_low);		/* one probe: a direct BL */
+	tp_probe_attach_flags(ev, count_low, TP_PROBE_NO_FPSIMD);	/* a direct BL */
 	tp_set_filter("app:reading", "channel!=0");
 	tp_enable("app:*", 1);			/* + the recorder: tp_iterate */
 	for (uint32_t ch = 0; ch < 8; ch++)

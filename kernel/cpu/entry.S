@@ -4,28 +4,41 @@
  * Contract (every vector):
  *   state: EL1, SP_EL1 is a valid kernel stack with FRAME_SIZE bytes free,
  *          MMU on (or off during early boot, when only faults can happen)
- *   does:  saves x0-x30, the interrupted SP, ELR, SPSR, ESR, FAR, q0-q31,
- *          FPCR and FPSR in a struct exc_frame on the stack, sets FPCR to
- *          its reset value (round to nearest, no traps, no flush to zero:
- *          a handler computes the same whatever it interrupted), links
+ *   does:  saves x0-x30, the interrupted SP, ELR, SPSR, ESR, FAR,
+ *          CPACR_EL1 and (when FP/SIMD was on) q0-q31, FPCR and FPSR in
+ *          a struct exc_frame on the stack, links
  *          a frame record {interrupted x29, ELR} into x29 so a
  *          backtrace walks from the handler into the interrupted code,
  *          calls exception_dispatch(frame, kind), then restores everything from
  *          the frame (a handler may change ELR and registers, e.g. for a
  *          fault fixup) and returns with ERET.
- *   FP/SIMD state is saved eagerly, every time: the kernel itself is
- *   built -mgeneral-regs-only, but application handlers run from here
- *   (irq_register, time_tick_hook, smp_call) and may use floating point
- *   (ARCHITECTURE.md 7a: the interrupted code keeps every register).
- *   The save and restore are 39 instructions of a round trip of 117
- *   (make bench, test/bench/fp.c, which assembles this file again with
- *   ENTRY_NO_FP_SAVE to compare). Eager rather than lazy (trapping the
- *   first FP use with CPACR_EL1.FPEN): a lazy scheme would still write
- *   CPACR and synchronise twice per exception and needs a trap handler
- *   that finds, across nested exceptions, whose state to save; 39 plain
- *   loads and stores are cheaper to trust. The frame grows to 832 bytes
- *   of the 16 KiB stack. CPACR_EL1.FPEN is on from boot/head.S before
- *   VBAR_EL1 points here, so the stores cannot trap.
+ *   FP/SIMD state is saved lazily: only when CPACR_EL1.FPEN let the
+ *   interrupted code use FP/SIMD (bit 20 set) is it in the frame. The
+ *   kernel is built -mgeneral-regs-only, so a context has FP/SIMD on
+ *   only once its own first FP/SIMD instruction trapped (ESR EC 0x07)
+ *   and exception_dispatch granted it (kernel/cpu/exception.c: zeroed
+ *   q0-q31, FPCR and FPSR, FPEN set in the frame); exception_init_cpu
+ *   turns FPEN off on every CPU once these vectors are in place.
+ *   Application handlers run from here (irq_register, time_tick_hook,
+ *   smp_call) and may use floating point (ARCHITECTURE.md 7a: the
+ *   interrupted code keeps every register):
+ *     FP on at entry:  q0-q31, FPCR, FPSR saved, FPCR reset (round to
+ *                      nearest, no traps, no flush to zero: a handler
+ *                      computes the same whatever it interrupted), FP
+ *                      stays on for the handler; restored on the way
+ *                      out (CPACR is on again by then: nested
+ *                      exceptions put back what they found).
+ *     FP off at entry: nothing saved, FP stays off; a handler's first
+ *                      FP instruction traps and is granted FP as above,
+ *                      and the way out writes CPACR back to off, so the
+ *                      interrupted code still has none (ERET is the
+ *                      context synchronization event that makes a
+ *                      CPACR_EL1 write take effect, Arm ARM DDI 0487).
+ *   The off path costs 6 instructions (mrs, str, tbz; ldr, msr, tbz),
+ *   the on path the 39 of the save and restore on top (make bench,
+ *   test/bench/fp.c, which assembles this file again with
+ *   ENTRY_NO_FP_SAVE, no FP/SIMD handling at all, to compare). The
+ *   frame is 848 bytes of the 16 KiB stack.
  *   Exceptions from EL0 or while on SP_EL0 are never expected; they take
  *   the same path and crash with their kind named.
  */
@@ -97,6 +110,9 @@ exc_common:
 	stp	x30, x2, [sp, #FRAME_X(30)]
 	frame_save_sysregs
 #ifndef ENTRY_NO_FP_SAVE	/* test/bench/entry_nofp.S: the cost of the save */
+	mrs	x4, cpacr_el1
+	str	x4, [sp, #FRAME_CPACR]
+	tbz	x4, #CPACR_FPEN_EL1_BIT, 1f	// FP/SIMD off: nothing of it is live
 	mrs	x4, fpsr
 	mrs	x5, fpcr
 	stp	x4, x5, [sp, #FRAME_FPSR]
@@ -117,6 +133,7 @@ exc_common:
 	stp	q26, q27, [sp, #FRAME_Q(26)]
 	stp	q28, q29, [sp, #FRAME_Q(28)]
 	stp	q30, q31, [sp, #FRAME_Q(30)]
+1:
 #endif
 	stp	x29, x2, [sp, #FRAME_RECORD]	// record = {x29, elr}
 	add	x29, sp, #FRAME_RECORD
@@ -124,6 +141,9 @@ exc_common:
 	bl	exception_dispatch
 
 #ifndef ENTRY_NO_FP_SAVE
+	ldr	x2, [sp, #FRAME_CPACR]
+	msr	cpacr_el1, x2			// what the interrupted code had (ERET syncs)
+	tbz	x2, #CPACR_FPEN_EL1_BIT, 2f	// it had no FP/SIMD: none to restore
 	ldp	q0, q1, [sp, #FRAME_Q(0)]
 	ldp	q2, q3, [sp, #FRAME_Q(2)]
 	ldp	q4, q5, [sp, #FRAME_Q(4)]
@@ -143,6 +163,7 @@ exc_common:
 	ldp	x2, x3, [sp, #FRAME_FPSR]
 	msr	fpsr, x2
 	msr	fpcr, x3
+2:
 #endif
 	ldp	x2, x3, [sp, #FRAME_ELR]
 	msr	elr_el1, x2

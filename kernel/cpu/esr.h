@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #define ESR_EC(esr)		(((esr) >> 26) & 0x3f)
+#define ESR_EC_FP_TRAP		0x07	/* FP/SIMD access trapped by CPACR_EL1.FPEN */
 #define ESR_EC_IABT		0x21
 #define ESR_EC_DABT		0x25
 #define ESR_EC_SERROR		0x2f

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <string.h>
+
 #include "barrier.h"
 #include "esr.h"
 #include "exception.h"
@@ -61,6 +63,36 @@ void exception_init_cpu(void)
 	 * a handler runs. FIQs stay masked: no board here routes any. */
 	__asm__ volatile("msr daifclr, #4" ::: "memory");
 	isb();
+	/* FP/SIMD off until a context's first FP/SIMD instruction asks for
+	 * it (fp_first_use): boot/head.S had it on, for code that runs
+	 * before the vectors could take the trap; the kernel itself never
+	 * uses it. */
+	write_sysreg(cpacr_el1, read_sysreg(cpacr_el1) & ~(uint64_t)CPACR_FPEN);
+	isb();	/* later FP/SIMD instructions on this CPU trap */
+}
+
+/*
+ * The first FP/SIMD instruction of a context with FP/SIMD off (EL1
+ * trapped by CPACR_EL1.FPEN: ESR EC 0x07, ELR at that instruction). The
+ * context had no FP/SIMD state of its own: it gets a clean one (q0-q31,
+ * FPCR and FPSR zero: round to nearest, no flush to zero, no flags),
+ * which kernel/cpu/entry.S restores on the way out with FP/SIMD on, so
+ * the instruction runs again and no longer traps. FP/SIMD stays on for
+ * that context until the exception it runs in (if any) returns, which
+ * puts back the CPACR_EL1 it found.
+ */
+static bool fp_first_use(struct exc_frame *f)
+{
+	if (ESR_EC(f->esr) != ESR_EC_FP_TRAP)
+		return false;
+	memset(f->q, 0, sizeof(f->q));
+	f->fpcr = 0;
+	f->fpsr = 0;
+	f->cpacr |= CPACR_FPEN;
+	/* On now, not only at the ERET: entry.S loads q0-q31 before it. */
+	write_sysreg(cpacr_el1, f->cpacr);
+	isb();
+	return true;
 }
 
 static const char *const kind_names[] = {
@@ -107,7 +139,8 @@ void exception_dispatch(struct exc_frame *f, unsigned long kind)
 		irq_dispatch(f);
 		return;
 	case VEC_SPX_SYNC:
-		if (fault_fixup(f))
+		/* fp_first_use first: a function fault_probe_exec runs may use FP */
+		if (fp_first_use(f) || fault_fixup(f))
 			return;
 		/* The stack may have only EXC_ENTRY_RESERVE bytes left,
 		 * too few for the report: it runs on the emergency stack. */

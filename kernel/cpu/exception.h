@@ -15,7 +15,14 @@
 #define FRAME_FPSR	304	/* FP/SIMD state of the interrupted code */
 #define FRAME_FPCR	312
 #define FRAME_Q(n)	(320 + (n) * 16)
-#define FRAME_SIZE	832
+#define FRAME_CPACR	832	/* CPACR_EL1 when the exception was taken */
+#define FRAME_SIZE	848
+
+/* CPACR_EL1.FPEN (Arm ARM DDI 0487, bits 21:20): 0b11 no FP/SIMD traps,
+ * 0b00 traps at EL1 and EL0 with ESR_ELx.EC 0x07. Bit 20 alone says
+ * whether EL1 may use FP/SIMD (0b01, EL0 only trapped, is never set). */
+#define CPACR_FPEN	(3 << 20)
+#define CPACR_FPEN_EL1_BIT	20
 
 /* Vector kinds passed to exception_dispatch (index in the vector table). */
 #define VEC_SP0_SYNC	0
@@ -36,22 +43,30 @@ struct exc_frame {
 	uint64_t esr;
 	uint64_t far;
 	uint64_t record[2];
-	/* The interrupted code's FP/SIMD state: application code uses it,
-	 * and application handlers (IRQ, tick hooks, smp_call) may too. */
+	/* The interrupted code's FP/SIMD state, saved only when cpacr says
+	 * it had FP/SIMD on (kernel/cpu/entry.S): application code uses
+	 * it, and application handlers (IRQ, tick hooks, smp_call) may too. */
 	uint64_t fpsr;
 	uint64_t fpcr;
 	__uint128_t q[32];
+	uint64_t cpacr;		/* FPEN on: fpsr, fpcr and q hold its state */
+	uint64_t pad;
 };
 
 _Static_assert(sizeof(struct exc_frame) == FRAME_SIZE, "frame layout");
 _Static_assert(__builtin_offsetof(struct exc_frame, fpsr) == FRAME_FPSR, "frame layout");
 _Static_assert(__builtin_offsetof(struct exc_frame, q) == FRAME_Q(0), "frame layout");
+_Static_assert(__builtin_offsetof(struct exc_frame, cpacr) == FRAME_CPACR, "frame layout");
 
 void exception_dispatch(struct exc_frame *f, unsigned long kind);
 /* A stack overflow's crash report (kernel/cpu/exception.c), on the emergency
  * stack. Never returns. */
 void exception_overflow(struct exc_frame *f, unsigned long kind) __attribute__((noreturn));
 void exception_init_cpu(void);
+/* Calls fn(arg) with FP/SIMD off on this CPU, as code that never used
+ * it runs (its first FP/SIMD instruction traps and gets a clean state);
+ * the caller's own FP/SIMD state is kept (kernel/cpu/fp_off.S). */
+long cpu_call_fp_off(long (*fn)(void *arg), void *arg);
 /* Where an exception nothing handles goes: the crash report, which sits
  * in a higher layer (kernel/report/crash.c) and so is registered here
  * rather than named. Set once, by the boot CPU before it installs the

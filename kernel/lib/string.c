@@ -2,7 +2,7 @@
  * kernel/lib/string.c: memset without FP/SIMD registers.
  *
  * newlib's aarch64 memset uses SIMD registers. Exception entry saves
- * them now (kernel/cpu/entry.S), but the trace core's own callbacks run with
+ * them when live (kernel/cpu/entry.S), but the trace core's own callbacks run with
  * no FP/SIMD save (their ops carry TRACE_OPS_NO_FPSIMD), and a memset
  * there (or one the compiler emits for a struct) would corrupt the
  * traced application's vector registers. So this definition, linked

@@ -28,13 +28,17 @@ static void __attribute__((noipa)) tpm_fire_everywhere(void)
 
 static volatile uint64_t tpm_hits[2];
 
-static void tpm_probe0(const struct tp_event *ev, const uint64_t *fields)
+/* Built without FP/SIMD and attached so: one batch makes them static
+ * calls (a probe that may use FP/SIMD first moves the BLs, a batch more). */
+#define NO_FP __attribute__((target("general-regs-only")))
+
+static NO_FP void tpm_probe0(const struct tp_event *ev, const uint64_t *fields)
 {
 	(void)ev, (void)fields;
 	tpm_hits[0]++;
 }
 
-static void tpm_probe1(const struct tp_event *ev, const uint64_t *fields)
+static NO_FP void tpm_probe1(const struct tp_event *ev, const uint64_t *fields)
 {
 	(void)ev, (void)fields;
 	tpm_hits[1]++;
@@ -50,7 +54,7 @@ KTEST(tp_event_with_more_places_than_a_batch_is_patched_everywhere)
 		return;
 	tpm_hits[0] = tpm_hits[1] = 0;
 	trace_patch_stats(&s0);
-	KT_EQ(t, tp_probe_attach(ev, tpm_probe0), 0);	/* one probe: static calls */
+	KT_EQ(t, tp_probe_attach_flags(ev, tpm_probe0, TP_PROBE_NO_FPSIMD), 0);	/* static calls */
 	trace_patch_stats(&s1);
 	tpm_fire_everywhere();
 	KT_EQ(t, tpm_hits[0], TPM_PLACES);
@@ -58,7 +62,7 @@ KTEST(tp_event_with_more_places_than_a_batch_is_patched_everywhere)
 	/* At least a NOP and a BL per place (the compiler may copy a site's
 	 * asm; every copy is a word of its own). */
 	KT_EXPECT(t, s1.sites - s0.sites >= 2 * TPM_PLACES);
-	KT_EQ(t, tp_probe_attach(ev, tpm_probe1), 0);	/* two: tp_iterate */
+	KT_EQ(t, tp_probe_attach_flags(ev, tpm_probe1, TP_PROBE_NO_FPSIMD), 0);	/* tp_iterate */
 	tpm_fire_everywhere();
 	KT_EQ(t, tpm_hits[0], 2 * TPM_PLACES);
 	KT_EQ(t, tpm_hits[1], TPM_PLACES);

@@ -32,13 +32,17 @@ static void __attribute__((noinline)) tp_fire(uint32_t n)
 static volatile uint64_t a_hits[NCPU], b_hits[NCPU];
 static volatile int stop;
 
-static void probe_a(const struct tp_event *ev, const uint64_t *f)
+/* Probes that never touch FP/SIMD, attached so (TP_PROBE_NO_FPSIMD): the
+ * only one is a static call. */
+#define NO_FP __attribute__((target("general-regs-only")))
+
+static NO_FP void probe_a(const struct tp_event *ev, const uint64_t *f)
 {
 	(void)ev, (void)f;
 	a_hits[smp_cpu_id() % NCPU]++;
 }
 
-static void probe_b(const struct tp_event *ev, const uint64_t *f)
+static NO_FP void probe_b(const struct tp_event *ev, const uint64_t *f)
 {
 	(void)ev, (void)f;
 	b_hits[smp_cpu_id() % NCPU]++;
@@ -86,12 +90,12 @@ KTEST(tracepoint_probes_0_1_2_1_exact_while_other_cpus_hit)
 	KT_EQ(t, insn_at(nop), INSN_NOP);	/* off: one NOP */
 	fire_and_check(t, 0, 0);
 
-	KT_EQ(t, tp_probe_attach(ev, probe_a), 0);
+	KT_EQ(t, tp_probe_attach_flags(ev, probe_a, TP_PROBE_NO_FPSIMD), 0);
 	KT_EQ(t, insn_at(nop) >> 26, 0x05);	/* B out_of_line */
 	KT_EQ(t, insn_at(bl), patch_insn_bl(bl, (uintptr_t)probe_a));	/* static call */
 	fire_and_check(t, 1, 0);
 
-	KT_EQ(t, tp_probe_attach(ev, probe_b), 0);
+	KT_EQ(t, tp_probe_attach_flags(ev, probe_b, TP_PROBE_NO_FPSIMD), 0);
 	KT_EQ(t, insn_at(bl), patch_insn_bl(bl, (uintptr_t)tp_iterate));
 	fire_and_check(t, 1, 1);
 	KT_EQ(t, tp_probe_attach(ev, probe_b), TRACE_EBUSY);
@@ -99,6 +103,20 @@ KTEST(tracepoint_probes_0_1_2_1_exact_while_other_cpus_hit)
 	KT_EQ(t, tp_probe_detach(ev, probe_b), 0);
 	KT_EQ(t, insn_at(bl), patch_insn_bl(bl, (uintptr_t)probe_a));
 	fire_and_check(t, 1, 0);
+
+	/* A probe that may use FP/SIMD, alone or beside one that does not:
+	 * through tp_iterate_fp, which keeps the caller's FP/SIMD state. */
+	KT_EQ(t, tp_probe_detach(ev, probe_a), 0);
+	KT_EQ(t, tp_probe_attach(ev, probe_a), 0);
+	KT_EQ(t, insn_at(bl), patch_insn_bl(bl, (uintptr_t)tp_iterate_fp));
+	fire_and_check(t, 1, 0);
+	KT_EQ(t, tp_probe_attach_flags(ev, probe_b, TP_PROBE_NO_FPSIMD), 0);
+	KT_EQ(t, insn_at(bl), patch_insn_bl(bl, (uintptr_t)tp_iterate_fp));
+	fire_and_check(t, 1, 1);
+	KT_EQ(t, tp_probe_detach(ev, probe_b), 0);
+	KT_EQ(t, tp_probe_detach(ev, probe_a), 0);
+	KT_EQ(t, tp_probe_attach_flags(ev, probe_a, TP_PROBE_NO_FPSIMD), 0);
+	KT_EQ(t, insn_at(bl), patch_insn_bl(bl, (uintptr_t)probe_a));
 
 	KT_EQ(t, tp_probe_detach(ev, probe_a), 0);
 	KT_EQ(t, insn_at(nop), INSN_NOP);

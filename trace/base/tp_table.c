@@ -15,6 +15,10 @@
 
 extern const struct tp_event __bt_events_start[], __bt_events_end[];
 
+_Static_assert(__builtin_offsetof(struct tp_event, state) == TP_EVENT_STATE, "tp_table.h");
+_Static_assert(__builtin_offsetof(struct tp_state, cur) == TP_STATE_CUR, "tp_table.h");
+_Static_assert(sizeof(((struct tp_state *)0)->probes[0]) == 1 << TP_PROBES_SHIFT, "tp_table.h");
+
 unsigned int tp_count(void)
 {
 	return (unsigned int)(__bt_events_end - __bt_events_start);
@@ -33,15 +37,20 @@ const struct tp_event *tp_find(const char *name)
 	return NULL;
 }
 
+/* Reached only from a site's BL (directly or through tp_iterate_fp),
+ * which masks IRQ and FIQ around it: the grace period counts on that
+ * (trace/events/tracepoint.c). */
 void tp_iterate(const struct tp_event *ev, const uint64_t *fields)
 {
 	struct tp_state *s = ev->state;
-	unsigned long flags = irq_save();	/* the grace period counts on it */
-	const tp_probe_fn *p = s->probes[__atomic_load_n(&s->cur, __ATOMIC_ACQUIRE)];
 
+	tp_call_probes(ev, fields, s->probes[__atomic_load_n(&s->cur, __ATOMIC_ACQUIRE)]);
+}
+
+void tp_call_probes(const struct tp_event *ev, const uint64_t *fields, const tp_probe_fn *p)
+{
 	for (unsigned int i = 0; i < TP_MAX_PROBES && p[i]; i++)
 		p[i](ev, fields);
-	irq_restore(flags);
 }
 
 /* The field as its type says: truncated, sign-extended if signed. */

@@ -13,12 +13,21 @@
  * of v8-v15 (the callback is a C function) and nothing at a call is
  * held in v16-v31 or the upper halves of v8-v15.
  *
+ * With the lazy FP/SIMD save (kernel/cpu/entry.S) that state exists
+ * only when the running context has FP/SIMD on (CPACR_EL1.FPEN bit 20):
+ * with it off the traced function cannot have FP arguments (passing one
+ * would have trapped and turned it on), so nothing is saved, and
+ * CPACR_EL1 is put back after the callback, so a callback whose first
+ * FP/SIMD instruction trapped leaves the context without it.
+ *
  * Contract (trace_fp_call):
  *   in:    x0 = ip, x1 = parent_ip, x2 = ops, x3 = regs: a trace_func
  *          call as the trampoline or trace_list_func makes it
- *   state: EL1, MMU on, FP/SIMD enabled (CPACR_EL1.FPEN), any DAIF
- *   does:  saves q0-q7, FPCR and FPSR on the stack, calls
- *          ops->func(ip, parent_ip, ops, regs), restores them
+ *   state: EL1, MMU on, any DAIF
+ *   does:  FP/SIMD on: saves q0-q7, FPCR and FPSR on the stack, calls
+ *          ops->func(ip, parent_ip, ops, regs), restores them;
+ *          FP/SIMD off: calls it, writes CPACR_EL1 back, ISB (the
+ *          context's next FP/SIMD instruction traps again)
  *   out:   nothing; clobbers what a C call may (x0-x18, v16-v31 upper)
  *
  * Contract (trace_fp_shim_func): the func of the shim ops the core puts
@@ -26,7 +35,7 @@
  *   in:    as trace_fp_call, but x2 = the shim, shim->data = the ops
  *   does:  trace_fp_call with x2 = shim->data
  */
-#define FPC_SIZE	160	/* {x29, x30}, {fpcr, fpsr}, q0-q7 */
+#define FPC_SIZE	160	/* {x29, x30}, {fpcr, fpsr} or cpacr, q0-q7 */
 
 	.text
 	.balign	16
@@ -41,6 +50,8 @@ trace_fp_shim_func:
 trace_fp_call:
 	stp	x29, x30, [sp, #-FPC_SIZE]!
 	mov	x29, sp
+	mrs	x9, cpacr_el1
+	tbz	x9, #20, 1f			// FPEN: EL1 not trapped?
 	mrs	x9, fpcr
 	mrs	x10, fpsr
 	stp	x9, x10, [sp, #16]
@@ -57,6 +68,14 @@ trace_fp_call:
 	ldp	x9, x10, [sp, #16]
 	msr	fpcr, x9
 	msr	fpsr, x10
+	ldp	x29, x30, [sp], #FPC_SIZE
+	ret
+1:	str	x9, [sp, #16]			// CPACR_EL1, FP/SIMD off
+	ldr	x9, [x2]			// ops->func
+	blr	x9
+	ldr	x9, [sp, #16]
+	msr	cpacr_el1, x9			// off again, if the callback turned it on
+	isb					// before the traced code's next FP use
 	ldp	x29, x30, [sp], #FPC_SIZE
 	ret
 	.size	trace_fp_call, . - trace_fp_call

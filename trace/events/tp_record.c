@@ -113,7 +113,8 @@ static int set_recording(const struct tp_event *ev, bool on)
 
 	if (s->recording == on)
 		return 0;
-	int err = on ? tp_probe_attach(ev, tp_record) : tp_probe_detach(ev, tp_record);
+	int err = on ? tp_probe_attach_flags(ev, tp_record, TP_PROBE_NO_FPSIMD)
+		      : tp_probe_detach(ev, tp_record);
 
 	if (!err)
 		s->recording = on;

@@ -2,7 +2,8 @@
  * trace/events/tracepoint.c: attaching probes to tracepoints and patching their
  * sites (see include/baretrace_tracepoint.h for a site's two words).
  *
- * Probe arrays: each event has two; tp_iterate reads probes[cur] with
+ * Probe arrays: each event has two (with fp_probes[], which of them may
+ * use FP/SIMD and so are reached through tp_iterate_fp); tp_iterate reads probes[cur] with
  * interrupts masked, so once a synchronisation round has run after 'cur'
  * flipped (every other CPU took the IPI, hence left any tp_iterate) the
  * old array is free to be rewritten; until then it holds a trap probe
@@ -78,9 +79,38 @@ static int batch_alloc(void)
 	return 0;
 }
 
-static uint32_t call_insn(uintptr_t bl, unsigned int n, tp_probe_fn first)
+/* The BL's target for n probes, the first 'first', fp_probes saying
+ * which may use FP/SIMD (include/baretrace_tracepoint.h). */
+static uintptr_t call_target(unsigned int n, tp_probe_fn first, unsigned int fp_probes)
 {
-	return patch_insn_bl(bl, n == 1 ? (uintptr_t)first : (uintptr_t)tp_iterate);
+	if (fp_probes)
+		return (uintptr_t)tp_iterate_fp;
+	return n == 1 ? (uintptr_t)first : (uintptr_t)tp_iterate;
+}
+
+static uint32_t call_insn(uintptr_t bl, unsigned int n, tp_probe_fn first,
+			  unsigned int fp_probes)
+{
+	return patch_insn_bl(bl, call_target(n, first, fp_probes));
+}
+
+/* Every BL of ev from 'from' to 'to', the sites' NOPs as they are: one
+ * batch. trace_lock held. */
+static int tp_calls_move(const struct tp_event *ev, uintptr_t from, uintptr_t to)
+{
+	uintptr_t *addr = batch_addr;
+	uint32_t *old = batch_old, *insn = batch_insn;
+	unsigned int n = 0;
+
+	for (const struct tp_call_ent *c = __bt_tp_calls_start; c < __bt_tp_calls_end; c++) {
+		if ((const struct tp_event *)REL(c->ev) != ev)
+			continue;
+		addr[n] = REL(c->bl);
+		old[n] = patch_insn_bl(addr[n], from);
+		insn[n] = patch_insn_bl(addr[n], to);
+		n++;
+	}
+	return patch_apply_insns(addr, old, insn, n);
 }
 
 /*
@@ -91,9 +121,11 @@ static uint32_t call_insn(uintptr_t bl, unsigned int n, tp_probe_fn first)
  *   site NOP         NOP              B out_of_line    B out_of_line
  *   out-of-line BL   BL tp_iterate    BL P             BL tp_iterate
  *
- * trace_lock held.
+ * with BL tp_iterate_fp in place of the BL while any attached probe may
+ * use FP/SIMD. trace_lock held.
  */
-static int tp_patch(const struct tp_event *ev, unsigned int was, tp_probe_fn was_first)
+static int tp_patch(const struct tp_event *ev, unsigned int was, tp_probe_fn was_first,
+		    unsigned int was_fp)
 {
 	uintptr_t *addr = batch_addr;
 	uint32_t *old = batch_old, *insn = batch_insn;
@@ -105,8 +137,8 @@ static int tp_patch(const struct tp_event *ev, unsigned int was, tp_probe_fn was
 		if ((const struct tp_event *)REL(c->ev) != ev)
 			continue;
 		addr[n] = REL(c->bl);
-		old[n] = call_insn(addr[n], was, was_first);
-		insn[n] = call_insn(addr[n], s->nprobes, first);
+		old[n] = call_insn(addr[n], was, was_first, was_fp);
+		insn[n] = call_insn(addr[n], s->nprobes, first, s->fp_probes[s->cur]);
 		n++;
 	}
 	for (const struct tp_site_ent *t = __bt_tp_sites_start; t < __bt_tp_sites_end; t++) {
@@ -132,23 +164,45 @@ static void tp_stale_probe(const struct tp_event *ev, const uint64_t *fields)
 	__atomic_fetch_add(&tp_stale_hits, 1, __ATOMIC_RELAXED);
 }
 
-/* Publishes 'next' (n probes) as ev's array and patches. trace_lock. */
-static int tp_publish(const struct tp_event *ev, const tp_probe_fn *next, unsigned int n)
+/*
+ * Publishes 'next' (n probes, fp bit i: next[i] may use FP/SIMD) as
+ * ev's array and patches. A CPU still at the old BL reads the new array
+ * until the BL changes, and only tp_iterate_fp keeps the caller's
+ * FP/SIMD state: so before an array with a probe that may use it is
+ * published, the BLs move to tp_iterate_fp first (one batch more, under
+ * the old array, which tp_iterate_fp calls as well as the old target
+ * did). trace_lock.
+ */
+static int tp_publish(const struct tp_event *ev, const tp_probe_fn *next, unsigned int n,
+		      unsigned int fp)
 {
 	struct tp_state *s = ev->state;
 	unsigned int was = s->nprobes, spare = s->cur ^ 1;
 	tp_probe_fn was_first = s->probes[s->cur][0];
+	unsigned int was_fp = s->fp_probes[s->cur];
+	uintptr_t was_target = call_target(was, was_first, was_fp);
+	bool moved = fp && !was_fp;
 
+	if (moved) {
+		int err = tp_calls_move(ev, was_target, (uintptr_t)tp_iterate_fp);
+
+		if (err)
+			return err;
+		was_fp = fp;	/* the BLs' target is now what fp says */
+	}
 	memset(s->probes[spare], 0, sizeof(s->probes[spare]));
 	memcpy(s->probes[spare], next, n * sizeof(*next));
+	s->fp_probes[spare] = (unsigned char)fp;
 	__atomic_store_n(&s->cur, spare, __ATOMIC_RELEASE);
 	s->nprobes = n;
-	int err = tp_patch(ev, was, was_first);
+	int err = tp_patch(ev, was, was_first, was_fp);
 
 	if (err) {	/* nothing was written: the old array is still right */
 		__atomic_store_n(&s->cur, spare ^ 1, __ATOMIC_RELEASE);
 		s->nprobes = was;
 		patch_sync_round();	/* no tp_iterate still reads 'spare' */
+		if (moved)	/* best effort: the BLs back where the old array says */
+			tp_calls_move(ev, (uintptr_t)tp_iterate_fp, was_target);
 		return err;
 	}
 	/* Past the batch's round no CPU reads the old array: poison it until
@@ -158,10 +212,11 @@ static int tp_publish(const struct tp_event *ev, const tp_probe_fn *next, unsign
 	return 0;
 }
 
-static int tp_change(const struct tp_event *ev, tp_probe_fn probe, bool attach)
+static int tp_change(const struct tp_event *ev, tp_probe_fn probe, bool attach,
+		     unsigned int flags)
 {
 	tp_probe_fn next[TP_MAX_PROBES];
-	unsigned int n = 0, found = 0;
+	unsigned int n = 0, found = 0, fp = 0;
 	int err = 0;
 
 	if (!ev || !probe)
@@ -172,31 +227,39 @@ static int tp_change(const struct tp_event *ev, tp_probe_fn probe, bool attach)
 	struct tp_state *s = ev->state;
 
 	for (unsigned int i = 0; i < s->nprobes; i++) {
-		if (s->probes[s->cur][i] == probe)
+		if (s->probes[s->cur][i] == probe) {
 			found = 1;
-		else
-			next[n++] = s->probes[s->cur][i];
+			continue;
+		}
+		fp |= ((s->fp_probes[s->cur] >> i) & 1u) << n;
+		next[n++] = s->probes[s->cur][i];
 	}
-	if (attach && !found && n < TP_MAX_PROBES)
+	if (attach && !found && n < TP_MAX_PROBES) {
+		fp |= (flags & TP_PROBE_NO_FPSIMD ? 0u : 1u) << n;
 		next[n++] = probe;
-	else if (attach)
+	} else if (attach)
 		err = found ? TRACE_EBUSY : TRACE_ENOMEM;
 	else if (!found)
 		err = TRACE_EINVAL;
 	if (!err)
-		err = tp_publish(ev, next, n);
+		err = tp_publish(ev, next, n, fp);
 	spin_unlock(&trace_lock);
 	return err;
 }
 
 int tp_probe_attach(const struct tp_event *ev, tp_probe_fn probe)
 {
-	return tp_change(ev, probe, true);
+	return tp_change(ev, probe, true, 0);
+}
+
+int tp_probe_attach_flags(const struct tp_event *ev, tp_probe_fn probe, unsigned int flags)
+{
+	return tp_change(ev, probe, true, flags);
 }
 
 int tp_probe_detach(const struct tp_event *ev, tp_probe_fn probe)
 {
-	return tp_change(ev, probe, false);
+	return tp_change(ev, probe, false, 0);
 }
 
 /* For tests: the first NOP and first BL of ev's sites (0 if none). */
