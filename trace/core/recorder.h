@@ -18,7 +18,7 @@
 
 #define REC_RING_WR		40	/* struct ring_cpu: wr, then wr_fast_end */
 #define REC_RING_CUR_EVENTS	56
-#define REC_RING_KEY_BLOCK	64
+#define REC_RING_CACHE_USED	64	/* nonzero: clear the cache at the next block */
 #define REC_RING_LAST_TS	88
 #define REC_RING_CACHE		152
 #define REC_RING_CACHE_MASK	255	/* RING_CALLER_CACHE - 1 */

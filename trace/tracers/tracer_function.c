@@ -25,7 +25,7 @@ _Static_assert(__builtin_offsetof(struct ring_cpu, wr) == REC_RING_WR, "recorder
 _Static_assert(__builtin_offsetof(struct ring_cpu, wr_fast_end) == REC_RING_WR + 8, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, cur_events) == REC_RING_CUR_EVENTS, "recorder.h");
 _Static_assert(sizeof(((struct ring_cpu *)0)->cur_events) == 4, "recorder.h");
-_Static_assert(__builtin_offsetof(struct ring_cpu, key_block) == REC_RING_KEY_BLOCK, "recorder.h");
+_Static_assert(__builtin_offsetof(struct ring_cpu, cache_used) == REC_RING_CACHE_USED, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, last_ts) == REC_RING_LAST_TS, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, cache) == REC_RING_CACHE, "recorder.h");
 _Static_assert(RING_CALLER_CACHE - 1 == REC_RING_CACHE_MASK, "recorder.h");
@@ -67,7 +67,7 @@ void tracer_function_fast(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 
 	(void)ops;
 	(void)regs;
-	ring_put_func(r, trace_site_fast(ip), (parent - (uintptr_t)_text) >> 2,
+	ring_put_func(r, trace_site_fast(ip), parent,
 		      counter_read());
 }
 
