@@ -54,7 +54,7 @@ volatile bool ring_paused;
  */
 static void open_fast_path(struct ring_cpu *r)
 {
-	WRITE_ONCE(r->wr_fast_end, r->cur->data + r->cap - RING_FUNC_RECORD_MAX);
+	WRITE_ONCE(r->wr_fast_end, r->cur->data + r->cap - RING_FAST_ROOM);
 	dmb_ish();	/* the store above before the load of ring_paused below */
 	if (READ_ONCE(ring_paused))
 		WRITE_ONCE(r->wr_fast_end, NULL);
@@ -170,7 +170,7 @@ void ring_put_func_slow(struct ring_cpu *r, unsigned int site,
 {
 	if (READ_ONCE(ring_paused))
 		return;		/* not recording: not produced, not lost */
-	if (r->cur && r->wr + RING_FUNC_RECORD_MAX < r->cur->data + r->cap) {
+	if (r->cur && r->wr + RING_FAST_ROOM < r->cur->data + r->cap) {
 		/* Room after all: the fast path was closed by a pause. */
 		open_fast_path(r);
 		if (r->wr_fast_end)

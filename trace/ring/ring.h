@@ -41,6 +41,10 @@
 #define RING_CALLER_CACHE	256
 #define RING_FRAME_BODY_MAX	(RING_BLOCK_SIZE + 16)	/* largest frame body sent */
 #define RING_FUNC_RECORD_MAX	21	/* header, delta, site, caller */
+/* Room wr_fast_end leaves: the largest record a fast path writes, a
+ * graph exit without a return value (header 1 + delta 10, site 5,
+ * duration 10, flags 1), so none of them adds a margin of its own. */
+#define RING_FAST_ROOM		27
 
 enum ring_mode {
 	RING_OVERWRITE,		/* keep the newest (flight recorder) */
@@ -93,11 +97,16 @@ struct ring_cpu {
 	enum ring_mode mode;
 	uint64_t seq_base;	/* sequence number of this memory's first block */
 
-	/* Writer: the owning CPU only. */
-	struct ring_block *cur;	/* block being filled, NULL when none */
-	uint8_t *wr;		/* next free byte in cur (NULL with it) */
-	uint8_t *wr_fast_end;	/* ring_put_func fits while wr < this */
+	/* Writer: the owning CPU only. cur_events sits just before wr, so
+	 * the recorders in assembly store both with one STP (which writes
+	 * cur_events_hi as 0), and wr just before wr_fast_end, so they
+	 * load both with one LDP (trace/core/recorder.h). */
 	uint32_t cur_events;	/* events in cur so far */
+	uint32_t cur_events_hi;	/* always 0 */
+	uint8_t *wr;		/* next free byte in cur (NULL with it) */
+	uint8_t *wr_fast_end;	/* a record of RING_FAST_ROOM bytes fits
+				   while wr < this */
+	struct ring_block *cur;	/* block being filled, NULL when none */
 	uint64_t cache_used;	/* nonzero once cache[] was written in this
 				   block: the next block clears it */
 	uint64_t wr_seq;	/* its (or the last finished one's) number */

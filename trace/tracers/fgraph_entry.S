@@ -38,14 +38,14 @@ fgraph_return:
 	mov	w14, #REC_FG_FRAME_SIZE
 	umaddl	x14, w13, w14, x12
 	sub	x14, x14, #(REC_FG_FRAME_SIZE - REC_FG_FRAMES)	// &frames[top - 1]
-	ldrb	w15, [x14, #REC_FRAME_FLAGS]
-	tbz	w15, #REC_FRAME_FAST_BIT, fgraph_return_c
+	ldrh	w15, [x14, #REC_FRAME_OWNER]	// owner | flags << 8
+	tbz	w15, #(8 + REC_FRAME_FAST_BIT), fgraph_return_c
 	ldp	x16, x17, [x14, #REC_FRAME_FP]	// fp, sp at the call
 	mov	x18, sp
 	cmp	x16, x29
 	ccmp	x17, x18, #0, eq
 	b.ne	fgraph_return_c			// abandoned frames or a mismatch
-	b	fgraph_fast_exit		// x10-x14 as its contract says
+	b	fgraph_fast_exit		// x10-x15 as its contract says
 	.size	fgraph_return, . - fgraph_return
 
 /* The C path: entered with IRQ/FIQ masked and x10 = the DAIF to restore

@@ -42,15 +42,13 @@ trace_rec_function:
 	mrs	x10, daif
 	msr	daifset, #3
 	mrs	x11, tpidr_el1			// this CPU's struct percpu
-	ldr	w12, [x11, #REC_PERCPU_CALLBACK_DAIF]
-	cbnz	w12, .Ldone			// inside a callback: not recorded
-	ldr	x11, [x11, #REC_PERCPU_RING]	// r (set on every CPU while tracing)
+	ldr	x16, [x11, #REC_PERCPU_SITE_BIAS]
+	ldp	x12, x11, [x11, #REC_PERCPU_GUARD_PAIR]	// guard << 32, r
+	tbnz	x12, #REC_GUARD_BIT, .Ldone	// inside a callback: not recorded
 	ldp	x12, x13, [x11, #REC_RING_WR]	// p = wr, wr_fast_end
 	cmp	x12, x13
 	b.hs	.Lslow				// NULL end: no block, paused, ended
 
-	adrp	x16, trace_site_slot_bias
-	ldr	x16, [x16, :lo12:trace_site_slot_bias]
 	lsr	x15, x30, #2
 	ldrh	w15, [x16, x15]			// site = trace_site_slot[(func - _text) / 8]
 
@@ -70,7 +68,7 @@ trace_rec_function:
 	orr	w14, w14, w15, lsl #8
 	strh	w14, [x12], #2			// header (kind 0, delta), site
 .Lcommit:
-	REC_COMMIT x11, x12, w16
+	REC_COMMIT x11, x12, x16, w16
 .Ldone:
 	msr	daif, x10
 	mov	x16, x30

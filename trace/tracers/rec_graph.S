@@ -33,7 +33,8 @@
  *   in:    from fgraph_return: IRQ/FIQ masked, x10 = the DAIF to restore,
  *          x11 = this CPU's struct percpu, x12 = its shadow stack, w13 =
  *          its top (>= 1), x14 = the top frame, which has
- *          FGRAPH_FLAG_FAST and matches this return (fp and sp); x0-x8
+ *          FGRAPH_FLAG_FAST and matches this return (fp and sp), w15 =
+ *          its owner | flags << 8 (one halfword load); x0-x8
  *          the function's return values, x29 and sp as it returned
  *   does:  pops the frame; for a graph frame appends a kind-2 record
  *          (site, duration, no return value) and counts the depth down;
@@ -64,6 +65,7 @@
 	ldrb	w16, [x16, :lo12:fgraph_stopped]
 	cbnz	w16, \slow
 	ldr	x12, [x11, #REC_PERCPU_FGRAPH]	// st
+	ldr	x18, [x11, #REC_PERCPU_SITE_BIAS]
 	ldr	w13, [x12, #REC_FG_TOP]
 	mov	w14, #REC_FG_FRAME_SIZE
 	umaddl	x14, w13, w14, x12		// + REC_FG_FRAMES: &frames[top]
@@ -77,12 +79,10 @@
 .Lempty\@:
 	.if \ring
 	ldr	x11, [x11, #REC_PERCPU_RING]
-	ldp	x16, x18, [x11, #REC_RING_WR]
-	cmp	x16, x18
+	ldp	x16, x15, [x11, #REC_RING_WR]
+	cmp	x16, x15
 	b.hs	\slow			// no block, full, paused or ended
 	.endif
-	adrp	x18, trace_site_slot_bias
-	ldr	x18, [x18, :lo12:trace_site_slot_bias]
 	lsr	x15, x30, #2
 	ldrh	w15, [x18, x15]			// site
 	isb
@@ -119,7 +119,7 @@ trace_rec_graph:
 .Lentry_site:
 	REC_PUT_VARINT x15, w15, w17, x16
 	REC_PUT_VARINT x13, w13, w17, x16
-	REC_COMMIT x11, x16, w17
+	REC_COMMIT x11, x16, x17, w17
 .Ldone1:
 	HOOK_RETURN
 .Lentry_long_delta:
@@ -148,13 +148,10 @@ trace_rec_profile:
 	.globl	fgraph_fast_exit
 	.type	fgraph_fast_exit, %function
 fgraph_fast_exit:
-	ldrb	w15, [x14, #REC_FRAME_OWNER]
-	cmp	w15, #REC_OWNER_GRAPH
-	b.ne	.Lprofile_exit
+	tbz	w15, #0, .Lprofile_exit		// owner: graph 1, profile 2
 	ldr	x11, [x11, #REC_PERCPU_RING]
 	ldp	x16, x17, [x11, #REC_RING_WR]
-	add	x18, x16, #REC_EXIT_EXTRA
-	cmp	x18, x17
+	cmp	x16, x17			// (the room left holds an exit record)
 	b.hs	fgraph_return_c			// wr NULL, full, paused or ended
 	isb
 	mrs	x17, cntvct_el0			// now
@@ -173,7 +170,7 @@ fgraph_fast_exit:
 	REC_PUT_VARINT x15, w15, w17, x16
 	REC_PUT_VARINT x18, w18, w17, x16
 	strb	wzr, [x16], #1			// flags: no return value
-	REC_COMMIT x11, x16, w17
+	REC_COMMIT x11, x16, x17, w17
 	msr	daif, x10
 	ret
 .Lexit_long_delta:
