@@ -35,6 +35,8 @@
 #define REC_FG_FRAMES		16
 #define REC_FG_FRAME_SIZE	40	/* struct fgraph_frame */
 #define REC_FG_DEPTH		128	/* FGRAPH_DEPTH */
+#define REC_TOP_FRAME		(REC_FG_FRAMES - REC_FG_FRAME_SIZE)	/* frames[top - 1], */
+				/* from the stack + top * frame size */
 #define REC_FRAME_RET		0
 #define REC_FRAME_FP		8
 #define REC_FRAME_SP		16

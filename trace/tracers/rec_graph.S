@@ -32,7 +32,8 @@
  * Contract (fgraph_fast_exit):
  *   in:    from fgraph_return: IRQ/FIQ masked, x10 = the DAIF to restore,
  *          x11 = this CPU's struct percpu, x12 = its shadow stack, w13 =
- *          its top (>= 1), x14 = the top frame, which has
+ *          its top (>= 1), x14 = x12 + top * frame size, so the top
+ *          frame is at x14 + REC_TOP_FRAME; it has
  *          FGRAPH_FLAG_FAST and matches this return (fp and sp), w15 =
  *          its owner | flags << 8 (one halfword load); x0-x8
  *          the function's return values, x29 and sp as it returned
@@ -94,8 +95,7 @@
 	str	x17, [x14, #(REC_FG_FRAMES + REC_FRAME_SITE)]
 	add	w13, w13, #1
 	str	w13, [x12, #REC_FG_TOP]
-	adrp	x9, fgraph_return
-	add	x9, x9, :lo12:fgraph_return
+	adr	x9, fgraph_return		// (this file: in reach)
 	.endm
 
 	.macro	HOOK_RETURN
@@ -144,7 +144,56 @@ trace_rec_profile:
 	b	trace_caller
 	.size	trace_rec_profile, . - trace_rec_profile
 
+/*
+ * fgraph_return: where a hooked function returns to. Here, next to the
+ * entries that form its address (one ADR) and the fast exit it falls
+ * into.
+ *
+ * Contract (fgraph_return):
+ *   in:    reached by the traced function's RET (its x30 was replaced by
+ *          trace/tracers/fgraph.c), so x0-x7 and x8 hold its return values,
+ *          x29 its caller's frame pointer, sp as before the call
+ *   state: EL1, MMU on, any DAIF
+ *   does:  saves x0-x8 and x29, links a frame record {x29, 0}, calls
+ *          fgraph_exit(x29, x0, sp), which pops the shadow stack and returns
+ *          the real return address; restores the registers and returns
+ *          there with x30 = that address.
+ *   fast path: a frame pushed by a recorder in assembly (flags has
+ *          FGRAPH_FLAG_FAST) whose fp and sp match the return is popped
+ *          by fgraph_fast_exit (trace/tracers/rec_graph.S) without
+ *          saving anything, with IRQ/FIQ masked once; every other
+ *          return takes the path above (fgraph_return_c).
+ *   clobbers: x9-x18 (caller-saved across the call that just returned)
+ *   FP/SIMD: q0-q3 may hold the return value and FPCR/FPSR are the
+ *   program's; none is saved because fgraph_exit calls only the trace
+ *   core's own exit handlers (graph_exit, profile_exit), built
+ *   -mgeneral-regs-only; there is no application return hook. One that
+ *   is added must save q0-q7, FPCR and FPSR as trace/core/fp_call.S does.
+ */
 	.balign	16
+	.globl	fgraph_return
+	.type	fgraph_return, %function
+fgraph_return:
+	mrs	x10, daif
+	msr	daifset, #3			// the shadow stack is this CPU's, masked
+	mrs	x11, tpidr_el1
+	ldr	x12, [x11, #REC_PERCPU_FGRAPH]	// st
+	ldr	w13, [x12, #REC_FG_TOP]
+	cbz	w13, fgraph_return_c		// (the C path reports it)
+	add	w14, w13, w13, lsl #2
+	add	x14, x12, w14, uxtw #3		// st + top * 40: frames[top - 1] at
+	.if	REC_FG_FRAME_SIZE != 40		//   x14 + REC_TOP_FRAME
+	.error	"the two adds above multiply by 40"
+	.endif
+	ldrh	w15, [x14, #(REC_TOP_FRAME + REC_FRAME_OWNER)]	// owner | flags << 8
+	tbz	w15, #(8 + REC_FRAME_FAST_BIT), fgraph_return_c
+	ldp	x16, x17, [x14, #(REC_TOP_FRAME + REC_FRAME_FP)]	// fp, sp at the call
+	mov	x18, sp
+	cmp	x16, x29
+	ccmp	x17, x18, #0, eq
+	b.ne	fgraph_return_c			// abandoned frames or a mismatch
+	.size	fgraph_return, . - fgraph_return
+	// falls into fgraph_fast_exit, x10-x15 as its contract says
 	.globl	fgraph_fast_exit
 	.type	fgraph_fast_exit, %function
 fgraph_fast_exit:
@@ -155,10 +204,10 @@ fgraph_fast_exit:
 	b.hs	fgraph_return_c			// wr NULL, full, paused or ended
 	isb
 	mrs	x17, cntvct_el0			// now
-	ldr	x18, [x14, #REC_FRAME_TS]
+	ldr	x18, [x14, #(REC_TOP_FRAME + REC_FRAME_TS)]
 	sub	x18, x17, x18			// duration
-	ldr	w15, [x14, #REC_FRAME_SITE]
-	ldr	x30, [x14, #REC_FRAME_RET]
+	ldr	w15, [x14, #(REC_TOP_FRAME + REC_FRAME_SITE)]
+	ldr	x30, [x14, #(REC_TOP_FRAME + REC_FRAME_RET)]
 	sub	w13, w13, #1
 	str	w13, [x12, #REC_FG_TOP]		// popped
 	ldr	w13, [x12, #REC_FG_GRAPH_DEPTH]
@@ -184,10 +233,10 @@ fgraph_fast_exit:
 	cbz	x11, fgraph_return_c		// no rows: as profile_exit, in C
 	isb
 	mrs	x17, cntvct_el0			// now
-	ldr	x18, [x14, #REC_FRAME_TS]
+	ldr	x18, [x14, #(REC_TOP_FRAME + REC_FRAME_TS)]
 	sub	x18, x17, x18			// duration
-	ldr	w15, [x14, #REC_FRAME_SITE]
-	ldr	x30, [x14, #REC_FRAME_RET]
+	ldr	w15, [x14, #(REC_TOP_FRAME + REC_FRAME_SITE)]
+	ldr	x30, [x14, #(REC_TOP_FRAME + REC_FRAME_RET)]
 	sub	w13, w13, #1
 	str	w13, [x12, #REC_FG_TOP]		// popped
 	add	x11, x11, x15, lsl #REC_PROFILE_STAT_SHIFT	// &rows[site]
