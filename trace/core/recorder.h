@@ -30,8 +30,9 @@
 #define REC_RING_CACHE		152
 #define REC_RING_CACHE_MASK	255	/* RING_CALLER_CACHE - 1 */
 
-#define REC_FG_TOP		0	/* struct fgraph_stack */
-#define REC_FG_GRAPH_DEPTH	4
+#define REC_FG_TOP		0	/* struct fgraph_stack: top, then */
+#define REC_FG_STOPPED		4	/* stopped (one LDP) */
+#define REC_FG_GRAPH_DEPTH	8
 #define REC_FG_FRAMES		16
 #define REC_FG_FRAME_SIZE	40	/* struct fgraph_frame */
 #define REC_FG_DEPTH		128	/* FGRAPH_DEPTH */

@@ -62,12 +62,10 @@
 	mrs	x11, tpidr_el1			// this CPU's struct percpu
 	ldr	w16, [x11, #REC_PERCPU_CALLBACK_DAIF]
 	cbnz	w16, \done			// inside a callback: not hooked
-	adrp	x16, fgraph_stopped
-	ldrb	w16, [x16, :lo12:fgraph_stopped]
-	cbnz	w16, \slow
 	ldr	x12, [x11, #REC_PERCPU_FGRAPH]	// st
 	ldr	x18, [x11, #REC_PERCPU_SITE_BIAS]
-	ldr	w13, [x12, #REC_FG_TOP]
+	ldp	w13, w16, [x12, #REC_FG_TOP]	// top, stopped (fgraph_stopped)
+	cbnz	w16, \slow
 	mov	w14, #REC_FG_FRAME_SIZE
 	umaddl	x14, w13, w14, x12		// + REC_FG_FRAMES: &frames[top]
 	mov	x17, sp

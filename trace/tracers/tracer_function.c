@@ -36,6 +36,8 @@ _Static_assert(__builtin_offsetof(struct percpu, trace_site_bias) == REC_PERCPU_
 _Static_assert(REC_PERCPU_GUARD_PAIR % 8 == 0 && REC_PERCPU_GUARD_PAIR + 8 == REC_PERCPU_RING,
 	       "recorder.h: one LDP reads the guard and the ring");
 _Static_assert(__builtin_offsetof(struct fgraph_stack, top) == REC_FG_TOP, "recorder.h");
+_Static_assert(__builtin_offsetof(struct fgraph_stack, stopped) == REC_FG_STOPPED &&
+	       REC_FG_STOPPED == REC_FG_TOP + 4, "recorder.h: one LDP");
 _Static_assert(__builtin_offsetof(struct fgraph_stack, graph_depth) == REC_FG_GRAPH_DEPTH,
 	       "recorder.h");
 _Static_assert(__builtin_offsetof(struct fgraph_stack, frames) == REC_FG_FRAMES, "recorder.h");
