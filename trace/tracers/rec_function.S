@@ -57,8 +57,10 @@ trace_rec_function:
 	REC_TAKE_DELTA x11, x13, x14		// delta
 
 	orr	x13, x15, x9, lsl #16		// key = caller << 16 | site
-	and	w16, w15, #REC_RING_CACHE_MASK
-	add	x16, x11, x16, lsl #3
+	add	x16, x11, w15, uxtb #3		// + REC_RING_CACHE: &cache[site & 255]
+	.if	REC_RING_CACHE_MASK != 255
+	.error	"uxtb takes site & 255"
+	.endif
 	ldr	x18, [x16, #REC_RING_CACHE]
 	cmp	x18, x13
 	b.ne	.Lmiss				// kind 1: the caller goes too
