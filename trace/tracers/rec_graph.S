@@ -113,13 +113,24 @@ trace_rec_graph:
 	add	w14, w13, #1
 	str	w14, [x12, #REC_FG_GRAPH_DEPTH]
 	REC_TAKE_DELTA x11, x18, x14
+	orr	w17, w15, w13
+	tst	w17, #0xffffff80		// site and depth below 0x80: a byte each
+	ccmp	x14, #31, #2, eq		// and delta < 31 (a long one sets C)
+	b.hs	.Lentry_long
+	orr	w14, w14, #(REC_KIND_GRAPH_ENTRY << 5)
+	orr	w14, w14, w15, lsl #8
+	orr	w14, w14, w13, lsl #16
+	str	w14, [x16], #3			// header, site, depth (a 4th byte
+.Lentry_commit:					// the next record overwrites)
+	REC_COMMIT x11, x16, x17, w17
+.Ldone1:
+	HOOK_RETURN
+.Lentry_long:
 	REC_PUT_HEADER REC_KIND_GRAPH_ENTRY, x14, w14, x16, .Lentry_long_delta
 .Lentry_site:
 	REC_PUT_VARINT x15, w15, w17, x16
 	REC_PUT_VARINT x13, w13, w17, x16
-	REC_COMMIT x11, x16, x17, w17
-.Ldone1:
-	HOOK_RETURN
+	b	.Lentry_commit
 .Lentry_long_delta:
 	mov	w17, #(REC_KIND_GRAPH_ENTRY << 5 | 31)
 	strb	w17, [x16], #1
@@ -212,14 +223,23 @@ fgraph_fast_exit:
 	sub	w13, w13, #1
 	str	w13, [x12, #REC_FG_GRAPH_DEPTH]
 	REC_TAKE_DELTA x11, x17, x13
-	REC_PUT_HEADER REC_KIND_EXIT, x13, w13, x16, .Lexit_long_delta
-.Lexit_site:
-	REC_PUT_VARINT x15, w15, w17, x16
+	tst	w15, #0xffffff80		// site below 0x80: one byte
+	ccmp	x13, #31, #2, eq		// and delta < 31 (a long one sets C)
+	b.hs	.Lexit_long
+	orr	w13, w13, #(REC_KIND_EXIT << 5)
+	orr	w13, w13, w15, lsl #8
+	strh	w13, [x16], #2			// header, site
+.Lexit_duration:
 	REC_PUT_VARINT x18, w18, w17, x16
 	strb	wzr, [x16], #1			// flags: no return value
 	REC_COMMIT x11, x16, x17, w17
 	msr	daif, x10
 	ret
+.Lexit_long:
+	REC_PUT_HEADER REC_KIND_EXIT, x13, w13, x16, .Lexit_long_delta
+.Lexit_site:
+	REC_PUT_VARINT x15, w15, w17, x16
+	b	.Lexit_duration
 .Lexit_long_delta:
 	mov	w17, #(REC_KIND_EXIT << 5 | 31)
 	strb	w17, [x16], #1
