@@ -203,7 +203,7 @@ $(OUT)/Image: $(OUT)/baretrace.elf
 # tracers, exporter, down to the UART) calls no function with a patch site.
 $(OUT)/baretrace.lst: $(OUT)/baretrace.elf tools/check-trace-path
 	$(Q)$(OBJDUMP) -d $< > $@.tmp
-	$(Q)tools/check-trace-path $@.tmp $(OUT)/tables.S
+	$(Q)tools/check-trace-path $@.tmp $(OUT)/tables.S $<
 	$(Q)mv $@.tmp $@
 
 # CC_INCLUDE: the cross compiler's own headers (stddef.h, stdint.h), used

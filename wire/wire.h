@@ -20,6 +20,10 @@
 #define WIRE_ETX		0x03
 #define WIRE_DLE		0x10
 #define WIRE_ESCAPE_XOR		0x20
+/* A masked frame (section 1, version 3) carries every payload byte XOR
+ * this; its first byte, the type, then has bit 7 set, which no type
+ * has, so a reader tells the two kinds of frame apart by it. */
+#define WIRE_LINE_MASK		0xe0
 
 /* Largest unescaped payload, header and CRC included. */
 #define WIRE_MAX_PAYLOAD	65535
@@ -359,6 +363,8 @@ static inline int wire_needs_escape(uint8_t b)
 size_t wire_escape_bytes(uint8_t *out, const uint8_t *p, size_t n);
 /* STX, escaped payload, ETX into out; returns bytes, or 0 if cap is short. */
 size_t wire_escape(uint8_t *out, size_t cap, const uint8_t *payload, size_t len);
+/* The same with every payload byte XOR WIRE_LINE_MASK (a masked frame). */
+size_t wire_escape_masked(uint8_t *out, size_t cap, const uint8_t *payload, size_t len);
 
 /* The stream decoder (section 1): bytes in, text and frames out. */
 #include "wire_stream.h"

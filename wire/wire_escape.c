@@ -2,7 +2,10 @@
  * wire/wire_escape.c: escaping a frame for the line (docs/wire.md 1):
  * STX, ETX and DLE inside a frame become DLE and the byte XOR 0x20. The
  * exporter escapes every byte it sends, so this is on the export path's
- * hot loop: plain bytes go a word at a time.
+ * hot loop: plain bytes go a word at a time. The exporter's frames go
+ * masked (wire.md 1: every byte XOR WIRE_LINE_MASK first, so the small
+ * bytes records are made of, header bytes with deltas 2, 3 and 16 above
+ * all, need no escape); wire_escape sends a payload as it is.
  */
 #include <string.h>
 
@@ -46,17 +49,19 @@ static inline uint8_t *escape_byte(uint8_t *o, uint8_t b)
 	return o;
 }
 
-/* One byte at a time; writes exactly what it returns. */
-static size_t escape_plain(uint8_t *out, const uint8_t *p, size_t n)
+/* One byte at a time, each XOR 'mask' first; writes exactly what it
+ * returns. */
+static size_t escape_plain(uint8_t *out, const uint8_t *p, size_t n, uint8_t mask)
 {
 	uint8_t *o = out;
 
 	for (size_t i = 0; i < n; i++)
-		o = escape_byte(o, p[i]);
+		o = escape_byte(o, p[i] ^ mask);
 	return (size_t)(o - out);
 }
 
-size_t wire_escape_bytes(uint8_t *out, const uint8_t *p, size_t n)
+/* wire_escape_bytes of every byte XOR 'mask' (0: the bytes as they are). */
+static size_t escape_masked(uint8_t *out, const uint8_t *p, size_t n, uint8_t mask)
 {
 	uint8_t *o = out;
 	size_t i = 0;
@@ -72,6 +77,7 @@ size_t wire_escape_bytes(uint8_t *out, const uint8_t *p, size_t n)
 		uint64_t w, m;
 
 		__builtin_memcpy(&w, p + i, 8);
+		w ^= BYTES_01 * mask;
 		m = special_bytes(w);
 		unsigned int left = 8;
 
@@ -92,26 +98,42 @@ size_t wire_escape_bytes(uint8_t *out, const uint8_t *p, size_t n)
 		o += left;
 	}
 #endif
-	return (size_t)(o - out) + escape_plain(o, p + i, n - i);
+	return (size_t)(o - out) + escape_plain(o, p + i, n - i, mask);
 }
 
-size_t wire_escape(uint8_t *out, size_t cap, const uint8_t *payload, size_t len)
+size_t wire_escape_bytes(uint8_t *out, const uint8_t *p, size_t n)
+{
+	return escape_masked(out, p, n, 0);
+}
+
+static size_t escape_frame(uint8_t *out, size_t cap, const uint8_t *payload, size_t len,
+			   uint8_t mask)
 {
 	size_t k;
 
 	if (cap >= WIRE_ESCAPED_MAX(len)) {
 		/* Room for the worst case: no counting pass. */
-		k = wire_escape_bytes(out + 1, payload, len);
+		k = escape_masked(out + 1, payload, len, mask);
 	} else {
 		size_t need = 2;
 
 		for (size_t i = 0; i < len; i++)
-			need += 1 + (size_t)wire_needs_escape(payload[i]);
+			need += 1 + (size_t)wire_needs_escape(payload[i] ^ mask);
 		if (need > cap)
 			return 0;
-		k = escape_plain(out + 1, payload, len);
+		k = escape_plain(out + 1, payload, len, mask);
 	}
 	out[0] = WIRE_STX;
 	out[k + 1] = WIRE_ETX;
 	return k + 2;
+}
+
+size_t wire_escape(uint8_t *out, size_t cap, const uint8_t *payload, size_t len)
+{
+	return escape_frame(out, cap, payload, len, 0);
+}
+
+size_t wire_escape_masked(uint8_t *out, size_t cap, const uint8_t *payload, size_t len)
+{
+	return escape_frame(out, cap, payload, len, WIRE_LINE_MASK);
 }

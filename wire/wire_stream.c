@@ -36,6 +36,15 @@ static void dec_close(struct wire_dec *d, struct wire_ev *ev)
 	int why = d->damage;
 
 	d->in_frame = 0;
+	ev->masked = 0;
+	/* A masked frame (wire.md 1): its type byte has bit 7 set. The
+	 * payload is handed on unmasked, as an unmasked frame's is. */
+	if (!why && d->len && d->buf[0] & 0x80) {
+		for (size_t i = 0; i < d->len; i++)
+			d->buf[i] ^= WIRE_LINE_MASK;
+		d->masked++;
+		ev->masked = 1;
+	}
 	if (!why)
 		why = wire_frame_parse(d->buf, d->len, &ev->frame);
 	if (why) {

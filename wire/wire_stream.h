@@ -20,6 +20,7 @@ struct wire_dec {
 	uint8_t damage;		/* reason already known for the open frame */
 	uint64_t frames;	/* good frames */
 	uint64_t damaged;	/* dropped frames */
+	uint64_t masked;	/* good or not, frames that came masked */
 	uint64_t by_reason[WIRE_DMG_COUNT];
 	uint64_t text_bytes;
 	uint64_t stray_bytes;	/* ETX or DLE outside a frame: dropped */
@@ -39,6 +40,7 @@ struct wire_ev {
 	const uint8_t *payload;	/* into the decoder buffer, valid until */
 	size_t payload_len;	/* the next call */
 	struct wire_frame frame;
+	int masked;		/* the frame came masked (wire.md 1) */
 	enum wire_damage damage;
 };
 

@@ -62,6 +62,10 @@ struct percpu {
 	 * set once, before any tracer starts. */
 	void *fgraph;
 	void *profile;
+	/* The trace core's site look-up base (trace/core/core.h
+	 * trace_site_slot_bias), copied here once at boot so the recorders
+	 * read it in the same line as 'ring', with no address to form. */
+	uintptr_t trace_site_bias;
 
 	/* Thread-context work handed over by smp_start(); written by the
 	 * starter while work_fn is NULL, cleared by this CPU when done. */

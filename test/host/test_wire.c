@@ -251,6 +251,46 @@ static void test_frames(void)
 	       "escape: the decoder gives the payload back");
 }
 
+/* Masked frames (wire.md 1): the bytes records are made of go
+ * unescaped, the reader unmasks by the type byte's bit 7, and an
+ * unmasked frame still reads. */
+static void test_masked(void)
+{
+	static uint8_t pl[64], esc[2 * sizeof(pl) + 2], back[sizeof(pl)];
+	uint8_t body[24];
+	struct wire_dec d;
+	struct wire_ev ev;
+
+	for (size_t i = 0; i < sizeof(body); i++)	/* kind-0 headers, deltas 2, 3, 16 */
+		body[i] = (const uint8_t[]){ 0x02, 0x03, 0x10 }[i % 3];
+	size_t n = wire_frame_build(pl, sizeof(pl), 1, 0, 7, body, sizeof(body));
+	size_t specials = 0, masked_specials = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		specials += wire_needs_escape(pl[i]);
+		masked_specials += wire_needs_escape(pl[i] ^ 0xe0);
+	}
+	size_t e = wire_escape_masked(esc, sizeof(esc), pl, n);
+
+	tap_ok(specials >= sizeof(body) && e == n + 2 + masked_specials && masked_specials < 4,
+	       "masked: deltas 2, 3 and 16 need no escape (%zu escapes instead of %zu)",
+	       masked_specials, specials);
+	tap_ok(esc[1] == (pl[0] ^ 0xe0) && (esc[1] & 0x80), "masked: the type byte has bit 7 set");
+	wire_dec_init(&d, back, sizeof(back));
+	wire_dec_feed(&d, esc, e, &ev);
+	tap_ok(ev.type == WIRE_EV_FRAME && ev.masked && ev.payload_len == n &&
+	       !memcmp(ev.payload, pl, n) && d.masked == 1,
+	       "masked: the decoder unmasks and gives the payload back");
+	e = wire_escape(esc, sizeof(esc), pl, n);
+	tap_eq_int((long long)e, (long long)(n + 2 + specials), "masked: unmasked, each 02/03/10 escaped");
+	wire_dec_feed(&d, esc, e, &ev);
+	tap_ok(ev.type == WIRE_EV_FRAME && !ev.masked && ev.payload_len == n &&
+	       !memcmp(ev.payload, pl, n) && d.masked == 1,
+	       "masked: an unmasked frame (a target before the mask) still reads");
+	e = wire_escape_masked(esc, n + 2 + masked_specials - 1, pl, n);
+	tap_eq_int((long long)e, 0, "masked: refuses a buffer one byte short");
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -261,5 +301,6 @@ int main(int argc, char **argv)
 	test_header();
 	test_records();
 	test_frames();
+	test_masked();
 	return tap_done();
 }

@@ -15,19 +15,29 @@
 #define REC_PERCPU_RING		112
 #define REC_PERCPU_FGRAPH	120
 #define REC_PERCPU_PROFILE	128
+#define REC_PERCPU_SITE_BIAS	136	/* trace_site_slot_bias, per CPU */
+/* One LDP at REC_PERCPU_GUARD_PAIR reads the recursion guard (the high
+ * half of the first register) and the ring: the guard, when set, holds
+ * a DAIF value, which always has D (bit 9) set, as the kernel never
+ * clears PSTATE.D (it clears only A and I: exception.c, barrier.h). */
+#define REC_PERCPU_GUARD_PAIR	(REC_PERCPU_CALLBACK_DAIF - 4)
+#define REC_GUARD_BIT		(32 + 9)
 
-#define REC_RING_WR		40	/* struct ring_cpu: wr, then wr_fast_end */
-#define REC_RING_CUR_EVENTS	56
-#define REC_RING_KEY_BLOCK	64
+#define REC_RING_CUR_EVENTS	32	/* struct ring_cpu: cur_events (64 bits */
+#define REC_RING_WR		40	/* with cur_events_hi), wr, wr_fast_end */
+#define REC_RING_CACHE_USED	64	/* nonzero: clear the cache at the next block */
 #define REC_RING_LAST_TS	88
 #define REC_RING_CACHE		152
 #define REC_RING_CACHE_MASK	255	/* RING_CALLER_CACHE - 1 */
 
-#define REC_FG_TOP		0	/* struct fgraph_stack */
-#define REC_FG_GRAPH_DEPTH	4
+#define REC_FG_TOP		0	/* struct fgraph_stack: top, then */
+#define REC_FG_STOPPED		4	/* stopped (one LDP) */
+#define REC_FG_GRAPH_DEPTH	8
 #define REC_FG_FRAMES		16
 #define REC_FG_FRAME_SIZE	40	/* struct fgraph_frame */
 #define REC_FG_DEPTH		128	/* FGRAPH_DEPTH */
+#define REC_TOP_FRAME		(REC_FG_FRAMES - REC_FG_FRAME_SIZE)	/* frames[top - 1], */
+				/* from the stack + top * frame size */
 #define REC_FRAME_RET		0
 #define REC_FRAME_FP		8
 #define REC_FRAME_SP		16
@@ -43,10 +53,8 @@
 #define REC_KIND_EXIT		2	/* WIRE_REC_EXIT */
 #define REC_KIND_GRAPH_ENTRY	3	/* WIRE_REC_GRAPH_ENTRY */
 /* Bytes of room the fast paths need: wr < wr_fast_end leaves
- * RING_FUNC_RECORD_MAX (21), enough for a function or graph entry
- * record (header 11, site 5, depth 5); an exit record (no return value)
- * may take 11 + 5 + 10 + 1. */
-#define REC_EXIT_EXTRA		6
+ * RING_FAST_ROOM (27), enough for any record they write, the largest
+ * an exit record with no return value (11 + 5 + 10 + 1). */
 
 #ifdef __ASSEMBLER__
 /* Writes \xv as a varint at \p (advanced); \xv is consumed, \wt is a
@@ -81,12 +89,12 @@
 	.endm
 
 /* The record ends at \p: it becomes ring \r's wr, and the block holds
- * one more event (\wt is scratch). */
-	.macro	REC_COMMIT r, p, wt
-	str	\p, [\r, #REC_RING_WR]
+ * one more event (\xt, \wt: one scratch register; the 32-bit add
+ * clears cur_events_hi). */
+	.macro	REC_COMMIT r, p, xt, wt
 	ldr	\wt, [\r, #REC_RING_CUR_EVENTS]
 	add	\wt, \wt, #1
-	str	\wt, [\r, #REC_RING_CUR_EVENTS]
+	stp	\xt, \p, [\r, #REC_RING_CUR_EVENTS]	// cur_events, wr
 	.endm
 #endif
 

@@ -8,6 +8,7 @@
 #include "core.h"
 #include "kprintf.h"
 #include "mmu.h"
+#include "percpu.h"
 #include "pmu.h"
 #include "text_alias.h"
 
@@ -67,6 +68,8 @@ void trace_sites_init(void)
 	trace_site_slot = calloc(((uintptr_t)_etext - (uintptr_t)_text) / 8 + 1,
 				 sizeof(*trace_site_slot));
 	trace_site_slot_bias = (uintptr_t)trace_site_slot - ((uintptr_t)_text + 8) / 4;
+	for (unsigned int c = 0; c < NR_CPUS; c++)
+		cpu_data(c)->trace_site_bias = trace_site_slot_bias;
 
 	for (unsigned int i = 0; i < bt_site_count; i++) {
 		uintptr_t f = site_func(i);

@@ -98,7 +98,7 @@ void export_send(unsigned int type, unsigned int cpu, uint64_t seq,
 		 const uint8_t *b, size_t len)
 {
 	size_t n = wire_frame_build(payload, sizeof(payload), type, cpu, seq, b, len);
-	size_t e = n ? wire_escape(escaped, sizeof(escaped), payload, n) : 0;
+	size_t e = n ? wire_escape_masked(escaped, sizeof(escaped), payload, n) : 0;
 
 	if (!e)
 		return;

@@ -54,10 +54,21 @@ volatile bool ring_paused;
  */
 static void open_fast_path(struct ring_cpu *r)
 {
-	WRITE_ONCE(r->wr_fast_end, r->cur->data + r->cap - RING_FUNC_RECORD_MAX);
+	WRITE_ONCE(r->wr_fast_end, r->cur->data + r->cap - RING_FAST_ROOM);
 	dmb_ish();	/* the store above before the load of ring_paused below */
 	if (READ_ONCE(ring_paused))
 		WRITE_ONCE(r->wr_fast_end, NULL);
+}
+
+/* Forgets every caller (a new block): stores of zero pairs, since the
+ * kernel's memset writes one word a step and this runs per block. */
+static void clear_caller_cache(struct ring_cpu *r)
+{
+	for (uint64_t *c = r->cache; c < r->cache + RING_CALLER_CACHE; c += 8)
+		__asm__ volatile("stp xzr, xzr, [%0]\n\tstp xzr, xzr, [%0, #16]\n\t"
+				 "stp xzr, xzr, [%0, #32]\n\tstp xzr, xzr, [%0, #48]"
+				 : : "r"(c) : "memory");
+	r->cache_used = 0;
 }
 
 /*
@@ -107,7 +118,8 @@ bool ring_next_block(struct ring_cpu *r, uint64_t now)
 	r->wr = b->data;
 	open_fast_path(r);
 	r->wr_seq = next;
-	r->key_block = (next & 0xffff) << 16;
+	if (r->cache_used)
+		clear_caller_cache(r);
 	r->started = true;
 	r->last_ts = now;
 	if (r->lost_pending) {
@@ -154,19 +166,19 @@ void ring_pause(bool on)
 }
 
 void ring_put_func_slow(struct ring_cpu *r, unsigned int site,
-			uintptr_t caller_off4, uint64_t now)
+			uintptr_t caller, uint64_t now)
 {
 	if (READ_ONCE(ring_paused))
 		return;		/* not recording: not produced, not lost */
-	if (r->cur && r->wr + RING_FUNC_RECORD_MAX < r->cur->data + r->cap) {
+	if (r->cur && r->wr + RING_FAST_ROOM < r->cur->data + r->cap) {
 		/* Room after all: the fast path was closed by a pause. */
 		open_fast_path(r);
 		if (r->wr_fast_end)
-			ring_put_func(r, site, caller_off4, now);
+			ring_put_func(r, site, caller, now);
 		return;
 	}
 	if (ring_next_block(r, now))
-		ring_put_func(r, site, caller_off4, now);
+		ring_put_func(r, site, caller, now);
 	else
 		count_drop(r);
 }
@@ -176,7 +188,7 @@ void ring_write_func(unsigned int site, uintptr_t caller)
 	struct ring_cpu *r = my_ring();
 
 	if (r)
-		ring_put_func(r, site, (caller - (uintptr_t)_text) >> 2, counter_read());
+		ring_put_func(r, site, caller, counter_read());
 }
 
 /* The common part of ring_reserve and ring_reserve_at: 'now' is the

@@ -41,6 +41,10 @@
 #define RING_CALLER_CACHE	256
 #define RING_FRAME_BODY_MAX	(RING_BLOCK_SIZE + 16)	/* largest frame body sent */
 #define RING_FUNC_RECORD_MAX	21	/* header, delta, site, caller */
+/* Room wr_fast_end leaves: the largest record a fast path writes, a
+ * graph exit without a return value (header 1 + delta 10, site 5,
+ * duration 10, flags 1), so none of them adds a margin of its own. */
+#define RING_FAST_ROOM		27
 
 enum ring_mode {
 	RING_OVERWRITE,		/* keep the newest (flight recorder) */
@@ -93,12 +97,18 @@ struct ring_cpu {
 	enum ring_mode mode;
 	uint64_t seq_base;	/* sequence number of this memory's first block */
 
-	/* Writer: the owning CPU only. */
-	struct ring_block *cur;	/* block being filled, NULL when none */
-	uint8_t *wr;		/* next free byte in cur (NULL with it) */
-	uint8_t *wr_fast_end;	/* ring_put_func fits while wr < this */
+	/* Writer: the owning CPU only. cur_events sits just before wr, so
+	 * the recorders in assembly store both with one STP (which writes
+	 * cur_events_hi as 0), and wr just before wr_fast_end, so they
+	 * load both with one LDP (trace/core/recorder.h). */
 	uint32_t cur_events;	/* events in cur so far */
-	uint64_t key_block;	/* (wr_seq & 0xffff) << 16: cache keys' block part */
+	uint32_t cur_events_hi;	/* always 0 */
+	uint8_t *wr;		/* next free byte in cur (NULL with it) */
+	uint8_t *wr_fast_end;	/* a record of RING_FAST_ROOM bytes fits
+				   while wr < this */
+	struct ring_block *cur;	/* block being filled, NULL when none */
+	uint64_t cache_used;	/* nonzero once cache[] was written in this
+				   block: the next block clears it */
 	uint64_t wr_seq;	/* its (or the last finished one's) number */
 	bool started;		/* a block has been opened */
 	uint64_t last_ts;	/* timestamp of the last record written */
@@ -114,7 +124,9 @@ struct ring_cpu {
 	uint64_t overwritten;	/* events in blocks reused unread */
 	uint64_t discarded;	/* events thrown away by ring_setup */
 	/* Last caller per site slot in the current block: one key of
-	 * caller offset (32 bits), block number (low 16) and site (16). */
+	 * caller address << 16 | site (exact: addresses are below 2^48,
+	 * and never 0, as a return address is not). Cleared when a block
+	 * opens, as the host's decoder forgets callers at each block. */
 	uint64_t cache[RING_CALLER_CACHE];
 
 	/* Shared. */
@@ -196,7 +208,7 @@ void ring_write_func(unsigned int site, uintptr_t caller);
 bool ring_next_block(struct ring_cpu *r, uint64_t now);
 /* ring_put_func when the current block is full or there is none. */
 void ring_put_func_slow(struct ring_cpu *r, unsigned int site,
-			uintptr_t caller_off4, uint64_t now);
+			uintptr_t caller, uint64_t now);
 
 static inline uint8_t *ring_put_varint(uint8_t *p, uint64_t v)
 {
@@ -254,23 +266,21 @@ static inline void ring_put_done(struct ring_cpu *r, uint8_t *end, uint64_t now)
  * The function tracer's record, inline in its callback: one header
  * byte (kind 0 or 1, delta), the site, and the caller unless this site
  * had the same caller earlier in the block. Interrupts masked; r is
- * this CPU's ring. 'now' is CNTVCT.
+ * this CPU's ring. 'caller' is the traced function's return address,
+ * 'now' is CNTVCT. trace/tracers/rec_function.S writes the same bytes.
  */
 static inline void ring_put_func(struct ring_cpu *r, unsigned int site,
-				 uintptr_t caller_off4, uint64_t now)
+				 uintptr_t caller, uint64_t now)
 {
+	extern char _text[];	/* kernel/cpu/mmu.h */
 	uint8_t *p = r->wr;
 
 	/* A tail call, so the fast path stays a leaf with no spills. With
 	 * no current block wr and wr_fast_end are both NULL. */
 	if (__builtin_expect(!(p < r->wr_fast_end), 0))
-		return ring_put_func_slow(r, site, caller_off4, now);
+		return ring_put_func_slow(r, site, caller, now);
 	uint64_t delta = now - r->last_ts;
-	/* The key keeps caller_off4's low 32 bits only (16 GiB of
-	 * text). Exact while every caller is in the image or the far text
-	 * page, whose low bits miss the image's range (kernel/cpu/mmu.h;
-	 * test/target/test_caller_key.c checks the layout). */
-	uint64_t key = (caller_off4 << 32) | r->key_block | site;
+	uint64_t key = (uint64_t)caller << 16 | site;
 	uint64_t *slot = &r->cache[site & (RING_CALLER_CACHE - 1)];
 	unsigned int kind = *slot == key ? 0 : 1;	/* WIRE_REC_FUNC(_CALLER) */
 
@@ -286,8 +296,10 @@ static inline void ring_put_func(struct ring_cpu *r, unsigned int site,
 	else
 		p = ring_put_varint(p, site);
 	if (kind) {
-		p = ring_put_varint(p, caller_off4);
+		/* In 4-byte units from _text (wire.md 2.2). */
+		p = ring_put_varint(p, (caller - (uintptr_t)_text) >> 2);
 		*slot = key;
+		r->cache_used = key;
 	}
 	r->wr = p;
 	r->cur_events++;

@@ -17,6 +17,8 @@ static void __attribute__((noinline, cold)) stop(const char *why, unsigned int s
 {
 	if (!fgraph_stopped) {
 		fgraph_stopped = true;
+		for (unsigned int c = 0; c < NR_CPUS; c++)
+			fgraph_stacks[c].stopped = 1;
 		kprintf("trace: return hooks stopped on CPU %u: %s (%s); "
 			"restart the tracer to resume\n", cpu_id(), why,
 			trace_site_name(site) ? trace_site_name(site) : "?");
@@ -170,6 +172,8 @@ uint64_t fgraph_real_return(unsigned int cpu, unsigned int n)
 void fgraph_reset(void)
 {
 	fgraph_stopped = false;
+	for (unsigned int c = 0; c < NR_CPUS; c++)
+		fgraph_stacks[c].stopped = 0;
 }
 
 uint64_t fgraph_translate(uint64_t ret, unsigned int *hooked)

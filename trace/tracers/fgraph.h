@@ -80,6 +80,10 @@ struct fgraph_dropped {
 
 struct fgraph_stack {
 	uint32_t top;		/* frames in use */
+	/* fgraph_stopped, copied into every CPU's stack by whoever stops
+	 * or resets the hooks, so the recorders read it with 'top' in one
+	 * LDP (trace/tracers/rec_graph.S). */
+	volatile uint32_t stopped;
 	uint32_t graph_depth;	/* frames owned by the graph tracer */
 	uint32_t inside;	/* graph-function frames open (set_graph_function) */
 	struct fgraph_frame frames[FGRAPH_DEPTH];

@@ -15,7 +15,10 @@
  *          callback (percpu->trace_callback_daif != 0, the recursion
  *          guard of entry.S):
  *          appends a function record (kind 0, or kind 1 with the caller
- *          when this site's last caller in the block differs) to this
+ *          when this site's last caller in the block differs: the
+ *          caller cache keys on caller << 16 | site, and the ring clears
+ *          it when a block opens, so the common case, a hit, computes
+ *          no caller offset) to this
  *          CPU's ring and counts it; restores DAIF and continues at
  *          func + 8 with x30 = x9. When the record may not fit inline
  *          (no current block, block full, recording paused or ended:
@@ -39,65 +42,73 @@ trace_rec_function:
 	mrs	x10, daif
 	msr	daifset, #3
 	mrs	x11, tpidr_el1			// this CPU's struct percpu
-	ldr	w12, [x11, #REC_PERCPU_CALLBACK_DAIF]
-	cbnz	w12, .Ldone			// inside a callback: not recorded
-	ldr	x11, [x11, #REC_PERCPU_RING]	// r (set on every CPU while tracing)
+	ldr	x16, [x11, #REC_PERCPU_SITE_BIAS]
+	ldp	x12, x11, [x11, #REC_PERCPU_GUARD_PAIR]	// guard << 32, r
+	tbnz	x12, #REC_GUARD_BIT, .Ldone	// inside a callback: not recorded
 	ldp	x12, x13, [x11, #REC_RING_WR]	// p = wr, wr_fast_end
 	cmp	x12, x13
 	b.hs	.Lslow				// NULL end: no block, paused, ended
 
-	adrp	x16, trace_site_slot_bias
-	ldr	x16, [x16, :lo12:trace_site_slot_bias]
 	lsr	x15, x30, #2
 	ldrh	w15, [x16, x15]			// site = trace_site_slot[(func - _text) / 8]
-	adrp	x14, _text			// page aligned: adrp is exact
-	sub	x17, x9, x14
-	lsr	x17, x17, #2			// caller_off4
 
 	isb					// the counter read is not early
 	mrs	x13, cntvct_el0			// now
 	REC_TAKE_DELTA x11, x13, x14		// delta
 
-	ldr	x16, [x11, #REC_RING_KEY_BLOCK]
-	orr	x16, x16, x15
-	orr	x13, x16, x17, lsl #32		// key = caller << 32 | block | site
-	and	w16, w15, #REC_RING_CACHE_MASK
-	add	x16, x11, x16, lsl #3
+	orr	x13, x15, x9, lsl #16		// key = caller << 16 | site
+	add	x16, x11, w15, uxtb #3		// + REC_RING_CACHE: &cache[site & 255]
+	.if	REC_RING_CACHE_MASK != 255
+	.error	"uxtb takes site & 255"
+	.endif
 	ldr	x18, [x16, #REC_RING_CACHE]
-	str	x13, [x16, #REC_RING_CACHE]	// the same key again when it matched
 	cmp	x18, x13
-	cset	w18, ne				// kind: 0 same caller, 1 with caller
-	lsl	w13, w18, #5
-
-	cmp	x14, #31
-	b.hs	.Llong_delta
-	orr	w14, w14, w13
-	strb	w14, [x12], #1			// header: kind, delta
-.Lsite:
-	cmp	w15, #0x80
-	b.hs	.Llong_site
-	strb	w15, [x12], #1
-.Lcaller:
-	cbnz	w18, .Lput_caller
+	b.ne	.Lmiss				// kind 1: the caller goes too
+	tst	w15, #0xffffff80		// site < 0x80: one byte
+	ccmp	x14, #31, #2, eq		// and delta < 31 (a long site sets C)
+	b.hs	.Lkind0_long
+	orr	w14, w14, w15, lsl #8
+	strh	w14, [x12], #2			// header (kind 0, delta), site
 .Lcommit:
-	REC_COMMIT x11, x12, w16
+	REC_COMMIT x11, x12, x16, w16
 .Ldone:
 	msr	daif, x10
 	mov	x16, x30
 	mov	x30, x9
 	ret	x16
 
+.Lkind0_long:
+	mov	w18, #0
+	b	.Lheader
+.Lmiss:
+	str	x13, [x16, #REC_RING_CACHE]
+	str	x13, [x11, #REC_RING_CACHE_USED]	// never 0: the block clears it
+	mov	w18, #(1 << 5)
+.Lheader:					// w18 = kind << 5
+	cmp	x14, #31
+	b.hs	.Llong_delta
+	orr	w14, w14, w18
+	strb	w14, [x12], #1			// header: kind, delta
+.Lsite:
+	cmp	w15, #0x80
+	b.hs	.Llong_site
+	strb	w15, [x12], #1
+.Lcaller:
+	cbz	w18, .Lcommit
+	adrp	x16, _text			// page aligned: adrp is exact
+	sub	x17, x9, x16
+	lsr	x17, x17, #2			// caller_off4
+	REC_PUT_VARINT x17, w17, w16, x12
+	b	.Lcommit
+
 .Llong_delta:
-	orr	w13, w13, #31
+	orr	w13, w18, #31
 	strb	w13, [x12], #1
 	REC_PUT_VARINT x14, w14, w16, x12
 	b	.Lsite
 .Llong_site:
 	REC_PUT_VARINT x15, w15, w16, x12
 	b	.Lcaller
-.Lput_caller:
-	REC_PUT_VARINT x17, w17, w16, x12
-	b	.Lcommit
 .Lslow:
 	msr	daif, x10
 	b	trace_caller

@@ -32,8 +32,10 @@
  * Contract (fgraph_fast_exit):
  *   in:    from fgraph_return: IRQ/FIQ masked, x10 = the DAIF to restore,
  *          x11 = this CPU's struct percpu, x12 = its shadow stack, w13 =
- *          its top (>= 1), x14 = the top frame, which has
- *          FGRAPH_FLAG_FAST and matches this return (fp and sp); x0-x8
+ *          its top (>= 1), x14 = x12 + top * frame size, so the top
+ *          frame is at x14 + REC_TOP_FRAME; it has
+ *          FGRAPH_FLAG_FAST and matches this return (fp and sp), w15 =
+ *          its owner | flags << 8 (one halfword load); x0-x8
  *          the function's return values, x29 and sp as it returned
  *   does:  pops the frame; for a graph frame appends a kind-2 record
  *          (site, duration, no return value) and counts the depth down;
@@ -60,11 +62,10 @@
 	mrs	x11, tpidr_el1			// this CPU's struct percpu
 	ldr	w16, [x11, #REC_PERCPU_CALLBACK_DAIF]
 	cbnz	w16, \done			// inside a callback: not hooked
-	adrp	x16, fgraph_stopped
-	ldrb	w16, [x16, :lo12:fgraph_stopped]
-	cbnz	w16, \slow
 	ldr	x12, [x11, #REC_PERCPU_FGRAPH]	// st
-	ldr	w13, [x12, #REC_FG_TOP]
+	ldr	x18, [x11, #REC_PERCPU_SITE_BIAS]
+	ldp	w13, w16, [x12, #REC_FG_TOP]	// top, stopped (fgraph_stopped)
+	cbnz	w16, \slow
 	mov	w14, #REC_FG_FRAME_SIZE
 	umaddl	x14, w13, w14, x12		// + REC_FG_FRAMES: &frames[top]
 	mov	x17, sp
@@ -77,12 +78,10 @@
 .Lempty\@:
 	.if \ring
 	ldr	x11, [x11, #REC_PERCPU_RING]
-	ldp	x16, x18, [x11, #REC_RING_WR]
-	cmp	x16, x18
+	ldp	x16, x15, [x11, #REC_RING_WR]
+	cmp	x16, x15
 	b.hs	\slow			// no block, full, paused or ended
 	.endif
-	adrp	x18, trace_site_slot_bias
-	ldr	x18, [x18, :lo12:trace_site_slot_bias]
 	lsr	x15, x30, #2
 	ldrh	w15, [x18, x15]			// site
 	isb
@@ -94,8 +93,7 @@
 	str	x17, [x14, #(REC_FG_FRAMES + REC_FRAME_SITE)]
 	add	w13, w13, #1
 	str	w13, [x12, #REC_FG_TOP]
-	adrp	x9, fgraph_return
-	add	x9, x9, :lo12:fgraph_return
+	adr	x9, fgraph_return		// (this file: in reach)
 	.endm
 
 	.macro	HOOK_RETURN
@@ -115,13 +113,24 @@ trace_rec_graph:
 	add	w14, w13, #1
 	str	w14, [x12, #REC_FG_GRAPH_DEPTH]
 	REC_TAKE_DELTA x11, x18, x14
+	orr	w17, w15, w13
+	tst	w17, #0xffffff80		// site and depth below 0x80: a byte each
+	ccmp	x14, #31, #2, eq		// and delta < 31 (a long one sets C)
+	b.hs	.Lentry_long
+	orr	w14, w14, #(REC_KIND_GRAPH_ENTRY << 5)
+	orr	w14, w14, w15, lsl #8
+	orr	w14, w14, w13, lsl #16
+	str	w14, [x16], #3			// header, site, depth (a 4th byte
+.Lentry_commit:					// the next record overwrites)
+	REC_COMMIT x11, x16, x17, w17
+.Ldone1:
+	HOOK_RETURN
+.Lentry_long:
 	REC_PUT_HEADER REC_KIND_GRAPH_ENTRY, x14, w14, x16, .Lentry_long_delta
 .Lentry_site:
 	REC_PUT_VARINT x15, w15, w17, x16
 	REC_PUT_VARINT x13, w13, w17, x16
-	REC_COMMIT x11, x16, w17
-.Ldone1:
-	HOOK_RETURN
+	b	.Lentry_commit
 .Lentry_long_delta:
 	mov	w17, #(REC_KIND_GRAPH_ENTRY << 5 | 31)
 	strb	w17, [x16], #1
@@ -144,38 +153,93 @@ trace_rec_profile:
 	b	trace_caller
 	.size	trace_rec_profile, . - trace_rec_profile
 
+/*
+ * fgraph_return: where a hooked function returns to. Here, next to the
+ * entries that form its address (one ADR) and the fast exit it falls
+ * into.
+ *
+ * Contract (fgraph_return):
+ *   in:    reached by the traced function's RET (its x30 was replaced by
+ *          trace/tracers/fgraph.c), so x0-x7 and x8 hold its return values,
+ *          x29 its caller's frame pointer, sp as before the call
+ *   state: EL1, MMU on, any DAIF
+ *   does:  saves x0-x8 and x29, links a frame record {x29, 0}, calls
+ *          fgraph_exit(x29, x0, sp), which pops the shadow stack and returns
+ *          the real return address; restores the registers and returns
+ *          there with x30 = that address.
+ *   fast path: a frame pushed by a recorder in assembly (flags has
+ *          FGRAPH_FLAG_FAST) whose fp and sp match the return is popped
+ *          by fgraph_fast_exit (trace/tracers/rec_graph.S) without
+ *          saving anything, with IRQ/FIQ masked once; every other
+ *          return takes the path above (fgraph_return_c).
+ *   clobbers: x9-x18 (caller-saved across the call that just returned)
+ *   FP/SIMD: q0-q3 may hold the return value and FPCR/FPSR are the
+ *   program's; none is saved because fgraph_exit calls only the trace
+ *   core's own exit handlers (graph_exit, profile_exit), built
+ *   -mgeneral-regs-only; there is no application return hook. One that
+ *   is added must save q0-q7, FPCR and FPSR as trace/core/fp_call.S does.
+ */
 	.balign	16
+	.globl	fgraph_return
+	.type	fgraph_return, %function
+fgraph_return:
+	mrs	x10, daif
+	msr	daifset, #3			// the shadow stack is this CPU's, masked
+	mrs	x11, tpidr_el1
+	ldr	x12, [x11, #REC_PERCPU_FGRAPH]	// st
+	ldr	w13, [x12, #REC_FG_TOP]
+	cbz	w13, fgraph_return_c		// (the C path reports it)
+	add	w14, w13, w13, lsl #2
+	add	x14, x12, w14, uxtw #3		// st + top * 40: frames[top - 1] at
+	.if	REC_FG_FRAME_SIZE != 40		//   x14 + REC_TOP_FRAME
+	.error	"the two adds above multiply by 40"
+	.endif
+	ldrh	w15, [x14, #(REC_TOP_FRAME + REC_FRAME_OWNER)]	// owner | flags << 8
+	tbz	w15, #(8 + REC_FRAME_FAST_BIT), fgraph_return_c
+	ldp	x16, x17, [x14, #(REC_TOP_FRAME + REC_FRAME_FP)]	// fp, sp at the call
+	mov	x18, sp
+	cmp	x16, x29
+	ccmp	x17, x18, #0, eq
+	b.ne	fgraph_return_c			// abandoned frames or a mismatch
+	.size	fgraph_return, . - fgraph_return
+	// falls into fgraph_fast_exit, x10-x15 as its contract says
 	.globl	fgraph_fast_exit
 	.type	fgraph_fast_exit, %function
 fgraph_fast_exit:
-	ldrb	w15, [x14, #REC_FRAME_OWNER]
-	cmp	w15, #REC_OWNER_GRAPH
-	b.ne	.Lprofile_exit
+	tbz	w15, #0, .Lprofile_exit		// owner: graph 1, profile 2
 	ldr	x11, [x11, #REC_PERCPU_RING]
 	ldp	x16, x17, [x11, #REC_RING_WR]
-	add	x18, x16, #REC_EXIT_EXTRA
-	cmp	x18, x17
+	cmp	x16, x17			// (the room left holds an exit record)
 	b.hs	fgraph_return_c			// wr NULL, full, paused or ended
 	isb
 	mrs	x17, cntvct_el0			// now
-	ldr	x18, [x14, #REC_FRAME_TS]
+	ldr	x18, [x14, #(REC_TOP_FRAME + REC_FRAME_TS)]
 	sub	x18, x17, x18			// duration
-	ldr	w15, [x14, #REC_FRAME_SITE]
-	ldr	x30, [x14, #REC_FRAME_RET]
+	ldr	w15, [x14, #(REC_TOP_FRAME + REC_FRAME_SITE)]
+	ldr	x30, [x14, #(REC_TOP_FRAME + REC_FRAME_RET)]
 	sub	w13, w13, #1
 	str	w13, [x12, #REC_FG_TOP]		// popped
 	ldr	w13, [x12, #REC_FG_GRAPH_DEPTH]
 	sub	w13, w13, #1
 	str	w13, [x12, #REC_FG_GRAPH_DEPTH]
 	REC_TAKE_DELTA x11, x17, x13
+	tst	w15, #0xffffff80		// site below 0x80: one byte
+	ccmp	x13, #31, #2, eq		// and delta < 31 (a long one sets C)
+	b.hs	.Lexit_long
+	orr	w13, w13, #(REC_KIND_EXIT << 5)
+	orr	w13, w13, w15, lsl #8
+	strh	w13, [x16], #2			// header, site
+.Lexit_duration:
+	REC_PUT_VARINT x18, w18, w17, x16
+	strb	wzr, [x16], #1			// flags: no return value
+	REC_COMMIT x11, x16, x17, w17
+	msr	daif, x10
+	ret
+.Lexit_long:
 	REC_PUT_HEADER REC_KIND_EXIT, x13, w13, x16, .Lexit_long_delta
 .Lexit_site:
 	REC_PUT_VARINT x15, w15, w17, x16
-	REC_PUT_VARINT x18, w18, w17, x16
-	strb	wzr, [x16], #1			// flags: no return value
-	REC_COMMIT x11, x16, w17
-	msr	daif, x10
-	ret
+	b	.Lexit_duration
 .Lexit_long_delta:
 	mov	w17, #(REC_KIND_EXIT << 5 | 31)
 	strb	w17, [x16], #1
@@ -187,10 +251,10 @@ fgraph_fast_exit:
 	cbz	x11, fgraph_return_c		// no rows: as profile_exit, in C
 	isb
 	mrs	x17, cntvct_el0			// now
-	ldr	x18, [x14, #REC_FRAME_TS]
+	ldr	x18, [x14, #(REC_TOP_FRAME + REC_FRAME_TS)]
 	sub	x18, x17, x18			// duration
-	ldr	w15, [x14, #REC_FRAME_SITE]
-	ldr	x30, [x14, #REC_FRAME_RET]
+	ldr	w15, [x14, #(REC_TOP_FRAME + REC_FRAME_SITE)]
+	ldr	x30, [x14, #(REC_TOP_FRAME + REC_FRAME_RET)]
 	sub	w13, w13, #1
 	str	w13, [x12, #REC_FG_TOP]		// popped
 	add	x11, x11, x15, lsl #REC_PROFILE_STAT_SHIFT	// &rows[site]

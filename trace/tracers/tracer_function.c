@@ -25,13 +25,19 @@ _Static_assert(__builtin_offsetof(struct ring_cpu, wr) == REC_RING_WR, "recorder
 _Static_assert(__builtin_offsetof(struct ring_cpu, wr_fast_end) == REC_RING_WR + 8, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, cur_events) == REC_RING_CUR_EVENTS, "recorder.h");
 _Static_assert(sizeof(((struct ring_cpu *)0)->cur_events) == 4, "recorder.h");
-_Static_assert(__builtin_offsetof(struct ring_cpu, key_block) == REC_RING_KEY_BLOCK, "recorder.h");
+_Static_assert(__builtin_offsetof(struct ring_cpu, cache_used) == REC_RING_CACHE_USED, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, last_ts) == REC_RING_LAST_TS, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, cache) == REC_RING_CACHE, "recorder.h");
 _Static_assert(RING_CALLER_CACHE - 1 == REC_RING_CACHE_MASK, "recorder.h");
 _Static_assert(WIRE_REC_FUNC == 0 && WIRE_REC_FUNC_CALLER == 1, "rec_function.S");
 _Static_assert(__builtin_offsetof(struct percpu, profile) == REC_PERCPU_PROFILE, "recorder.h");
+_Static_assert(__builtin_offsetof(struct percpu, trace_site_bias) == REC_PERCPU_SITE_BIAS,
+	       "recorder.h");
+_Static_assert(REC_PERCPU_GUARD_PAIR % 8 == 0 && REC_PERCPU_GUARD_PAIR + 8 == REC_PERCPU_RING,
+	       "recorder.h: one LDP reads the guard and the ring");
 _Static_assert(__builtin_offsetof(struct fgraph_stack, top) == REC_FG_TOP, "recorder.h");
+_Static_assert(__builtin_offsetof(struct fgraph_stack, stopped) == REC_FG_STOPPED &&
+	       REC_FG_STOPPED == REC_FG_TOP + 4, "recorder.h: one LDP");
 _Static_assert(__builtin_offsetof(struct fgraph_stack, graph_depth) == REC_FG_GRAPH_DEPTH,
 	       "recorder.h");
 _Static_assert(__builtin_offsetof(struct fgraph_stack, frames) == REC_FG_FRAMES, "recorder.h");
@@ -44,6 +50,10 @@ _Static_assert(__builtin_offsetof(struct fgraph_frame, ts) == REC_FRAME_TS, "rec
 _Static_assert(__builtin_offsetof(struct fgraph_frame, site) == REC_FRAME_SITE, "recorder.h");
 _Static_assert(__builtin_offsetof(struct fgraph_frame, owner) == REC_FRAME_OWNER, "recorder.h");
 _Static_assert(__builtin_offsetof(struct fgraph_frame, flags) == REC_FRAME_FLAGS, "recorder.h");
+/* fgraph_fast_exit tells the owners apart by bit 0 of one halfword
+ * load of owner and flags. */
+_Static_assert((REC_OWNER_GRAPH & 1) && !(REC_OWNER_PROFILE & 1) &&
+	       REC_FRAME_FLAGS == REC_FRAME_OWNER + 1, "recorder.h");
 _Static_assert(FGRAPH_GRAPH == REC_OWNER_GRAPH && FGRAPH_PROFILE == REC_OWNER_PROFILE,
 	       "recorder.h");
 _Static_assert(FGRAPH_FLAG_FAST == 1 << REC_FRAME_FAST_BIT, "recorder.h");
@@ -54,7 +64,10 @@ _Static_assert(__builtin_offsetof(struct profile_stat, calls) == 0 &&
 	       __builtin_offsetof(struct profile_stat, max) == 24, "rec_graph.S");
 _Static_assert(WIRE_REC_EXIT == REC_KIND_EXIT && WIRE_REC_GRAPH_ENTRY == REC_KIND_GRAPH_ENTRY,
 	       "recorder.h");
-_Static_assert(RING_FUNC_RECORD_MAX + REC_EXIT_EXTRA >= 11 + 5 + 10 + 1, "recorder.h");
+_Static_assert(RING_FAST_ROOM >= 11 + 5 + 10 + 1 && RING_FAST_ROOM >= RING_FUNC_RECORD_MAX,
+	       "recorder.h");
+_Static_assert(__builtin_offsetof(struct ring_cpu, cur_events_hi) == REC_RING_CUR_EVENTS + 4 &&
+	       REC_RING_CUR_EVENTS + 8 == REC_RING_WR, "recorder.h: one STP");
 
 extern char trace_rec_function[];
 
@@ -67,7 +80,7 @@ void tracer_function_fast(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 
 	(void)ops;
 	(void)regs;
-	ring_put_func(r, trace_site_fast(ip), (parent - (uintptr_t)_text) >> 2,
+	ring_put_func(r, trace_site_fast(ip), parent,
 		      counter_read());
 }
 

@@ -150,7 +150,9 @@ static void on_frame(struct capture *c, const struct wire_ev *ev)
 	if (ev->frame.type == WIRE_FRAME_END) {
 		static uint8_t esc[2 * WIRE_MAX_PAYLOAD + 16];
 
-		c->end_bytes = wire_escape(esc, sizeof(esc), ev->payload, ev->payload_len);
+		c->end_bytes = ev->masked ?
+			wire_escape_masked(esc, sizeof(esc), ev->payload, ev->payload_len) :
+			wire_escape(esc, sizeof(esc), ev->payload, ev->payload_len);
 		c->ended = 1;
 		wire_end_decode(ev->frame.body, ev->frame.body_len, NULL, 0, &c->run);
 	}
