@@ -10,6 +10,7 @@ import sys
 
 
 from harness import QEMU_TIMEOUT, ROOT, boot, expect, make_dir, make_var, parse_ktap, run
+from ring_default import check_ring_default
 
 
 def check_fp_free_core(res, board, image_dir):
@@ -70,6 +71,9 @@ def stage_boot(res, board):
             present += [r"U-Boot", r"Starting kernel"]
         expect(res, f"demo boots [{mode}] with {cpus} CPUs and exits 0", st, out,
                present=present)
+
+    if board == "qemu-virt":
+        check_ring_default(res, demo)
 
     # Under -icount virtual time advances only by executed instructions:
     # a CPU that spins while waiting for the tick makes the demo crawl

@@ -17,6 +17,7 @@
 #include "bootargs.h"
 #include "core/core.h"
 #include "output/export.h"
+#include "output/prev.h"
 #include "tracers/fgraph.h"
 #include "base/glob.h"
 #include "irq.h"
@@ -58,14 +59,19 @@ static void trace_tick(unsigned int cpu, uint64_t tick)
  * application's: the region kept across resets holds two such sets
  * (kernel/report/persist.h sizes it at 1/8 of RAM), so the heap loses
  * nothing to the rings, and 1/8 + the 64 MiB left for a loader still
- * leave most of RAM to the heap. At least 64 KiB (the size before,
- * for a small board), at most what trace_buf= accepts.
+ * leave most of RAM to the heap. Where RAM is too small for that region
+ * to grow (under about 200 MiB), the default is what its 8 MiB hold, so
+ * a reset still keeps the rings. At least 64 KiB (the size before, for
+ * a small board), at most what trace_buf= accepts.
  */
 size_t trace_default_buffer(void)
 {
 	unsigned int ncpus = smp_num_cpus() ? smp_num_cpus() : 1;
 	uint64_t bytes = ram_region().size / RING_RAM_SHARE / ncpus;
+	size_t room = prev_ring_room() / ncpus;
 
+	if (room && bytes > room)
+		bytes = room;
 	bytes &= ~(uint64_t)(RING_DEFAULT_MIN - 1);	/* whole 64 KiB */
 	return bytes < RING_DEFAULT_MIN ? RING_DEFAULT_MIN :
 	       bytes > RING_MAX_BYTES ? RING_MAX_BYTES : (size_t)bytes;
