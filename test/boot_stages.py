@@ -10,6 +10,7 @@ import sys
 
 
 from harness import QEMU_TIMEOUT, ROOT, boot, expect, make_dir, make_var, parse_ktap, run
+from bench_repeat import check_bench_repeats
 from ring_default import check_ring_default
 
 
@@ -74,6 +75,7 @@ def stage_boot(res, board):
 
     if board == "qemu-virt":
         check_ring_default(res, demo)
+        check_bench_repeats(res)
 
     # Under -icount virtual time advances only by executed instructions:
     # a CPU that spins while waiting for the tick makes the demo crawl
