@@ -215,14 +215,21 @@ void export_flush(void)
 	unsigned int left = (r0 ? r0->nblocks : 0) * smp_num_cpus();
 
 	export_close_all(false, 10000);
-	unsigned long flags = irq_save();
+	/* Block by block, interrupts masked only while one goes out: rings
+	 * of 1/16 of RAM (the default) take minutes on a slow line, which
+	 * must not look like a CPU stuck with interrupts masked (the lockup
+	 * detector ended the soak's first buffer change as a hang). The idle
+	 * CPUs' exporters may send some of them in between. */
+	for (bool sent = true; sent && left--;) {
+		unsigned long flags = irq_save();
 
-	if (export_lock_wait(1000000)) {
-		while (left-- && send_one_block())
-			;
-		export_unlock();
+		sent = false;
+		if (export_lock_wait(1000000)) {
+			sent = send_one_block();
+			export_unlock();
+		}
+		irq_restore(flags);
 	}
-	irq_restore(flags);
 }
 
 void export_hold(void)
