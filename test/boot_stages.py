@@ -10,6 +10,8 @@ import sys
 
 
 from harness import QEMU_TIMEOUT, ROOT, boot, expect, make_dir, make_var, parse_ktap, run
+from bench_repeat import check_bench_repeats
+from ring_default import check_ring_default
 
 
 def check_fp_free_core(res, board, image_dir):
@@ -72,6 +74,10 @@ def stage_boot(res, board):
             present += [r"U-Boot", r"Starting kernel"]
         expect(res, f"demo boots [{mode}] with {cpus} CPUs and exits 0", st, out,
                present=present)
+
+    if board == "qemu-virt":
+        check_ring_default(res, demo)
+        check_bench_repeats(res)
 
     # Under -icount virtual time advances only by executed instructions:
     # a CPU that spins while waiting for the tick makes the demo crawl

@@ -111,8 +111,13 @@ def soak(h, res, seconds):
     # leave one vCPU's thread unscheduled past lockup_ms; the detector
     # then reports it (its default would end the run as a hang), which
     # says how fast the host ran, not what the soak checks.
+    # trace_buf=64K: the soak's own buffer changes use 2K to 64K; before
+    # its first one, the default ring (1/16 of RAM, 8 MiB per CPU) filled
+    # by three writing CPUs makes that change's flush send up to 32 MiB
+    # (minutes through a loaded host's capture).
     st, out = h.run(["tools/qemu-run", "--image", image, "--bootargs",
-                     f"panic=poweroff lockup_action=continue -- soak {seconds}", "--qemu-flags",
+                     f"panic=poweroff lockup_action=continue trace_buf=64K -- soak {seconds}",
+                     "--qemu-flags",
                      "-accel tcg,thread=multi", "--capture", bt],
                     timeout=seconds + h.QEMU_TIMEOUT)
     out = out.replace("\r", "")

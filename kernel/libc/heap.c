@@ -9,6 +9,13 @@
 /* heap_lock guards heap_cur (newlib also holds its malloc lock). */
 static struct spinlock heap_lock = SPINLOCK_INIT;
 static uintptr_t heap_start, heap_cur, heap_end;
+/* Set once by heap_init on the boot CPU, read-only after. */
+static struct mem_region ram_now;
+
+struct mem_region ram_region(void)
+{
+	return ram_now;
+}
 
 void heap_init(const struct mem_region *ram, const void *fdt, size_t fdt_size)
 {
@@ -16,7 +23,8 @@ void heap_init(const struct mem_region *ram, const void *fdt, size_t fdt_size)
 	uintptr_t hi = (uintptr_t)(ram->base + ram->size);
 	uintptr_t f0 = (uintptr_t)fdt, f1 = f0 + fdt_size;
 
-	persist_reserve(lo, &hi, fdt ? f0 : 0, fdt ? f1 : 0);
+	persist_reserve(lo, &hi, fdt ? f0 : 0, fdt ? f1 : 0, ram->size);
+	ram_now = *ram;
 	if (fdt && f1 > lo && f0 < hi) {
 		/* The DTB splits [lo, hi): keep the bigger side. */
 		uintptr_t below = f0 > lo ? f0 - lo : 0;

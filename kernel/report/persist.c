@@ -20,18 +20,26 @@ struct persist_note {
 static struct mem_region region;
 static struct persist_note *note;
 static unsigned int prev_outcome = RUN_OUTCOMES;
+static uintptr_t region_bytes;
 
-void persist_reserve(uintptr_t lo, uintptr_t *hi, uintptr_t fdt0, uintptr_t fdt1)
+void persist_reserve(uintptr_t lo, uintptr_t *hi, uintptr_t fdt0, uintptr_t fdt1,
+		     uint64_t ram_bytes)
 {
 	uintptr_t top = *hi >= lo + PERSIST_BELOW_TOP + PERSIST_MIN_RAM ?
 			(*hi - PERSIST_BELOW_TOP) & ~(PERSIST_ALIGN - 1) : 0;
-	uintptr_t base = top - PERSIST_BYTES;
+	uintptr_t bytes = ((ram_bytes / PERSIST_RAM_SHARE + PERSIST_ALIGN - 1) &
+			   ~(PERSIST_ALIGN - 1)) + PERSIST_SLACK;
+
+	if (bytes < PERSIST_MIN_BYTES || top < lo + PERSIST_MIN_RAM + bytes)
+		bytes = PERSIST_MIN_BYTES;
+	uintptr_t base = top - bytes;
 
 	if (!top || base < lo)
 		return;
 	if (fdt1 > base && fdt0 < top)
 		return;		/* the DTB sits there: nothing is kept */
-	region = (struct mem_region){ base, PERSIST_BYTES - NOTE_BYTES };
+	region = (struct mem_region){ base, bytes - NOTE_BYTES };
+	region_bytes = bytes;
 	*hi = base;	/* what lies above stays unused, for a loader */
 	kprintf("persist: %lx..%lx kept across resets\n", (unsigned long)base,
 		(unsigned long)top);
@@ -68,5 +76,5 @@ void persist_clean(void)
 {
 	if (region.size)
 		dcache_clean_inval_poc((uintptr_t)region.base,
-				       (uintptr_t)(region.base + PERSIST_BYTES));	/* the note too */
+				       (uintptr_t)(region.base + region_bytes));	/* the note too */
 }

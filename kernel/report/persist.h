@@ -1,8 +1,8 @@
 /*
  * kernel/report/persist.h: a stretch of RAM that outlives a warm reset.
  *
- * heap_init sets aside PERSIST_BYTES of RAM (the DTB's /memory, or the
- * board's default) ending PERSIST_BELOW_TOP under its top, 2 MiB
+ * heap_init sets aside persist_bytes_for(RAM) of RAM (the DTB's /memory,
+ * or the board's default) ending PERSIST_BELOW_TOP under its top, 2 MiB
  * aligned: boot/head.S clears only BSS and the heap never hands it out,
  * so what one boot left there is still there after a watchdog or PSCI
  * reset that keeps RAM powered (QEMU's system_reset does; a -kernel
@@ -22,7 +22,15 @@
 
 #include "mmu.h"
 
-#define PERSIST_BYTES		(8UL << 20)
+/* The region's size: 1/PERSIST_RAM_SHARE of RAM and PERSIST_SLACK more,
+ * at least PERSIST_MIN_BYTES; PERSIST_MIN_BYTES alone when that much would
+ * leave the heap under PERSIST_MIN_RAM. Its user, the trace core, keeps
+ * two sets of rings there (a buffer change alternates between them), each
+ * its default of 1/16 of RAM (trace/control/control.c); the slack holds
+ * their state and the kernel's note. */
+#define PERSIST_RAM_SHARE	8
+#define PERSIST_SLACK		(2UL << 20)
+#define PERSIST_MIN_BYTES	(8UL << 20)
 /* Heap that must stay below the region, or it all goes to the heap.
  * (With PERSIST_BELOW_TOP not 128 MiB in all: the rpi4 test finds that
  * constant in the image as QEMU virt's GIC address.) */
@@ -32,8 +40,10 @@
 #define PERSIST_BELOW_TOP	(64UL << 20)
 
 /* Reserves the region below *hi if it fits above 'lo' and clear of the
- * DTB [fdt0, fdt1); lowers *hi to its base. heap_init calls it once. */
-void persist_reserve(uintptr_t lo, uintptr_t *hi, uintptr_t fdt0, uintptr_t fdt1);
+ * DTB [fdt0, fdt1); lowers *hi to its base. heap_init calls it once with
+ * the RAM's size. */
+void persist_reserve(uintptr_t lo, uintptr_t *hi, uintptr_t fdt0, uintptr_t fdt1,
+		     uint64_t ram_bytes);
 /* The region: base and size, {0, 0} when there is none. */
 struct mem_region persist_region(void);
 /* How the previous boot ended when it said so before a reset of its own

@@ -22,6 +22,9 @@ void bench_tracepoints(void);
 void bench_direct(void);
 void bench_fp(void);
 void bench_workload(void);
+/* The workload alone, 'rounds' times; returns the calls it made. */
+unsigned long bench_workload_rounds(unsigned int rounds);
+int bench_ringsize(void);
 void bench_export(void);
 /* Instructions per call of bench_fn over BENCH_CALLS calls (record.c). */
 double bench_fn_per_call(void);

@@ -205,7 +205,7 @@ static struct wl_run traced(const char *tracer, bool exporting)
 	return w;
 }
 
-void bench_workload(void)
+static void wl_init(void)
 {
 	for (unsigned int i = 0; i < WL_BYTES; i++)
 		wl_buf[i] = (uint8_t)(i * 37 + (i >> 3));
@@ -214,6 +214,22 @@ void bench_workload(void)
 			wl_a[i][j] = i + 2 * j;
 			wl_b[i][j] = 3 * i + j;
 		}
+}
+
+unsigned long bench_workload_rounds(unsigned int rounds)
+{
+	uint32_t acc = 0;
+
+	wl_init();
+	for (unsigned int r = 0; r < rounds; r++)
+		acc += wl_round(r % WL_ROUNDS);
+	wl_sink = acc;
+	return (unsigned long)rounds * WL_CALLS_PER_ROUND;
+}
+
+void bench_workload(void)
+{
+	wl_init();
 	uint32_t calls = WL_ROUNDS * WL_CALLS_PER_ROUND;
 	uint32_t off = run_workload();
 	struct wl_run fn = traced("function", false);

@@ -20,6 +20,8 @@ const char *trace_get_filter(void);
 /* The ring bytes per CPU in use, or to be used once tracing first
  * starts (whole blocks); *stop_mode (if not NULL) the mode. */
 size_t trace_buffer_bytes(bool *stop_mode);
+/* Ring bytes per CPU when trace_buf= does not say (RING_RAM_SHARE). */
+size_t trace_default_buffer(void);
 bool trace_profiling(void);
 /* The functions the profiler leaves out (globs; while it is off): 0 or
  * an error. How many functions it counts (while it is on). */

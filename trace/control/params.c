@@ -14,7 +14,8 @@
  *   trace_graph_function=           graph only beneath these
  *   trace_max_depth= trace_threshold=US trace_retval=1
  *   trace_profile=GLOBS             start the profiler on these
- *   trace_buf=64K trace_mode=overwrite|stop trace_pace=BAUD
+ *   trace_buf=64K (default: 1/16 of RAM over the CPUs) trace_mode=overwrite|stop
+ *   trace_pace=BAUD
  *   trace_cpumask=0x3 trace_context=thread|irq|all
  *   trace_trigger=func:action[:count],...  trace_args=func:N,...
  */
@@ -33,7 +34,7 @@
 static const char *p_tracer, *p_filter = "", *p_notrace = "", *p_graph = "";
 static const char *p_profile, *p_context, *p_trigger, *p_args;
 static unsigned long p_depth, p_threshold, p_retval, p_pace, p_cpumask;
-static unsigned long p_buf = RING_DEFAULT_BYTES;
+static unsigned long p_buf;	/* 0: trace_default_buffer() */
 static int p_stop_mode;
 
 /* Setters check the whole value before storing it: a refused value
@@ -121,9 +122,9 @@ KERNEL_PARAM("trace_cpumask", param_cpumask, "trace only these CPUs (bit mask, n
 
 static int param_buf(const char *v)
 {
-	return set_num(&p_buf, v, RING_MIN_BLOCKS * RING_BLOCK_SIZE, 64UL << 20);
+	return set_num(&p_buf, v, RING_MIN_BLOCKS * RING_BLOCK_SIZE, RING_MAX_BYTES);
 }
-KERNEL_PARAM("trace_buf", param_buf, "ring buffer bytes per CPU (2K-64M)");
+KERNEL_PARAM("trace_buf", param_buf, "ring buffer bytes per CPU (2K-64M; default 1/16 of RAM over the CPUs)");
 
 static int param_mode(const char *v)
 {
@@ -213,6 +214,8 @@ static void check_num(int err, const char *what, unsigned long value)
 static void apply_options(void)
 {
 	export_set_pace((uint32_t)p_pace);
+	if (!p_buf)
+		p_buf = trace_default_buffer();
 	check_num(trace_set_buffer(p_buf, p_stop_mode), "trace_buf", p_buf);
 	if (p_cpumask) {
 		char v[24];

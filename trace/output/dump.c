@@ -178,6 +178,12 @@ static long snapshot(uint8_t *buf, const struct ring_cpu *r, uint64_t seq, uint6
 	return READ_ONCE(b->seq) == seq ? (long)len : -1;
 }
 
+/* The most blocks a dump prints per CPU: the newest 64 KiB, as the whole
+ * ring was when that was the default. A default ring is now 1/16 of RAM
+ * (8 MiB per CPU on QEMU virt): printed whole as text on a 115200-baud
+ * line after a crash it would take hours; the exported trace has it. */
+#define DUMP_BLOCKS	64U
+
 /* The oldest block sequence number r may still hold, 'last' its newest. */
 static uint64_t oldest_seq(const struct ring_cpu *r, uint64_t last)
 {
@@ -231,6 +237,12 @@ static unsigned long dump_one(unsigned int cpu, const struct ring_cpu *r)
 
 	if (!here)
 		print_older_losses(cpu, r);
+	if (last + 1 - oldest > DUMP_BLOCKS) {
+		kprintf("CPU:%u [%lu older blocks not shown: the dump prints the newest %u; "
+			"the exported trace has them]\n", cpu,
+			(unsigned long)(last + 1 - oldest - DUMP_BLOCKS), DUMP_BLOCKS);
+		oldest = last + 1 - DUMP_BLOCKS;
+	}
 	for (uint64_t seq = oldest; seq <= last && steps; seq++, steps--) {
 		uint64_t base, first;
 		long len = snapshot(copy[0], r, seq, &base, &first);

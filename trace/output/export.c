@@ -208,6 +208,9 @@ void export_tick(void)
 		export_idle();
 }
 
+/* Blocks export_flush sends per stretch with interrupts masked. */
+#define FLUSH_BATCH	8
+
 void export_flush(void)
 {
 	struct ring_cpu *r0 = ring_of(0);
@@ -215,14 +218,24 @@ void export_flush(void)
 	unsigned int left = (r0 ? r0->nblocks : 0) * smp_num_cpus();
 
 	export_close_all(false, 10000);
-	unsigned long flags = irq_save();
+	/* FLUSH_BATCH blocks at a time, interrupts masked only while they go
+	 * out (under a second at 115200 baud): rings of 1/16 of RAM (the
+	 * default) take minutes on a slow line, which must not look like a
+	 * CPU stuck with interrupts masked (the lockup detector reported the
+	 * soak's first buffer change). The idle CPUs' exporters may send
+	 * some blocks in between. */
+	for (bool sent = true; sent && left;) {
+		unsigned long flags = irq_save();
 
-	if (export_lock_wait(1000000)) {
-		while (left-- && send_one_block())
-			;
-		export_unlock();
+		sent = false;
+		if (export_lock_wait(1000000)) {
+			for (unsigned int k = 0; k < FLUSH_BATCH && left; k++, left--)
+				if (!(sent = send_one_block()))
+					break;
+			export_unlock();
+		}
+		irq_restore(flags);
 	}
-	irq_restore(flags);
 }
 
 void export_hold(void)

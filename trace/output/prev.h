@@ -46,6 +46,9 @@ struct ring_cpu *prev_rings(void);
 /* Memory for 'total' bytes of rings in the region, in the half that no
  * ring in rings[0..n) uses or is switching from or to; NULL if none. */
 void *prev_ring_mem(size_t total, const struct ring_cpu *rings, unsigned int n);
+/* The bytes one set of rings may take in the region (each half holds
+ * one), 0 with no region: the default ring stays within it. */
+size_t prev_ring_room(void);
 /* Whether p is ring memory in the region (never freed). */
 bool prev_holds(const void *p);
 /* The three, as prev_init hands them to the rings (ring_set_kept_mem). */

@@ -45,6 +45,13 @@ struct ring_cpu *prev_rings(void)
 	return rings;
 }
 
+size_t prev_ring_room(void)
+{
+	struct mem_region r = persist_region();
+
+	return r.size ? prev_layout_for(r.base, r.size).half_bytes : 0;
+}
+
 static uintptr_t half_at(unsigned int i)
 {
 	return (uintptr_t)head + head->data_off + i * head->half_bytes;

@@ -14,7 +14,6 @@
 #include "tracers/tracer.h"
 #include "output.h"
 
-#define RING_MAX_BYTES	(64UL << 20)	/* the largest trace_buf= */
 
 /* A trace_buf= value of at least 'bytes': a power of two, K or M. */
 static void size_text(char *buf, size_t n, uint64_t bytes)

@@ -36,7 +36,12 @@
 #include <stdint.h>
 
 #define RING_BLOCK_SIZE		1024		/* bytes per block, header included */
-#define RING_DEFAULT_BYTES	(64 * 1024)	/* per CPU */
+/* Per CPU, unless trace_buf= says: 1/RING_RAM_SHARE of the RAM the DTB
+ * reports, split over the CPUs, within [RING_DEFAULT_MIN, RING_MAX_BYTES]
+ * (trace_default_buffer, trace/control/control.c). */
+#define RING_RAM_SHARE		16
+#define RING_DEFAULT_MIN	(64 * 1024)
+#define RING_MAX_BYTES		(64UL << 20)	/* the largest trace_buf= */
 #define RING_MIN_BLOCKS		2
 #define RING_CALLER_CACHE	256
 #define RING_FRAME_BODY_MAX	(RING_BLOCK_SIZE + 16)	/* largest frame body sent */

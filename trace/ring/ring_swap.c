@@ -18,7 +18,7 @@
  * caller's lock, while no ring exists. */
 static struct ring_cpu rings_bss[NR_CPUS];
 static struct ring_cpu *rings = rings_bss;
-static size_t ring_size = RING_DEFAULT_BYTES;
+static size_t ring_size = RING_DEFAULT_MIN;
 static enum ring_mode ring_mode_now = RING_OVERWRITE;
 
 struct ring_cpu *ring_of(unsigned int cpu)
