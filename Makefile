@@ -489,6 +489,7 @@ help:
 	@printf '  %-22s %s\n' "LOAD_ADDR=0x40200000" "make debug: where QEMU loads the image; GDB_PORT=1234 its port"
 	@printf '  %-22s %s\n' "SOAK_S=120" "make soak: seconds"
 	@printf '  %-22s %s\n' "LOAD=2" "make test-under-load: busy host processes"
+	@printf '  %-22s %s\n' "BENCH_HOST_EVENTS='N M'" "make bench-host: the traces' sizes in events (default 1000000 10000000)"
 	@printf '  %-22s %s\n' "TEST_STAGES=a,b" "make test: only these stages of test/run.py"
 	@printf '  %-22s %s\n' "UBOOT_BIN=file" "the U-Boot binary (board default)"
 	@printf '  %-22s %s\n' "FIRMWARE_DIR=dir" "make sdcard: the Pi firmware files"
