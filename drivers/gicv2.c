@@ -45,6 +45,16 @@ const struct fdt_base irqchip_fdt_bases[] = {
 };
 const unsigned int irqchip_fdt_nbases = sizeof(irqchip_fdt_bases) / sizeof(irqchip_fdt_bases[0]);
 
+/* GIC binding: <type number flags>, type 0 = SPI (ID 32 + number), 1 =
+ * PPI (ID 16 + number). */
+int irqchip_fdt_irq(unsigned int which, const uint32_t *cells, int ncells)
+{
+	(void)which;
+	if (ncells < 2 || cells[0] > 1 || cells[1] >= (cells[0] ? 16U : 988U))
+		return -1;
+	return (int)((cells[0] ? 16 : 32) + cells[1]);
+}
+
 static inline volatile uint32_t *gicd(unsigned int off)
 {
 	return (volatile uint32_t *)(gicd_base + off);

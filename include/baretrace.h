@@ -41,7 +41,15 @@ void smp_wait(unsigned int cpu);
 uint64_t time_counter(void);
 uint64_t time_counter_hz(void);
 uint64_t time_ns(void);
+/* Busy-wait delays: spin (the CPU stays busy, interrupts stay as they
+ * are) until at least 'us' microseconds / 'ms' milliseconds of the
+ * generic counter have passed, rounded up to whole counter ticks; longer
+ * if interrupts are taken meanwhile. Never shorter, on any board: the
+ * counter runs at time_counter_hz() whatever the CPU clock. For waits
+ * beyond a few ticks prefer time_wait_tick, which idles. us up to 2^32
+ * (71 minutes). "any context" (keep them short in handlers). */
 void time_delay_us(uint64_t us);
+void time_delay_ms(uint64_t ms);
 /* Timer tick rate (kernel parameter tick_hz=, default 100). */
 unsigned int time_tick_hz(void);
 /* Ticks taken so far on this CPU. "any context" */
@@ -59,7 +67,11 @@ int time_wait_tick(uint64_t seen, uint64_t max_us);
 typedef void (*tick_fn)(unsigned int cpu, uint64_t tick);
 int time_tick_hook(tick_fn fn);
 
-/* Interrupts: register a handler for an interrupt ID and unmask it. */
+/* Interrupts: register a handler for an interrupt ID and unmask it. The
+ * handler runs on CPU 0, in interrupt context, with interrupts masked.
+ * IDs are the interrupt controller's (GIC INTIDs; bt_dev_find gives the
+ * ID of a device-tree node). The kernel keeps its own IDs (the README's
+ * list): registering one of those replaces the kernel's handler. */
 typedef void (*irq_fn)(unsigned int irq, void *arg);
 int irq_register(unsigned int irq, irq_fn fn, void *arg);
 
@@ -68,5 +80,14 @@ int irq_register(unsigned int irq, irq_fn fn, void *arg);
  * off with PSCI. */
 void power_exit(int status) __attribute__((noreturn));
 void power_reset(void) __attribute__((noreturn));
+
+/* The rest of the API, one header per subject. Names are bt_ prefixed
+ * so they never meet the kernel's own. */
+#include "baretrace/lock.h"
+#include "baretrace/percpu.h"
+#include "baretrace/console.h"
+#include "baretrace/mmio.h"
+#include "baretrace/cache.h"
+#include "baretrace/device.h"
 
 #endif /* BARETRACE_H */

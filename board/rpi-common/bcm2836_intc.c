@@ -70,6 +70,19 @@ const struct fdt_base irqchip_fdt_bases[] = {
 };
 const unsigned int irqchip_fdt_nbases = sizeof(irqchip_fdt_bases) / sizeof(irqchip_fdt_bases[0]);
 
+/* Device-tree specifiers ([DT] bcm2836-armctrl-ic binding): on the
+ * armctrl-ic <bank n>, bank 1 = VideoCore interrupts 0-31 and bank 2 =
+ * 32-63 (bank 0, the ARM basic interrupts, has no ID here); on the
+ * local-intc <n flags>, n = 0-3 the timer sources (timer_ids). */
+int irqchip_fdt_irq(unsigned int which, const uint32_t *cells, int ncells)
+{
+	if (which == 0)
+		return ncells >= 1 && cells[0] < 4 ? timer_ids[cells[0]] : -1;
+	if (ncells < 2 || cells[0] < 1 || cells[0] > 2 || cells[1] >= 32)
+		return -1;
+	return (int)RPI_VC_IRQ((cells[0] - 1) * 32 + cells[1]);
+}
+
 static inline volatile uint32_t *local(unsigned int off)
 {
 	return (volatile uint32_t *)(local_base + off);

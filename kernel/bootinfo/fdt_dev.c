@@ -91,8 +91,18 @@ static void take_uart(const void *fdt)
 	}
 }
 
+/* The loader's DTB (checked by fdt_check), or NULL; written once by
+ * fdt_devices_init on the boot CPU, read-only after. */
+static const void *boot_fdt;
+
+const void *fdt_boot_blob(void)
+{
+	return boot_fdt;
+}
+
 void fdt_devices_init(const void *fdt)
 {
+	boot_fdt = fdt;
 	if (!fdt)
 		return;
 	take_uart(fdt);

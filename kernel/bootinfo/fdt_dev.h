@@ -34,6 +34,14 @@ extern const char cpu_boot_method[];	/* the enable-method cpu_boot does */
  * (after console_init: a new UART base is switched to and initialised;
  * before irq_init). */
 void fdt_devices_init(const void *fdt);
+/* The DTB fdt_devices_init was given (checked), or NULL. It stays in
+ * place: the heap is laid out around it (kernel/libc/heap.c). */
+const void *fdt_boot_blob(void);
+/* Defined by the board's interrupt controller driver: the interrupt ID
+ * for the 'ncells' cells (host order) of an interrupts specifier whose
+ * interrupt parent is the node matched by irqchip_fdt_bases[which]; -1
+ * if the driver has no ID for it. */
+int irqchip_fdt_irq(unsigned int which, const uint32_t *cells, int ncells);
 /* Says, once, which enable-method the DTB's CPUs carry and which of them
  * will not be started. */
 void fdt_cpus_report(const void *fdt);

@@ -15,6 +15,8 @@
  *   FAR_TEXT_BASE               Normal WB, RO, executable: one BSS page
  *                               (far_text_page, itself RW, XN) seen as
  *                               code far from the image
+ *   DEVMAP_BASE                 Device-nGnRE, RW, XN: empty at boot,
+ *                               filled by mmu_map_device (mmu_devmap.c)
  * Nothing else is mapped, and RAM below NULL_GUARD never is (the Pi's RAM
  * starts at 0), so a NULL dereference faults on every board.
  */
@@ -24,6 +26,7 @@
 #include "barrier.h"
 #include "config.h"
 #include "mmu.h"
+#include "pte.h"
 
 #include "board.h"
 
@@ -32,25 +35,6 @@
 #define BLOCK_SIZE	(1UL << 21)	/* level-2 block */
 #define NULL_GUARD	0x10000UL	/* RAM below 64 KiB stays unmapped */
 
-#define PTE_VALID	(1UL << 0)
-#define PTE_TABLE	(1UL << 1)	/* table (L1/L2) or page (L3) */
-#define PTE_ATTR(i)	((uint64_t)(i) << 2)
-#define PTE_RO		(1UL << 7)	/* AP[2]: read-only at EL1 */
-#define PTE_ISH		(3UL << 8)
-#define PTE_AF		(1UL << 10)
-#define PTE_PXN		(1UL << 53)
-#define PTE_UXN		(1UL << 54)
-#define PTE_ADDR_MASK	0x0000fffffffff000UL
-
-/* MAIR_EL1 slots. */
-#define ATTR_DEVICE	0		/* Device-nGnRE */
-#define ATTR_NORMAL	1		/* Normal, inner/outer WB RA WA */
-#define MAIR_VALUE	((0x04UL << (8 * ATTR_DEVICE)) | (0xffUL << (8 * ATTR_NORMAL)))
-
-#define PROT_DEVICE	(PTE_ATTR(ATTR_DEVICE) | PTE_AF | PTE_PXN | PTE_UXN)
-#define PROT_RW		(PTE_ATTR(ATTR_NORMAL) | PTE_ISH | PTE_AF | PTE_PXN | PTE_UXN)
-#define PROT_RO		(PROT_RW | PTE_RO)
-#define PROT_RX		(PTE_ATTR(ATTR_NORMAL) | PTE_ISH | PTE_AF | PTE_RO | PTE_UXN)
 
 /* TCR_EL1: 39-bit VA in TTBR0, 4 KiB granule, walks cacheable inner
  * shareable, TTBR1 walks disabled. IPS is filled from PARange. */
@@ -67,6 +51,9 @@
 static uint64_t pt_pool[PT_POOL][PT_ENTRIES] __attribute__((aligned(PAGE_SIZE)));
 uint8_t far_text_page[PAGE_SIZE] __attribute__((aligned(PAGE_SIZE)));
 static unsigned int pt_used;
+/* The RAM mmu_init mapped (the DTB's first /memory range); written once
+ * by mmu_init, read-only after. */
+struct mem_region mmu_ram;
 /* What secondary_mmu_on (boot/head.S) loads, with its MMU still off:
  * written once by mmu_init and cleaned to the point of coherency. The
  * layout is fixed by that code: mair, tcr, ttbr0, SCTLR bits to set. */
@@ -161,6 +148,7 @@ void mmu_init(const struct mem_region *ram)
 {
 	static const struct mem_region mmio[] = BOARD_MMIO_WINDOWS;
 
+	mmu_ram = *ram;
 	pt_alloc();	/* root */
 	for (unsigned int i = 0; i < sizeof(mmio) / sizeof(mmio[0]); i++)
 		map_range(mmio[i].base, mmio[i].base, mmio[i].size, PROT_DEVICE);
@@ -203,6 +191,11 @@ static void mmu_enable_boot_cpu(void)
 	isb();
 	write_sysreg(sctlr_el1, read_sysreg(sctlr_el1) | mmu_boot_regs.sctlr_set);
 	isb();
+}
+
+uint64_t *mmu_root_table(void)
+{
+	return pt_pool[0];
 }
 
 static uint64_t cache_line(bool icache)

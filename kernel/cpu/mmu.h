@@ -21,6 +21,10 @@
  * writable, never-executable mapping in BSS. */
 #define FAR_TEXT_BASE		0x6000000000UL	/* 384 GiB */
 extern uint8_t far_text_page[];
+/* The device window: 2 MiB of virtual addresses that mmu_map_device
+ * hands out page by page (kernel/cpu/mmu_devmap.c). */
+#define DEVMAP_BASE		0x5000000000UL	/* 320 GiB */
+#define DEVMAP_SIZE		0x200000UL
 
 struct mem_region {
 	uint64_t base;
@@ -40,6 +44,17 @@ struct mmu_boot_regs {
 	uint64_t sctlr_set;	/* ORed into SCTLR_EL1 */
 };
 extern struct mmu_boot_regs mmu_boot_regs;
+
+/* What mmu_init mapped as RAM (read-only after it) and its root table. */
+extern struct mem_region mmu_ram;
+uint64_t *mmu_root_table(void);
+
+/* Maps [pa, pa + size) Device-nGnRE, RW, XN at the next free pages of
+ * the device window and stores the virtual address of pa in *va. 0, or
+ * BT_EINVAL (size 0, wraps), BT_ERAM (overlaps mmu_ram or the image),
+ * BT_ERANGE (beyond the CPU's physical address size), BT_ENOSPACE.
+ * Thread context; every CPU sees the pages when it returns. */
+int mmu_map_device(uint64_t pa, uint64_t size, uintptr_t *va);
 
 /* Every CPU's stack slot (layout in config.h), from boot/head.S. */
 extern uint8_t cpu_stack_area[] __attribute__((visibility("hidden")));

@@ -54,12 +54,19 @@ uint64_t time_ns(void)
 	       (c % counter_hz) * 1000000000ULL / counter_hz;
 }
 
+/* Rounded up to whole counter ticks, so never shorter than asked. */
 void time_delay_us(uint64_t us)
 {
-	uint64_t end = time_counter() + us * counter_hz / 1000000;
+	uint64_t start = time_counter();
+	uint64_t ticks = (us * counter_hz + 999999) / 1000000;
 
-	while (time_counter() < end)
+	while (time_counter() - start < ticks)
 		cpu_relax();
+}
+
+void time_delay_ms(uint64_t ms)
+{
+	time_delay_us(ms * 1000);
 }
 
 uint64_t time_ticks(void)

@@ -8,6 +8,7 @@
  *   crash textwrite  a store into kernel text in crash_text_write
  *   panic            panic() from main (test/outcomes.py)
  *   printlines       every CPU prints numbered lines at once
+ *   conread          reads bytes the harness types (test_api_console.c)
  *   hang             never returns (the runner must time out and say so)
  *   gdbhang          traces known calls, then spins with interrupts masked
  *                    (scenario_hang.c; test/gdb_check.py reads it with gdb)
@@ -49,6 +50,8 @@ int main(int argc, char **argv)
 		panic("test: panic on purpose, %d", 7);
 	if (!strcmp(argv[0], "printlines"))
 		return scenario_printlines();
+	if (!strcmp(argv[0], "conread"))
+		return scenario_conread();
 	if (!strcmp(argv[0], "golden"))
 		return scenario_golden();
 	if (!strcmp(argv[0], "reset"))

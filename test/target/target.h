@@ -6,6 +6,7 @@
 
 int scenario_crash(const char *kind);
 int scenario_printlines(void);
+int scenario_conread(void);	/* test_api_console.c */
 int scenario_golden(void);
 int scenario_soak(unsigned int seconds);
 /* scenarios_kern.c */
