@@ -79,9 +79,10 @@ APP_CXX_SRCS := $(filter $(addprefix %.,$(APP_CXX_EXTS)),$(APP_SRCS))
 APP_UNUSED  := $(filter-out $(APP_SRCS) $(APP_KNOWN) $(APP_IGNORED),$(APP_FILES))
 APP_SKIP_SRC   := $(filter $(APP_FOUND),$(APP_UNUSED))
 APP_SKIP_OTHER := $(filter-out $(APP_FOUND),$(APP_UNUSED))
+APP_SP := $(subst x, ,x)
 ifdef NEED_TOOLS
-$(foreach f,$(APP_SKIP_SRC),$(info   SKIP    $(f) (not in $(APP_MK)'s app-srcs)))
-$(foreach f,$(APP_SKIP_OTHER),$(info   SKIP    $(f) (not a source: the build takes $(addprefix .,$(APP_SRC_EXTS)))))
+$(foreach f,$(APP_SKIP_SRC),$(info $(APP_SP)$(APP_SP)SKIP    $(f) (not in $(APP_MK)'s app-srcs)))
+$(foreach f,$(APP_SKIP_OTHER),$(info $(APP_SP)$(APP_SP)SKIP    $(f) (not a source: the build takes $(addprefix .,$(APP_SRC_EXTS)))))
 endif
 
 # Flags. Objects go under $(OBJ)/app/ by path; an absolute path keeps its
