@@ -17,6 +17,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef void (*smp_fn)(void *arg);
 
 /* CPUs. "any context" */
@@ -80,6 +84,10 @@ int irq_register(unsigned int irq, irq_fn fn, void *arg);
  * off with PSCI. */
 void power_exit(int status) __attribute__((noreturn));
 void power_reset(void) __attribute__((noreturn));
+
+#ifdef __cplusplus
+}
+#endif
 
 /* The rest of the API, one header per subject. Names are bt_ prefixed
  * so they never meet the kernel's own. */

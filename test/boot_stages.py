@@ -12,6 +12,7 @@ import sys
 from harness import QEMU_TIMEOUT, ROOT, boot, expect, make_dir, make_var, parse_ktap, run
 from bench_repeat import check_bench_repeats
 from ring_default import check_ring_default
+from api_target import check_api
 
 
 def check_fp_free_core(res, board, image_dir):
@@ -51,6 +52,7 @@ def stage_target(res, board):
             continue
         parse_ktap(prefix, out, res)
         res.record(f"{prefix}: exit status 0 reaches the host", st == 0, out)
+    check_api(res, board, image_dir)
 
 
 def stage_boot(res, board):

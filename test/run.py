@@ -61,6 +61,8 @@ def stage_build(res, board):
     check_no_byproducts_tracked(res)
     import layers  # noqa: E402
     layers.check(sys.modules[__name__], res, board)
+    import api_headers  # noqa: E402
+    api_headers.check(res, ROOT)
 
 
 def check_no_byproducts_tracked(res):

@@ -34,10 +34,18 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 int bt_dcache_clean(const void *buf, size_t len);
 int bt_dcache_inval(void *buf, size_t len);
 int bt_dcache_clean_inval(void *buf, size_t len);
 /* The line size the calls above step by, in bytes (4 << CTR_EL0.DminLine). */
 size_t bt_dcache_line(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BARETRACE_CACHE_H */

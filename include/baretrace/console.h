@@ -27,6 +27,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The next byte (0-255), or -1 at once if none is waiting. */
 int bt_console_trygetc(void);
 /* The next byte, waiting at most timeout_us microseconds of the generic
@@ -37,5 +41,9 @@ int bt_console_getc_timeout(uint64_t timeout_us);
  * the first, then takes what else is already waiting, without waiting
  * more. Returns the number read; 0 if nothing came in time. */
 size_t bt_console_read(void *buf, size_t len, uint64_t timeout_us);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BARETRACE_CONSOLE_H */

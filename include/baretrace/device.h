@@ -19,6 +19,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BT_EINVAL	(-1)	/* size 0, range wraps, or a bad argument */
 #define BT_ERAM		(-2)	/* the range overlaps RAM (or the image) */
 #define BT_ENOSPACE	(-3)	/* the device window is full */
@@ -57,5 +61,9 @@ int bt_dev_find(const char *compatible, unsigned int index, struct bt_device *ou
  * the CPU's physical address size (BT_ERANGE). All CPUs see the mapping
  * when it returns. */
 int bt_dev_map(uint64_t phys, uint64_t size, volatile uint8_t **va);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BARETRACE_DEVICE_H */

@@ -30,6 +30,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct bt_spinlock {
 	uint32_t opaque;	/* the kernel's ticket pair; do not touch */
 } bt_spinlock;
@@ -56,5 +60,9 @@ unsigned long bt_irq_save(void);
 void bt_irq_restore(unsigned long flags);
 /* True if interrupts are masked on this CPU. */
 bool bt_irqs_masked(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BARETRACE_LOCK_H */

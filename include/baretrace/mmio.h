@@ -40,6 +40,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Full barriers between memory and device accesses, outer shareable. */
 #define bt_mb()		__asm__ volatile("dmb osh" ::: "memory")
 #define bt_wmb()	__asm__ volatile("dmb oshst" ::: "memory")
@@ -76,5 +80,9 @@ BT_MMIO_ACCESSORS(32, uint32_t, "ldr", "str", "w")
 BT_MMIO_ACCESSORS(64, uint64_t, "ldr", "str", "x")
 
 #undef BT_MMIO_ACCESSORS
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* BARETRACE_MMIO_H */
