@@ -72,7 +72,11 @@ typedef void (*tick_fn)(unsigned int cpu, uint64_t tick);
 int time_tick_hook(tick_fn fn);
 
 /* Interrupts: register a handler for an interrupt ID and unmask it. The
- * handler runs on CPU 0, in interrupt context, with interrupts masked.
+ * handler runs in interrupt context with interrupts masked: a shared
+ * peripheral interrupt's on CPU 0 (the kernel routes every one there), a
+ * per-CPU one's (PPI, SGI) on the CPU it fires on. A PPI is unmasked only
+ * on the calling CPU (the controller banks it): register it on each CPU
+ * that wants it (smp_call).
  * IDs are the interrupt controller's (GIC INTIDs; bt_dev_find gives the
  * ID of a device-tree node). The kernel keeps its own IDs (the README's
  * list): registering one of those replaces the kernel's handler. */

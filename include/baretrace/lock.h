@@ -11,7 +11,8 @@
  *
  * Rules:
  *  - Spinlocks are not recursive: taking a lock this CPU already holds
- *    spins forever (the lockup detector then reports the CPU).
+ *    spins forever (with interrupts masked, the lockup detector then
+ *    reports the CPU after lockup_ms; with them on, nothing does).
  *  - Data that an interrupt handler (irq_register, time_tick_hook,
  *    smp_call) also takes the lock for must be locked with the irqsave
  *    pair in thread context; otherwise the handler can interrupt the

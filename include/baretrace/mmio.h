@@ -9,8 +9,9 @@
  * split or dropped by the compiler. The address must be aligned to the
  * width: an unaligned Device access faults.
  *
- * Ordering, from the Arm ARM's rules for Device memory (B2.3 and the
- * Device memory type attributes, ARM DDI 0487 B2.7.2):
+ * Ordering, from the Arm ARM's rules for Device memory (ARM DDI 0487,
+ * chapter B2, the AArch64 memory model: "Device memory" and its
+ * Gathering, Reordering and Early write acknowledgement attributes):
  *  - nR (non-Reordering): accesses by one CPU to the same peripheral
  *    reach it in program order. So relaxed accessors to one device are
  *    already ordered among themselves.
