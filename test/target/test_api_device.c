@@ -51,8 +51,11 @@ KTEST(api_dev_finds_maps_and_reads_the_pl011)
 	if (!KT_EQ(t, err, 0))
 		return;
 	KT_EQ(t, d.irq, BOARD_UART_IRQ);	/* the console driver's ID */
-	KT_EXPECT(t, d.size >= 0x1000);
-	if (!KT_EQ(t, bt_dev_map(d.base, d.size, &regs), 0))
+	KT_EXPECT(t, d.size >= 0x48);	/* up to the interrupt registers */
+	/* The PL011's block is 4 KiB with the ID words at its end (TRM 3.2);
+	 * the Pi trees give reg a size of 0x200 (bcm283x.dtsi), so map the
+	 * whole block. */
+	if (!KT_EQ(t, bt_dev_map(d.base, 0x1000, &regs), 0))
 		return;
 	KT_EXPECT(t, (uintptr_t)regs >= DEVMAP_BASE &&
 		     (uintptr_t)regs < DEVMAP_BASE + DEVMAP_SIZE);
