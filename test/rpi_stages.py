@@ -7,6 +7,7 @@ import os
 import subprocess
 import time
 
+from api_target import check_api_rpi3_dtb
 from harness import QEMU_TIMEOUT, ROOT, boot, expect, make_dir, parse_ktap, pi3_dtb, run
 
 # Documented Pi 4 values (board/rpi4/board.h cites the sources), asserted
@@ -38,6 +39,7 @@ def stage_rpi3(res, board):
         else:
             parse_ktap("rpi3 ktap", out, res)
             res.record("rpi3 ktap: exit status 0 reaches the host", st == 0, out)
+        check_api_rpi3_dtb(res, tgt)
         st, out = boot("rpi3", tgt, "direct", "panic=poweroff -- crash null")
         expect(res, "rpi3: RAM starts at 0, yet a low load faults and is reported", st, out,
                status=139, present=[r"^ELR .* crash_null_deref\+0x",
