@@ -236,7 +236,7 @@ BT_GIT_FLAG := $(if $(BT_GIT),-DBT_GIT_DESCRIBE='"$(BT_GIT)"')
 $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/report $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/report $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf -lstdc++
 
 # Synthetic traces in the wire format for make bench-host and the host
 # stage's memory checks.
