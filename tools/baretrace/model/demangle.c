@@ -3,9 +3,10 @@
  *
  * An Itanium-ABI name ("_ZNK6Sensor4readEv", what g++ and clang emit on
  * arm64) becomes "Sensor::read() const". The demangler is the one in the
- * host's libstdc++ (abi::__cxa_demangle, cxxabi.h; the host tool links
- * -lstdc++): it comes with the host's g++, knows every construct the
- * cross g++ of the same Debian release emits, and needs no other library.
+ * host's libstdc++ (abi::__cxa_demangle, cxxabi.h; the Makefile links it
+ * from libstdc++.a): it comes with the host's g++, knows every construct
+ * the cross g++ of the same Debian release emits, and needs no other
+ * library (libiberty's cplus_demangle is the same code in another package).
  *
  * Called once per symbol, when a table is read (symtab.c): the events
  * carry sites, never names, so nothing here runs per event.
