@@ -21,6 +21,9 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            books, uart_baud=, UART interrupt, break key, lockup, watchdog
            reset and power-off, trace across a reset (test/rpi4_qemu.py)
   rpi4-uboot the same card's U-Boot flow on raspi4b (test/rpi_uboot.py)
+  apps     applications brought as they are: a firmware tree with
+           subfolders and its own app.mk flags, C++, apps outside the
+           repository, files not built named (test/app_builds.py)
   readme   the marked examples of README.md and docs/*.md run as written,
            their make commands checked against the Makefile, their
            relative links against the files and headings, make help
@@ -130,6 +133,8 @@ STAGES["rpi4-qemu"] = lambda res, board: rpi4_qemu.stage_rpi4_qemu(
     sys.modules[__name__], res, board)
 STAGES["rpi4-uboot"] = lambda res, board: rpi_uboot.stage_rpi4_uboot(
     sys.modules[__name__], res, board)
+import app_builds  # noqa: E402
+STAGES["apps"] = lambda res, board: app_builds.stage_apps(sys.modules[__name__], res, board)
 import readme_examples  # noqa: E402
 STAGES["readme"] = lambda res, board: readme_examples.stage_readme(
     sys.modules[__name__], res, board)
