@@ -18,11 +18,11 @@
 
 int mbedtls_selftest_main(int argc, char *argv[]);
 
-static uint64_t mbedtls_app_t0;
+static uint64_t app_t0;
 
-static void mbedtls_app_report_time(void)
+static void app_report_time(void)
 {
-	uint64_t ticks = time_counter() - mbedtls_app_t0;
+	uint64_t ticks = time_counter() - app_t0;
 	uint64_t hz = time_counter_hz();
 
 	printf("mbedtls: self-test took %llu counter ticks (%llu us at %llu Hz)\n",
@@ -43,10 +43,10 @@ int main(int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		args[i + 1] = argv[i];
 	args[argc + 1] = NULL;
-	if (atexit(mbedtls_app_report_time) != 0) {
+	if (atexit(app_report_time) != 0) {
 		printf("mbedtls: error: atexit failed\n");
 		return 2;
 	}
-	mbedtls_app_t0 = time_counter();
+	app_t0 = time_counter();
 	return mbedtls_selftest_main(argc + 1, args);
 }
