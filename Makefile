@@ -14,8 +14,8 @@ BOARDS := $(sort $(patsubst board/%/board.mk,%,$(wildcard board/*/board.mk)))
 ifeq ($(filter $(BOARD),$(BOARDS)),)
 $(error unknown BOARD '$(BOARD)'; valid boards: $(BOARDS))
 endif
-ifeq ($(wildcard $(APP)/*.c $(APP)/*.S),)
-$(error APP '$(APP)' is not a directory with .c or .S files; examples: $(sort $(patsubst %/,%,$(dir $(wildcard examples/*/*.c)))) test/target)
+ifeq ($(wildcard $(APP)/.),)
+$(error APP '$(APP)' is not a directory; examples: $(sort $(patsubst %/,%,$(dir $(wildcard examples/*/*.c examples/*/*.cpp)))) test/target)
 endif
 
 ifeq ($(V),1)
@@ -39,6 +39,7 @@ endif
 # Debian's Linux cross compiler with newlib built into build/newlib.
 CROSS_COMPILE ?= $(if $(shell command -v aarch64-none-elf-gcc 2>/dev/null),aarch64-none-elf-,aarch64-linux-gnu-)
 CC      := $(CROSS_COMPILE)gcc
+CXX     := $(CROSS_COMPILE)g++
 OBJCOPY := $(CROSS_COMPILE)objcopy
 OBJDUMP := $(CROSS_COMPILE)objdump
 HOSTCC  ?= gcc
@@ -59,12 +60,17 @@ endif
 
 ifeq ($(CROSS_COMPILE),aarch64-none-elf-)
 LIBC_CFLAGS :=
+LIBC_CXXFLAGS :=
 LIBC_LIBS   := -lc -lm -lgcc
 NEWLIB_DONE :=
 else
 NEWLIB      := $(BUILD)/newlib
 NEWLIB_DONE := $(NEWLIB)/.done
 LIBC_CFLAGS := -nostdinc -isystem $(CC_INCLUDE) -isystem $(NEWLIB)/aarch64-none-elf/include
+# C++: libstdc++'s headers (templates, <new>, <type_traits>; no library
+# is linked) ahead of the C ones, and a <features.h> for their glibc
+# configuration (mk/cxx/features.h says why).
+LIBC_CXXFLAGS := -nostdinc $(addprefix -isystem ,$(CXX_INCLUDE)) -isystem mk/cxx $(LIBC_CFLAGS)
 LIBC_LIBS   := $(NEWLIB)/aarch64-none-elf/lib/libc.a $(NEWLIB)/aarch64-none-elf/lib/libm.a -lgcc
 endif
 
@@ -73,18 +79,19 @@ endif
 # FP/SIMD registers (the core tracers' callbacks run without saving them;
 # test/run.py checks), application code may; code that runs with the MMU
 # off is strict-align.
-CFLAGS_BASE := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-common \
+CFLAGS_COMMON := -O2 -g -ffreestanding -fno-common \
   -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
   -fno-stack-protector -fpie \
   -march=armv8-a -mno-outline-atomics -falign-functions=8 \
   -ffunction-sections -fdata-sections -MD -MP \
-  $(BOARD_CFLAGS) $(LIBC_CFLAGS) -Iinclude -Ikernel -Itrace -Iwire -Iboard/$(BOARD) -Iboard \
-  -include kernel/lib/visibility.h
+  $(BOARD_CFLAGS) -include kernel/lib/visibility.h
 # kernel/ is split into folders by job (kernel/LAYERS, lowest layer
 # first); each is on the include path, so "x.h" finds a kernel header
 # wherever it lives. kernel/ itself holds the top layer.
 KERNEL_DIRS := $(patsubst %/,%,$(wildcard kernel/*/))
-CFLAGS_BASE += $(addprefix -I,$(KERNEL_DIRS))
+KERNEL_INCDIRS := include kernel trace wire board/$(BOARD) board $(KERNEL_DIRS)
+CFLAGS_BASE := -std=gnu11 -Wall -Wextra -Werror $(CFLAGS_COMMON) $(LIBC_CFLAGS) \
+  $(addprefix -I,$(KERNEL_INCDIRS))
 PATCHABLE   := -fpatchable-function-entry=4,2
 KERNEL_ONLY := -mgeneral-regs-only
 
@@ -106,14 +113,23 @@ NOBUILTIN := kernel/lib/string.c
 KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c kernel/*/*.S kernel/*/*.c trace/*/*.S trace/*/*.c wire/*.c) \
   $(foreach d,$(BOARD_DRIVERS),$(wildcard drivers/$(d).c drivers/$(d).S)) \
   $(BOARD_SRCS)
-APP_SRCS := $(wildcard $(APP)/*.c $(APP)/*.S)
-
 KERNEL_OBJS := $(patsubst %,$(OBJ)/%.o,$(KERNEL_SRCS))
-APP_OBJS    := $(patsubst %,$(OBJ)/app/%.o,$(APP_SRCS))
+
+# The application: APP_SRCS, APP_OBJS and APP_FLAGS, from APP/app.mk
+# when it has one (mk/app.mk says what it may set).
+include mk/app.mk
+APP_CFLAGS_BASE := -Wall -Wextra $(CFLAGS_COMMON) -Iinclude -I$(APP_DIR) $(APP_FLAGS)
+# C++: the freestanding subset (no exceptions, RTTI or libstdc++);
+# static constructors run before main() (kernel/libc/cxx_init.c),
+# new and delete use the heap (kernel/libc/cxx_new.c).
+APP_CXXFLAGS := -std=gnu++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics \
+  -fno-use-cxa-atexit $(APP_CFLAGS_BASE) $(LIBC_CXXFLAGS) $(app-cxxflags)
+APP_CFLAGS := -std=gnu11 $(APP_CFLAGS_BASE) $(LIBC_CFLAGS)
 
 # The trace core's leaf functions (callbacks) skip the frame record:
 # nothing unwinds through them, and they run on every traced call.
-flags_for = $(CFLAGS_BASE) $(if $(filter $(NOTRACE),$(1)),,$(PATCHABLE)) \
+flags_for = $(CFLAGS_BASE) $(call site_flags,$(1))
+site_flags = $(if $(filter $(NOTRACE) $(APP_NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter trace/% wire/%,$(1)),-momit-leaf-frame-pointer -foptimize-sibling-calls) \
   $(if $(filter $(STRICT_ALIGN),$(1)),-mstrict-align) \
   $(if $(filter $(INSTRUMENT),$(1)),-finstrument-functions) \
@@ -138,15 +154,30 @@ $(OBJ)/%.S.o: %.S $(FLAGS_DEPS) | setup-check
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(CFLAGS_BASE) -D__ASSEMBLER__ -c $< -o $@
 
-$(OBJ)/app/%.c.o: %.c $(NEWLIB_DONE) $(FLAGS_DEPS) | setup-check
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $< (app)")
-	$(Q)$(CC) $(call flags_for,$<) -c $< -o $@
+# Application objects, by the source's path under $(OBJ)/app/ (an
+# absolute path's under $(OBJ)/app/abs/): the app's own flags, FP/SIMD
+# allowed, its app.mk a dependency.
+APP_DEPS := $(FLAGS_DEPS) mk/app.mk $(APP_MK)
+define app_rules
+$(OBJ)/app/$(1)%.c.o: $(2)%.c $(NEWLIB_DONE) $(APP_DEPS) | setup-check
+	@mkdir -p $$(dir $$@)
+	@$$(if $(Q),echo "  CC      $$< (app)")
+	$(Q)$(CC) $$(APP_CFLAGS) $$(call site_flags,$$<) -c $$< -o $$@
 
-$(OBJ)/app/%.S.o: %.S $(FLAGS_DEPS) | setup-check
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  AS      $< (app)")
-	$(Q)$(CC) $(CFLAGS_BASE) -D__ASSEMBLER__ -c $< -o $@
+$(OBJ)/app/$(1)%.S.o: $(2)%.S $(APP_DEPS) | setup-check
+	@mkdir -p $$(dir $$@)
+	@$$(if $(Q),echo "  AS      $$< (app)")
+	$(Q)$(CC) $$(APP_CFLAGS) -D__ASSEMBLER__ -c $$< -o $$@
+
+$(foreach x,$(APP_CXX_EXTS),
+$(OBJ)/app/$(1)%.$(x).o: $(2)%.$(x) $(NEWLIB_DONE) $(APP_DEPS) | setup-check
+	@mkdir -p $$(dir $$@)
+	@$$(if $(Q),echo "  CXX     $$< (app)")
+	$(Q)$(CXX) $$(APP_CXXFLAGS) $$(call site_flags,$$<) -c $$< -o $$@
+)
+endef
+$(eval $(call app_rules,,))
+$(eval $(call app_rules,abs/,/))
 
 $(OBJ)/baretrace.ld: linker/baretrace.ld.S kernel/lib/config.h
 	@mkdir -p $(dir $@)
@@ -207,14 +238,16 @@ $(OUT)/baretrace.lst: $(OUT)/baretrace.elf tools/check-trace-path
 	$(Q)mv $@.tmp $@
 
 # CC_INCLUDE: the cross compiler's own headers (stddef.h, stdint.h), used
-# with -nostdinc beside newlib's. A compiler that does not know the folder
+# with -nostdinc beside newlib's; CXX_INCLUDE: libstdc++'s header folders. A compiler that does not know the folder
 # prints the bare word back: then the build stops here, naming it.
 $(TOOLS_MK): tools/setup
 	$(Q)tools/setup
 	@mkdir -p $(dir $@)
 	$(Q)inc=$$($(CC) -print-file-name=include) && [ -d "$$inc" ] \
 	  || { echo "make: $(CC) -print-file-name=include gave '$$inc', not a folder" >&2; exit 1; }; \
-	  echo "CC_INCLUDE := $$inc" > $@.$$$$ && mv $@.$$$$ $@
+	  cxx=$$(echo | $(CXX) -x c++ -E -Wp,-v - 2>&1 >/dev/null | sed -n 's|^ \(/[^ ]*/c++/[^ ]*\)$$|\1|p' | tr '\n' ' '); \
+	  [ -n "$$cxx" ] || { echo "make: $(CXX) names no C++ header folders (-Wp,-v)" >&2; exit 1; }; \
+	  printf 'CC_INCLUDE := %s\nCXX_INCLUDE := %s\n' "$$inc" "$$cxx" > $@.$$$$ && mv $@.$$$$ $@
 
 setup-check:
 	@command -v $(CC) >/dev/null && command -v qemu-system-aarch64 >/dev/null \

@@ -8,6 +8,7 @@
 #include "bootargs.h"
 #include "console.h"
 #include "console_input.h"
+#include "cxx_init.h"
 #include "exception.h"
 #include "fdt.h"
 #include "fdt_dev.h"
@@ -105,6 +106,7 @@ void boot_primary(void *dtb, unsigned long entry_el)
 	kprintf("baretrace: main() after %lu us (%lu us since reset)\n",
 		(unsigned long)((t1 - t0) * 1000000 / time_counter_hz()),
 		(unsigned long)(t1 * 1000000 / time_counter_hz()));
+	cxx_run_constructors();
 	int status = main(bootargs_app_argc(), bootargs_app_argv());
 
 	if (shell_wanted())

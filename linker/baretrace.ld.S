@@ -67,6 +67,14 @@ SECTIONS
 	/* trace_printf formats hold pointers, so the compiler files them
 	 * under .data.rel.ro.* too: gather them first. */
 	.data.rel.ro : { *(.data.rel.ro .data.rel.ro.*) }
+	/* Static constructors (kernel/libc/cxx_init.c): with a priority
+	 * first, in its order, then the rest in link order. */
+	.init_array : ALIGN(8) {
+		__init_array_start = .;
+		KEEP(*(SORT_BY_INIT_PRIORITY(.init_array.*)))
+		KEEP(*(.init_array))
+		__init_array_end = .;
+	}
 	/* The application's thread-local variables (_Thread_local): the
 	 * initial image, read only by kernel/cpu/tls.c, which gives each CPU a
 	 * copy in .tls below and points its TPIDR_EL0 at it. AArch64 TLS

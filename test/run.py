@@ -21,6 +21,9 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            books, uart_baud=, UART interrupt, break key, lockup, watchdog
            reset and power-off, trace across a reset (test/rpi4_qemu.py)
   rpi4-uboot the same card's U-Boot flow on raspi4b (test/rpi_uboot.py)
+  apps     applications brought as they are: a firmware tree with
+           subfolders and its own app.mk flags, C++, apps outside the
+           repository, files not built named (test/app_builds.py)
   thirdparty mbed TLS's own self-tests (Debian's source, unchanged) on
            virt, rpi3 and rpi4, untraced and traced (test/thirdparty.py)
   readme   the marked examples of README.md and docs/*.md run as written,
@@ -132,6 +135,8 @@ STAGES["rpi4-qemu"] = lambda res, board: rpi4_qemu.stage_rpi4_qemu(
     sys.modules[__name__], res, board)
 STAGES["rpi4-uboot"] = lambda res, board: rpi_uboot.stage_rpi4_uboot(
     sys.modules[__name__], res, board)
+import app_builds  # noqa: E402
+STAGES["apps"] = lambda res, board: app_builds.stage_apps(sys.modules[__name__], res, board)
 import thirdparty  # noqa: E402
 STAGES["thirdparty"] = lambda res, board: thirdparty.stage_thirdparty(
     sys.modules[__name__], res, board)

@@ -1,0 +1,2 @@
+# examples/demo/app.mk: our own example code keeps the kernel's -Werror.
+app-cflags := -Werror

@@ -1,0 +1,2 @@
+# examples/events/app.mk: our own example code keeps the kernel's -Werror.
+app-cflags := -Werror
