@@ -17,11 +17,4 @@ app-srcs    := main.c port.c selftest_main.c $(MBEDTLS_DIR)/library/*.c
 app-incdirs := $(MBEDTLS_DIR)/include $(MBEDTLS_DIR)
 # The library's default configuration, then ours (mbedtls_config.h).
 # Its warnings are shown, never errors (app code has no -Werror).
-# -fno-function-sections: GCC 12 (Debian 12's cross compiler) links a
-# file's every __patchable_function_entries record to the section of the
-# file's FIRST function, so when --gc-sections drops that function (in
-# xtea.c, dhm.c, oid.c, pk.c, pkcs12.c the self-tests never call it) the
-# records of all the file's functions go with it and they are silently
-# untraceable (38 functions here, mbedtls_xtea_self_test among them).
-# With one .text per file the records stay while any function is used.
-app-cflags  := -fno-function-sections '-DMBEDTLS_USER_CONFIG_FILE="mbedtls_config.h"'
+app-cflags  := '-DMBEDTLS_USER_CONFIG_FILE="mbedtls_config.h"'
