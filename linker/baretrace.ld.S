@@ -111,6 +111,12 @@ SECTIONS
 	.data : {
 		*(.data .data.*)
 	}
+	/* One record per patchable function, read by tools/mktables. KEEP:
+	 * GCC 12 links every record of a file to the file's first function
+	 * (SHF_LINK_ORDER), so when --gc-sections dropped that function the
+	 * records of all the others went with it and they could never be
+	 * traced. Kept, the records keep the functions they name. */
+	__patchable_function_entries : { KEEP(*(__patchable_function_entries)) }
 	.dynamic : { *(.dynamic) }
 	.got : { *(.got) *(.got.plt) }
 	. = ALIGN(16);

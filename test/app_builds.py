@@ -98,10 +98,19 @@ def check_cpp(h, res, board):
     res.record("apps: C++ app: static constructors in link order before main(), "
                "virtual calls, template, new/delete", st == 0 and got == want,
                "want:\n" + "\n".join(want) + "\ngot:\n" + "\n".join(got))
+    # The host tool shows C++ names demangled (its own demangler; the
+    # names here are spelled as the C++ standard library's would).
     _, sout, calls = stats(h, run_dir)
-    reads = {k: v for k, v in calls.items() if re.search(r"Thermometer.*read|Supply.*read", k)}
-    res.record("apps: C++ app traced: each sensor's read() called once per tick",
-               len(reads) == 2 and set(reads.values()) == {ticks}, sout)
+    want_calls = {"(anonymous namespace)::Thermometer::read(unsigned int)": ticks,
+                  "(anonymous namespace)::Supply::read(unsigned int)": ticks,
+                  "board::Sensor::Sensor(char const*)": 2,
+                  "operator new(unsigned long)": 2,
+                  "operator delete(void*, unsigned long)": 2,
+                  "(anonymous namespace)::early()": 1}
+    got_calls = {k: calls.get(k) for k in want_calls}
+    res.record("apps: C++ app traced: each sensor's read() once per tick, constructors, "
+               "new/delete, under their demangled names",
+               got_calls == want_calls, f"want {want_calls}\ngot {got_calls}\n" + sout)
 
 
 def write(path, text):
@@ -147,7 +156,41 @@ def check_outside(h, res, board):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def unrecorded_sites(h, elf):
+    """Functions that have a patchable entry (two NOPs before the symbol,
+    two at it) but no __patchable_function_entries record, so the trace
+    core can never attach to them."""
+    tool = "aarch64-linux-gnu-objdump"
+    st1, dump = h.run([tool, "-s", "-j", "__patchable_function_entries", elf], timeout=60)
+    blob = bytes.fromhex("".join(
+        "".join(m.group(1).split()) for m in
+        (re.match(r"^ [0-9a-f]+ ((?:[0-9a-f]{8} ?){1,4})", l) for l in dump.splitlines()) if m))
+    recorded = {int.from_bytes(blob[i:i + 8], "little") for i in range(0, len(blob) - 7, 8)}
+    st2, dis = h.run([tool, "-d", "--no-show-raw-insn", elf], timeout=120)
+    # objdump -d: a blank line, "ADDR <name>:", then its instructions.
+    lines = [l for l in dis.splitlines() if l.strip()]
+    missing = []
+    for i, line in enumerate(lines):
+        m = re.match(r"^([0-9a-f]+) <(.+)>:$", line)
+        if m and 2 <= i < len(lines) - 2 and all(
+                re.search(r"\snop$", lines[j]) for j in (i - 2, i - 1, i + 1, i + 2)):
+            if int(m.group(1), 16) - 8 not in recorded:
+                missing.append(m.group(2))
+    return st1 == 0 and st2 == 0 and bool(recorded), missing
+
+
+def check_sites(h, res, board):
+    for app in ("examples/demo", "examples/firmware", "examples/cpp"):
+        st, out = make(h, board, app)
+        elf = os.path.join(h.make_dir(board, app), "baretrace.elf")
+        ok, missing = unrecorded_sites(h, elf) if st == 0 else (False, [out[-2000:]])
+        res.record(f"apps: {app}: every function with a patchable entry has its record "
+                   "(none lost with its file's first function to --gc-sections)",
+                   ok and not missing, f"read ok: {ok}; no record: {' '.join(missing)}")
+
+
 def stage_apps(h, res, board):
     check_firmware(h, res, board)
     check_cpp(h, res, board)
+    check_sites(h, res, board)
     check_outside(h, res, board)

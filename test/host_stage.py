@@ -19,6 +19,7 @@ HOST_E2E = [
     ("e2e_filters", 300),       # host-side filters on every command, graph
     ("e2e_outcome", 120),       # how the run ended, cut traces, the app's name
     ("e2e_words", 120),         # did-you-mean, --format=chrome, --ns, "1 event"
+    ("e2e_demangle", 120),      # C++ names demangled in every output, --no-demangle, -F/-N
     ("e2e_memory", 300),        # report and exports stream: peak RSS bounded
 ]
 

@@ -24,6 +24,8 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
   apps     applications brought as they are: a firmware tree with
            subfolders and its own app.mk flags, C++, apps outside the
            repository, files not built named (test/app_builds.py)
+  thirdparty mbed TLS's own self-tests (Debian's source, unchanged) on
+           virt, rpi3 and rpi4, untraced and traced (test/thirdparty.py)
   readme   the marked examples of README.md and docs/*.md run as written,
            their make commands checked against the Makefile, their
            relative links against the files and headings, make help
@@ -137,6 +139,9 @@ STAGES["rpi4-uboot"] = lambda res, board: rpi_uboot.stage_rpi4_uboot(
     sys.modules[__name__], res, board)
 import app_builds  # noqa: E402
 STAGES["apps"] = lambda res, board: app_builds.stage_apps(sys.modules[__name__], res, board)
+import thirdparty  # noqa: E402
+STAGES["thirdparty"] = lambda res, board: thirdparty.stage_thirdparty(
+    sys.modules[__name__], res, board)
 import readme_examples  # noqa: E402
 STAGES["readme"] = lambda res, board: readme_examples.stage_readme(
     sys.modules[__name__], res, board)

@@ -17,6 +17,10 @@
  * lost. Deterministic for a given seed. SLOW > 1 makes the last CPU
  * record SLOW times less often (a mostly idle CPU: its blocks fill
  * slowly, so each arrives long after its first event).
+ * MODE may end in ",c++" ("graph,c++"): three functions in four get
+ * Itanium-ABI C++ names, as g++ mangles them ("_ZNK3uart6read_2Eij",
+ * uart::read_2(int, unsigned int) const; a template, an anonymous
+ * namespace), for the host tool's demangling tests.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +58,7 @@ struct cpu {
 };
 
 static FILE *out;
+static int cxx_names;		/* MODE ",c++" */
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t data_seq[MAX_CPUS], meta_seq, syms_seq;
 
@@ -99,7 +104,26 @@ static void put_meta(unsigned ncpus)
 	put_frame(WIRE_FRAME_META, 0, meta_seq++, body, o.len);
 }
 
-/* Site i's function: "sd_decode_17"; sites are 64 bytes apart. */
+/* Site i's function: "sd_decode_17"; sites are 64 bytes apart. With
+ * cxx_names, sites not a multiple of 4 have mangled C++ names instead. */
+static int site_name(char *name, size_t size, unsigned i)
+{
+	const char *p = part1[i % (sizeof(part1) / sizeof(part1[0]))];
+	const char *q = part2[(i / 7) % (sizeof(part2) / sizeof(part2[0]))];
+	char id[40];
+	int n = snprintf(id, sizeof(id), "%s_%u", q, i);
+
+	if (!cxx_names || i % 4 == 0)
+		return snprintf(name, size, "%s", id);
+	if (i % 4 == 1)		/* (anonymous namespace)::uart::read_1() */
+		return snprintf(name, size, "_ZN%s%zu%s%d%sEv", i % 8 == 5 ? "12_GLOBAL__N_1" : "",
+				strlen(p), p, n, id);
+	if (i % 4 == 2)		/* uart::read_2(int, unsigned int) const */
+		return snprintf(name, size, "_ZNK%zu%s%d%sEij", strlen(p), p, n, id);
+	/* void uart::read_3<int>(int) */
+	return snprintf(name, size, "_ZN%zu%s%d%sIiEEvT_", strlen(p), p, n, id);
+}
+
 static void put_symbols(void)
 {
 	for (unsigned first = 0; first < NSITES;) {
@@ -111,10 +135,8 @@ static void put_symbols(void)
 		wire_out_varint(&o, first);
 		wire_out_varint(&o, 0);		/* count, patched below (< 128: one byte) */
 		for (unsigned i = first; i < NSITES && count < 100; i++, count++) {
-			char name[64];
-			int n = snprintf(name, sizeof(name), "%s_%s_%u",
-					 part1[i % (sizeof(part1) / sizeof(part1[0]))],
-					 part2[(i / 7) % (sizeof(part2) / sizeof(part2[0]))], i);
+			char name[128];
+			int n = site_name(name, sizeof(name), i);
 
 			wire_out_varint(&o, 0x1000 + (uint64_t)i * 64);
 			wire_out_varint(&o, 64);
@@ -228,14 +250,22 @@ int main(int argc, char **argv)
 	size_t n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: gentrace OUT EVENTS [CPUS [graph|function|threshold [SEED [SLOW]]]]\n");
+		fprintf(stderr, "usage: gentrace OUT EVENTS [CPUS [graph|function|threshold[,c++] "
+			"[SEED [SLOW]]]]\n");
 		return 2;
 	}
 	events = strtoull(argv[2], NULL, 0);
 	if (argc > 3)
 		ncpus = (unsigned)atoi(argv[3]);
-	if (argc > 4)
+	if (argc > 4) {
+		char *cxx = strstr(argv[4], ",c++");
+
+		if (cxx && !cxx[4]) {
+			*cxx = 0;
+			cxx_names = 1;
+		}
 		graph = strcmp(argv[4], "function") != 0;
+	}
 	exits_only = argc > 4 && !strcmp(argv[4], "threshold");
 	if (argc > 5)
 		rng ^= strtoull(argv[5], NULL, 0) * 0x2545f4914f6cdd1dull;

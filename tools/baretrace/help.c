@@ -99,7 +99,7 @@ static const char export_usage[] =
 	"        time per function from profile dumps (no stacks), else call counts\n"
 	"        from function entries (caller below function); the title says which.\n"
 	"        Stacks of all CPUs are merged; --per-cpu gives each CPU a panel of its\n"
-	"        own width. Colour is by module, the name up to its first '_'\n"
+	"        own width. Colour is by module, the name up to its first '_' or ':'\n"
 	"        (leading '_' skipped). Hover a frame for its numbers; each <rect>\n"
 	"        carries data-name, data-calls and data-ticks (counter ticks, or calls\n"
 	"        for counts) and its width is exactly proportional to data-ticks\n"
@@ -128,7 +128,11 @@ static const char filters_text[] =
 /* After the help of the commands that read a trace. */
 static const char names_text[] =
 	"Names come from ELF (the image's baretrace.elf, checked against the trace's\n"
-	"image hash) or else from symbol-dump frames in the trace.\n";
+	"image hash) or else from symbol-dump frames in the trace.\n"
+	"C++ names (Itanium ABI, \"_Z...\") are shown demangled in every output:\n"
+	"\"_ZNK6Sensor4readEv\" as \"Sensor::read() const\". -F, -N and graph's FUNC\n"
+	"match a function by either name: -F 'Sensor::read*' or -F '_ZNK6Sensor*'.\n"
+	"  --no-demangle         names as the symbol table has them, in every output\n";
 
 /* One row per command; a new command adds its text and a row. */
 static const struct bt_cmd_help cmd_helps[] = {
@@ -153,7 +157,7 @@ const struct bt_cmd_help *bt_cmd_find(const char *name)
 static const char *const all_options[] = {
 	"--elf", "--ns", "--abstime", "--per-cpu", "--counters", "--sort", "--format",
 	"--output", "--cpu", "--function", "--notrace", "--depth", "--time-range",
-	"--min-duration", "--diff", "--fail-above", "--floor", "--old-elf", "--new-elf",
+	"--min-duration", "--no-demangle", "--diff", "--fail-above", "--floor", "--old-elf", "--new-elf",
 	"--serial", "--baud", "--file", "--qemu", "--exec", "--exec-timeout", "--help",
 };
 

@@ -155,6 +155,15 @@ static int sort_key(const char *sort)
 	return key;
 }
 
+/* --no-demangle: C++ names as the symbol table has them (model/symtab.h). */
+static int names_opt(const char *arg)
+{
+	if (strcmp(arg, "--no-demangle"))
+		return 0;
+	bt_sym_demangler = NULL;
+	return 1;
+}
+
 /* stats --diff OLD NEW: two traces, each with its own ELF or one for both. */
 static int cmd_stats_diff(int argc, char **argv)
 {
@@ -163,7 +172,7 @@ static int cmd_stats_diff(int argc, char **argv)
 	int nfiles = 0;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--diff"))
+		if (!strcmp(argv[i], "--diff") || names_opt(argv[i]))
 			continue;
 		if (opt_value(argc, argv, &i, "--elf", &elf) ||
 		    opt_value(argc, argv, &i, "--old-elf", &o.old_elf) ||
@@ -217,6 +226,8 @@ static int filter_opt(int argc, char **argv, int *i)
 					     "--depth", "--time-range", "--min-duration" };
 	const char *val;
 
+	if (names_opt(argv[*i]))
+		return 1;
 	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
 		if (opt_value(argc, argv, i, flags[k], &val))
 			return bt_filter_parse(flags[k], val);
@@ -345,6 +356,7 @@ int main(int argc, char **argv)
 
 	if (!cmd)
 		usage("%s", "no command given");
+	bt_sym_demangler = bt_demangle;	/* C++ names shown demangled */
 	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
 		if (argc > 2 && !(cmd_now = bt_cmd_find(argv[2])))
 			usage("no command '%s' to help with", argv[2]);

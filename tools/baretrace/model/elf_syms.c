@@ -98,8 +98,8 @@ static void fill(struct bt_symtab *st, const struct tables *t, const char *path)
 		    !(nul = memchr(t->data + name, 0, (size_t)(names_end - name))))
 			bt_die(BT_EXIT_INPUT, "%s: .bt_tables symbol %llu has a bad name",
 			       path, (unsigned long long)i);
-		st->by_addr[i] = (struct bt_sym){ u32_at(t, at), u32_at(t, at + 4),
-			bt_strndup(t->data + name, (size_t)(nul - (t->data + name))) };
+		st->by_addr[i] = (struct bt_sym){ u32_at(t, at), u32_at(t, at + 4), NULL, NULL };
+		bt_sym_set_name(&st->by_addr[i], t->data + name, (size_t)(nul - (t->data + name)));
 		if (i && st->by_addr[i].start < st->by_addr[i - 1].start)
 			bt_die(BT_EXIT_INPUT, "%s: .bt_tables symbols are not sorted", path);
 	}

@@ -59,13 +59,22 @@ static int time_ok(struct bt_decoder *d, uint64_t ts)
 	return (!CONF->have_from || ns >= CONF->from_ns) && (!CONF->have_to || ns <= CONF->to_ns);
 }
 
+/* -F (or -N) names a function by its name as shown or, for C++, by its
+ * mangled name: either one matching a glob is a match. */
+static int named(const char *name, const char *raw, int notrace)
+{
+	const char *const *g = notrace ? CONF->notrace : CONF->func;
+	unsigned n = notrace ? CONF->nnotrace : CONF->nfunc;
+
+	return bt_filter_match(g, n, name) || (raw && bt_filter_match(g, n, raw));
+}
+
 static int is_func(struct bt_decoder *d, uint64_t site, int notrace)
 {
 	char nb[32];
 	const char *name = bt_func_name(d, site, nb, sizeof(nb));
 
-	return notrace ? bt_filter_match(CONF->notrace, CONF->nnotrace, name)
-		       : bt_filter_match(CONF->func, CONF->nfunc, name);
+	return named(name, bt_site_raw(&d->syms, site), notrace);
 }
 
 static int caller_is(struct bt_decoder *d, const struct wire_record *r, int notrace)
@@ -76,8 +85,7 @@ static int caller_is(struct bt_decoder *d, const struct wire_record *r, int notr
 	if (!r->has_caller)
 		return 0;
 	name = bt_caller_name(&d->syms, r->caller, nb, sizeof(nb));
-	return notrace ? bt_filter_match(CONF->notrace, CONF->nnotrace, name)
-		       : bt_filter_match(CONF->func, CONF->nfunc, name);
+	return named(name, bt_caller_raw(&d->syms, r->caller), notrace);
 }
 
 /* Depth a record inside the open calls has, checked against --depth. */

@@ -6,6 +6,10 @@
  * Ownership: from an ELF, by_addr holds every function and owns the
  * names, by_site points into it; from dumps, by_site owns the names and
  * by_addr is a sorted copy of it, rebuilt when a dump changed it.
+ *
+ * Names are stored as shown (bt_sym_set_name): a C++ name demangled once
+ * when the table is read, its mangled form kept beside it for filters
+ * that name it so. Every output reads .name, none demangles again.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +18,22 @@
 
 /* Sites beyond this in a dump are taken as damage, not a real image. */
 #define MAX_SITES	(1u << 20)
+
+char *(*bt_sym_demangler)(const char *raw);
+
+void bt_sym_set_name(struct bt_sym *s, const void *p, size_t n)
+{
+	char *raw = bt_strndup(p, n), *shown = bt_sym_demangler ? bt_sym_demangler(raw) : NULL;
+
+	s->name = shown ? shown : raw;
+	s->raw = shown ? raw : NULL;
+}
+
+static void free_sym(struct bt_sym *s)
+{
+	free(s->name);
+	free(s->raw);
+}
 
 void bt_symtab_init(struct bt_symtab *t)
 {
@@ -24,10 +44,10 @@ void bt_symtab_free(struct bt_symtab *t)
 {
 	if (t->from_elf) {
 		for (size_t i = 0; i < t->naddr; i++)
-			free(t->by_addr[i].name);
+			free_sym(&t->by_addr[i]);
 	} else {
 		for (size_t i = 0; i < t->nsites; i++)
-			free(t->by_site[i].name);
+			free_sym(&t->by_site[i]);
 	}
 	free(t->by_site);
 	free(t->by_addr);
@@ -64,8 +84,9 @@ int bt_symtab_add_dump(struct bt_symtab *t, const uint8_t *body, size_t len)
 		t->by_site = bt_grow(t->by_site, &t->sites_cap, site + 1, sizeof(*t->by_site));
 		if (site >= t->nsites)
 			t->nsites = site + 1;
-		free(t->by_site[site].name);
-		t->by_site[site] = (struct bt_sym){ start, size, bt_strndup(p, (size_t)n) };
+		free_sym(&t->by_site[site]);
+		t->by_site[site] = (struct bt_sym){ start, size, NULL, NULL };
+		bt_sym_set_name(&t->by_site[site], p, (size_t)n);
 		p += n;
 		t->addr_dirty = 1;
 	}
@@ -100,10 +121,11 @@ const char *bt_site_name(struct bt_symtab *t, uint64_t site, char *buf, size_t n
 	return buf;
 }
 
-const char *bt_caller_name(struct bt_symtab *t, uint64_t caller, char *buf, size_t n)
+/* The function holding a caller (the wire's offset / 4), or NULL. */
+static const struct bt_sym *caller_sym(struct bt_symtab *t, uint64_t caller)
 {
 	/* The return address is after the BL: step back into the call. */
-	uint64_t ret = caller * 4, off = ret - 4;
+	uint64_t off = caller * 4 - 4;
 	size_t lo = 0, hi;
 
 	if (t->addr_dirty)
@@ -121,8 +143,29 @@ const char *bt_caller_name(struct bt_symtab *t, uint64_t caller, char *buf, size
 		const struct bt_sym *s = &t->by_addr[lo - 1];
 
 		if (off - s->start < (s->size ? s->size : 4))
-			return s->name;
+			return s;
 	}
-	snprintf(buf, n, "0x%llx", (unsigned long long)ret);
+	return NULL;
+}
+
+const char *bt_caller_name(struct bt_symtab *t, uint64_t caller, char *buf, size_t n)
+{
+	const struct bt_sym *s = caller_sym(t, caller);
+
+	if (s)
+		return s->name;
+	snprintf(buf, n, "0x%llx", (unsigned long long)(caller * 4));
 	return buf;
+}
+
+const char *bt_site_raw(struct bt_symtab *t, uint64_t site)
+{
+	return site < t->nsites ? t->by_site[site].raw : NULL;
+}
+
+const char *bt_caller_raw(struct bt_symtab *t, uint64_t caller)
+{
+	const struct bt_sym *s = caller_sym(t, caller);
+
+	return s ? s->raw : NULL;
 }

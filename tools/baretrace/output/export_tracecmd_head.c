@@ -224,6 +224,21 @@ static void event_systems(struct bt_tc_buf *b, struct bt_tc_buf *t, const struct
 }
 
 /*
+ * A name as one kallsyms word: readers split the line at white space, so
+ * a demangled C++ name's spaces ("(anonymous namespace)", "unsigned int",
+ * " const") become '_', as in the folded export; '[' (a module's name
+ * follows there) becomes '{'.
+ */
+static void sym_word(struct bt_tc_buf *t, const char *name)
+{
+	for (const char *p = name; *p; p++) {
+		char c = *p == ' ' || (unsigned char)*p < 0x20 ? '_' : *p == '[' ? '{' : *p;
+
+		put(t, &c, 1);
+	}
+}
+
+/*
  * /proc/kallsyms lines: every function the tables name, at base + offset.
  * Readers take an address to the nearest symbol below it, with no end, so
  * "_etext" after the last function stops a caller beyond it from being
@@ -239,8 +254,9 @@ static void kallsyms(struct bt_tc_buf *t, struct bt_symtab *s, uint64_t base)
 	for (size_t i = 0; i < n; i++) {
 		if (!v[i].name)
 			continue;
-		text_printf(t, "%016llx T %s\n", (unsigned long long)(base + v[i].start),
-			     v[i].name);
+		text_printf(t, "%016llx T ", (unsigned long long)(base + v[i].start));
+		sym_word(t, v[i].name);
+		put(t, "\n", 1);
 		end = v[i].start + v[i].size > end ? v[i].start + v[i].size : end;
 	}
 	if (end)

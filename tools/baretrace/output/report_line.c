@@ -55,6 +55,16 @@ static void args_paren(const struct bt_rqueue *q, const struct bt_ritem *it, cha
 	snprintf(buf, n, "(%.*s)", (int)n - 3, text);
 }
 
+/*
+ * What follows a name on a graph line: its recorded arguments, else
+ * "()"; a demangled C++ name carries its own parameter list
+ * ("Sensor::read() const {"), so it gets no second one.
+ */
+static const char *call_paren(const char *name, const char *args)
+{
+	return args[0] ? args : strchr(name, '(') ? "" : "()";
+}
+
 static void print_retval(const struct bt_ritem *x, const char *func)
 {
 	if (x->flags & WIRE_EXIT_HAS_RETVAL)
@@ -81,7 +91,7 @@ static void exit_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem 
 
 	if (entry) {
 		bt_graph_start(rp, cpu, entry->ts, 1, x->a, entry->a);
-		printf("%s%s;", name, args[0] ? args : "()");
+		printf("%s%s;", name, call_paren(name, args));
 		print_retval(x, NULL);
 		rp->indent[cpu] = entry->a;
 	} else {
@@ -100,6 +110,7 @@ static void entry_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem
 	struct bt_rqueue *q = &rp->q[cpu];
 	struct bt_ritem *next = peek(q);
 	char ts[40], nb[32], cb[32];
+	const char *name;
 
 	if (!args[0] && next && is_args(next) && next->site == it->site) {
 		args_paren(q, next, args, cap);
@@ -121,7 +132,8 @@ static void entry_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem
 		return;
 	}
 	bt_graph_start(rp, cpu, it->ts, 0, 0, it->a);
-	printf("%s%s {\n", bt_func_name(rp->names, it->site, nb, sizeof(nb)), args[0] ? args : "()");
+	name = bt_func_name(rp->names, it->site, nb, sizeof(nb));
+	printf("%s%s {\n", name, call_paren(name, args));
 	rp->indent[cpu] = it->a + 1;
 }
 

@@ -27,8 +27,9 @@ void bt_svg_text(FILE *f, const char *s, size_t max)
 }
 
 /*
- * A warm colour for the frame's module: the name up to its first '_',
- * leading underscores skipped ("sensor_read" -> "sensor"). Hue 0-55
+ * A warm colour for the frame's module: the name up to its first '_' or
+ * ':', leading underscores skipped ("sensor_read" -> "sensor", a C++
+ * "Sensor::read() const" -> "Sensor"). Hue 0-55
  * degrees (red to orange-yellow), saturation and lightness from the same
  * hash, so one module keeps one colour across graphs.
  */
@@ -43,7 +44,7 @@ void bt_svg_colour(const struct bt_flame *fl, uint32_t i, char *buf, size_t n)
 	}
 	while (*p == '_')
 		p++;
-	for (; *p && *p != '_'; p++)
+	for (; *p && *p != '_' && *p != ':'; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ull;
 	double hue = (double)(h % 56), s = 0.70 + (double)((h >> 16) % 26) / 100,
 	       l = 0.52 + (double)((h >> 32) % 15) / 100;
