@@ -2,7 +2,6 @@
  * the loader's device tree and mapping its registers. */
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #include <baretrace.h>
 
@@ -83,11 +82,12 @@ static int nth_compatible(const void *fdt, int node, const char *compat,
 			  unsigned int *index)
 {
 	for (int c = fdt_first_child(fdt, node); c >= 0; c = fdt_next_sibling(fdt, c)) {
-		int len;
-		const char *status = fdt_prop(fdt, c, "status", &len);
+		/* Bounded string compares: a bad tree cannot make them run on. */
+		int okay = !fdt_prop(fdt, c, "status", NULL) ||
+			   fdt_prop_has_string(fdt, c, "status", "okay") ||
+			   fdt_prop_has_string(fdt, c, "status", "ok");
 
-		if (fdt_prop_has_string(fdt, c, "compatible", compat) &&
-		    (!status || !strcmp(status, "okay") || !strcmp(status, "ok")) &&
+		if (fdt_prop_has_string(fdt, c, "compatible", compat) && okay &&
 		    (*index)-- == 0)
 			return c;
 		int found = nth_compatible(fdt, c, compat, index);
@@ -132,11 +132,9 @@ static int dtb_ram_overlap(uint64_t lo, uint64_t hi)
 	int root = fdt_path(fdt, "/");
 
 	for (int c = fdt_first_child(fdt, root); c >= 0; c = fdt_next_sibling(fdt, c)) {
-		int len;
-		const char *type = fdt_prop(fdt, c, "device_type", &len);
 		uint64_t base, size;
 
-		if (!type || strcmp(type, "memory"))
+		if (!fdt_prop_has_string(fdt, c, "device_type", "memory"))
 			continue;
 		for (int i = 0; !fdt_reg_cpu(fdt, c, i, &base, &size); i++)
 			if (lo < base + size && base < hi)
