@@ -28,6 +28,7 @@
 #include "tracers/profile.h"
 #include "ring/ring.h"
 #include "smp.h"
+#include "tracers/coverage.h"
 #include "tracers/tracer.h"
 #include "uart.h"
 #include "control.h"
@@ -46,8 +47,10 @@ static void trace_tick(unsigned int cpu, uint64_t tick)
 {
 	(void)tick;
 	ring_close_if_older(time_counter_hz() / CLOSE_AFTER_TICKS_DIV);
-	if (cpu == 0)
+	if (cpu == 0) {
+		coverage_retire();	/* the sites reached since the last tick */
 		export_tick();
+	}
 }
 
 /*
@@ -324,9 +327,14 @@ void trace_stop_and_drain(void)
 	if (!patch_end_of_run(ipi) && ipi) {
 		trace_stop();
 		trace_profile(false, NULL);
+		trace_coverage(false, NULL);
 	}
 	if (profile_of(0))
 		profile_send();
+	if (coverage_reached()) {
+		coverage_send();
+		coverage_print();
+	}
 	if (!exporting || ended)
 		return;
 	ended = true;

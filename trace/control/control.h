@@ -28,6 +28,14 @@ bool trace_profiling(void);
 int trace_profile_notrace(const char *globs);
 unsigned int trace_profile_functions(void);
 
+/* coverage_ctl.c: function coverage on the sites the globs choose
+ * ("" = every site), beside any other tracer; off keeps the bits.
+ * 0 or an error (TRACE_EBUSY: on already, or a patch refused to stop).
+ * Its notrace globs (while it is off). Whether it runs. */
+int trace_coverage(bool on, const char *globs);
+int trace_coverage_notrace(const char *globs);
+bool trace_covering(void);
+
 /* Boot: applies the trace_* kernel parameters (params.c). After
  * smp_init, before main(). */
 void trace_boot_start(void);

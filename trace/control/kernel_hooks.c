@@ -24,6 +24,7 @@
 
 static void dump_at_crash(void)
 {
+	coverage_send();	/* what was reached, if coverage ever ran */
 	if (!trace_active())
 		return;
 	kprintf("==== trace buffers at the crash ====\n");
@@ -34,6 +35,7 @@ static void dump_at_crash(void)
  * then every closed block to a host capture; the run goes on. */
 static void dump_at_hang(const char *why)
 {
+	coverage_send();
 	if (!trace_active()) {
 		kprintf("(no tracer running: no trace to dump)\n");
 		return;

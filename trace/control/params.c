@@ -9,7 +9,7 @@
  * a run that goes on without it would trace something else than asked
  * (every function, for a refused filter) and look like a good one.
  *
- *   trace=function|function_graph|profile|nop  what starts before main()
+ *   trace=function|function_graph|profile|coverage|nop  what starts before main()
  *   trace_filter= trace_notrace=    its functions (globs)
  *   trace_graph_function=           graph only beneath these
  *   trace_max_depth= trace_threshold=US trace_retval=1
@@ -22,12 +22,14 @@
 #include <string.h>
 
 #include "bootargs.h"
+#include "core/core.h"
 #include "events/tracepoint.h"
 #include "output/export.h"
 #include "base/glob.h"
 #include "kprintf.h"
 #include "power.h"
 #include "ring/ring.h"
+#include "tracers/coverage.h"
 #include "tracers/tracer.h"
 #include "control.h"
 
@@ -82,11 +84,12 @@ static int set_num(unsigned long *slot, const char *v, unsigned long min, unsign
 static int param_trace(const char *v)
 {
 	if (strcmp(v, "function") && strcmp(v, "function_graph") && strcmp(v, "profile") &&
-	    strcmp(v, "nop"))
+	    strcmp(v, "coverage") && strcmp(v, "nop"))
 		return -1;
 	return set_str(&p_tracer, v);
 }
-KERNEL_PARAM("trace", param_trace, "tracer to start at boot: function, function_graph, profile, nop");
+KERNEL_PARAM("trace", param_trace,
+	     "tracer to start at boot: function, function_graph, profile, coverage, nop");
 
 static int param_filter(const char *v) { return set_globs(&p_filter, v); }
 KERNEL_PARAM("trace_filter", param_filter, "functions to trace (globs, at most 1023 characters)");
@@ -244,6 +247,8 @@ static void apply_options(void)
 		}
 		p_profile = p_filter;
 		check(trace_profile_notrace(p_notrace), "trace_notrace", p_notrace);
+	} else if (p_tracer && !strcmp(p_tracer, "coverage")) {
+		check(trace_coverage_notrace(p_notrace), "trace_notrace", p_notrace);
 	} else if (p_tracer) {
 		check(trace_set_tracer(p_tracer), "trace", p_tracer);
 		check(trace_set_filter(p_filter), "trace_filter", p_filter);
@@ -283,9 +288,20 @@ static void start_tracer(void)
 	}
 }
 
+/* trace=coverage: trace_filter's functions, beside nothing else. */
+static void start_coverage(void)
+{
+	trace_warn_unmatched("trace: filter", p_filter);
+	check(trace_coverage(true, p_filter), "trace", "coverage");
+	if (trace_covering())
+		kprintf("trace: coverage on %u functions\n",
+			trace_wanted_sites(&tracer_coverage_ops));
+}
+
 void trace_boot_start(void)
 {
 	bool profile_alone = p_tracer && !strcmp(p_tracer, "profile");
+	bool coverage = p_tracer && !strcmp(p_tracer, "coverage");
 
 	refuse_not_applied();
 	if (!*refused)
@@ -294,7 +310,9 @@ void trace_boot_start(void)
 		start_profiler(profile_alone);
 	if (!*refused && tp_boot_start())	/* trace_event= (trace/events/tp_record.c) */
 		refuse("trace_event");
-	if (!*refused && p_tracer && !profile_alone)
+	if (!*refused && coverage)
+		start_coverage();
+	if (!*refused && p_tracer && !profile_alone && !coverage)
 		start_tracer();
 	if (!*refused)
 		return;

@@ -110,6 +110,10 @@ extern struct trace_ops **trace_direct_both;
 uintptr_t trace_direct_target(unsigned int i);	/* what the BL calls */
 int trace_sites_update(void);	/* trace/core/ops.c: recompute and patch */
 int patch_apply(struct patch_req *reqs, unsigned int n);
+/* The same batch without a synchronisation round, for the one change
+ * that needs none (trace_ops_retire says why): sites leaving the want
+ * of an ops that stays registered. */
+int patch_apply_retire(struct patch_req *reqs, unsigned int n);
 void patch_sync_round(void);
 /* The end of a run: from now on a round waits at most a bounded time for
  * each CPU (patch.c says what a missed CPU means). With 'probe', runs one
@@ -142,6 +146,13 @@ void trace_fp_shim_func(uintptr_t ip, uintptr_t parent_ip, struct trace_ops *shi
 
 /* trace/core/ops.c: what a site wanted by ops alone has as its literal. */
 struct trace_ops *trace_ops_literal(struct trace_ops *ops);
+/* trace/core/ops.c: takes the sites set in 'sites' out of a registered
+ * ops' want and patches them as one batch, with no synchronisation
+ * round and without waiting for trace_lock: callable from an interrupt
+ * handler (coverage retires the sites it has seen, trace/tracers/coverage.c).
+ * 0, TRACE_EBUSY (lock taken or ops not registered: try again later) or
+ * TRACE_EPATCH. */
+int trace_ops_retire(struct trace_ops *ops, const uint64_t *sites);
 /* trace/core/ops_filter.c: a new bitmap of the sites ops wants (its
  * filter less its notrace), or NULL out of memory. */
 uint64_t *trace_ops_want(const struct trace_ops *ops);

@@ -26,8 +26,9 @@ static struct ops_list lists[2];
 static bool force_list;
 static struct patch_req *reqs;		/* bt_site_count entries */
 
-/* Recomputes every site and patches those that change. trace_lock. */
-static int update_sites(void)
+/* Recomputes every site and patches those that change. trace_lock.
+ * 'round' false only for trace_ops_retire (core.h says when). */
+static int update_sites_round(bool round)
 {
 	const struct ops_list *l = trace_live_ops;
 	unsigned int n = 0;
@@ -76,7 +77,12 @@ static int update_sites(void)
 		    (inner && inner != trace_direct_both[i]->data))
 			reqs[n++] = (struct patch_req){ i, lit, enable, route, inner, NULL };
 	}
-	return patch_apply(reqs, n);
+	return round ? patch_apply(reqs, n) : patch_apply_retire(reqs, n);
+}
+
+static int update_sites(void)
+{
+	return update_sites_round(true);
 }
 
 /* Publishes a copy of the live list with 'add' appended or 'remove'
@@ -234,4 +240,47 @@ void trace_init(void)
 int trace_sites_update(void)
 {
 	return update_sites();
+}
+
+/*
+ * Sites leave a registered ops' want in place: each word is cleared with
+ * an atomic AND, so trace_list_func, reading it without the lock, sees
+ * each bit either set (the ops is called once more, which a retiring
+ * ops must take) or clear. Then one batch without a round: every literal
+ * and ops a CPU can still reach through an old BL or literal of these
+ * sites (this ops, the site's list state, another registered ops, the
+ * nop ops) stays valid, since nothing is unpublished or freed here, and
+ * each CPU fetches the new instructions at its next context
+ * synchronisation (its next interrupt or exception return at the
+ * latest; until then it runs the old BL, NOP and BL both being words
+ * the architecture lets one CPU replace while another executes them).
+ * A later register, unregister or filter change ends in its own round,
+ * which covers these writes too before anything is freed.
+ *
+ * Any context, interrupts masked included: the lock is only tried, never
+ * waited for (a thread on this CPU may hold it), and no CPU is waited
+ * for. TRACE_EBUSY when the lock is taken or ops is not registered.
+ */
+int trace_ops_retire(struct trace_ops *ops, const uint64_t *sites)
+{
+	bool any = false;
+
+	if (patch_round_missed() || !spin_trylock(&trace_lock))
+		return TRACE_EBUSY;	/* nothing is patched once a round missed a CPU */
+	if (!ops->registered || !ops->want) {
+		spin_unlock(&trace_lock);
+		return TRACE_EBUSY;
+	}
+	for (unsigned int w = 0; w < site_bitmap_words(); w++) {
+		uint64_t drop = __atomic_load_n(&sites[w], __ATOMIC_RELAXED) & ops->want[w];
+
+		if (drop) {
+			__atomic_fetch_and(&ops->want[w], ~drop, __ATOMIC_RELAXED);
+			any = true;
+		}
+	}
+	int err = any ? update_sites_round(false) : 0;
+
+	spin_unlock(&trace_lock);
+	return err;
 }

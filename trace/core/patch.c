@@ -224,8 +224,11 @@ static void __attribute__((noinline, cold)) write_failed(unsigned int site, int 
  * A refused or failed batch still ends in a synchronisation round: the
  * caller published state for it (an ops list, a want bitmap) that it
  * now takes back, and may reuse only once no CPU can hold it.
+ *
+ * With 'round' false (patch_apply_retire) there is none: see core.h for
+ * the one kind of batch that may skip it.
  */
-int patch_apply(struct patch_req *reqs, unsigned int n)
+static int apply(struct patch_req *reqs, unsigned int n, bool round)
 {
 	uintptr_t lo = UINTPTR_MAX, hi = 0;
 	unsigned int k, lits = 0, insns = 0;
@@ -234,7 +237,8 @@ int patch_apply(struct patch_req *reqs, unsigned int n)
 	for (k = 0; k < n; k++) {
 		if (!site_as_expected(&reqs[k])) {
 			stat_add(&stats.refused, 1);
-			patch_sync_round();
+			if (round)
+				patch_sync_round();
 			return TRACE_EPATCH;
 		}
 	}
@@ -277,7 +281,8 @@ int patch_apply(struct patch_req *reqs, unsigned int n)
 		dsb_ish();
 		if (lo <= hi)
 			text_sync(lo, hi);
-		patch_sync_round();
+		if (round)
+			patch_sync_round();
 		stat_add(&stats.refused, 1);
 		return TRACE_EPATCH;
 	}
@@ -290,11 +295,22 @@ int patch_apply(struct patch_req *reqs, unsigned int n)
 	}
 	if (n)
 		text_sync(lo, hi);
-	patch_sync_round();
+	if (round)
+		patch_sync_round();
 	stat_add(&stats.batches, 1);
 	stat_add(&stats.sites, n);
 	trace_event(trace, patch, n, 0);
 	return 0;
+}
+
+int patch_apply(struct patch_req *reqs, unsigned int n)
+{
+	return apply(reqs, n, true);
+}
+
+int patch_apply_retire(struct patch_req *reqs, unsigned int n)
+{
+	return apply(reqs, n, false);
 }
 
 /*

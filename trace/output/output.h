@@ -14,4 +14,10 @@ void trace_dump_last(unsigned int cpu, unsigned int n);
 /* The last snapshot's copy as text on the console (trace_snapshot). */
 void snapshot_show(void);
 
+/* trace/output/coverage_out.c: the reached sites as frames of type 8
+ * (docs/wire.md 2.11), nothing before coverage first started; and the
+ * count of functions reached on the console. */
+void coverage_send(void);
+void coverage_print(void);
+
 #endif /* TRACE_OUTPUT_H */
