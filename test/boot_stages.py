@@ -13,6 +13,7 @@ from harness import QEMU_TIMEOUT, ROOT, boot, expect, make_dir, make_var, parse_
 from bench_repeat import check_bench_repeats
 from ring_default import check_ring_default
 from api_target import check_api
+from coverage_frames import check_coverage_frames
 
 
 def check_fp_free_core(res, board, image_dir):
@@ -53,6 +54,7 @@ def stage_target(res, board):
         parse_ktap(prefix, out, res)
         res.record(f"{prefix}: exit status 0 reaches the host", st == 0, out)
     check_api(res, board, image_dir)
+    check_coverage_frames(res, board, image_dir)
 
 
 def stage_boot(res, board):

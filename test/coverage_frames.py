@@ -1,0 +1,128 @@
+"""test/coverage_frames.py: the coverage frames (type 8, docs/wire.md 2.11)
+read from the raw console bytes of a boot by this file itself, not by the
+host tool: at the end of a trace=coverage run, and in the crash dump.
+Sites are named by the run's own symbol frames (type 3, 2.3)."""
+import os
+import struct
+import subprocess
+import zlib
+
+from harness import ROOT, make_var
+
+STX, ETX, DLE, MASK = 0x02, 0x03, 0x10, 0xE0
+
+
+def raw_boot(board, image_dir, bootargs, timeout=120):
+    """(status or None, console bytes with the frames in them)."""
+    cmd = ["tools/qemu-run", "--image", os.path.join(image_dir, "Image"),
+           "--machine", make_var(board, "QEMU_MACHINE"), "--cpu", make_var(board, "QEMU_CPU"),
+           "--smp", make_var(board, "QEMU_SMP"), "--mem", make_var(board, "QEMU_MEM"),
+           "--bootargs", bootargs]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, out
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        return None, proc.communicate()[0]
+
+
+def varint(b, i):
+    v = shift = 0
+    while True:
+        v |= (b[i] & 0x7f) << shift
+        shift += 7
+        i += 1
+        if not b[i - 1] & 0x80:
+            return v, i
+
+
+def frames(data):
+    """(type, cpu, seq, body) of every frame whose CRC checks (section 1
+    and 2: unescape, unmask, then type, cpu, seq, length, body, crc)."""
+    out, i = [], 0
+    while (i := data.find(bytes([STX]), i)) >= 0:
+        end = data.find(bytes([ETX]), i + 1)
+        if end < 0:
+            break
+        esc, p, k = data[i + 1:end], bytearray(), 0
+        while k < len(esc):
+            if esc[k] == DLE and k + 1 < len(esc):
+                p.append(esc[k + 1] ^ 0x20)
+                k += 2
+            else:
+                p.append(esc[k])
+                k += 1
+        if p and p[0] & 0x80:
+            p = bytearray(c ^ MASK for c in p)
+        i = end + 1
+        if len(p) < 8 or zlib.crc32(bytes(p[:-4])) != struct.unpack_from("<I", p, len(p) - 4)[0]:
+            continue
+        seq, j = varint(p, 2)
+        n, j = varint(p, j)
+        out.append((p[0], p[1], seq, bytes(p[j:j + n])))
+    return out
+
+
+def site_names(fr):
+    """Site number -> name from the symbol frames (type 3)."""
+    names = {}
+    for t, _, _, b in fr:
+        if t != 3:
+            continue
+        first, j = varint(b, 0)
+        count, j = varint(b, j)
+        for s in range(first, first + count):
+            _, j = varint(b, j)             # offset
+            _, j = varint(b, j)             # size
+            ln, j = varint(b, j)
+            names[s] = b[j:j + ln].decode()
+            j += ln
+    return names
+
+
+def reached(fr):
+    """The sites set in the last complete set of coverage frames, the
+    number of frame sets, and the sites the frames cover."""
+    bits, covered, sets = set(), 0, 0
+    for t, cpu, _, b in fr:
+        if t != 8:
+            continue
+        first, j = varint(b, 0)
+        nbits, j = varint(b, j)
+        if first == 0:
+            bits, covered, sets = set(), 0, sets + 1
+        for k in range(nbits):
+            if b[j + k // 8] >> (k % 8) & 1:
+                bits.add(first + k)
+        covered = max(covered, first + nbits)
+    return bits, sets, covered
+
+
+def check_coverage_frames(res, board, image_dir):
+    st, out = raw_boot(board, image_dir, "panic=poweroff trace=coverage trace_filter=tt_* -- golden")
+    fr = frames(out)
+    names = site_names(fr)
+    bits, sets, covered = reached(fr)
+    got = sorted(names.get(s, f"#{s}") for s in bits)
+    want = ["tt_alpha", "tt_args", "tt_beta", "tt_inner", "tt_outer"]
+    text = out.decode(errors="replace")
+    res.record("trace=coverage: the end of the run sends one set of type-8 frames over every "
+               "site with exactly the tt_* functions the golden scenario called",
+               st == 0 and sets == 1 and covered == len(names) > 0 and got == want,
+               f"status {st}, {sets} sets, {covered} of {len(names)} sites, reached {got}\n"
+               + text[-1500:])
+    chosen = sum(1 for n in names.values() if n.startswith("tt_"))
+    line = f"coverage: 5 of {chosen} functions reached ({len(names)} patchable)"
+    res.record("trace=coverage: the console summary counts them and the chosen ones",
+               line in text, f"wanted '{line}'\n" + text[-1500:])
+
+    st, out = raw_boot(board, image_dir,
+                       "panic=poweroff trace=coverage trace_filter=crash_*,tt_* -- crash null")
+    fr = frames(out)
+    names = site_names(fr)
+    got = sorted(names.get(s, f"#{s}") for s in reached(fr)[0])
+    res.record("a crash sends the coverage frames with the crashing function reached",
+               st == 139 and "crash_null_deref" in got and "tt_alpha" not in got,
+               f"status {st}, reached {got}\n" + out.decode(errors="replace")[-1500:])
