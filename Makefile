@@ -183,10 +183,11 @@ $(OBJ)/baretrace.ld: linker/baretrace.ld.S kernel/lib/config.h
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) -E -P -x c -D__ASSEMBLER__ -Ikernel $(addprefix -I,$(KERNEL_DIRS)) -Iboard/$(BOARD) $< -o $@
 
-$(HOST)/mktables: tools/mktables.c kernel/report/tables.h | setup-check
+$(HOST)/mktables: tools/mktables.c tools/mktables_map.c tools/mktables_map.h \
+		  kernel/report/tables.h | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ $< -lelf
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ tools/mktables.c tools/mktables_map.c -lelf
 
 # Two links: the first with empty tables, from which mktables writes the
 # symbol table; the second with it. No function may move in between.
@@ -218,7 +219,7 @@ NOTRACE_OBJS := $(patsubst %,$(OBJ)/%.o,$(filter $(NOTRACE),$(KERNEL_SRCS)))
 $(OUT)/tables.S: $(OUT)/baretrace.1.elf $(HOST)/mktables
 	@$(if $(Q),echo "  TABLES  $@")
 	$(Q)$(HOST)/mktables --notrace $(NOTRACE_OBJS)
-	$(Q)$(HOST)/mktables -o $@ $<
+	$(Q)$(HOST)/mktables -o $@ --map $<.map $<
 
 $(OUT)/baretrace.elf: $(OUT)/baretrace.1.elf $(OUT)/tables.o $(OUT)/app_name.o
 	@$(if $(Q),echo "  LD      $@")

@@ -3,6 +3,7 @@ read from the raw console bytes of a boot by this file itself, not by the
 host tool: at the end of a trace=coverage run, and in the crash dump.
 Sites are named by the run's own symbol frames (type 3, 2.3)."""
 import os
+import re
 import struct
 import subprocess
 import zlib
@@ -118,6 +119,8 @@ def check_coverage_frames(res, board, image_dir):
     res.record("trace=coverage: the console summary counts them and the chosen ones",
                line in text, f"wanted '{line}'\n" + text[-1500:])
 
+    check_folders(res, image_dir, names, text)
+
     st, out = raw_boot(board, image_dir,
                        "panic=poweroff trace=coverage trace_filter=crash_*,tt_* -- crash null")
     fr = frames(out)
@@ -126,3 +129,46 @@ def check_coverage_frames(res, board, image_dir):
     res.record("a crash sends the coverage frames with the crashing function reached",
                st == 139 and "crash_null_deref" in got and "tt_alpha" not in got,
                f"status {st}, reached {got}\n" + out.decode(errors="replace")[-1500:])
+
+
+def map_folders(map_path):
+    """Function name -> folder under obj/ ("app" for the application),
+    from the '.text.NAME' input sections of the link map; names that
+    occur in two folders are left out."""
+    out, pending = {}, None
+    for line in open(map_path, errors="replace"):
+        m = re.match(r"^ \.text\.(\S+)(.*)$", line)
+        if m:
+            name, rest = m.group(1), m.group(2)
+            if not rest.strip():
+                pending = name
+                continue
+        elif pending:
+            name, rest, pending = pending, line, None
+        else:
+            continue
+        o = re.search(r"/obj/([^/\s]+)/\S+\.o\s*$", rest)
+        if o:
+            out.setdefault(name, set()).add(o.group(1))
+    return {n: f.pop() for n, f in out.items() if len(f) == 1}
+
+
+def check_folders(res, image_dir, names, text):
+    """The per-folder lines of the summary (the target's table from
+    tools/mktables_map.c) against the map read here: patchable sites of
+    each folder, counted by name."""
+    folders = map_folders(os.path.join(image_dir, "baretrace.1.elf.map"))
+    want = {}
+    for n in names.values():
+        if n in folders:
+            want[folders[n]] = want.get(folders[n], 0) + 1
+    got = {m.group(1): int(m.group(2)) for m in
+           re.finditer(r"coverage:   (\S+)\s+\d+ of\s+\d+ reached,\s+(\d+) patchable", text)}
+    # A static function named in two folders is not counted here: the
+    # target's count may only be higher, by those.
+    ok = bool(got) and set(got) >= set(want) and sum(got.values()) == len(names) and \
+        all(got[f] >= want[f] for f in want) and \
+        sum(got[f] - want.get(f, 0) for f in got) == len(names) - sum(want.values())
+    res.record("coverage summary per folder: each folder's patchable sites as the link map "
+               f"says ({', '.join(f'{f} {n}' for f, n in sorted(got.items()))})",
+               ok, f"target {got}, map {want}, {len(names)} sites")

@@ -1,7 +1,7 @@
 /*
  * tools/mktables.c: the link-time tables of a baretrace image.
  *
- *   mktables -o tables.S [--empty] IMAGE.elf
+ *   mktables -o tables.S [--empty] [--map IMAGE.elf.map] IMAGE.elf
  *       Writes an assembly file for section .bt_tables holding the symbol
  *       table (every sized function in executable sections, sorted by
  *       address, one name per address) in the kernel/report/tables.h format.
@@ -11,6 +11,8 @@
  *       function, sorted; entries of discarded or weak-overridden
  *       functions name no function and are dropped. Fails, naming the
  *       function, if a site is not 8-byte aligned or is not four NOPs.
+ *       With --map, also the folder of each site's source (boot, kernel,
+ *       drivers, app, ...; tools/mktables_map.c) for coverage's summary.
  *   mktables --same-text FIRST.elf SECOND.elf
  *       Fails unless every function has the same address and size in
  *       both links: adding the tables must not move any text.
@@ -32,6 +34,7 @@
 
 #define BT_TABLES_HOST
 #include "../kernel/report/tables.h"
+#include "mktables_map.h"
 
 struct sym {
 	unsigned long addr;
@@ -229,7 +232,34 @@ static long *collect_sites(const struct symtab *t, size_t *n)
 	return sites;
 }
 
-static void emit(FILE *f, const struct symtab *t)
+/* bt_site_folder: a byte per site, its folder's index in
+ * bt_folder_names (NUL-separated, bt_folder_count of them). No map:
+ * no folders, and the bytes are absent. */
+static void emit_folders(FILE *f, const struct symtab *t, const long *sites, size_t nsites,
+			 const char *map)
+{
+	unsigned long *addrs = calloc(nsites + 1, sizeof(*addrs));
+	unsigned char *folder = calloc(nsites + 1, 1);
+	const char *names[MAP_FOLDERS_MAX];
+	size_t nnames = 0;
+
+	for (size_t i = 0; i < nsites; i++)
+		addrs[i] = t->v[sites[i]].addr;
+	if (map)
+		nnames = map_folders(map, addrs, nsites, folder, names);
+	fprintf(f, "\t.globl bt_site_folder\nbt_site_folder:\n");
+	for (size_t i = 0; map && i < nsites; i++)
+		fprintf(f, "\t.byte %u\n", folder[i]);
+	fprintf(f, "\t.globl bt_folder_names\nbt_folder_names:\n");
+	for (size_t k = 0; k < nnames; k++)
+		fprintf(f, "\t.asciz \"%s\"\n", names[k]);
+	fprintf(f, "\t.balign 4\n\t.globl bt_folder_count\nbt_folder_count:\n\t.long %zu\n",
+		nnames);
+	free(addrs);
+	free(folder);
+}
+
+static void emit(FILE *f, const struct symtab *t, const char *map)
 {
 	unsigned long name = 0;
 	size_t nsites = 0;
@@ -252,6 +282,7 @@ static void emit(FILE *f, const struct symtab *t)
 	for (size_t i = 0; i < nsites; i++)
 		fprintf(f, "\t.long %ld\t// %s\n", sites[i], t->v[sites[i]].name);
 	fprintf(f, "\t.globl bt_site_count\nbt_site_count:\n\t.long %zu\n", nsites);
+	emit_folders(f, t, sites, nsites, map);
 	fprintf(f, "\t.globl bt_tables_end\nbt_tables_end:\n");
 	fprintf(f, "\t.section .bss.bt_site_state, \"aw\", %%nobits\n\t.balign 16\n"
 		   "\t.globl bt_site_state\nbt_site_state:\n\t.space %zu\n",
@@ -323,7 +354,7 @@ static int same_text(const char *a, const char *b)
 
 int main(int argc, char **argv)
 {
-	const char *out = NULL, *elf = NULL;
+	const char *out = NULL, *elf = NULL, *map = NULL;
 	int empty = 0;
 
 	if (argc == 4 && !strcmp(argv[1], "--same-text"))
@@ -335,6 +366,8 @@ int main(int argc, char **argv)
 			out = argv[++i];
 		else if (!strcmp(argv[i], "--empty"))
 			empty = 1;
+		else if (!strcmp(argv[i], "--map") && i + 1 < argc)
+			map = argv[++i];
 		else if (argv[i][0] != '-' && !elf)
 			elf = argv[i];
 		else
@@ -352,7 +385,7 @@ int main(int argc, char **argv)
 
 	if (!f)
 		die("cannot write %s", out);
-	emit(f, &t);
+	emit(f, &t, empty ? NULL : map);
 	if (fclose(f))
 		die("error writing %s", out);
 	return 0;

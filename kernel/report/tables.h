@@ -37,6 +37,12 @@ extern const char bt_sym_names[];
 extern const uint32_t bt_sites[];
 extern const uint32_t bt_site_count;
 extern char bt_tables_start[], bt_tables_end[];
+/* The folder of each site's source (boot, kernel, drivers, app, ...),
+ * an index into bt_folder_names, which holds bt_folder_count
+ * NUL-terminated names one after the other (tools/mktables_map.c). */
+extern const uint8_t bt_site_folder[];
+extern const char bt_folder_names[];
+extern const uint32_t bt_folder_count;
 #endif
 
 #endif /* KERNEL_TABLES_H */

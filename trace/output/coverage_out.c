@@ -3,6 +3,7 @@
  * type 8, docs/wire.md 2.11) and its summary on the console.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "core/core.h"
 #include "export.h"
@@ -55,6 +56,29 @@ void coverage_send(void)
 	}
 }
 
+/* Per folder of the sources (bt_site_folder, from the link map): boot/,
+ * kernel/ and trace/ have few sites by design (the trace path and early
+ * boot are built without them), drivers/, board/ and the application
+ * ("app") have one per function. */
+static void print_folders(const uint64_t *bits, const uint64_t *chosen)
+{
+	static uint32_t patchable[256], wanted[256], reached[256];
+	const char *name = bt_folder_names;
+
+	for (unsigned int k = 0; k < bt_folder_count; k++)
+		patchable[k] = wanted[k] = reached[k] = 0;
+	for (unsigned int i = 0; i < trace_site_count(); i++) {
+		unsigned int k = bt_site_folder[i];
+
+		patchable[k]++;
+		wanted[k] += site_bit(chosen, i);
+		reached[k] += site_bit(bits, i) && site_bit(chosen, i);
+	}
+	for (unsigned int k = 0; k < bt_folder_count; k++, name += strlen(name) + 1)
+		kprintf("coverage:   %-8s %5u of %5u reached, %5u patchable\n", name,
+			reached[k], wanted[k], patchable[k]);
+}
+
 void coverage_print(void)
 {
 	const uint64_t *bits = coverage_reached(), *chosen = coverage_chosen();
@@ -70,4 +94,5 @@ void coverage_print(void)
 	}
 	kprintf("coverage: %u of %u functions reached (%u patchable), %u waiting to be "
 		"taken off\n", reached, wanted, trace_site_count(), coverage_pending());
+	print_folders(bits, chosen);
 }
