@@ -167,6 +167,8 @@ KTEST(coverage_leaves_another_tracer_on_the_site)
 
 /* Other CPUs call a covered site and a shared one while the batch takes
  * them off; the counter on the shared one must see every call. */
+#define MT_ROUNDS	20
+
 static volatile int mt_stop, mt_go;
 static volatile uint64_t mt_calls[NR_CPUS];
 
@@ -212,24 +214,28 @@ KTEST(coverage_retires_sites_while_other_cpus_call_them)
 	WRITE_ONCE(mt_go, 1);
 	while (mt_total() < 100)	/* every caller is running */
 		cpu_relax();
-	KT_EQ(t, trace_coverage(true, "cv_shared cv_mt"), 0);
-	/* The ticks take both off; 5 s bounds a hang, a tick is 10 ms. */
-	for (int i = 0; i < 500 && insn_at(mt + 4) != INSN_NOP; i++)
-		time_delay_us(10000);
-	KT_EQ(t, insn_at(mt + 4), INSN_NOP);
-	KT_EQ(t, literal_at(shared), (uintptr_t)trace_ops_literal(&counter));
-	uint64_t then = mt_total();
+	/* Rounds of coverage on, its batch, off, while the callers go on:
+	 * each round the register's round, a retire batch with none, and
+	 * the unregister's round cross the callers' calls. */
+	for (int round = 0; round < MT_ROUNDS; round++) {
+		KT_EQ(t, trace_coverage(true, "cv_shared cv_mt"), 0);
+		/* The ticks take both off; 5 s bounds a hang, a tick is 10 ms. */
+		for (int i = 0; i < 500 && (insn_at(mt + 4) != INSN_NOP ||
+					    literal_at(shared) != (uintptr_t)trace_ops_literal(&counter)); i++)
+			time_delay_us(10000);
+		KT_EQ(t, insn_at(mt + 4), INSN_NOP);
+		KT_EQ(t, literal_at(shared), (uintptr_t)trace_ops_literal(&counter));
+		KT_EXPECT(t, reached(shared) && reached(mt));
+		uint64_t then = mt_total();
 
-	while (mt_total() < then + 1000)	/* more calls through the new sites */
-		cpu_relax();
+		while (mt_total() < then + 100)	/* calls through the new sites */
+			cpu_relax();
+		KT_EQ(t, trace_coverage(false, NULL), 0);
+	}
 	WRITE_ONCE(mt_stop, 1);
 	for (unsigned int c = 1; c < ncpus; c++)
 		smp_wait(c);
-	KT_EXPECT(t, reached(shared));
-	KT_EXPECT(t, reached(mt));
 	KT_EQ(t, shared_hits, mt_total());	/* not one call lost or doubled */
-	KT_EQ(t, coverage_pending(), 0);
-	KT_EQ(t, trace_coverage(false, NULL), 0);
 	KT_EQ(t, trace_ops_unregister(&counter), 0);
 	trace_ops_release(&counter);
 }
