@@ -13,7 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WIRE_VERSION		2
+/* The version this side writes (3: the coverage frames, type 8 and 9,
+ * docs/wire.md 2.11) and the oldest a reader takes: a version 2 stream
+ * is a version 3 one without those frames. */
+#define WIRE_VERSION		3
+#define WIRE_VERSION_OLDEST	2
 
 /* Framing bytes (section 1). Console text never contains them. */
 #define WIRE_STX		0x02

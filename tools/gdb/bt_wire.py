@@ -8,7 +8,7 @@ still are.
 """
 import zlib
 
-VERSION = 2                     # WIRE_VERSION
+VERSION = 3                     # WIRE_VERSION
 BT_MAGIC = b"BTRACE\0\1"        # docs/wire.md 3
 
 FRAME_DATA, FRAME_META, FRAME_SYMS, FRAME_END = 1, 2, 3, 4

@@ -204,13 +204,13 @@ static int take_meta(struct bt_decoder *d, const struct wire_frame *f)
 	if (bt_meta_parse(&d->meta, f->body, f->body_len) && !d->quiet)
 		bt_warn("metadata frame %llu is malformed; used what parsed",
 			(unsigned long long)f->seq);
-	if (d->meta.version != WIRE_VERSION) {
+	if (d->meta.version < WIRE_VERSION_OLDEST || d->meta.version > WIRE_VERSION) {
 		if (d->quiet)
 			return -1;
 		fflush(stdout);
 		fprintf(stderr, "baretrace: trace stream format version %llu is not supported "
-			"(this baretrace reads version %d)\n",
-			(unsigned long long)d->meta.version, WIRE_VERSION);
+			"(this baretrace reads versions %d to %d)\n",
+			(unsigned long long)d->meta.version, WIRE_VERSION_OLDEST, WIRE_VERSION);
 		return -1;
 	}
 	if (d->elf_path && d->meta.have_hash && d->meta.image_hash != d->elf_hash) {
