@@ -8,7 +8,7 @@ import struct
 import subprocess
 import zlib
 
-from harness import ROOT, make_var
+from harness import ROOT, boot, make_var
 
 STX, ETX, DLE, MASK = 0x02, 0x03, 0x10, 0xE0
 
@@ -120,6 +120,14 @@ def check_coverage_frames(res, board, image_dir):
                line in text, f"wanted '{line}'\n" + text[-1500:])
 
     check_folders(res, image_dir, names, text)
+
+    # Exact instruction counts need -icount (the PMU reads 0 without).
+    st, out = boot(board, image_dir, "icount", "panic=poweroff -- ktest coverage_cost",
+                   timeout=120)
+    res.record("coverage under -icount: a covered function after its batch costs exactly "
+               "what an untraced one costs",
+               st == 0 and "ok 1 coverage_cost_after_the_first_hit_is_an_untraced_call\n" in out
+               and "SKIP" not in out, out[-1500:])
 
     st, out = raw_boot(board, image_dir,
                        "panic=poweroff trace=coverage trace_filter=crash_*,tt_* -- crash null")

@@ -16,7 +16,9 @@
 #include "control/control.h"
 #include "core/core.h"
 #include "ktest.h"
+#include "kprintf.h"
 #include "percpu.h"
+#include "pmu.h"
 #include "tracers/coverage.h"
 
 #define CV __attribute__((noipa))
@@ -238,4 +240,58 @@ KTEST(coverage_retires_sites_while_other_cpus_call_them)
 	KT_EQ(t, shared_hits, mt_total());	/* not one call lost or doubled */
 	KT_EQ(t, trace_ops_unregister(&counter), 0);
 	trace_ops_release(&counter);
+}
+
+/* The cost, in instructions (the PMU counts them under -icount and on
+ * hardware): a covered function after its batch costs what a function
+ * coverage never chose costs, exactly; the first hit and a hit before
+ * the batch are printed. Interrupts masked around each count. */
+static CV int cv_cost(int x) { return x + 7; }
+static CV int cv_cost_ref(int x) { return x + 7; }
+
+#define COST_CALLS	100
+
+/* noipa: one copy of the loop measures every function the same way. */
+static CV uint64_t insns_of(int (*fn)(int), unsigned int calls)
+{
+	unsigned long flags = irq_save();
+	uint64_t t0 = pmu_insns();
+
+	for (unsigned int i = 0; i < calls; i++)
+		fn((int)i);
+	uint64_t d = (pmu_insns() - t0) & 0xffffffff;	/* a 32-bit counter */
+
+	irq_restore(flags);
+	return d;
+}
+
+KTEST(coverage_cost_after_the_first_hit_is_an_untraced_call)
+{
+	pmu_init();
+	if (!insns_of(cv_cost_ref, 1))
+		return ktest_skip(t, "the PMU counts instructions only under -icount");
+	if (!cov_on(t, "cv_cost"))
+		return;
+	uint64_t ref = insns_of(cv_cost_ref, COST_CALLS);
+	uint64_t first = insns_of(cv_cost, 1);
+	uint64_t again = insns_of(cv_cost, 1);
+	uint64_t one = insns_of(cv_cost_ref, 1);
+
+	unsigned long flags = irq_save();
+	uint64_t t0 = pmu_insns();
+	int err = coverage_retire();
+	uint64_t batch = (pmu_insns() - t0) & 0xffffffff;
+
+	irq_restore(flags);
+	KT_EQ(t, err, 0);
+	uint64_t after = insns_of(cv_cost, COST_CALLS);
+
+	kprintf("# coverage cost in instructions: untraced call %lu, first hit %lu, "
+		"a hit before the batch %lu, the batch of one site %lu, %u calls after it "
+		"%lu (untraced %lu)\n", (unsigned long)one, (unsigned long)first,
+		(unsigned long)again, (unsigned long)batch, COST_CALLS, (unsigned long)after,
+		(unsigned long)ref);
+	KT_EQ(t, after, ref);
+	KT_EXPECT(t, first > again && again > one);
+	KT_EQ(t, trace_coverage(false, NULL), 0);
 }
