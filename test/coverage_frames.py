@@ -83,12 +83,13 @@ def site_names(fr):
     return names
 
 
-def reached(fr):
-    """The sites set in the last complete set of coverage frames, the
-    number of frame sets, and the sites the frames cover."""
+def reached(fr, ftype=8):
+    """The sites set in the last complete set of coverage frames (type 8,
+    or 9: the previous boot's), the number of frame sets, and the sites
+    the frames cover."""
     bits, covered, sets = set(), 0, 0
     for t, cpu, _, b in fr:
-        if t != 8:
+        if t != ftype:
             continue
         first, j = varint(b, 0)
         nbits, j = varint(b, j)
@@ -134,6 +135,7 @@ def check_coverage_frames(res, board, image_dir):
     fr = frames(out)
     names = site_names(fr)
     got = sorted(names.get(s, f"#{s}") for s in reached(fr)[0])
+    check_prev_boot(res, board, image_dir)
     res.record("a crash sends the coverage frames with the crashing function reached",
                st == 139 and "crash_null_deref" in got and "tt_alpha" not in got,
                f"status {st}, reached {got}\n" + out.decode(errors="replace")[-1500:])
@@ -180,3 +182,25 @@ def check_folders(res, image_dir, names, text):
     res.record("coverage summary per folder: each folder's patchable sites as the link map "
                f"says ({', '.join(f'{f} {n}' for f, n in sorted(got.items()))})",
                ok, f"target {got}, map {want}, {len(names)} sites")
+
+
+def check_prev_boot(res, board, image_dir):
+    """The reset scenario (test/target/scenario_reset.c) under coverage: the
+    first boot reaches rs_alpha, rs_beta, rs_spin (CPU 1) and rs_last and
+    resets with no drain; the second boot sends those as type 9 right
+    after the previous boot's summary (type 7), and its own rs_after as
+    type 8 at its end."""
+    st, out = raw_boot(board, image_dir,
+                       "panic=poweroff trace=coverage trace_filter=rs_* -- reset", timeout=200)
+    fr = frames(out)
+    names = site_names(fr)
+    prev = sorted(names.get(s, f"#{s}") for s in reached(fr, 9)[0])
+    now = sorted(names.get(s, f"#{s}") for s in reached(fr, 8)[0])
+    types = [t for t, _, _, _ in fr]
+    after_info = 7 in types and types[types.index(7) + 1:types.index(7) + 2] == [9]
+    res.record("coverage across a reset: the next boot sends the previous boot's bits (type 9) "
+               "right after its summary, its own (type 8) at its end",
+               st == 0 and prev == ["rs_alpha", "rs_beta", "rs_last", "rs_spin"] and
+               now == ["rs_after"] and after_info,
+               f"status {st}, type 9 {prev}, type 8 {now}, types {types}\n" +
+               out.decode(errors="replace")[-1500:])

@@ -13,6 +13,7 @@
 #include "shell.h"
 #include "tracers/coverage.h"
 #include "output/output.h"
+#include "output/prev.h"
 #include "control.h"
 
 static bool covering;	/* registered; thread context only, like ctl_lock's state */
@@ -34,7 +35,7 @@ int trace_coverage(bool on, const char *globs)
 		return err;
 	if ((err = trace_export_ready()))	/* the exporter carries the frames */
 		return err;
-	if (coverage_prepare())
+	if (coverage_prepare(prev_coverage_area()))
 		return TRACE_ENOMEM;
 	coverage_set_running(true);	/* before the first hit can come */
 	if ((err = trace_ops_register(&tracer_coverage_ops))) {

@@ -8,11 +8,11 @@
 #include "core/core.h"
 #include "export.h"
 #include "kprintf.h"
+#include "output.h"
 #include "ring/ring.h"
 #include "tracers/coverage.h"
 #include "wire.h"
 
-#define FRAME_COVERAGE	8	/* docs/wire.md 2.11 */
 /* Sites per frame: a whole block's bytes of bits leave the 16 bytes of
  * RING_FRAME_BODY_MAX beyond them for the two varints; a multiple of 8,
  * so every frame but the first starts at a multiple of 8 sites. */
@@ -22,17 +22,14 @@ _Static_assert(RING_FRAME_BODY_MAX >= RING_BLOCK_SIZE + 2 * 10 - 4, "two varints
 
 /* One set of frames, sites 0 .. count - 1, each frame's body built in
  * the same static buffer (export_frame copies it): callers are the
- * console, the end of the run and the crash and break-key dumps, one at
- * a time (the crash path stops the others first). */
-void coverage_send(void)
+ * console, the end of the run, the crash and break-key dumps and the
+ * exporter (the previous boot's), one at a time (the crash path stops
+ * the others first). */
+void coverage_frames(unsigned int type, const uint64_t *bits, uint64_t *seq)
 {
 	static uint8_t body[RING_FRAME_BODY_MAX];
-	static uint64_t seq;
-	const uint64_t *bits = coverage_reached();
 	unsigned int n = trace_site_count();
 
-	if (!bits)
-		return;
 	for (unsigned int first = 0; first < n; first += SITES_PER_FRAME) {
 		unsigned int nbits = n - first < SITES_PER_FRAME ? n - first : SITES_PER_FRAME;
 		struct wire_out o;
@@ -52,8 +49,16 @@ void coverage_send(void)
 			}
 			wire_out_u8(&o, b);
 		}
-		export_frame(FRAME_COVERAGE, 0, seq++, body, o.len);
+		export_frame(type, 0, (*seq)++, body, o.len);
 	}
+}
+
+void coverage_send(void)
+{
+	static uint64_t seq;
+
+	if (coverage_reached())
+		coverage_frames(COVERAGE_FRAME, coverage_reached(), &seq);
 }
 
 /* Per folder of the sources (bt_site_folder, from the link map): boot/,

@@ -3,6 +3,8 @@
 #ifndef TRACE_OUTPUT_H
 #define TRACE_OUTPUT_H
 
+#include <stdint.h>
+
 /* trace/output/totals.c: the end-of-run totals line(s) on the console. */
 void trace_report_totals(void);
 /* Prints every CPU's buffer as text on the console, without consuming it
@@ -19,5 +21,10 @@ void snapshot_show(void);
  * count of functions reached on the console. */
 void coverage_send(void);
 void coverage_print(void);
+/* One set of coverage frames of 'type' for 'bits' (every site), each
+ * frame numbered from *seq on. */
+#define COVERAGE_FRAME		8
+#define COVERAGE_FRAME_PREV	9
+void coverage_frames(unsigned int type, const uint64_t *bits, uint64_t *seq);
 
 #endif /* TRACE_OUTPUT_H */

@@ -187,10 +187,13 @@ static void prev_init(void)
 	struct prev_view v = { (const uint8_t *)(uintptr_t)r.base, r.base, r.size };
 	struct prev_header want = prev_layout_for(r.base, r.size), h;
 
-	if (kept->magic != PREV_MAGIC)
+	if (kept->magic != PREV_MAGIC) {
+		prev_coverage_take(false);
 		return;		/* nothing there: a cold boot */
+	}
 	struct prev_why why = prev_read_header(&v, &want, &h);
 
+	prev_coverage_take(!why.what);
 	kept->magic = 0;	/* read once: a boot that never traces leaves nothing */
 	if (why.what) {
 		found = PREV_REFUSED;
@@ -256,6 +259,7 @@ void prev_send_info(void)
 
 	if (len)
 		export_send(WIRE_FRAME_PREV_INFO, 0, 0, body, len);
+	prev_coverage_send();	/* type 9, right after the summary */
 }
 
 bool prev_send_one(void)

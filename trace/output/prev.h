@@ -60,6 +60,15 @@ extern const struct ring_kept_mem prev_kept_mem;
 void prev_send_info(void);
 bool prev_send_one(void);
 
+/* trace/output/prev_coverage.c: the coverage bits kept across a reset.
+ * prev_init takes the previous boot's (when its header checked: 'kept')
+ * and clears the area; prev_send_info sends them (type 9) after the
+ * summary. prev_coverage_area: the area, zeroed, for this boot's bits
+ * (coverage_prepare), or NULL with no region or too many sites. */
+void prev_coverage_take(bool kept);
+void prev_coverage_send(void);
+uint64_t *prev_coverage_area(void);
+
 /* Tests: spoil the header as a damaged region or another image would,
  * or as a scribble that left its CRC valid (ring state 1 TiB away), so
  * that the next boot refuses it; or this CPU's oldest complete block as

@@ -32,10 +32,15 @@
  * load of the word sees the bit first. Cleared only by coverage_prepare,
  * while the ops is not registered.
  *
+ * Where the bits live: in the region kept across resets when there is
+ * one (trace/output/prev_coverage.c hands it over, so the next boot can
+ * send them), else in the heap.
+ *
  * chosen: the sites the ops wanted when it started; written by
  * coverage_prepare only.
  */
 static uint64_t *reached, *chosen;
+static uint64_t *own;	/* reached's memory when the region has none to give */
 /* Set (release) by a hit that set a new bit, taken (exchange, acquire)
  * by coverage_retire: a bit set after the exchange sets it again. */
 static bool fresh;
@@ -60,18 +65,23 @@ struct trace_ops tracer_coverage_ops = {
 	.func = cov_hit, .flags = TRACE_OPS_NO_FPSIMD
 };
 
-int coverage_prepare(void)
+int coverage_prepare(uint64_t *kept)
 {
 	unsigned int words = site_bitmap_words() + 1;
 	uint64_t *want = trace_ops_want(&tracer_coverage_ops);
 
 	if (!want)
 		return -1;
-	if (!reached && !(reached = calloc(words, sizeof(*reached)))) {
-		free(want);
-		return -1;
+	if (kept) {
+		reached = kept;	/* zeroed by its provider */
+	} else {
+		if (!own && !(own = calloc(words, sizeof(*own)))) {
+			free(want);
+			return -1;
+		}
+		memset(own, 0, words * sizeof(*own));
+		reached = own;
 	}
-	memset(reached, 0, words * sizeof(*reached));
 	free(chosen);
 	chosen = want;	/* the same filters the ops registers with */
 	__atomic_store_n(&fresh, false, __ATOMIC_RELAXED);

@@ -11,8 +11,10 @@ extern struct trace_ops tracer_coverage_ops;
 
 /* Before registering tracer_coverage_ops (its filters set): the bitmap
  * of reached sites, cleared, and the chosen sites taken from the ops'
- * filters. Thread context; 0 or -1 (no memory). */
-int coverage_prepare(void);
+ * filters. The bits go to 'kept' (site_bitmap_words() words, zeroed:
+ * the region kept across resets) or, if NULL, to the heap. Thread
+ * context; 0 or -1 (no memory). */
+int coverage_prepare(uint64_t *kept);
 /* Registered or not; the tick reads it. Set by the control layer. */
 void coverage_set_running(bool on);
 /* Takes the sites reached since the last call off the coverage ops, in
