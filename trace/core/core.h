@@ -3,7 +3,9 @@
  *
  * Locking: trace_lock serialises every change (register, unregister,
  * filters, forced list mode) and is held across the patch batch and its
- * synchronisation round. It is taken in thread context only. Dispatch
+ * synchronisation round. It is taken in thread context only, but for
+ * trace_ops_retire, which only tries it (from CPU 0's tick: a thread on
+ * that CPU may hold it) and never waits for another CPU. Dispatch
  * (trace/core/entry.S, trace_list_func) takes no lock: it reads the literal in
  * text and the published ops list, both replaced before a sync round and
  * reused only after one.

@@ -95,7 +95,10 @@ void coverage_set_running(bool on)
 
 int coverage_retire(void)
 {
-	if (!READ_ONCE(running) || !__atomic_exchange_n(&fresh, false, __ATOMIC_ACQUIRE))
+	/* A plain load first: most ticks find nothing new, and pay no
+	 * exclusive pair for it. */
+	if (!READ_ONCE(running) || !__atomic_load_n(&fresh, __ATOMIC_RELAXED) ||
+	    !__atomic_exchange_n(&fresh, false, __ATOMIC_ACQUIRE))
 		return 0;
 	int err = trace_ops_retire(&tracer_coverage_ops, reached);
 
