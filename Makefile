@@ -251,7 +251,7 @@ $(TOOLS_MK): tools/setup
 
 setup-check:
 	@command -v $(CC) >/dev/null && command -v qemu-system-aarch64 >/dev/null \
-	  && [ -f /usr/include/libelf.h ] || tools/setup
+	  && [ -f /usr/include/libelf.h ] && [ -f /usr/include/elfutils/libdw.h ] || tools/setup
 
 setup:
 	tools/setup
@@ -271,7 +271,7 @@ BT_GIT_FLAG := $(if $(BT_GIT),-DBT_GIT_DESCRIBE='"$(BT_GIT)"')
 $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/report $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf -l:libstdc++.a
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/report $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf -ldw -l:libstdc++.a
 
 # Synthetic traces in the wire format for make bench-host and the host
 # stage's memory checks.

@@ -302,12 +302,12 @@ def checks(tap, tool, tmp, update):
     tap.ok(rc == 0 and " 1 damaged" in err and "(no end-of-stream frame)" in err and rc2 == 0,
            "capture of a log cut mid-frame counts the cut frame, the file reads", err)
     # A stream format the tool does not know.
-    with open(rawp + ".v3", "wb") as f:
-        f.write(wire.raw_log(good_hash, version=3)[0])
-    rc, out, err = run([tool, "capture", "--file", rawp + ".v3", "-o", tmp + "/v3s.bt"])
-    tap.ok(rc == 0 and "stream format version 3" in err, "capture stores a version-3 stream, warns", err)
-    rc, out, err = run([tool, "report", tmp + "/v3s.bt"])
-    tap.ok(rc == 1 and "format version 3 is not supported" in err,
+    with open(rawp + ".v4", "wb") as f:
+        f.write(wire.raw_log(good_hash, version=4)[0])
+    rc, out, err = run([tool, "capture", "--file", rawp + ".v4", "-o", tmp + "/v4s.bt"])
+    tap.ok(rc == 0 and "stream format version 4" in err, "capture stores a version-4 stream, warns", err)
+    rc, out, err = run([tool, "report", tmp + "/v4s.bt"])
+    tap.ok(rc == 1 and "format version 4 is not supported" in err,
            "report refuses a stream version it does not know: exit 1", err)
     errors(tap, tool, tmp, trace, rawp)
 

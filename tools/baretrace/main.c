@@ -9,7 +9,6 @@
 
 #include "bt.h"
 
-
 static const struct bt_cmd_help *cmd_now;	/* whose usage a bad command line prints */
 
 static void __attribute__((noreturn)) usage(const char *fmt, const char *arg)
@@ -334,6 +333,31 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	exit(BT_EXIT_USAGE);
 }
 
+/* coverage TRACE... --elf ELF [--elf ELF]... -o FILE.info */
+static int cmd_coverage(int argc, char **argv)
+{
+	const char **traces = bt_alloc(sizeof(char *) * (size_t)argc), **elfs = bt_alloc(
+		sizeof(char *) * (size_t)argc), *out = NULL, *val;
+	size_t ntraces = 0, nelfs = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (opt_value(argc, argv, &i, "--elf", &val))
+			elfs[nelfs++] = val;
+		else if (opt_value(argc, argv, &i, "-o", &out) ||
+			 opt_value(argc, argv, &i, "--output", &out) || names_opt(argv[i]))
+			continue;
+		else if (argv[i][0] == '-')
+			unknown("coverage", argv[i]);
+		else
+			traces[ntraces++] = argv[i];
+	}
+	if (!ntraces || !nelfs || !out)
+		usage("coverage needs %s", !ntraces ? "a trace file (made by 'baretrace capture')" :
+		      !nelfs ? "--elf ELF: the image's baretrace.elf, for the source lines" :
+		      "-o FILE.info, the lcov tracefile to write");
+	return bt_coverage(traces, ntraces, elfs, nelfs, out);
+}
+
 /*
  * "--help" or "-h" among a command's arguments asks for its usage; not
  * past "--" or "--qemu", where the arguments belong to another program.
@@ -348,7 +372,6 @@ static int wants_help(int argc, char **argv)
 	}
 	return 0;
 }
-
 
 int main(int argc, char **argv)
 {
@@ -381,5 +404,7 @@ int main(int argc, char **argv)
 		return cmd_read(cmd, argc - 1, argv + 1);
 	if (!strcmp(cmd, "graph"))
 		return cmd_graph(argc - 1, argv + 1);
+	if (!strcmp(cmd, "coverage"))
+		return cmd_coverage(argc - 1, argv + 1);
 	bt_unknown_command(cmd);
 }

@@ -1,0 +1,137 @@
+/*
+ * tools/baretrace/output/coverage.c: the coverage command. Reads the
+ * coverage frames (types 8 and 9, docs/wire.md 2.11) of one or more
+ * traces, ORs them per image, and hands the result to coverage_lcov.c
+ * for the lcov tracefile and the per-folder summary.
+ *
+ * Which image a trace ran is told by its metadata's image hash: each
+ * trace goes to the --elf whose .bt_tables hash is the same. A trace
+ * that matches none is refused, with every hash named, before anything
+ * is written (so several boards need an --elf each). A trace without a
+ * hash (an old target, a synthetic trace) goes to the only ELF given,
+ * with a warning, and is refused when there are several.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bt.h"
+
+struct cov_state {
+	struct bt_cov_image *img;
+	size_t nimg;
+	const char *trace;		/* being read */
+	struct bt_cov_image *cur;	/* its image, once a coverage frame came */
+	uint32_t cur_hash;
+	int cur_has_hash;
+	uint64_t bad;			/* malformed coverage frames */
+};
+
+static struct bt_cov_image *image_of(struct cov_state *s, const struct bt_decoder *d)
+{
+	if (!d->meta.have_hash) {
+		if (s->nimg > 1)
+			bt_die(BT_EXIT_INPUT, "%s carries no image hash: with %zu ELFs given, "
+			       "cannot tell which one it ran; read it with its own ELF alone",
+			       s->trace, s->nimg);
+		bt_warn("%s carries no image hash: cannot check that %s matches it", s->trace,
+			s->img[0].elf);
+		return &s->img[0];
+	}
+	for (size_t i = 0; i < s->nimg; i++)
+		if (s->img[i].hash == d->meta.image_hash)
+			return &s->img[i];
+	fflush(stdout);
+	fprintf(stderr, "baretrace: %s ran an image none of the ELFs given matches: image "
+		"hash 0x%08x in the trace%s%s%s;", s->trace, d->meta.image_hash,
+		d->meta.app ? " (app " : "", d->meta.app ? d->meta.app : "",
+		d->meta.app ? ")" : "");
+	for (size_t i = 0; i < s->nimg; i++)
+		fprintf(stderr, "%s %s has 0x%08x", i ? "," : "", s->img[i].elf, s->img[i].hash);
+	fprintf(stderr, ". Give that image's ELF with another --elf (one per board or "
+		"build); nothing was written\n");
+	exit(BT_EXIT_INPUT);
+}
+
+static void on_coverage(struct bt_decoder *d, const struct wire_frame *f)
+{
+	struct cov_state *s = d->user;
+	struct bt_cov_image *img = image_of(s, d);
+
+	if (s->cur && (img != s->cur || s->cur_has_hash != d->meta.have_hash ||
+		       s->cur_hash != d->meta.image_hash))
+		bt_die(BT_EXIT_INPUT, "%s holds boots of two images (%s and %s): split it, one "
+		       "image a trace; nothing was written", s->trace, s->cur->elf, img->elf);
+	s->cur = img;
+	s->cur_hash = d->meta.image_hash;
+	s->cur_has_hash = d->meta.have_hash;
+	if (bt_cov_add_frame(&img->cov, f->body, f->body_len)) {
+		if (s->bad++ < 10)
+			bt_warn("%s: coverage frame %llu (type %u) is malformed; skipped",
+				s->trace, (unsigned long long)f->seq, f->type);
+		return;
+	}
+	if (f->type == WIRE_FRAME_PREV_COVERAGE)
+		img->prev_frames++;
+}
+
+static const struct bt_visitor cov_visitor = {
+	.coverage = on_coverage,
+};
+
+int bt_coverage(const char *const *traces, size_t ntraces, const char *const *elfs,
+		size_t nelfs, const char *out)
+{
+	struct cov_state s = { .nimg = nelfs };
+	int rc = 0;
+
+	for (size_t i = 0; i < ntraces; i++)
+		bt_refuse_same_file(traces[i], out);
+	for (size_t i = 0; i < nelfs; i++)
+		bt_refuse_same_file(elfs[i], out);
+	s.img = bt_alloc(sizeof(*s.img) * nelfs);
+	for (size_t i = 0; i < nelfs; i++) {
+		struct bt_cov_image *img = &s.img[i];
+
+		img->elf = elfs[i];
+		bt_symtab_init(&img->syms);
+		bt_symtab_load_elf(&img->syms, elfs[i], &img->hash);
+		for (size_t k = 0; k < i; k++)
+			if (s.img[k].hash == img->hash)
+				bt_die(BT_EXIT_USAGE, "%s and %s are the same image (hash 0x%08x): "
+				       "give it once", elfs[k], elfs[i], img->hash);
+		bt_cov_init(&img->cov, img->syms.nsites);
+	}
+	for (size_t i = 0; i < ntraces; i++) {
+		struct bt_decoder d;
+		struct bt_cov_image *img;
+		uint64_t before;
+
+		bt_dec_init(&d, &cov_visitor, &s);
+		s.trace = traces[i];
+		s.cur = NULL;
+		if (bt_decode_file(&d, traces[i]))
+			bt_die(BT_EXIT_INPUT, "cannot read %s; nothing was written", traces[i]);
+		bt_dec_finish(&d);
+		img = s.cur;
+		before = d.coverage_frames;
+		bt_dec_free(&d);
+		if (!before || !img) {
+			bt_warn("%s has no coverage frames (was the run traced with "
+				"trace=coverage, by an image with coverage support?)", traces[i]);
+			continue;
+		}
+		img->traces++;
+	}
+	for (size_t i = 0; i < nelfs; i++)
+		if (s.img[i].cov.beyond)
+			bt_warn("%llu sites reached past the %llu sites of %s were ignored",
+				(unsigned long long)s.img[i].cov.beyond,
+				(unsigned long long)s.img[i].cov.nsites, s.img[i].elf);
+	rc = bt_cov_write(s.img, nelfs, ntraces, out);
+	for (size_t i = 0; i < nelfs; i++) {
+		bt_cov_free(&s.img[i].cov);
+		bt_symtab_free(&s.img[i].syms);
+	}
+	free(s.img);
+	return rc;
+}
