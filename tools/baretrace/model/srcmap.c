@@ -144,35 +144,59 @@ void bt_srcmap_open(struct bt_srcmap *m, const char *path)
  */
 #define ENTRY_SEARCH	32
 
+struct decl {
+	Dwarf_Addr addr;		/* the function's symbol */
+	Dwarf_Addr best;		/* the nearest entry found at or after it */
+	const char *file;		/* found: its declaration */
+	int line;
+};
+
+/*
+ * dwarf_getfuncs' callback: the subprogram whose entry is nearest at or
+ * after the symbol, within the patchable entry's NOPs (its low_pc lies
+ * past the NOPs inside the function; the next function's lies further).
+ * A concrete copy of an inline function takes its file and line from
+ * the abstract one (dwarf_decl_* follow DW_AT_abstract_origin).
+ */
+static int decl_of(Dwarf_Die *fn, void *arg)
+{
+	struct decl *want = arg;
+	Dwarf_Addr entry;
+	const char *f;
+	int line;
+
+	if (dwarf_entrypc(fn, &entry) || entry < want->addr || entry > want->addr + ENTRY_SEARCH ||
+	    (want->file && entry >= want->best))
+		return DWARF_CB_OK;
+	if ((f = dwarf_decl_file(fn)) && !dwarf_decl_line(fn, &line)) {
+		want->file = f;
+		want->line = line;
+		want->best = entry;
+	}
+	return DWARF_CB_OK;
+}
+
 int bt_srcmap_find(struct bt_srcmap *m, uint64_t off, const char **file, int *line)
 {
-	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Die cu;
 	Dwarf_Line *l = NULL;
-	Dwarf_Addr addr = m->text + off, pc;
-	int n;
+	Dwarf_Addr addr = m->text + off;
+	struct decl want;
 
 	for (unsigned k = 0; k <= ENTRY_SEARCH && !l; k += 4)
 		if (!unit_of(m, addr + k, &cu))
 			l = dwarf_getsrc_die(&cu, addr + k);
-	if (!l || !(*file = dwarf_linesrc(l, NULL, NULL)) || dwarf_lineno(l, line) ||
-	    dwarf_lineaddr(l, &pc))
+	if (!l || !(*file = dwarf_linesrc(l, NULL, NULL)) || dwarf_lineno(l, line))
 		return -1;
 	/* The function's own declaration line (its name), where its DIE
 	 * has one: the line table's first row is often its '{'. */
-	n = dwarf_getscopes(&cu, pc < addr ? addr : pc, &scopes);
-	for (int i = 0; i < n; i++) {
-		const char *f;
-		int dl;
-
-		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
-			continue;
-		if ((f = dwarf_decl_file(&scopes[i])) && !dwarf_decl_line(&scopes[i], &dl)) {
-			*file = f;
-			*line = dl;
-		}
-		break;
+	want.addr = addr;
+	want.file = NULL;
+	dwarf_getfuncs(&cu, decl_of, &want, 0);
+	if (want.file) {
+		*file = want.file;
+		*line = want.line;
 	}
-	free(scopes);
 	return 0;
 }
 

@@ -176,9 +176,15 @@ static size_t folder_len(const char *rel)
 static void summary(const struct cov_list *l, size_t nimg, size_t ntraces, const char *out,
 		    size_t nfiles)
 {
+	/* The kernel's folders always, in this order (trace/ has no
+	 * patchable entry by design: 0 of 0), then the others as found. */
+	static const char *const fixed[] = { "boot", "kernel", "trace", "drivers", "board" };
 	struct { const char *name; size_t len; uint64_t fns, hit; } row[64];
 	size_t nrow = 0;
 	uint64_t fns = 0, hit = 0;
+
+	for (; nrow < 5; nrow++)
+		row[nrow] = (typeof(row[0])){ fixed[nrow], strlen(fixed[nrow]), 0, 0 };
 
 	for (size_t i = 0; i < l->n; i++) {
 		const char *r = l->fn[i].rel;
@@ -200,10 +206,14 @@ static void summary(const struct cov_list *l, size_t nimg, size_t ntraces, const
 	printf("coverage: %zu trace%s, %zu image%s: functions reached of functions patchable\n",
 	       ntraces, bt_plural(ntraces), nimg, bt_plural(nimg));
 	printf("  %-28s %9s %9s %7s\n", "folder", "reached", "functions", "%");
-	for (size_t k = 0; k < nrow; k++)
-		printf("  %-28.*s %9llu %9llu %6.1f%%\n", (int)row[k].len, row[k].name,
-		       (unsigned long long)row[k].hit, (unsigned long long)row[k].fns,
-		       100.0 * (double)row[k].hit / (double)row[k].fns);
+	for (size_t k = 0; k < nrow; k++) {
+		printf("  %-28.*s %9llu %9llu ", (int)row[k].len, row[k].name,
+		       (unsigned long long)row[k].hit, (unsigned long long)row[k].fns);
+		if (row[k].fns)
+			printf("%6.1f%%\n", 100.0 * (double)row[k].hit / (double)row[k].fns);
+		else
+			printf("%7s\n", "-");
+	}
 	printf("  %-28s %9llu %9llu %6.1f%%\n", "total", (unsigned long long)hit,
 	       (unsigned long long)fns, fns ? 100.0 * (double)hit / (double)fns : 0.0);
 	if (l->no_line)
