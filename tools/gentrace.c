@@ -20,8 +20,7 @@
  * MODE may end in ",c++" ("graph,c++"): three functions in four get
  * Itanium-ABI C++ names, as g++ mangles them ("_ZNK3uart6read_2Eij",
  * uart::read_2(int, unsigned int) const; a template, an anonymous
- * namespace), for the host tool's demangling tests.
- * MODE coverage: coverage frames instead of records (see coverage()).
+ * namespace), for the host tool's demangling tests. MODE coverage: below.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,8 +59,7 @@ struct cpu {
 
 static FILE *out;
 static uint64_t nsites = NSITES;
-static uint32_t image_hash;	/* coverage,hash=: the metadata names it */
-static int have_hash;
+static uint32_t image_hash, have_hash;	/* coverage,hash=: the metadata names it */
 static int cxx_names;		/* MODE ",c++" */
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t data_seq[MAX_CPUS], meta_seq, syms_seq;
@@ -254,9 +252,9 @@ static void step(struct cpu *c, unsigned cpu, int graph)
  * 2.11) where EVENTS distinct sites, drawn at random, were reached; an
  * earlier partial set, then the whole set, 1024 sites a frame. With
  * hash, the metadata names that image (an ELF's .bt_tables CRC) and no
- * symbol dump is sent; prev adds the previous boot's frames (type 9)
- * with EVENTS / 2 other random sites. The sites reached, of both boots,
- * go to OUT.sites, one a line, for the tests to compare against.
+ * symbol dump is sent; prev adds the previous boot's frames (type 9), of
+ * EVENTS / 2 random sites. The sites reached in either boot go to
+ * OUT.sites, one a line, for the tests to compare against.
  */
 static void put_bits(unsigned type, uint64_t *seq, const uint8_t *bits)
 {
@@ -276,10 +274,8 @@ static void draw(uint8_t *bits, uint64_t count)
 	for (uint64_t got = 0; got < count && got < nsites;) {
 		uint64_t s = rnd() % nsites;
 
-		if (!(bits[s / 8] >> (s % 8) & 1)) {
-			bits[s / 8] |= (uint8_t)(1u << (s % 8));
-			got++;
-		}
+		got += !(bits[s / 8] >> (s % 8) & 1);
+		bits[s / 8] |= (uint8_t)(1u << (s % 8));
 	}
 }
 
@@ -296,16 +292,17 @@ static int coverage(const char *path, const char *mode, uint64_t reached)
 		image_hash = (uint32_t)strtoul(p + 6, NULL, 0), have_hash = 1;
 	if ((p = strstr(mode, ",sites=")))
 		nsites = strtoull(p + 7, NULL, 0);
-	now = calloc(nsites / 8 + 1, 1);
-	before = calloc(nsites / 8 + 1, 1);
-	half = calloc(nsites / 8 + 1, 1);
+	if (!(now = calloc(3, nsites / 8 + 1)))
+		return 1;
+	before = now + nsites / 8 + 1;
+	half = before + nsites / 8 + 1;
 	put_meta(1, 3);		/* version 3: coverage frames */
 	if (!have_hash)
 		put_symbols();
-	if (prev)
+	if (prev) {		/* sent right after the metadata, as 2.10's */
 		draw(before, reached / 2);
-	if (prev)
 		put_bits(WIRE_FRAME_PREV_COVERAGE, &seq9, before);
+	}
 	draw(now, reached);
 	/* A 'coverage send' halfway: a subset, bits only go 0 -> 1. */
 	for (uint64_t s = 0, k = 0; s < nsites; s++)
@@ -366,12 +363,10 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	if (argc > 4 && !strncmp(argv[4], "coverage", 8)) {
-		struct wire_end_cpu none = { 0 };
-
+	if (argc > 4 && !strncmp(argv[4], "coverage", 8)) {	/* no CPU recorded */
 		if (coverage(argv[1], argv[4], events))
 			return 1;
-		n = wire_end_encode(body, sizeof(body), &none, 1, &run);
+		n = wire_end_encode(body, sizeof(body), end, 0, &run);
 		put_frame(WIRE_FRAME_END, 0, 0, body, n);
 		return fclose(out) ? 1 : 0;
 	}

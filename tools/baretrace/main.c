@@ -333,31 +333,6 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	exit(BT_EXIT_USAGE);
 }
 
-/* coverage TRACE... --elf ELF [--elf ELF]... -o FILE.info */
-static int cmd_coverage(int argc, char **argv)
-{
-	const char **traces = bt_alloc(sizeof(char *) * (size_t)argc), **elfs = bt_alloc(
-		sizeof(char *) * (size_t)argc), *out = NULL, *val;
-	size_t ntraces = 0, nelfs = 0;
-
-	for (int i = 1; i < argc; i++) {
-		if (opt_value(argc, argv, &i, "--elf", &val))
-			elfs[nelfs++] = val;
-		else if (opt_value(argc, argv, &i, "-o", &out) ||
-			 opt_value(argc, argv, &i, "--output", &out) || names_opt(argv[i]))
-			continue;
-		else if (argv[i][0] == '-')
-			unknown("coverage", argv[i]);
-		else
-			traces[ntraces++] = argv[i];
-	}
-	if (!ntraces || !nelfs || !out)
-		usage("coverage needs %s", !ntraces ? "a trace file (made by 'baretrace capture')" :
-		      !nelfs ? "--elf ELF: the image's baretrace.elf, for the source lines" :
-		      "-o FILE.info, the lcov tracefile to write");
-	return bt_coverage(traces, ntraces, elfs, nelfs, out);
-}
-
 /*
  * "--help" or "-h" among a command's arguments asks for its usage; not
  * past "--" or "--qemu", where the arguments belong to another program.
@@ -405,6 +380,6 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "graph"))
 		return cmd_graph(argc - 1, argv + 1);
 	if (!strcmp(cmd, "coverage"))
-		return cmd_coverage(argc - 1, argv + 1);
+		return bt_coverage_main(argc - 1, argv + 1);	/* output/coverage.c */
 	bt_unknown_command(cmd);
 }

@@ -317,6 +317,8 @@ struct bt_cov_image {
 	uint64_t prev_frames;		/* of those frames: previous boots' (type 9) */
 };
 
+/* `baretrace coverage ARGS`, parsed (argv[0] is "coverage"). */
+int bt_coverage_main(int argc, char **argv);
 /* The coverage command: traces merged per image, written to out as lcov
  * tracefile data, the per-folder summary on stdout; an exit status. */
 int bt_coverage(const char *const *traces, size_t ntraces, const char *const *elfs,

@@ -135,3 +135,64 @@ int bt_coverage(const char *const *traces, size_t ntraces, const char *const *el
 	free(s.img);
 	return rc;
 }
+
+/* A bad command line: the message (naming arg, with the option it may
+ * stand for), the command's usage, status 2; as main.c's for the others. */
+static void __attribute__((noreturn)) bad_line(const char *msg, const char *arg, int guess)
+{
+	const char *near = guess ? bt_option_nearest(arg) : NULL;
+
+	fprintf(stderr, "baretrace coverage: %s", msg);
+	if (arg)
+		fprintf(stderr, " '%s'", arg);
+	if (near)
+		fprintf(stderr, "; did you mean '%s'?", near);
+	fputs("\n\n", stderr);
+	bt_help(stderr, bt_cmd_find("coverage"));
+	exit(BT_EXIT_USAGE);
+}
+
+/* argv[*i] is option name: "NAME VALUE" or "NAME=VALUE" into *val. */
+static int option(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n) || (argv[*i][n] && argv[*i][n] != '='))
+		return 0;
+	if (argv[*i][n] == '=')
+		*val = argv[*i] + n + 1;
+	else if (*i + 1 < argc)
+		*val = argv[++*i];
+	else
+		bad_line("option needs a value:", name, 0);
+	return 1;
+}
+
+/* coverage TRACE... --elf ELF [--elf ELF]... -o FILE.info [--no-demangle] */
+int bt_coverage_main(int argc, char **argv)
+{
+	const char **traces = bt_alloc(sizeof(char *) * 2 * (size_t)argc), **elfs = traces + argc;
+	const char *out = NULL;
+	size_t ntraces = 0, nelfs = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (option(argc, argv, &i, "--elf", &elfs[nelfs]))
+			nelfs++;
+		else if (option(argc, argv, &i, "-o", &out) ||
+			 option(argc, argv, &i, "--output", &out))
+			continue;
+		else if (!strcmp(argv[i], "--no-demangle"))
+			bt_sym_demangler = NULL;
+		else if (argv[i][0] == '-')
+			bad_line("unknown option", argv[i], 1);
+		else
+			traces[ntraces++] = argv[i];
+	}
+	if (!ntraces)
+		bad_line("needs a trace file (made by 'baretrace capture')", NULL, 0);
+	if (!nelfs)
+		bad_line("needs --elf ELF: the image's baretrace.elf, for its source lines", NULL, 0);
+	if (!out)
+		bad_line("needs -o FILE.info, the lcov tracefile to write", NULL, 0);
+	return bt_coverage(traces, ntraces, elfs, nelfs, out);
+}
