@@ -126,8 +126,11 @@ def single(tap, tool, tmp, h, nsites):
             if not re.fullmatch(r"\w+", name):
                 continue
             checked += 1
-            bad += not (0 < ln <= len(src) and re.search(r"\b%s\s*\(" % re.escape(name),
-                                                        src[ln - 1]))
+            named = re.compile(r"\b%s\s*\(" % re.escape(name))
+            # Or its '{' right below: for a function first declared in a
+            # header (newlib's lock hooks) the line table's first row.
+            bad += not (0 < ln <= len(src) and (named.search(src[ln - 1]) or (
+                src[ln - 1].strip() == "{" and named.search(src[ln - 2]))))
     tap.ok(checked > 50 and bad == 0, f"FN lines name their function ({checked} checked)",
            f"{bad} wrong")
     names = [n for v in info_files(out).values() for n in v[3]]

@@ -146,7 +146,8 @@ void bt_srcmap_open(struct bt_srcmap *m, const char *path)
 
 struct decl {
 	Dwarf_Addr addr;		/* the function's symbol */
-	Dwarf_Addr best;		/* the nearest entry found at or after it */
+	Dwarf_Addr best, end;		/* the nearest entry found at or after
+					 * it, and the end of that function */
 	const char *file;		/* found: its declaration */
 	int line;
 };
@@ -172,8 +173,44 @@ static int decl_of(Dwarf_Die *fn, void *arg)
 		want->file = f;
 		want->line = line;
 		want->best = entry;
+		if (dwarf_highpc(fn, &want->end))
+			want->end = entry;
 	}
 	return DWARF_CB_OK;
+}
+
+/* The unit's own source (DW_AT_name, relative to its build directory). */
+static int in_unit_file(Dwarf_Die *cu, const char *file)
+{
+	const char *name = dwarf_diename(cu);
+	size_t n = name ? strlen(name) : 0, f = strlen(file);
+
+	return n && f >= n && !strcmp(file + f - n, name) && (f == n || file[f - n - 1] == '/');
+}
+
+/* The first row of want's function that lies in the unit's own source. */
+static void first_unit_line(Dwarf_Die *cu, const struct decl *want, const char **file, int *line)
+{
+	Dwarf_Lines *lines;
+	size_t n;
+	Dwarf_Addr best = want->end;
+
+	if (dwarf_getsrclines(cu, &lines, &n))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		const char *f;
+		int ln;
+
+		if (!l || dwarf_lineaddr(l, &a) || a < want->best || a >= best ||
+		    !(f = dwarf_linesrc(l, NULL, NULL)) || !in_unit_file(cu, f) ||
+		    dwarf_lineno(l, &ln) || !ln)
+			continue;
+		best = a;
+		*file = f;
+		*line = ln;
+	}
 }
 
 int bt_srcmap_find(struct bt_srcmap *m, uint64_t off, const char **file, int *line)
@@ -188,15 +225,24 @@ int bt_srcmap_find(struct bt_srcmap *m, uint64_t off, const char **file, int *li
 			l = dwarf_getsrc_die(&cu, addr + k);
 	if (!l || !(*file = dwarf_linesrc(l, NULL, NULL)) || dwarf_lineno(l, line))
 		return -1;
-	/* The function's own declaration line (its name), where its DIE
-	 * has one: the line table's first row is often its '{'. */
+	/*
+	 * The function's own declaration line (its name), where its DIE
+	 * has one: the line table's first row is its '{' or a statement,
+	 * or a line of a function inlined there. But an inline function
+	 * declared first in a header (newlib's lock hooks) is declared at
+	 * its prototype there: when the declaration is not in the unit's
+	 * own source and the function's code has lines in it, the first
+	 * of those is taken.
+	 */
 	want.addr = addr;
 	want.file = NULL;
 	dwarf_getfuncs(&cu, decl_of, &want, 0);
-	if (want.file) {
-		*file = want.file;
-		*line = want.line;
-	}
+	if (!want.file)
+		return 0;
+	*file = want.file;
+	*line = want.line;
+	if (!in_unit_file(&cu, want.file))
+		first_unit_line(&cu, &want, file, line);
 	return 0;
 }
 
