@@ -240,6 +240,21 @@ def checks(tap, tool, tmp):
     merges(tap, tool, tmp, h, nsites, t1, s1)
     boards(tap, tool, tmp, h, nsites, t1, s1)
     genhtml(tap, tool, tmp, info)
+    gentrace = os.path.join(os.path.dirname(tool), "gentrace")
+    plain, nohash = os.path.join(tmp, "plain.bt"), os.path.join(tmp, "nohash.bt")
+    subprocess.run([gentrace, plain, "2000", "2", "graph"], check=True)
+    subprocess.run([gentrace, nohash, "30", "1", f"coverage,sites={nsites}"], check=True)
+    out = os.path.join(tmp, "x.info")
+    rc, text, err = coverage(tool, out, [plain], [ELF])
+    tap.ok(rc == 0 and "has no coverage frames" in err and totals(out) == (nsites, 0),
+           "a trace without coverage frames: a warning, nothing reached", err)
+    rc, text, err = coverage(tool, out, [nohash], [ELF])
+    tap.ok(rc == 0 and "carries no image hash" in err and totals(out) == (nsites, 30),
+           "a trace without an image hash, one ELF: used, with a warning", err)
+    rc, text, err = coverage(tool, out, [nohash], [ELF, other_board(tmp, ELF, "ktest_skip",
+                                                                    "ktest_skiX")[0]])
+    tap.ok(rc == 1 and "carries no image hash" in err and totals(out) == (nsites, 30),
+           "the same with two ELFs: refused, the output unchanged", err)
     rc, _, err = run([tool, "coverage", t1, "-o", os.path.join(tmp, "x.info")])
     tap.ok(rc == 2 and "--elf" in err, "no --elf: a usage error (status 2)", err)
 

@@ -173,8 +173,8 @@ static size_t folder_len(const char *rel)
 	return n;
 }
 
-static void summary(const struct cov_list *l, size_t nimg, size_t ntraces, const char *out,
-		    size_t nfiles)
+static void summary(const struct cov_list *l, const struct bt_cov_image *img, size_t nimg,
+		    size_t ntraces, const char *out, size_t nfiles)
 {
 	/* The kernel's folders always, in this order (trace/ has no
 	 * patchable entry by design: 0 of 0), then the others as found. */
@@ -205,6 +205,14 @@ static void summary(const struct cov_list *l, size_t nimg, size_t ntraces, const
 	}
 	printf("coverage: %zu trace%s, %zu image%s: functions reached of functions patchable\n",
 	       ntraces, bt_plural(ntraces), nimg, bt_plural(nimg));
+	for (size_t i = 0; i < nimg; i++)
+		printf("  %s (image 0x%08x): %llu trace%s, %llu coverage frame%s (%llu of a "
+		       "previous boot), %llu of %llu sites reached\n", img[i].elf, img[i].hash,
+		       (unsigned long long)img[i].traces, bt_plural(img[i].traces),
+		       (unsigned long long)img[i].cov.frames, bt_plural(img[i].cov.frames),
+		       (unsigned long long)img[i].prev_frames,
+		       (unsigned long long)bt_cov_count(&img[i].cov),
+		       (unsigned long long)img[i].cov.nsites);
 	printf("  %-28s %9s %9s %7s\n", "folder", "reached", "functions", "%");
 	for (size_t k = 0; k < nrow; k++) {
 		printf("  %-28.*s %9llu %9llu ", (int)row[k].len, row[k].name,
@@ -254,7 +262,7 @@ int bt_cov_write(struct bt_cov_image *img, size_t nimg, size_t ntraces, const ch
 		remove(tmp);
 		bt_die(BT_EXIT_INPUT, "cannot write %s: %s", out, strerror(e));
 	}
-	summary(&l, nimg, ntraces, out, nfiles);
+	summary(&l, img, nimg, ntraces, out, nfiles);
 	for (size_t i = 0; i < l.n; i++) {
 		free(l.fn[i].file);
 		free(l.fn[i].name);
