@@ -314,6 +314,7 @@ struct bt_cov_image {
 	uint32_t hash;			/* of its .bt_tables */
 	struct bt_cov cov;		/* its sites, OR of its traces' frames */
 	uint64_t traces;		/* traces with coverage frames read into it */
+	uint64_t last_trace;		/* the number of the last of those */
 	uint64_t prev_frames;		/* of those frames: previous boots' (type 9) */
 };
 

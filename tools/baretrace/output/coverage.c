@@ -9,7 +9,8 @@
  * that matches none is refused, with every hash named, before anything
  * is written (so several boards need an --elf each). A trace without a
  * hash (an old target, a synthetic trace) goes to the only ELF given,
- * with a warning, and is refused when there are several.
+ * with a warning, and is refused when there are several. A trace that
+ * spans a reflash sends each boot's frames to that boot's image.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ struct cov_state {
 	struct bt_cov_image *img;
 	size_t nimg;
 	const char *trace;		/* being read */
+	uint64_t trace_no;		/* its number, from 1 */
 	struct bt_cov_image *cur;	/* its image, once a coverage frame came */
 	uint32_t cur_hash;
 	int cur_has_hash;
@@ -55,15 +57,22 @@ static struct bt_cov_image *image_of(struct cov_state *s, const struct bt_decode
 static void on_coverage(struct bt_decoder *d, const struct wire_frame *f)
 {
 	struct cov_state *s = d->user;
-	struct bt_cov_image *img = image_of(s, d);
+	struct bt_cov_image *img;
 
-	if (s->cur && (img != s->cur || s->cur_has_hash != d->meta.have_hash ||
-		       s->cur_hash != d->meta.image_hash))
-		bt_die(BT_EXIT_INPUT, "%s holds boots of two images (%s and %s): split it, one "
-		       "image a trace; nothing was written", s->trace, s->cur->elf, img->elf);
+	/* The image is chosen (and warned about) once a trace, and again
+	 * when a later boot's metadata names another (a trace may span a
+	 * reflash: each boot's frames go to its own image). */
+	if (s->cur && s->cur_has_hash == d->meta.have_hash && s->cur_hash == d->meta.image_hash)
+		img = s->cur;
+	else
+		img = image_of(s, d);
 	s->cur = img;
 	s->cur_hash = d->meta.image_hash;
 	s->cur_has_hash = d->meta.have_hash;
+	if (img->last_trace != s->trace_no) {
+		img->last_trace = s->trace_no;
+		img->traces++;
+	}
 	if (bt_cov_add_frame(&img->cov, f->body, f->body_len)) {
 		if (s->bad++ < 10)
 			bt_warn("%s: coverage frame %llu (type %u) is malformed; skipped",
@@ -103,24 +112,20 @@ int bt_coverage(const char *const *traces, size_t ntraces, const char *const *el
 	}
 	for (size_t i = 0; i < ntraces; i++) {
 		struct bt_decoder d;
-		struct bt_cov_image *img;
-		uint64_t before;
+		uint64_t frames;
 
 		bt_dec_init(&d, &cov_visitor, &s);
 		s.trace = traces[i];
+		s.trace_no = i + 1;
 		s.cur = NULL;
 		if (bt_decode_file(&d, traces[i]))
 			bt_die(BT_EXIT_INPUT, "cannot read %s; nothing was written", traces[i]);
 		bt_dec_finish(&d);
-		img = s.cur;
-		before = d.coverage_frames;
+		frames = d.coverage_frames;
 		bt_dec_free(&d);
-		if (!before || !img) {
+		if (!frames)
 			bt_warn("%s has no coverage frames (was the run traced with "
 				"trace=coverage, by an image with coverage support?)", traces[i]);
-			continue;
-		}
-		img->traces++;
 	}
 	for (size_t i = 0; i < nelfs; i++)
 		if (s.img[i].cov.beyond)
