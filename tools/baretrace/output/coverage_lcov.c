@@ -194,12 +194,13 @@ static void summary(const struct cov_list *l, const struct bt_cov_image *img, si
 			r = "(elsewhere)", len = strlen(r);
 		for (k = 0; k < nrow && (row[k].len != len || strncmp(row[k].name, r, len)); k++)
 			;
-		if (k == nrow && nrow < 64)
+		if (k == nrow && nrow == 63)	/* the last row takes the rest */
+			row[nrow++] = (typeof(row[0])){ "(other folders)", 15, 0, 0 };
+		else if (k == nrow && nrow < 63)
 			row[nrow++] = (typeof(row[0])){ r, len, 0, 0 };
-		if (k < nrow) {
-			row[k].fns++;
-			row[k].hit += (uint64_t)l->fn[i].hit;
-		}
+		k = k < nrow ? k : 63;
+		row[k].fns++;
+		row[k].hit += (uint64_t)l->fn[i].hit;
 		fns++;
 		hit += (uint64_t)l->fn[i].hit;
 	}
