@@ -135,7 +135,7 @@ site_flags = $(if $(filter $(NOTRACE) $(APP_NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter $(INSTRUMENT),$(1)),-finstrument-functions) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
-.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-host bench-anchor soak setup newlib host-tools install
+.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-host bench-anchor coverage-html soak setup newlib host-tools install
 all: $(OUT)/Image $(OUT)/baretrace.lst
 
 $(NEWLIB_DONE):
@@ -252,7 +252,7 @@ $(TOOLS_MK): tools/setup
 
 setup-check:
 	@command -v $(CC) >/dev/null && command -v qemu-system-aarch64 >/dev/null \
-	  && [ -f /usr/include/libelf.h ] || tools/setup
+	  && [ -f /usr/include/libelf.h ] && [ -f /usr/include/elfutils/libdw.h ] || tools/setup
 
 setup:
 	tools/setup
@@ -272,7 +272,7 @@ BT_GIT_FLAG := $(if $(BT_GIT),-DBT_GIT_DESCRIBE='"$(BT_GIT)"')
 $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/report $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf -l:libstdc++.a
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/report $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf -ldw -l:libstdc++.a
 
 # Synthetic traces in the wire format for make bench-host and the host
 # stage's memory checks.
@@ -456,6 +456,19 @@ BENCH_HOST_EVENTS ?= 1000000 10000000
 bench-host: $(HOST)/baretrace $(HOST)/gentrace
 	$(Q)tools/bench-host $(HOST)/baretrace $(HOST)/gentrace $(BUILD)/bench $(BENCH_HOST_EVENTS)
 
+# Function coverage from traces that hold coverage frames (runs with
+# trace=coverage): build/coverage/coverage.info (lcov data) and its HTML,
+# build/coverage/index.html. TRACES: the .bt files; ELFS: their images
+# (default this board's; one per board or build when they differ).
+COVERAGE_DIR := $(BUILD)/coverage
+coverage-html: $(HOST)/baretrace
+	$(Q)[ -n "$(TRACES)" ] || { echo "make coverage-html: give TRACES='A.bt ...', traces of runs with trace=coverage" >&2; exit 2; }
+	$(Q)mkdir -p $(COVERAGE_DIR)
+	$(Q)$(HOST)/baretrace coverage $(TRACES) $(foreach e,$(or $(ELFS),$(OUT)/baretrace.elf),--elf $(e)) \
+	  -o $(COVERAGE_DIR)/coverage.info
+	$(Q)genhtml -q --title baretrace -o $(COVERAGE_DIR) $(COVERAGE_DIR)/coverage.info
+	@echo "  wrote $(COVERAGE_DIR)/index.html"
+
 bench: $(QEMU_DTB_DEP)
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) APP=test/bench
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD)
@@ -491,6 +504,8 @@ help:
 	@echo "                    BOARD=rpi4 on raspi4b: build/bench/rpi4/*.json)"
 	@echo "  make bench-anchor the same tracer costs on Debian's arm64 Linux (build/bench/anchor.json)"
 	@echo "  make bench-host   the host tool on generated 1M/10M-event traces (build/bench/host.json)"
+	@echo "  make coverage-html TRACES='A.bt ...' [ELFS=...]  function coverage of traced runs:"
+	@echo "                    build/coverage/coverage.info and build/coverage/index.html (genhtml)"
 	@echo "  make host-tools   build/host/baretrace, its man pages (build/host/man) and build/host/mktables"
 	@echo "  make install      the host tool into PREFIX/bin, its man pages into PREFIX/share/man/man1"
 	@echo "  make newlib       build newlib into build/newlib (once; the build does it when needed)"

@@ -21,6 +21,7 @@ HOST_E2E = [
     ("e2e_words", 120),         # did-you-mean, --format=chrome, --ns, "1 event"
     ("e2e_demangle", 120),      # C++ names demangled in every output, --no-demangle, -F/-N
     ("e2e_memory", 300),        # report and exports stream: peak RSS bounded
+    ("e2e_coverage", 300),      # coverage: lcov data, lcov --summary, genhtml in chromium
 ]
 
 
@@ -41,8 +42,16 @@ def stage_host(res, board):
         res.record("host baretrace: builds", False, out)
     else:
         for script, timeout in HOST_E2E:
+            extra = []
+            if script == "e2e_coverage":    # a real image, for its DWARF and tables
+                elf = f"build/{board}/baretrace.elf"
+                st, out = run(["make", "-s", f"BOARD={board}", elf])
+                if st != 0:
+                    res.record(f"host {script}: {elf} builds", False, out)
+                    continue
+                extra = [os.path.join(ROOT, elf)]
             st, out = run(["python3", f"test/host/{script}.py",
-                           os.path.join(HOST, "baretrace")], timeout=timeout)
+                           os.path.join(HOST, "baretrace")] + extra, timeout=timeout)
             parse_tap(f"host {script}", out, res, st)
 
 

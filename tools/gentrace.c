@@ -20,7 +20,7 @@
  * MODE may end in ",c++" ("graph,c++"): three functions in four get
  * Itanium-ABI C++ names, as g++ mangles them ("_ZNK3uart6read_2Eij",
  * uart::read_2(int, unsigned int) const; a template, an anonymous
- * namespace), for the host tool's demangling tests.
+ * namespace), for the host tool's demangling tests. MODE coverage: below.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +28,7 @@
 
 #include "../wire/wire.h"
 
-#define NSITES		1500
+#define NSITES		1500	/* sites, unless MODE coverage says */
 #define BLOCK_BODY	1000	/* bytes of records per block, as the ring's 1 KiB */
 #define MAX_CPUS	64
 #define MAX_DEPTH	12
@@ -58,6 +58,8 @@ struct cpu {
 };
 
 static FILE *out;
+static uint64_t nsites = NSITES;
+static uint32_t image_hash, have_hash;	/* coverage,hash=: the metadata names it */
 static int cxx_names;		/* MODE ",c++" */
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t data_seq[MAX_CPUS], meta_seq, syms_seq;
@@ -83,20 +85,27 @@ static void put_frame(unsigned type, unsigned cpu, uint64_t seq, const uint8_t *
 	}
 }
 
-static void put_meta(unsigned ncpus)
+static void put_meta(unsigned ncpus, unsigned version)
 {
 	uint8_t body[256];
 	struct wire_out o;
 
 	wire_out_init(&o, body, sizeof(body));
 	wire_out_varint(&o, WIRE_META_VERSION);
-	wire_out_varint(&o, WIRE_VERSION);
+	wire_out_varint(&o, version);
+	if (have_hash) {
+		uint8_t h[4] = { (uint8_t)image_hash, (uint8_t)(image_hash >> 8),
+				 (uint8_t)(image_hash >> 16), (uint8_t)(image_hash >> 24) };
+
+		wire_out_varint(&o, WIRE_META_IMAGE_HASH);
+		wire_out_bytes(&o, h, 4);
+	}
 	wire_out_varint(&o, WIRE_META_FREQ);
 	wire_out_varint(&o, FREQ);
 	wire_out_varint(&o, WIRE_META_NCPUS);
 	wire_out_varint(&o, ncpus);
 	wire_out_varint(&o, WIRE_META_NSITES);
-	wire_out_varint(&o, NSITES);
+	wire_out_varint(&o, nsites);
 	wire_out_varint(&o, WIRE_META_TEXT_BASE);
 	wire_out_varint(&o, TEXT_BASE);
 	wire_out_varint(&o, WIRE_META_APP_NAME);
@@ -126,7 +135,7 @@ static int site_name(char *name, size_t size, unsigned i)
 
 static void put_symbols(void)
 {
-	for (unsigned first = 0; first < NSITES;) {
+	for (unsigned first = 0; first < nsites;) {
 		uint8_t body[4096];
 		struct wire_out o;
 		unsigned count = 0;
@@ -134,7 +143,7 @@ static void put_symbols(void)
 		wire_out_init(&o, body, sizeof(body));
 		wire_out_varint(&o, first);
 		wire_out_varint(&o, 0);		/* count, patched below (< 128: one byte) */
-		for (unsigned i = first; i < NSITES && count < 100; i++, count++) {
+		for (unsigned i = first; i < nsites && count < 100; i++, count++) {
 			char name[128];
 			int n = site_name(name, sizeof(name), i);
 
@@ -198,8 +207,8 @@ static void step(struct cpu *c, unsigned cpu, int graph)
 	int call = c->depth == 0 || (c->depth < MAX_DEPTH && rnd() % 100 < 56 - 4 * c->depth);
 
 	if (!graph) {
-		uint64_t site = rnd() % NSITES;
-		uint64_t caller = (0x1000 + (rnd() % NSITES) * 64 + 16) / 4;
+		uint64_t site = rnd() % nsites;
+		uint64_t caller = (0x1000 + (rnd() % nsites) * 64 + 16) / 4;
 
 		if (c->last_site == site && rnd() % 4)
 			caller = c->last_caller;
@@ -213,7 +222,7 @@ static void step(struct cpu *c, unsigned cpu, int graph)
 		return;
 	}
 	if (call) {
-		uint64_t site = c->depth ? (c->site[c->depth - 1] * 31 + rnd() % 3) % NSITES
+		uint64_t site = c->depth ? (c->site[c->depth - 1] * 31 + rnd() % 3) % nsites
 					 : rnd() % 50;
 
 		r.kind = WIRE_REC_GRAPH_ENTRY;
@@ -238,6 +247,77 @@ static void step(struct cpu *c, unsigned cpu, int graph)
 	record(c, cpu, &r, ts);
 }
 
+/*
+ * MODE coverage[,hash=H][,sites=N][,prev]: coverage frames (wire.md
+ * 2.11) where EVENTS distinct sites, drawn at random, were reached; an
+ * earlier partial set, then the whole set, 1024 sites a frame. With
+ * hash, the metadata names that image (an ELF's .bt_tables CRC) and no
+ * symbol dump is sent; prev adds the previous boot's frames (type 9), of
+ * EVENTS / 2 random sites. The sites reached in either boot go to
+ * OUT.sites, one a line, for the tests to compare against.
+ */
+static void put_bits(unsigned type, uint64_t *seq, const uint8_t *bits)
+{
+	for (uint64_t first = 0; first < nsites; first += 1024) {
+		uint8_t body[2 * WIRE_VARINT_MAX + 128];
+		uint64_t n = nsites - first < 1024 ? nsites - first : 1024;
+		unsigned len = wire_varint_put(body, first);
+
+		len += wire_varint_put(body + len, n);
+		memcpy(body + len, bits + first / 8, (size_t)(n + 7) / 8);
+		put_frame(type, 0, (*seq)++, body, len + (size_t)(n + 7) / 8);
+	}
+}
+
+static void draw(uint8_t *bits, uint64_t count)
+{
+	for (uint64_t got = 0; got < count && got < nsites;) {
+		uint64_t s = rnd() % nsites;
+
+		got += !(bits[s / 8] >> (s % 8) & 1);
+		bits[s / 8] |= (uint8_t)(1u << (s % 8));
+	}
+}
+
+static int coverage(const char *path, const char *mode, uint64_t reached)
+{
+	const char *p;
+	int prev = strstr(mode, ",prev") != NULL;
+	uint8_t *now, *before, *half;
+	uint64_t seq8 = 0, seq9 = 0;
+	char name[4096];
+	FILE *list;
+
+	if ((p = strstr(mode, ",hash=")))
+		image_hash = (uint32_t)strtoul(p + 6, NULL, 0), have_hash = 1;
+	if ((p = strstr(mode, ",sites=")))
+		nsites = strtoull(p + 7, NULL, 0);
+	if (!(now = calloc(3, nsites / 8 + 1)))
+		return 1;
+	before = now + nsites / 8 + 1;
+	half = before + nsites / 8 + 1;
+	put_meta(1, 3);		/* version 3: coverage frames */
+	if (!have_hash)
+		put_symbols();
+	if (prev) {		/* sent right after the metadata, as 2.10's */
+		draw(before, reached / 2);
+		put_bits(WIRE_FRAME_PREV_COVERAGE, &seq9, before);
+	}
+	draw(now, reached);
+	/* A 'coverage send' halfway: a subset, bits only go 0 -> 1. */
+	for (uint64_t s = 0, k = 0; s < nsites; s++)
+		if (now[s / 8] >> (s % 8) & 1 && k++ % 2 == 0)
+			half[s / 8] |= (uint8_t)(1u << (s % 8));
+	put_bits(WIRE_FRAME_COVERAGE, &seq8, half);
+	put_bits(WIRE_FRAME_COVERAGE, &seq8, now);
+	snprintf(name, sizeof(name), "%s.sites", path);
+	list = fopen(name, "w");
+	for (uint64_t s = 0; list && s < nsites; s++)
+		if ((now[s / 8] | before[s / 8]) >> (s % 8) & 1)
+			fprintf(list, "%llu\n", (unsigned long long)s);
+	return !list || fclose(list);
+}
+
 int main(int argc, char **argv)
 {
 	static struct cpu cpus[MAX_CPUS];
@@ -250,7 +330,8 @@ int main(int argc, char **argv)
 	size_t n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: gentrace OUT EVENTS [CPUS [graph|function|threshold[,c++] "
+		fprintf(stderr, "usage: gentrace OUT EVENTS [CPUS [graph|function|threshold[,c++]|coverage[,hash=H]"
+			"[,sites=N][,prev] "
 			"[SEED [SLOW]]]]\n");
 		return 2;
 	}
@@ -282,7 +363,14 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	put_meta(ncpus);
+	if (argc > 4 && !strncmp(argv[4], "coverage", 8)) {	/* no CPU recorded */
+		if (coverage(argv[1], argv[4], events))
+			return 1;
+		n = wire_end_encode(body, sizeof(body), end, 0, &run);
+		put_frame(WIRE_FRAME_END, 0, 0, body, n);
+		return fclose(out) ? 1 : 0;
+	}
+	put_meta(ncpus, WIRE_VERSION);
 	put_symbols();
 	for (unsigned i = 0; i < ncpus; i++) {
 		cpus[i].ts = 1000000 + i * 37;
@@ -298,7 +386,7 @@ int main(int argc, char **argv)
 		step(&cpus[k], k, graph);
 		done++;
 		if (done % 3000000 == 0)	/* the target repeats its metadata */
-			put_meta(ncpus);
+			put_meta(ncpus, WIRE_VERSION);
 	}
 	for (unsigned i = 0; i < ncpus; i++) {
 		if (cpus[i].o.len > wire_varint_len(cpus[i].base) + wire_varint_len(cpus[i].first))

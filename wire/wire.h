@@ -49,7 +49,13 @@ enum wire_frame_type {
 	WIRE_FRAME_PROFILE = 5,
 	WIRE_FRAME_PREV = 6,		/* a data block of the previous boot (2.10) */
 	WIRE_FRAME_PREV_INFO = 7,	/* what the previous boot left (2.10) */
+	WIRE_FRAME_COVERAGE = 8,	/* functions reached: a bitmap (2.11) */
+	WIRE_FRAME_PREV_COVERAGE = 9,	/* the previous boot's bitmap (2.11) */
 };
+
+/* Format versions a reader of this tree accepts (the range above). */
+#define WIRE_VERSION_MIN	WIRE_VERSION_OLDEST
+#define WIRE_VERSION_MAX	WIRE_VERSION
 
 enum wire_rec_kind {
 	WIRE_REC_FUNC = 0,		/* entry, caller as last time */

@@ -187,7 +187,7 @@ static void test_versions(void)
 {
 	static struct bt_decoder d;
 	uint8_t m[256];
-	size_t mn = meta(m, WIRE_VERSION + 1);
+	size_t mn = meta(m, WIRE_VERSION_MAX + 1);
 
 	bt_dec_init(&d, &visitor, NULL);
 	d.quiet = 1;

@@ -113,6 +113,20 @@ static const char graph_usage[] =
 	"        CPUs merged; with FUNC, beneath each call of FUNC (as -F FUNC). A call\n"
 	"        that never returned is \"(open)\", or \"(open at the crash)\" (hang, ...)\n";
 
+static const char coverage_usage[] =
+	"  coverage TRACE.bt... --elf ELF [--elf ELF]... -o FILE.info [--no-demangle]\n"
+	"        function coverage as lcov tracefile data (genhtml, lcov --summary read\n"
+	"        it) from the coverage frames of runs traced with trace=coverage: per\n"
+	"        source file, each patchable function at the line of its name (the\n"
+	"        ELF's DWARF) with FN, FNDA (1 if reached), FNF, FNH and a DA line.\n"
+	"        The traces merge: a function is reached if any run, boot (the previous\n"
+	"        boot's frames too) or board reached it. Each trace goes to the --elf\n"
+	"        whose image hash its metadata names; a trace no ELF matches is refused\n"
+	"        and nothing is written, so give an --elf per board or build. Prints\n"
+	"        functions reached of functions patchable per top folder (boot, kernel,\n"
+	"        drivers, board, the application's folder). In names every ',' is ';'\n"
+	"        (lcov 1.16 ends a name at a comma): \"f(int; char)\"\n";
+
 /* The filters of the commands that read a trace (filter_opt below). */
 static const char filters_text[] =
 	"FILTERS (report, stats, export, graph; applied once, to the decoded stream):\n"
@@ -141,6 +155,7 @@ static const struct bt_cmd_help cmd_helps[] = {
 	{ "stats", stats_usage, 1 },
 	{ "export", export_usage, 1 },
 	{ "graph", graph_usage, 1 },
+	{ "coverage", coverage_usage, 0 },
 };
 
 #define N_CMDS	(sizeof(cmd_helps) / sizeof(cmd_helps[0]))
@@ -178,8 +193,8 @@ void bt_unknown_command(const char *cmd)
 	if (near)
 		fprintf(stderr, "baretrace: unknown command '%s'; did you mean '%s'?\n", cmd, near);
 	else
-		fprintf(stderr, "baretrace: unknown command '%s' (capture, report, stats, export "
-			"or graph; 'baretrace --help' shows their usage)\n", cmd);
+		fprintf(stderr, "baretrace: unknown command '%s' (capture, report, stats, export, "
+			"graph or coverage; 'baretrace --help' shows their usage)\n", cmd);
 	exit(BT_EXIT_USAGE);
 }
 

@@ -9,7 +9,6 @@
 
 #include "bt.h"
 
-
 static const struct bt_cmd_help *cmd_now;	/* whose usage a bad command line prints */
 
 static void __attribute__((noreturn)) usage(const char *fmt, const char *arg)
@@ -349,7 +348,6 @@ static int wants_help(int argc, char **argv)
 	return 0;
 }
 
-
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -381,5 +379,7 @@ int main(int argc, char **argv)
 		return cmd_read(cmd, argc - 1, argv + 1);
 	if (!strcmp(cmd, "graph"))
 		return cmd_graph(argc - 1, argv + 1);
+	if (!strcmp(cmd, "coverage"))
+		return bt_coverage_main(argc - 1, argv + 1);	/* output/coverage.c */
 	bt_unknown_command(cmd);
 }

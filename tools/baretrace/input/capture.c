@@ -143,9 +143,9 @@ static void on_frame(struct capture *c, const struct wire_ev *ev)
 		bt_die(BT_EXIT_INPUT, "cannot write %s: %s", c->path, strerror(errno));
 	if (bt_dec_frame(&c->bd, ev->payload, ev->payload_len) < 0 && !c->version_warned++) {
 		clear_status(c);
-		bt_warn("the target speaks stream format version %llu, this baretrace version "
-			"%d: frames are stored but cannot be decoded here",
-			(unsigned long long)c->bd.meta.version, WIRE_VERSION);
+		bt_warn("the target speaks stream format version %llu, this baretrace versions "
+			"%d to %d: frames are stored but cannot be decoded here",
+			(unsigned long long)c->bd.meta.version, WIRE_VERSION_MIN, WIRE_VERSION_MAX);
 	}
 	if (ev->frame.type == WIRE_FRAME_END) {
 		static uint8_t esc[2 * WIRE_MAX_PAYLOAD + 16];

@@ -87,7 +87,7 @@ static void check_profile_seq(struct bt_decoder *d, const struct wire_frame *f)
 /* Other frame types count per type; a gap there loses no events. */
 static void check_type_seq(struct bt_decoder *d, const struct wire_frame *f)
 {
-	unsigned t = f->type & 7;
+	unsigned t = f->type & 15;
 
 	if (d->have_type_seq[t] && f->seq > d->next_type_seq[t])
 		d->seq_gaps++;
@@ -323,6 +323,12 @@ int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len)
 			flush_pending(d);
 		d->ends++;
 		bt_books_end(d, &f);
+		break;
+	case WIRE_FRAME_COVERAGE:
+	case WIRE_FRAME_PREV_COVERAGE:
+		d->coverage_frames++;
+		if (d->v && d->v->coverage)
+			d->v->coverage(d, &f);
 		break;
 	default:
 		break;	/* a frame type from a newer target: skipped */

@@ -87,6 +87,9 @@ struct bt_visitor {
 	 * and holes that follow are that boot's, d->prev says what it left)
 	 * or back to this boot's (prev = 0). Only with d->want_prev. */
 	void (*section)(struct bt_decoder *d, int prev);
+	/* A coverage frame (wire.md 2.11), type 8 (this boot's) or 9 (the
+	 * previous boot's), its body not yet checked (coverage.c reads it). */
+	void (*coverage)(struct bt_decoder *d, const struct wire_frame *f);
 };
 
 struct bt_pending {
@@ -153,8 +156,8 @@ struct bt_decoder {
 	uint8_t have_seq[BT_MAX_CPUS];
 	uint64_t next_prof_seq[BT_MAX_CPUS];	/* profile dumps, per CPU */
 	uint8_t have_prof_seq[BT_MAX_CPUS];
-	uint64_t next_type_seq[8];	/* other frames, per type */
-	uint8_t have_type_seq[8];
+	uint64_t next_type_seq[16];	/* other frames, per type */
+	uint8_t have_type_seq[16];
 	struct bt_pending pending[BT_MAX_PENDING];
 	size_t npending;
 	struct wire_rec_iter it;
@@ -169,6 +172,7 @@ struct bt_decoder {
 	struct bt_mark mark;		/* the first outcome record (wire.md 2.6) */
 	struct bt_end_books *pre;	/* from a first pass, for causes; or NULL */
 	uint64_t profile_frames, bad_profiles, bad_exts;
+	uint64_t coverage_frames;	/* types 8 and 9 */
 	uint64_t first_ts, last_ts;
 	int have_ts;
 	uint8_t cpus_seen[BT_MAX_CPUS];

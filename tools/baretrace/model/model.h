@@ -173,4 +173,45 @@ int bt_filter_match(const char *const *globs, unsigned n, const char *name);
  * left out by the filter (FLAGS)". */
 extern const struct bt_dec_stage bt_filter_stage;
 
+/* ---- coverage.c --------------------------------------------------------- */
+
+/* Sites reached, one bit each (docs/wire.md 2.11). */
+struct bt_cov {
+	uint8_t *reached;		/* bit s of byte s / 8: site s reached */
+	uint64_t nsites;		/* the image's site count */
+	uint64_t frames;		/* coverage frames merged in */
+	uint64_t beyond;		/* set bits of sites >= nsites (ignored) */
+};
+
+void bt_cov_init(struct bt_cov *c, uint64_t nsites);
+void bt_cov_free(struct bt_cov *c);
+/* Merges one type 8 or 9 body in: 0, or -1 (c unchanged) if malformed. */
+int bt_cov_add_frame(struct bt_cov *c, const uint8_t *body, size_t len);
+int bt_cov_is_reached(const struct bt_cov *c, uint64_t site);
+uint64_t bt_cov_count(const struct bt_cov *c);
+/* ORs from's bits into into (same image). */
+void bt_cov_merge(struct bt_cov *into, const struct bt_cov *from);
+
+/* ---- srcmap.c ------------------------------------------------------------ */
+
+/* Where functions are in the source, from an ELF's DWARF line table. */
+struct bt_srcmap {
+	void *dwarf;			/* Dwarf *, libdw's */
+	int fd;
+	uint64_t text;			/* link address of _text */
+	char *comp_dir;			/* the first unit's build directory */
+	void *ranges;			/* units' address ranges, sorted */
+	size_t nranges;
+};
+
+/* Opens path's DWARF; dies with a message if it has none or no _text. */
+void bt_srcmap_open(struct bt_srcmap *m, const char *path);
+/*
+ * The source file (absolute where DWARF says so; pointing into libdw's
+ * data, valid until close) and line of the code at _text + off: 0, or
+ * -1 if the line table does not cover it.
+ */
+int bt_srcmap_find(struct bt_srcmap *m, uint64_t off, const char **file, int *line);
+void bt_srcmap_close(struct bt_srcmap *m);
+
 #endif /* TOOLS_BARETRACE_MODEL_MODEL_H */

@@ -305,4 +305,28 @@ void bt_ctf_event(struct bt_ctf *c, uint32_t id, uint64_t ts);
 void bt_ctf_packet_open(struct bt_ctf *c, unsigned cpu, uint64_t base_ts);
 void bt_ctf_packet_close(struct bt_ctf *c);
 
+/* ---- coverage.c, coverage_lcov.c ------------------------------------------ */
+
+/* One image given with --elf and what its traces reached. */
+struct bt_cov_image {
+	const char *elf;
+	struct bt_symtab syms;
+	uint32_t hash;			/* of its .bt_tables */
+	struct bt_cov cov;		/* its sites, OR of its traces' frames */
+	uint64_t traces;		/* traces with coverage frames read into it */
+	uint64_t last_trace;		/* the number of the last of those */
+	uint64_t prev_frames;		/* of those frames: previous boots' (type 9) */
+};
+
+/* `baretrace coverage ARGS`, parsed (argv[0] is "coverage"). */
+int bt_coverage_main(int argc, char **argv);
+/* The coverage command: traces merged per image, written to out as lcov
+ * tracefile data, the per-folder summary on stdout; an exit status. */
+int bt_coverage(const char *const *traces, size_t ntraces, const char *const *elfs,
+		size_t nelfs, const char *out);
+/* Functions of every image with their source lines (each ELF's DWARF),
+ * merged by file and name, to out (replaced whole, or left as it was);
+ * then the summary. */
+int bt_cov_write(struct bt_cov_image *img, size_t nimg, size_t ntraces, const char *out);
+
 #endif /* TOOLS_BARETRACE_BT_OUT_H */
