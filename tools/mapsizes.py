@@ -16,7 +16,6 @@ KINDS = (("text", (".text",)), ("rodata", (".rodata",)),
 # An input section: its name, then (on the same line or the next) its
 # address, size and file.
 SECTION = re.compile(r"^ (\.\S+|COMMON)\s+0x([0-9a-f]+)\s+0x([0-9a-f]+)\s+(\S.*)$", re.M)
-MEMBER = re.compile(r"^(\S.*\.a\(.*\))\n\s+(\S.*?) \(.*\)$", re.M)
 
 
 def kind_of(section):
@@ -27,16 +26,13 @@ def kind_of(section):
 
 
 def read_map(path):
-    """(sections, pulled): sections is a list of (section, kind, size, file)
-    for every input section the image keeps; pulled maps each archive
-    member to the file whose reference pulled it in."""
+    """(section, kind, size, file) for every input section the image
+    keeps, debug information left out."""
     with open(path, errors="replace") as f:
         text = f.read()
-    head, sep, body = text.partition("Linker script and memory map")
+    _, sep, body = text.partition("Linker script and memory map")
     if not sep:
         raise ValueError(f"{path}: not a GNU ld map (no 'Linker script and memory map')")
-    head = head.split("Discarded input sections")[0]
-    pulled = {m.group(1): m.group(2) for m in MEMBER.finditer(head)}
     # Join a section name alone on its line with the line that follows.
     body = re.sub(r"^ (\.\S+)\n\s+(0x)", r" \1 \2", body, flags=re.M)
     sections = []
@@ -45,7 +41,7 @@ def read_map(path):
         size = int(m.group(3), 16)
         if kind and size:
             sections.append((m.group(1), kind, size, m.group(4).strip()))
-    return sections, pulled
+    return sections
 
 
 def sizes(sections, keep):
@@ -57,26 +53,12 @@ def sizes(sections, keep):
     return out
 
 
-def pulled_by(pulled, roots):
-    """Archive members pulled in, directly or through each other, by a
-    reference from a file matching any of roots (predicates)."""
-    found = set()
-    changed = True
-    while changed:
-        changed = False
-        for member, by in pulled.items():
-            if member not in found and (by in found or any(r(by) for r in roots)):
-                found.add(member)
-                changed = True
-    return found
-
-
 def main():
     if len(sys.argv) < 2:
         print(__doc__.strip().split("\n")[0], file=sys.stderr)
         return 2
     try:
-        sections, _ = read_map(sys.argv[1])
+        sections = read_map(sys.argv[1])
     except (OSError, ValueError) as e:
         print(f"mapsizes: {e}", file=sys.stderr)
         return 1
