@@ -48,6 +48,8 @@ void wl_init(void);
 void nosite_wl_init(void);
 void gcov_wl_init(void);
 uint32_t bench_workload_insns(uint32_t (*round)(unsigned int));
+/* The cheapest of 4 runs (an interrupt in a run only adds). */
+uint32_t bench_workload_best(uint32_t (*round)(unsigned int));
 void bench_export(void);
 /* Instructions per call of bench_fn over BENCH_CALLS calls (record.c). */
 double bench_fn_per_call(void);

@@ -41,6 +41,21 @@ __attribute__((noipa)) uint32_t bench_workload_insns(uint32_t (*round)(unsigned 
 	return (uint32_t)pmu_insns() - t0;
 }
 
+/* Under -icount every run repeats exactly, but a timer or IPI interrupt
+ * landing in a run adds its handler: the cheapest of 4 is the workload's
+ * own cost. */
+uint32_t bench_workload_best(uint32_t (*round)(unsigned int))
+{
+	uint32_t best = UINT32_MAX;
+
+	for (int i = 0; i < 4; i++) {
+		uint32_t r = bench_workload_insns(round);
+
+		best = r < best ? r : best;
+	}
+	return best;
+}
+
 static uint32_t run_workload(void)
 {
 	return bench_workload_insns(wl_round);
@@ -112,7 +127,7 @@ void bench_workload(void)
 {
 	wl_init();
 	uint32_t calls = WL_ROUNDS * WL_CALLS_PER_ROUND;
-	uint32_t off = run_workload();
+	uint32_t off = bench_workload_best(wl_round);
 	struct wl_run fn = traced("function", false);
 	struct wl_run graph = traced("function_graph", false);
 	struct wl_run fn_x = traced("function", true);
