@@ -27,7 +27,7 @@
 #include "bench.h"
 #include "pmu.h"
 
-#define RUNS		4	/* each figure: the cheapest of this many runs */
+#define RUNS		4	/* first hits: the cheapest of this many functions */
 #define WL_FUNCTIONS	11	/* functions with a site a round reaches */
 
 static volatile int sink;
@@ -47,21 +47,6 @@ static uint32_t one_call(int (*fn)(int))
 
 	sink = fn(1);
 	return (uint32_t)pmu_insns() - t0;
-}
-
-/* Under -icount every run repeats exactly, but a timer or IPI interrupt
- * landing in a run adds its handler: the cheapest of RUNS is the
- * workload's own cost. */
-static uint32_t best_of(uint32_t (*round)(unsigned int))
-{
-	uint32_t best = UINT32_MAX;
-
-	for (int i = 0; i < RUNS; i++) {
-		uint32_t r = bench_workload_insns(round);
-
-		best = r < best ? r : best;
-	}
-	return best;
 }
 
 /* Coverage on the functions globs matches, from nothing reached; nonzero
@@ -98,7 +83,8 @@ struct cov_figures {
  * against the same call with its site disabled, and so is the call
  * right after it (a hit before the batched patching put the site
  * back). The workload's first run holds every first hit; the runs after
- * it, once the sites are back, cost what disabled sites cost. */
+ * it, once the sites are back, cost what disabled sites cost (the
+ * cheapest of 4, as every workload figure). */
 static struct cov_figures coverage_mode(void)
 {
 	struct cov_figures c = { .first_call = UINT32_MAX, .second_call = UINT32_MAX };
@@ -126,7 +112,7 @@ static struct cov_figures coverage_mode(void)
 		return c;
 	}
 	c.first_run = bench_workload_insns(wl_round);
-	c.after = best_of(wl_round);
+	c.after = bench_workload_best(wl_round);
 	cov_off();
 	return c;
 }
@@ -145,9 +131,9 @@ void bench_coverage(void)
 	nosite_wl_init();
 	gcov_wl_init();
 	uint32_t calls = WL_ROUNDS * WL_CALLS_PER_ROUND;
-	uint32_t none = best_of(nosite_wl_round);
-	uint32_t disabled = best_of(wl_round);
-	uint32_t gcov = best_of(gcov_wl_round);
+	uint32_t none = bench_workload_best(nosite_wl_round);
+	uint32_t disabled = bench_workload_best(wl_round);
+	uint32_t gcov = bench_workload_best(gcov_wl_round);
 	struct cov_figures c = coverage_mode();
 	bool h = c.in_image;
 
