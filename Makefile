@@ -108,6 +108,10 @@ NOTRACE := boot/% trace/% wire/% test/bench/instrumented.c \
 STRICT_ALIGN := boot/% kernel/cpu/mmu.c kernel/bootinfo/fdt.c
 # Built with -finstrument-functions (and no patch site) for comparison.
 INSTRUMENT := test/bench/instrumented.c
+# Built as gcov instruments (counters on every arc), for comparison with
+# coverage through the patch sites (make bench; linked with libgcov,
+# test/bench/app.mk).
+GCOV := test/bench/workload_gcov.c
 NOBUILTIN := kernel/lib/string.c
 
 KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c kernel/*/*.S kernel/*/*.c trace/*/*.S trace/*/*.c wire/*.c) \
@@ -133,6 +137,7 @@ site_flags = $(if $(filter $(NOTRACE) $(APP_NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter trace/% wire/%,$(1)),-momit-leaf-frame-pointer -foptimize-sibling-calls) \
   $(if $(filter $(STRICT_ALIGN),$(1)),-mstrict-align) \
   $(if $(filter $(INSTRUMENT),$(1)),-finstrument-functions) \
+  $(if $(filter $(GCOV),$(1)),-fprofile-arcs -ftest-coverage) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
 .PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-host bench-anchor coverage-html soak setup newlib host-tools install
@@ -194,7 +199,7 @@ $(HOST)/mktables: tools/mktables.c tools/mktables_map.c tools/mktables_map.h \
 LDFLAGS := -nostdlib -static-pie -Wl,--no-dynamic-linker -Wl,--gc-sections \
   -Wl,-z,max-page-size=4096 -Wl,-z,norelro -Wl,--hash-style=sysv -Wl,--build-id=none
 link = $(CC) $(LDFLAGS) -T $(OBJ)/baretrace.ld -Wl,-Map=$(2).map -o $(2) \
-  $(KERNEL_OBJS) $(APP_OBJS) $(1) -Wl,--start-group $(LIBC_LIBS) -Wl,--end-group
+  $(KERNEL_OBJS) $(APP_OBJS) $(1) -Wl,--start-group $(APP_LIBS) $(LIBC_LIBS) -Wl,--end-group
 
 $(OUT)/tables.empty.S: $(HOST)/mktables
 	@mkdir -p $(dir $@)

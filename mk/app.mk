@@ -13,6 +13,7 @@
 #   app-cxxflags  flags for C++ only (-std=gnu++20, ...)
 #   app-notrace   sources built without a patchable entry (same paths)
 #   app-ignore    files in the folder neither built nor named (same paths)
+#   app-libs      libraries to link, searched with libc (-lNAME, or a path)
 #
 # The fragment is read from the repository root: $(APP_DIR) is the app
 # folder, $(BUILD) the build folder, $(KERNEL_INCLUDES) the kernel's own
@@ -38,6 +39,7 @@ app-cflags :=
 app-cxxflags :=
 app-notrace :=
 app-ignore :=
+app-libs :=
 APP_MK := $(wildcard $(APP_DIR)/app.mk)
 ifneq ($(APP_MK),)
 include $(APP_MK)
@@ -88,6 +90,7 @@ endif
 # Flags. Objects go under $(OBJ)/app/ by path; an absolute path keeps its
 # folders under $(OBJ)/app/abs/.
 APP_INCDIRS := $(foreach d,$(app-incdirs),$(call app_path,$(d)))
+APP_LIBS    := $(app-libs)
 APP_FLAGS   := $(addprefix -I,$(APP_INCDIRS)) $(addprefix -D,$(app-defines)) $(app-cflags)
 app_obj = $(patsubst /%,$(OBJ)/app/abs/%.o,$(filter /%,$(1))) \
   $(patsubst %,$(OBJ)/app/%.o,$(filter-out /%,$(1)))

@@ -8,6 +8,7 @@ compares every JSON file byte for byte.
 import filecmp
 import os
 
+from bench_coverage import check_coverage_figures
 from harness import ROOT, make_dir, run
 
 
@@ -31,3 +32,4 @@ def check_bench_repeats(res, board="qemu-virt"):
                "(ringsize.json among them)",
                not differ and not missing and "ringsize.json" in same and len(same) >= 7,
                f"differ: {differ}, missing: {missing}")
+    check_coverage_figures(res, dirs[0])

@@ -25,6 +25,31 @@ void bench_workload(void);
 /* The workload alone, 'rounds' times; returns the calls it made. */
 unsigned long bench_workload_rounds(unsigned int rounds);
 int bench_ringsize(void);
+void bench_coverage(void);
+
+/* The whole-program workload (workload.inc): sizes, rounds, calls. */
+#define WL_BYTES	2048
+#define WL_NODES	512
+#define WL_N		12	/* matrix order */
+#define WL_ROUNDS	16
+/* Calls per round: crc 1 + WL_BYTES, list WL_NODES + 1 + WL_NODES, matrix
+ * 1 + N*N*(1 + N), fsm 1 + WL_BYTES; and the round itself. */
+#define WL_CALLS_PER_ROUND (1 + WL_BYTES + 2 * WL_NODES + 1 + 1 + WL_N * WL_N * (1 + WL_N) + \
+			    1 + WL_BYTES + 1)
+
+/* The workload's copies (workload.inc): with patch sites (workload.c),
+ * without (workload_nosite.c), and gcov-instrumented (workload_gcov.c).
+ * WL_CALLS_PER_ROUND calls a round; bench_workload_insns runs rounds
+ * 0 to 15 of one copy and returns the instructions they took. */
+uint32_t wl_round(unsigned int r);
+uint32_t nosite_wl_round(unsigned int r);
+uint32_t gcov_wl_round(unsigned int r);
+void wl_init(void);
+void nosite_wl_init(void);
+void gcov_wl_init(void);
+uint32_t bench_workload_insns(uint32_t (*round)(unsigned int));
+/* The cheapest of 4 runs (an interrupt in a run only adds). */
+uint32_t bench_workload_best(uint32_t (*round)(unsigned int));
 void bench_export(void);
 /* Instructions per call of bench_fn over BENCH_CALLS calls (record.c). */
 double bench_fn_per_call(void);

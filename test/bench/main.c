@@ -28,6 +28,7 @@ int main(int argc, char **argv)
 	bench_direct();
 	bench_fp();
 	bench_workload();
+	bench_coverage();
 	bench_export();
 	return 0;
 }
