@@ -25,6 +25,8 @@
 #include <baretrace_trace.h>
 
 #include "bench.h"
+#include "control/control.h"
+#include "tracers/coverage.h"
 #include "pmu.h"
 
 #define RUNS		4	/* first hits: the cheapest of this many functions */
@@ -55,22 +57,12 @@ static uint32_t one_call(int (*fn)(int))
  * bodies are what may need adapting to it. */
 static int cov_on(const char *globs)
 {
-	int err = trace_set_tracer("coverage");
-
-	if (err)
-		return err;
-	err = trace_set_filter(globs);
-	if (!err)
-		err = trace_start();
-	if (err)
-		trace_set_tracer("nop");
-	return err;
+	return trace_coverage(true, globs);
 }
 
 static void cov_off(void)
 {
-	trace_stop();
-	trace_set_tracer("nop");
+	trace_coverage(false, NULL);
 }
 
 struct cov_figures {
@@ -112,6 +104,7 @@ static struct cov_figures coverage_mode(void)
 		return c;
 	}
 	c.first_run = bench_workload_insns(wl_round);
+	coverage_retire();	/* the batch CPU 0's tick would apply */
 	c.after = bench_workload_best(wl_round);
 	cov_off();
 	return c;
