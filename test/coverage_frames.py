@@ -121,6 +121,7 @@ def check_coverage_frames(res, board, image_dir):
                line in text, f"wanted '{line}'\n" + text[-1500:])
 
     check_folders(res, image_dir, names, text)
+    check_beside(res, board, image_dir)
 
     # Exact instruction counts need -icount (the PMU reads 0 without).
     st, out = boot(board, image_dir, "icount", "panic=poweroff -- ktest coverage_cost",
@@ -204,3 +205,45 @@ def check_prev_boot(res, board, image_dir):
                now == ["rs_after"] and after_info,
                f"status {st}, type 9 {prev}, type 8 {now}, types {types}\n" +
                out.decode(errors="replace")[-1500:])
+
+
+def strip_times(report):
+    """A report's events without their timestamps, and its header."""
+    return [re.sub(r"^\[(\d{3})\] [+\d.]+:", r"[\1]", ln) for ln in report.splitlines()
+            if ln.startswith("[")]
+
+
+def check_beside(res, board, image_dir):
+    """trace_coverage= beside the function tracer on the same sites: the
+    coverage bits are the tt_* functions the golden scenario called, and
+    the tracer still records every call, as test/golden/function.txt
+    lists them (times aside: the coverage ops on a shared site goes
+    through the list trampoline, and its first hits cost instructions)."""
+    st, out = raw_boot(board, image_dir, "panic=poweroff trace=function trace_filter=tt_* "
+                       "trace_coverage=tt_* -- golden")
+    fr = frames(out)
+    names = site_names(fr)
+    got = sorted(names.get(s, f"#{s}") for s in reached(fr)[0])
+    raw = os.path.join(ROOT, "build", "host", "beside.raw")
+    with open(raw, "wb") as f:
+        f.write(out)
+    tool = os.path.join(ROOT, "build", "host", "baretrace")
+    subprocess.run([tool, "capture", "--file", raw, "-o", raw + ".bt"], cwd=ROOT,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, timeout=60)
+    rep = subprocess.run([tool, "report", raw + ".bt", "--elf", os.path.join(image_dir, "baretrace.elf")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    with open(os.path.join(ROOT, "test", "golden", "function.txt")) as f:
+        want = strip_times(f.read())
+    events = strip_times(rep)
+    res.record("trace_coverage=tt_* beside trace=function on the same sites: coverage has "
+               "the 5 tt_* functions called, the tracer every call of test/golden/function.txt",
+               st == 0 and got == ["tt_alpha", "tt_args", "tt_beta", "tt_inner", "tt_outer"]
+               and events == want and len(want) == 15,
+               f"status {st}, reached {got}\n--- events:\n" + "\n".join(events) +
+               "\n--- golden:\n" + "\n".join(want))
+    st, out = boot(board, image_dir, "direct", "panic=poweroff trace=coverage trace_coverage=* "
+                   "-- golden")
+    res.record("trace=coverage with trace_coverage= is refused, exit 2, before main()",
+               st == 2 and "trace_coverage= is coverage beside another tracer" in out
+               and "not applied: trace_coverage" in out and "baretrace: main()" not in out,
+               out[-1500:])
