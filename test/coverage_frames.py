@@ -122,6 +122,7 @@ def check_coverage_frames(res, board, image_dir):
 
     check_folders(res, image_dir, names, text)
     check_beside(res, board, image_dir)
+    check_console(res, image_dir)
 
     # Exact instruction counts need -icount (the PMU reads 0 without).
     st, out = boot(board, image_dir, "icount", "panic=poweroff -- ktest coverage_cost",
@@ -247,3 +248,37 @@ def check_beside(res, board, image_dir):
                st == 2 and "trace_coverage= is coverage beside another tracer" in out
                and "not applied: trace_coverage" in out and "baretrace: main()" not in out,
                out[-1500:])
+
+
+def check_console(res, image_dir):
+    """The 'coverage' console command after a trace_coverage=tt_* boot ran
+    the golden scenario (5 of the 14 tt_* functions): the summary, a
+    second 'on' refused, 'off' keeping the bits, bad globs and words
+    refused with nothing changed, a new 'on' starting from nothing."""
+    import harness as h
+    from trace_scenarios import console_session
+    nm = subprocess.run(["aarch64-linux-gnu-nm", os.path.join(image_dir, "baretrace.elf")],
+                        capture_output=True, text=True).stdout
+    funcs = re.findall(r"^[0-9a-f]+ [tT] (tt_\w+)$", nm, re.M)    # every one has a site
+    chosen, al = len(funcs), sum(f.startswith("tt_al") for f in funcs)
+    session = [
+        (b"coverage", rf"^coverage: 5 of {chosen} functions reached"),
+        (b"coverage on tt_*", r"^coverage: already on \('coverage off' first\)"),
+        (b"coverage off", None),
+        (b"coverage", rf"^bt> coverage\ncoverage: 5 of {chosen} functions reached \(\d+ patchable\), "
+                      r"0 waiting"),
+        (b"coverage on [bad", r"^coverage: invalid glob"),
+        (b"coverage bogus", r"^coverage: on \[GLOB\.\.\.\], off, send, or nothing for the summary"),
+        (b"coverage on tt_al*", rf"^coverage: on, {al} functions"),
+        (b"coverage", rf"^bt> coverage\ncoverage: 0 of {al} functions reached"),
+        (b"coverage send", None),
+        (b"exit 0", rf"^coverage: 0 of {al} functions reached"),
+    ]
+    keys = b"".join(k + b"\n" for k, _ in session)
+    st, out = console_session(h, image_dir, "panic=poweroff trace_coverage=tt_* shell -- golden", keys)
+    out = re.sub("\x02[^\x03]*\x03", "", out)
+    missing = [k.decode() for k, p in session if p and not re.search(p, out, re.M)]
+    res.record(f"console 'coverage': {len(session)} commands, the summary of {chosen} tt_* "
+               "functions, refusals that change nothing, off keeps the bits, on starts anew",
+               st == 0 and not missing and chosen > 5,
+               out[-3000:] + f"\nstatus {st}, unmatched: {missing}")
