@@ -8,7 +8,7 @@ import struct
 import subprocess
 import zlib
 
-from harness import ROOT, boot, make_var
+from harness import ROOT, boot, input_boot_cmd, make_var
 
 STX, ETX, DLE, MASK = 0x02, 0x03, 0x10, 0xE0
 
@@ -123,6 +123,7 @@ def check_coverage_frames(res, board, image_dir):
     check_folders(res, image_dir, names, text)
     check_beside(res, board, image_dir)
     check_console(res, image_dir)
+    check_break_key(res, board, image_dir)
 
     # Exact instruction counts need -icount (the PMU reads 0 without).
     st, out = boot(board, image_dir, "icount", "panic=poweroff -- ktest coverage_cost",
@@ -282,3 +283,25 @@ def check_console(res, image_dir):
                "functions, refusals that change nothing, off keeps the bits, on starts anew",
                st == 0 and not missing and chosen > 5,
                out[-3000:] + f"\nstatus {st}, unmatched: {missing}")
+
+
+def check_break_key(res, board, image_dir):
+    """The break key (Ctrl-\\ twice) while CPUs 0 and 1 spin under
+    trace=coverage: the break report carries a set of type-8 frames with
+    the two spinning functions reached, and the run goes on to its own
+    set at the end."""
+    cmd = ["tools/qemu-run", "--image", os.path.join(image_dir, "Image"), "--smp", "4",
+           "--bootargs", "panic=poweroff trace=coverage -- spin 3"]
+    st, out = input_boot_cmd(cmd, "spin: CPUs 0 and 1 spin", b"\x1c\x1c", raw=True)
+    start = out.find(b"==== baretrace break on CPU 0")
+    end = out.find(b"==== end of break report", start)
+    fr = frames(out[start:end]) if 0 <= start < end else []
+    names = site_names(frames(out))
+    got = sorted(names.get(s, f"#{s}") for s in reached(fr)[0])
+    sets_at_end = reached(frames(out[end:]))[1] if end > 0 else 0
+    res.record("break key under trace=coverage: the report sends the bits, with the spinning "
+               "hang_spin_main and hang_spin_other reached, and the run ends with its own set",
+               st == 0 and reached(fr)[1] == 1 and {"hang_spin_main", "hang_spin_other"} <= set(got)
+               and sets_at_end == 1,
+               f"status {st}, report at {start}..{end}, reached in it {got[:30]}, "
+               f"sets after it {sets_at_end}\n" + out[-1500:].decode(errors="replace"))
