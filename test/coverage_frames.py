@@ -124,6 +124,7 @@ def check_coverage_frames(res, board, image_dir):
     check_beside(res, board, image_dir)
     check_console(res, image_dir)
     check_break_key(res, board, image_dir)
+    check_forgotten(res, board, image_dir)
 
     # Exact instruction counts need -icount (the PMU reads 0 without).
     st, out = boot(board, image_dir, "icount", "panic=poweroff -- ktest coverage_cost",
@@ -305,3 +306,18 @@ def check_break_key(res, board, image_dir):
                and sets_at_end == 1,
                f"status {st}, report at {start}..{end}, reached in it {got[:30]}, "
                f"sets after it {sets_at_end}\n" + out[-1500:].decode(errors="replace"))
+
+
+def check_forgotten(res, board, image_dir):
+    """A plain KTAP run of the coverage suite, whose tests turn coverage
+    on and off and then forget it (trace_coverage_forget): no coverage
+    frames at its end, so a farm or CI reading the trace does not take
+    it for a coverage run."""
+    st, out = raw_boot(board, image_dir, "panic=poweroff -- ktest coverage_")
+    text = out.decode(errors="replace").replace("\r", "")
+    types = [t for t, _, _, _ in frames(out)]
+    res.record("the coverage suite forgets what it ran: a plain 'ktest coverage_' run sends no "
+               "coverage frames (type 8) and prints no summary",
+               st == 0 and re.search(r"^# ktest: \d+ tests, 0 failed$", text, re.M) and 8 not in types
+               and "coverage: " not in text and 4 in types,
+               f"status {st}, frame types {sorted(set(types))}\n" + text[-1500:])

@@ -53,8 +53,7 @@ static uint32_t one_call(int (*fn)(int))
 
 /* Coverage on the functions globs matches, from nothing reached; nonzero
  * when the image has no coverage (then nothing changed). The only two
- * places that name the coverage API: when trace=coverage lands, these
- * bodies are what may need adapting to it. */
+ * places that name the coverage API. */
 static int cov_on(const char *globs)
 {
 	return trace_coverage(true, globs);
@@ -63,6 +62,7 @@ static int cov_on(const char *globs)
 static void cov_off(void)
 {
 	trace_coverage(false, NULL);
+	trace_coverage_forget();	/* the bench's end sends no coverage */
 }
 
 struct cov_figures {

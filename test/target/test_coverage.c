@@ -47,7 +47,8 @@ static bool reached(uintptr_t f)
 {
 	int site = trace_site_of(f);
 
-	return site >= 0 && site_bit(coverage_reached(), (unsigned int)site);
+	return site >= 0 && coverage_reached() &&
+	       site_bit(coverage_reached(), (unsigned int)site);
 }
 
 bool skip_while_covering(struct ktest_ctx *t)
@@ -66,6 +67,14 @@ static bool cov_on(struct ktest_ctx *t, const char *globs)
 		return false;
 	KT_EQ(t, trace_coverage(true, globs), 0);
 	return trace_covering();
+}
+
+/* Off, and forgotten: the run's end sends no coverage of these tests
+ * (a plain ktest run is not a coverage run). */
+static void cov_off(struct ktest_ctx *t)
+{
+	KT_EQ(t, trace_coverage(false, NULL), 0);
+	KT_EQ(t, trace_coverage_forget(), 0);
 }
 
 KTEST(coverage_bits_are_exactly_the_functions_called)
@@ -91,6 +100,8 @@ KTEST(coverage_bits_are_exactly_the_functions_called)
 	KT_EQ(t, n, 2);		/* nothing else was chosen */
 	KT_EQ(t, trace_coverage(false, NULL), 0);
 	KT_EXPECT(t, reached((uintptr_t)cv_called));	/* kept after off */
+	KT_EQ(t, trace_coverage_forget(), 0);
+	KT_EXPECT(t, coverage_reached() == NULL);	/* and gone when forgotten */
 }
 
 KTEST(coverage_batch_puts_reached_sites_back_to_nop)
@@ -127,7 +138,7 @@ KTEST(coverage_batch_puts_reached_sites_back_to_nop)
 	KT_EQ(t, insn_at(idle + 4), INSN_NOP);
 	KT_EQ(t, after.batches - before.batches, 1);
 	KT_EQ(t, after.rounds - before.rounds, 0);	/* nobody was stopped */
-	KT_EQ(t, trace_coverage(false, NULL), 0);
+	cov_off(t);
 }
 
 static uint64_t shared_hits;
@@ -166,7 +177,7 @@ KTEST(coverage_leaves_another_tracer_on_the_site)
 	for (int i = 0; i < 10; i++)
 		cv_shared(i);
 	KT_EQ(t, shared_hits, 20);
-	KT_EQ(t, trace_coverage(false, NULL), 0);
+	cov_off(t);
 	cv_shared(0);
 	KT_EQ(t, shared_hits, 21);
 	KT_EQ(t, trace_ops_unregister(&counter), 0);
@@ -239,7 +250,7 @@ KTEST(coverage_retires_sites_while_other_cpus_call_them)
 
 		while (mt_total() < then + 100)	/* calls through the new sites */
 			cpu_relax();
-		KT_EQ(t, trace_coverage(false, NULL), 0);
+		cov_off(t);
 	}
 	WRITE_ONCE(mt_stop, 1);
 	for (unsigned int c = 1; c < ncpus; c++)
@@ -300,5 +311,5 @@ KTEST(coverage_cost_after_the_first_hit_is_an_untraced_call)
 		(unsigned long)ref);
 	KT_EQ(t, after, ref);
 	KT_EXPECT(t, first > again && again > one);
-	KT_EQ(t, trace_coverage(false, NULL), 0);
+	cov_off(t);
 }

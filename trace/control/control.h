@@ -34,6 +34,10 @@ unsigned int trace_profile_functions(void);
  * Its notrace globs (while it is off). Whether it runs. */
 int trace_coverage(bool on, const char *globs);
 int trace_coverage_notrace(const char *globs);
+/* While it is off: forget that it ran, so the end of the run, a crash
+ * or the next boot sends no coverage (a test of coverage cleaning up
+ * after itself). 0, or TRACE_EBUSY while it runs. */
+int trace_coverage_forget(void);
 bool trace_covering(void);
 
 /* Boot: applies the trace_* kernel parameters (params.c). After

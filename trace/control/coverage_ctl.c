@@ -51,6 +51,15 @@ int trace_coverage_notrace(const char *globs)
 	return covering ? TRACE_EBUSY : trace_ops_set_notrace(&tracer_coverage_ops, globs);
 }
 
+int trace_coverage_forget(void)
+{
+	if (covering)
+		return TRACE_EBUSY;
+	coverage_forget();
+	prev_coverage_forget();
+	return 0;
+}
+
 bool trace_covering(void)
 {
 	return covering;

@@ -68,6 +68,9 @@ bool prev_send_one(void);
 void prev_coverage_take(bool kept);
 void prev_coverage_send(void);
 uint64_t *prev_coverage_area(void);
+/* This boot's bits in the area are no longer valid for the next boot
+ * (coverage was forgotten: trace_coverage_forget). */
+void prev_coverage_forget(void);
 
 /* Tests: spoil the header as a damaged region or another image would,
  * or as a scribble that left its CRC valid (ring state 1 TiB away), so

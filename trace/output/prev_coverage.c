@@ -85,6 +85,14 @@ uint64_t *prev_coverage_area(void)
 	return c->bits;
 }
 
+void prev_coverage_forget(void)
+{
+	struct kept_cov *c = area();
+
+	if (c)
+		__atomic_store_n(&c->magic, 0, __ATOMIC_RELEASE);
+}
+
 void prev_coverage_send(void)
 {
 	static uint64_t seq;

@@ -107,6 +107,14 @@ int coverage_retire(void)
 	return err;
 }
 
+void coverage_forget(void)
+{
+	reached = NULL;
+	free(chosen);
+	chosen = NULL;
+	__atomic_store_n(&fresh, false, __ATOMIC_RELAXED);
+}
+
 const uint64_t *coverage_reached(void)
 {
 	return reached;

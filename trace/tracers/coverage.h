@@ -27,6 +27,10 @@ int coverage_retire(void);
  * while coverage runs. */
 const uint64_t *coverage_reached(void);
 const uint64_t *coverage_chosen(void);
+/* Back to never started (coverage_reached() NULL): nothing is sent or
+ * printed until the next coverage_prepare. While the ops is not
+ * registered; thread context. */
+void coverage_forget(void);
 /* Sites reached but not yet retired (waiting for the next batch). */
 unsigned int coverage_pending(void);
 
