@@ -15,6 +15,7 @@ alone. The boot paths:
 reason word that its output names (hung, crashed, not ok).
 """
 import os
+import re
 import shutil
 import subprocess
 
@@ -43,6 +44,10 @@ HANG_S = 10
 # the ring tests now hold the exporter while they read (ring.h's rule).
 UBOOT_SUITES = "cpus smp ring patch recorders trace_"
 
+# Under trace=coverage, the suites that do not look at a site's own
+# instructions or the global patch counts (which coverage changes).
+COVERAGE_SUITES = "cpus smp ring recorders"
+
 # 'trace=function' at boot leaves a tracer attached to every site, which
 # four of the direct-call suite's cases refuse to share: a KTAP run with
 # real "not ok" lines and the rest "ok", from the same image.
@@ -50,6 +55,8 @@ SCENARIOS = {
     "ktap":        dict(app="test/target", boot="direct", args="panic=poweroff -- ktest", expect="pass"),
     "ktap-uboot":  dict(app="test/target", boot="uboot", args="panic=poweroff -- ktest " + UBOOT_SUITES,
                         expect="pass"),
+    "ktap-coverage": dict(app="test/target", boot="direct",
+                          args="panic=poweroff trace=coverage -- ktest " + COVERAGE_SUITES, expect="pass"),
     "demo":        dict(app="examples/demo", boot="direct", args=None, expect="pass"),
     "demo-uboot":  dict(app="examples/demo", boot="uboot", args=None, expect="pass"),
     "fail":        dict(app="test/target", boot="direct",
@@ -187,3 +194,35 @@ def capture_report(raw_path, elf, out_dir):
         subprocess.run([tool, "report", bt, "--elf", elf], stdout=f,
                        stderr=subprocess.STDOUT, timeout=60)
     return rep
+
+
+def capture_coverage(bt, elf, out_dir):
+    """The coverage frames of a trace (a run with trace=coverage) ->
+    out_dir/coverage.info, lcov data from 'baretrace coverage', and its
+    HTML, out_dir/coverage-html/index.html (Debian's genhtml). Returns
+    (functions reached, functions) or None, writing nothing,
+    when the trace holds no coverage frames."""
+    tool = os.path.join(BUILD, "host", "baretrace")
+    info = os.path.join(out_dir, "coverage.info")
+    tmp = info + ".tmp"
+    r = subprocess.run([tool, "coverage", bt, "--elf", elf, "-o", tmp],
+                       capture_output=True, text=True, timeout=120)
+    total = re.search(r"^\s+total\s+(\d+)\s+(\d+)", r.stdout, re.M)
+    if r.returncode != 0 or "has no coverage frames" in r.stderr or not total:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        return None
+    os.replace(tmp, info)
+    with open(os.path.join(out_dir, "coverage.txt"), "w") as f:  # the per-folder summary
+        f.write(r.stdout + r.stderr)
+    subprocess.run(["genhtml", "-q", "--title", "baretrace", "-o",
+                    os.path.join(out_dir, "coverage-html"), info],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, timeout=300)
+    return int(total.group(1)), int(total.group(2))
+
+
+def coverage_line(name, out_dir, reached, functions):
+    """The runners' line for a scenario whose trace held coverage."""
+    rel = os.path.relpath(out_dir, ROOT)
+    return (f"{name}: coverage {reached} of {functions} functions reached: {rel}/coverage.info, "
+            f"HTML {rel}/coverage-html/index.html")
