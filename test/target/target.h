@@ -2,7 +2,10 @@
 #ifndef TEST_TARGET_H
 #define TEST_TARGET_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+struct ktest_ctx;
 
 int scenario_crash(const char *kind);
 int scenario_printlines(void);
@@ -25,8 +28,13 @@ void crash_null_deref(volatile uint32_t *p);
 int scenario_stuck(const char *cpu, const char *then);
 /* scenario_reset.c */
 int scenario_reset(const char *opt);
-
-
+/* test_coverage.c: true, having marked the test skipped, while coverage
+ * runs (trace=coverage, make coverage). It holds every site it chose
+ * until the site's first hit and takes reached sites off in batches from
+ * CPU 0's tick, so a test that reads a site's instruction, expects a site
+ * nobody else uses, or counts the patcher's batches and rounds cannot
+ * hold; the other tests run beside it. */
+bool skip_while_covering(struct ktest_ctx *t);
 
 /* trace_targets.c */
 int tt_alpha(int x);

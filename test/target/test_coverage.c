@@ -19,6 +19,7 @@
 #include "kprintf.h"
 #include "percpu.h"
 #include "pmu.h"
+#include "target.h"
 #include "tracers/coverage.h"
 
 #define CV __attribute__((noipa))
@@ -49,14 +50,20 @@ static bool reached(uintptr_t f)
 	return site >= 0 && site_bit(coverage_reached(), (unsigned int)site);
 }
 
+bool skip_while_covering(struct ktest_ctx *t)
+{
+	if (!trace_covering())
+		return false;
+	ktest_skip(t, "coverage runs already (trace=coverage)");
+	return true;
+}
+
 /* Coverage on these globs; skips the test when it already runs (a
  * trace=coverage boot). */
 static bool cov_on(struct ktest_ctx *t, const char *globs)
 {
-	if (trace_covering()) {
-		ktest_skip(t, "coverage runs already (trace=coverage)");
+	if (skip_while_covering(t))
 		return false;
-	}
 	KT_EQ(t, trace_coverage(true, globs), 0);
 	return trace_covering();
 }
@@ -138,8 +145,8 @@ KTEST(coverage_leaves_another_tracer_on_the_site)
 {
 	uintptr_t f = (uintptr_t)cv_shared;
 
-	if (trace_covering())
-		return ktest_skip(t, "coverage runs already (trace=coverage)");
+	if (skip_while_covering(t))
+		return;
 	shared_hits = 0;
 	KT_EQ(t, trace_ops_set_filter(&counter, "cv_shared"), 0);
 	KT_EQ(t, trace_ops_register(&counter), 0);
@@ -203,8 +210,8 @@ KTEST(coverage_retires_sites_while_other_cpus_call_them)
 
 	if (ncpus < 2)
 		return ktest_skip(t, "needs 2 CPUs");
-	if (trace_covering())
-		return ktest_skip(t, "coverage runs already (trace=coverage)");
+	if (skip_while_covering(t))
+		return;
 	shared_hits = 0;
 	mt_stop = 0, mt_go = 0;
 	for (unsigned int c = 0; c < NR_CPUS; c++)

@@ -7,6 +7,7 @@
 #include "core/core.h"
 #include "ktest.h"
 #include "symbols.h"
+#include "target.h"
 #include "text_alias.h"
 
 volatile uint64_t dt_tramp_hits;
@@ -35,6 +36,9 @@ KTEST(direct_fentry_trampoline_is_a_bl_to_it)
 	uintptr_t f = (uintptr_t)dt_plus_one;
 	uint64_t h0 = dt_tramp_hits;
 	int sum = 0;
+
+	if (skip_while_covering(t))
+		return;
 
 	KT_EQ(t, trace_direct_attach(dt_plus_one, dt_count_tramp), 0);
 	KT_EQ(t, insn_at(f + 4), patch_insn_bl(f + 4, (uintptr_t)dt_count_tramp));
@@ -66,6 +70,9 @@ KTEST(direct_site_shared_with_ops)
 	struct trace_ops ops = { .func = dt_ops_hit };
 	uintptr_t f = (uintptr_t)dt_plus_one;
 	uint64_t h0 = dt_tramp_hits;
+
+	if (skip_while_covering(t))
+		return;
 
 	KT_EQ(t, trace_direct_attach(dt_plus_one, dt_count_tramp), 0);
 	KT_EQ(t, trace_ops_set_filter(&ops, "dt_plus_one"), 0);
@@ -105,6 +112,9 @@ KTEST(direct_long_path_gives_the_same_results)
 	uint64_t h0 = dt_tramp_hits;
 	int sum = 0;
 
+	if (skip_while_covering(t))
+		return;
+
 	trace_direct_force_long = true;
 	KT_EQ(t, trace_direct_attach(dt_plus_one, dt_count_tramp), 0);
 	KT_EQ(t, trace_direct_attach(dt_double, dt_fexit_tramp), 0);
@@ -129,6 +139,9 @@ KTEST(direct_trampoline_beyond_128_mib_takes_the_long_path)
 {
 	extern char trace_caller_direct[];
 	uintptr_t f = (uintptr_t)dt_double, size = 0;
+
+	if (skip_while_covering(t))
+		return;
 
 	KT_EXPECT(t, sym_lookup((uintptr_t)dt_fexit_tramp, NULL, &size) && size >= 16);
 	void *far = far_text_place((const void *)(uintptr_t)dt_fexit_tramp, size);

@@ -54,6 +54,9 @@ KTEST(patch_refused_batch_still_ends_in_a_round)
 {
 	struct trace_patch_stats s0, s1;
 
+	if (skip_while_covering(t))
+		return;
+
 	spoil_gamma(true);
 	trace_ops_set_filter(&ops_y, "tt_gamma");
 	trace_patch_stats(&s0);
@@ -83,6 +86,9 @@ static void caller(void *arg)
  * batch is accepted). */
 KTEST(patch_refused_batch_never_runs_the_refused_ops)
 {
+	if (skip_while_covering(t))
+		return;
+
 	if (smp_num_cpus() < 2)
 		return ktest_skip(t, "needs 2 CPUs");
 	x_hits = 0, y_hits = 0, calls = 0, pr_stop = 0;

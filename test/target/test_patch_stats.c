@@ -59,6 +59,9 @@ static void toggle_while_reading(struct ktest_ctx *t, unsigned int patcher,
 {
 	struct trace_patch_stats before, after;
 
+	if (skip_while_covering(t))
+		return;
+
 	if (smp_num_cpus() < 3)
 		return ktest_skip(t, "needs 3 CPUs");
 	trace_ops_set_filter(&toggled, "tt_alpha");

@@ -150,6 +150,7 @@ struct decl {
 					 * it, and the end of that function */
 	const char *file;		/* found: its declaration */
 	int line;
+	Dwarf_Die die;			/* and its subprogram */
 };
 
 /*
@@ -173,6 +174,7 @@ static int decl_of(Dwarf_Die *fn, void *arg)
 		want->file = f;
 		want->line = line;
 		want->best = entry;
+		want->die = *fn;
 		if (dwarf_highpc(fn, &want->end))
 			want->end = entry;
 	}
@@ -213,6 +215,50 @@ static void first_unit_line(Dwarf_Die *cu, const struct decl *want, const char *
 	}
 }
 
+/*
+ * No row of the function's code lies in the unit's own source either:
+ * GCC folded two identical bodies (newlib's lock hooks) and left the
+ * copy only the header prototype's row. Its parameters are still
+ * declared where it is defined, so the first of them in the unit's
+ * own source gives the file and line.
+ */
+static void param_line(Dwarf_Die *cu, Dwarf_Die *fn, const char **file, int *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die origin, child, *d = fn;
+	const char *f;
+	int ln;
+
+	if (dwarf_attr(fn, DW_AT_abstract_origin, &a) && dwarf_formref_die(&a, &origin))
+		d = &origin;
+	if (dwarf_child(d, &child))
+		return;
+	do {
+		if (dwarf_tag(&child) == DW_TAG_formal_parameter &&
+		    (f = dwarf_decl_file(&child)) && in_unit_file(cu, f) &&
+		    !dwarf_decl_line(&child, &ln)) {
+			*file = f;
+			*line = ln;
+			return;
+		}
+	} while (!dwarf_siblingof(&child, &child));
+}
+
+/* dwarf_getfuncs' callback: the subprogram declared at want's row,
+ * which has no code of its own left here (the folded copy's). */
+static int declared_at(Dwarf_Die *fn, void *arg)
+{
+	struct decl *want = arg;
+	const char *f = dwarf_decl_file(fn);
+	int line;
+
+	if (!f || strcmp(f, want->file) || dwarf_decl_line(fn, &line) || line != want->line)
+		return DWARF_CB_OK;
+	want->die = *fn;
+	want->best = 1;
+	return DWARF_CB_ABORT;
+}
+
 int bt_srcmap_find(struct bt_srcmap *m, uint64_t off, const char **file, int *line)
 {
 	Dwarf_Die cu;
@@ -237,12 +283,23 @@ int bt_srcmap_find(struct bt_srcmap *m, uint64_t off, const char **file, int *li
 	want.addr = addr;
 	want.file = NULL;
 	dwarf_getfuncs(&cu, decl_of, &want, 0);
-	if (!want.file)
+	if (!want.file) {
+		if (in_unit_file(&cu, *file))
+			return 0;
+		want.file = *file;
+		want.line = *line;
+		want.best = 0;
+		dwarf_getfuncs(&cu, declared_at, &want, 0);
+		if (want.best)
+			param_line(&cu, &want.die, file, line);
 		return 0;
+	}
 	*file = want.file;
 	*line = want.line;
 	if (!in_unit_file(&cu, want.file))
 		first_unit_line(&cu, &want, file, line);
+	if (!in_unit_file(&cu, *file))
+		param_line(&cu, &want.die, file, line);
 	return 0;
 }
 
