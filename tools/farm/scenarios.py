@@ -44,6 +44,9 @@ HANG_S = 10
 # the ring tests now hold the exporter while they read (ring.h's rule).
 UBOOT_SUITES = "cpus smp ring patch recorders trace_"
 
+# The part of the suites the Pi 4's coverage run takes.
+COVERAGE_SUITES = "cpus smp ring"
+
 # 'trace=function' at boot leaves a tracer attached to every site, which
 # four of the direct-call suite's cases refuse to share: a KTAP run with
 # real "not ok" lines and the rest "ok", from the same image.
@@ -68,6 +71,11 @@ SCENARIOS = {
     # the farm (tools/fetch-qemu's QEMU, board/rpi4/board.mk QEMU_BIN).
     "rpi4-ktap":   dict(board="rpi4", app="test/target", boot="firmware",
                         args="panic=poweroff -- ktest", expect="pass"),
+    # coverage on the Pi 4 too, of a part of the suites: the other
+    # suites' tests are then functions the run must not reach
+    "rpi4-ktap-coverage": dict(board="rpi4", app="test/target", boot="firmware",
+                               args="panic=poweroff trace=coverage -- ktest " + COVERAGE_SUITES,
+                               expect="pass"),
     "rpi4-demo":   dict(board="rpi4", app="examples/demo", boot="firmware", args=None, expect="pass"),
     "rpi4-ktap-uboot": dict(board="rpi4", app="test/target", boot="uboot",
                             args="panic=poweroff -- ktest " + UBOOT_SUITES, expect="pass",
