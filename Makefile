@@ -140,7 +140,7 @@ site_flags = $(if $(filter $(NOTRACE) $(APP_NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter $(GCOV),$(1)),-fprofile-arcs -ftest-coverage) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
-.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-host bench-anchor coverage-html soak setup newlib host-tools install
+.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-host bench-anchor coverage coverage-html soak setup newlib host-tools install
 all: $(OUT)/Image $(OUT)/baretrace.lst
 
 $(NEWLIB_DONE):
@@ -461,18 +461,7 @@ BENCH_HOST_EVENTS ?= 1000000 10000000
 bench-host: $(HOST)/baretrace $(HOST)/gentrace
 	$(Q)tools/bench-host $(HOST)/baretrace $(HOST)/gentrace $(BUILD)/bench $(BENCH_HOST_EVENTS)
 
-# Function coverage from traces that hold coverage frames (runs with
-# trace=coverage): build/coverage/coverage.info (lcov data) and its HTML,
-# build/coverage/index.html. TRACES: the .bt files; ELFS: their images
-# (default this board's; one per board or build when they differ).
-COVERAGE_DIR := $(BUILD)/coverage
-coverage-html: $(HOST)/baretrace
-	$(Q)[ -n "$(TRACES)" ] || { echo "make coverage-html: give TRACES='A.bt ...', traces of runs with trace=coverage" >&2; exit 2; }
-	$(Q)mkdir -p $(COVERAGE_DIR)
-	$(Q)$(HOST)/baretrace coverage $(TRACES) $(foreach e,$(or $(ELFS),$(OUT)/baretrace.elf),--elf $(e)) \
-	  -o $(COVERAGE_DIR)/coverage.info
-	$(Q)genhtml -q --title baretrace -o $(COVERAGE_DIR) $(COVERAGE_DIR)/coverage.info
-	@echo "  wrote $(COVERAGE_DIR)/index.html"
+include mk/coverage.mk
 
 bench: $(QEMU_DTB_DEP)
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) APP=test/bench
@@ -509,8 +498,10 @@ help:
 	@echo "                    BOARD=rpi4 on raspi4b: build/bench/rpi4/*.json)"
 	@echo "  make bench-anchor the same tracer costs on Debian's arm64 Linux (build/bench/anchor.json)"
 	@echo "  make bench-host   the host tool on generated 1M/10M-event traces (build/bench/host.json)"
-	@echo "  make coverage-html TRACES='A.bt ...' [ELFS=...]  function coverage of traced runs:"
-	@echo "                    build/coverage/coverage.info and build/coverage/index.html (genhtml)"
+	@echo "  make coverage     the KTAP suites booted under trace=coverage: build/coverage/"
+	@echo "                    ktest.bt, coverage.info (lcov) and index.html (genhtml)"
+	@echo "  make coverage-html TRACES='A.bt ...' [ELFS=...]  the same report from your own"
+	@echo "                    trace=coverage runs, merged"
 	@echo "  make host-tools   build/host/baretrace, its man pages (build/host/man) and build/host/mktables"
 	@echo "  make install      the host tool into PREFIX/bin, its man pages into PREFIX/share/man/man1"
 	@echo "  make newlib       build newlib into build/newlib (once; the build does it when needed)"
@@ -546,6 +537,7 @@ help:
 	@printf '  %-22s %s\n' "SOAK_S=120" "make soak: seconds"
 	@printf '  %-22s %s\n' "LOAD=2" "make test-under-load: busy host processes"
 	@printf '  %-22s %s\n' "BENCH_HOST_EVENTS='N M'" "make bench-host: the traces' sizes in events (default 1000000 10000000)"
+	@printf '  %-22s %s\n' "COVERAGE_SUITES='a b'" "make coverage: only these KTAP suites (name prefixes; default all)"
 	@printf '  %-22s %s\n' "TEST_STAGES=a,b" "make test: only these stages of test/run.py"
 	@printf '  %-22s %s\n' "UBOOT_BIN=file" "the U-Boot binary (board default)"
 	@printf '  %-22s %s\n' "FIRMWARE_DIR=dir" "make sdcard: the Pi firmware files"

@@ -8,7 +8,7 @@ import struct
 import subprocess
 import zlib
 
-from harness import ROOT, boot, make_var
+from harness import ROOT, boot, input_boot_cmd, make_var
 
 STX, ETX, DLE, MASK = 0x02, 0x03, 0x10, 0xE0
 
@@ -121,6 +121,9 @@ def check_coverage_frames(res, board, image_dir):
                line in text, f"wanted '{line}'\n" + text[-1500:])
 
     check_folders(res, image_dir, names, text)
+    check_beside(res, board, image_dir)
+    check_console(res, image_dir)
+    check_break_key(res, board, image_dir)
 
     # Exact instruction counts need -icount (the PMU reads 0 without).
     st, out = boot(board, image_dir, "icount", "panic=poweroff -- ktest coverage_cost",
@@ -204,3 +207,101 @@ def check_prev_boot(res, board, image_dir):
                now == ["rs_after"] and after_info,
                f"status {st}, type 9 {prev}, type 8 {now}, types {types}\n" +
                out.decode(errors="replace")[-1500:])
+
+
+def strip_times(report):
+    """A report's events without their timestamps, and its header."""
+    return [re.sub(r"^\[(\d{3})\] [+\d.]+:", r"[\1]", ln) for ln in report.splitlines()
+            if ln.startswith("[")]
+
+
+def check_beside(res, board, image_dir):
+    """trace_coverage= beside the function tracer on the same sites: the
+    coverage bits are the tt_* functions the golden scenario called, and
+    the tracer still records every call, as test/golden/function.txt
+    lists them (times aside: the coverage ops on a shared site goes
+    through the list trampoline, and its first hits cost instructions)."""
+    st, out = raw_boot(board, image_dir, "panic=poweroff trace=function trace_filter=tt_* "
+                       "trace_coverage=tt_* -- golden")
+    fr = frames(out)
+    names = site_names(fr)
+    got = sorted(names.get(s, f"#{s}") for s in reached(fr)[0])
+    raw = os.path.join(ROOT, "build", "host", "beside.raw")
+    with open(raw, "wb") as f:
+        f.write(out)
+    tool = os.path.join(ROOT, "build", "host", "baretrace")
+    subprocess.run([tool, "capture", "--file", raw, "-o", raw + ".bt"], cwd=ROOT,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, timeout=60)
+    rep = subprocess.run([tool, "report", raw + ".bt", "--elf", os.path.join(image_dir, "baretrace.elf")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    with open(os.path.join(ROOT, "test", "golden", "function.txt")) as f:
+        want = strip_times(f.read())
+    events = strip_times(rep)
+    res.record("trace_coverage=tt_* beside trace=function on the same sites: coverage has "
+               "the 5 tt_* functions called, the tracer every call of test/golden/function.txt",
+               st == 0 and got == ["tt_alpha", "tt_args", "tt_beta", "tt_inner", "tt_outer"]
+               and events == want and len(want) == 15,
+               f"status {st}, reached {got}\n--- events:\n" + "\n".join(events) +
+               "\n--- golden:\n" + "\n".join(want))
+    st, out = boot(board, image_dir, "direct", "panic=poweroff trace=coverage trace_coverage=* "
+                   "-- golden")
+    res.record("trace=coverage with trace_coverage= is refused, exit 2, before main()",
+               st == 2 and "trace_coverage= is coverage beside another tracer" in out
+               and "not applied: trace_coverage" in out and "baretrace: main()" not in out,
+               out[-1500:])
+
+
+def check_console(res, image_dir):
+    """The 'coverage' console command after a trace_coverage=tt_* boot ran
+    the golden scenario (5 of the 14 tt_* functions): the summary, a
+    second 'on' refused, 'off' keeping the bits, bad globs and words
+    refused with nothing changed, a new 'on' starting from nothing."""
+    import harness as h
+    from trace_scenarios import console_session
+    nm = subprocess.run(["aarch64-linux-gnu-nm", os.path.join(image_dir, "baretrace.elf")],
+                        capture_output=True, text=True).stdout
+    funcs = re.findall(r"^[0-9a-f]+ [tT] (tt_\w+)$", nm, re.M)    # every one has a site
+    chosen, al = len(funcs), sum(f.startswith("tt_al") for f in funcs)
+    session = [
+        (b"coverage", rf"^coverage: 5 of {chosen} functions reached"),
+        (b"coverage on tt_*", r"^coverage: already on \('coverage off' first\)"),
+        (b"coverage off", None),
+        (b"coverage", rf"^bt> coverage\ncoverage: 5 of {chosen} functions reached \(\d+ patchable\), "
+                      r"0 waiting"),
+        (b"coverage on [bad", r"^coverage: invalid glob"),
+        (b"coverage bogus", r"^coverage: on \[GLOB\.\.\.\], off, send, or nothing for the summary"),
+        (b"coverage on tt_al*", rf"^coverage: on, {al} functions"),
+        (b"coverage", rf"^bt> coverage\ncoverage: 0 of {al} functions reached"),
+        (b"coverage send", None),
+        (b"exit 0", rf"^coverage: 0 of {al} functions reached"),
+    ]
+    keys = b"".join(k + b"\n" for k, _ in session)
+    st, out = console_session(h, image_dir, "panic=poweroff trace_coverage=tt_* shell -- golden", keys)
+    out = re.sub("\x02[^\x03]*\x03", "", out)
+    missing = [k.decode() for k, p in session if p and not re.search(p, out, re.M)]
+    res.record(f"console 'coverage': {len(session)} commands, the summary of {chosen} tt_* "
+               "functions, refusals that change nothing, off keeps the bits, on starts anew",
+               st == 0 and not missing and chosen > 5,
+               out[-3000:] + f"\nstatus {st}, unmatched: {missing}")
+
+
+def check_break_key(res, board, image_dir):
+    """The break key (Ctrl-\\ twice) while CPUs 0 and 1 spin under
+    trace=coverage: the break report carries a set of type-8 frames with
+    the two spinning functions reached, and the run goes on to its own
+    set at the end."""
+    cmd = ["tools/qemu-run", "--image", os.path.join(image_dir, "Image"), "--smp", "4",
+           "--bootargs", "panic=poweroff trace=coverage -- spin 3"]
+    st, out = input_boot_cmd(cmd, "spin: CPUs 0 and 1 spin", b"\x1c\x1c", raw=True)
+    start = out.find(b"==== baretrace break on CPU 0")
+    end = out.find(b"==== end of break report", start)
+    fr = frames(out[start:end]) if 0 <= start < end else []
+    names = site_names(frames(out))
+    got = sorted(names.get(s, f"#{s}") for s in reached(fr)[0])
+    sets_at_end = reached(frames(out[end:]))[1] if end > 0 else 0
+    res.record("break key under trace=coverage: the report sends the bits, with the spinning "
+               "hang_spin_main and hang_spin_other reached, and the run ends with its own set",
+               st == 0 and reached(fr)[1] == 1 and {"hang_spin_main", "hang_spin_other"} <= set(got)
+               and sets_at_end == 1,
+               f"status {st}, report at {start}..{end}, reached in it {got[:30]}, "
+               f"sets after it {sets_at_end}\n" + out[-1500:].decode(errors="replace"))

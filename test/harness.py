@@ -112,11 +112,12 @@ def strip_frames(out):
     return re.sub("\x02[^\x03]*\x03", "", out).replace("\r", "")
 
 
-def input_boot_cmd(cmd, ready, data):
+def input_boot_cmd(cmd, ready, data, raw=False):
     """Runs the boot command 'cmd' (in the tree's root), writes 'data' to
     its stdin half a second after a line holding 'ready' appears (well
     inside the loop the image runs next); returns (status, or None if it
-    ran past QEMU_TIMEOUT and was killed, console text without frames)."""
+    ran past QEMU_TIMEOUT and was killed, console text without frames;
+    raw: the console bytes, frames and all)."""
     proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True)
     timed_out = []
@@ -138,7 +139,8 @@ def input_boot_cmd(cmd, ready, data):
         proc.wait()
     finally:
         timer.cancel()
-    return (None if timed_out else proc.returncode), strip_frames(text.decode(errors="replace"))
+    st = None if timed_out else proc.returncode
+    return st, (text if raw else strip_frames(text.decode(errors="replace")))
 
 
 def parse_ktap(prefix, out, res):

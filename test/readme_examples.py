@@ -196,14 +196,25 @@ def check_firmware(h, res, board, code, output):
                f"status {st}; missing line {miss!r}\n" + out[-3000:])
 
 
+def check_coverage(h, res, board, code, output):
+    """docs/coverage.md's make coverage (test/coverage_make.py checks its
+    figures against the target's and lcov's; here, what the page shows)."""
+    st, out = run_example(h, code, timeout=900)
+    miss = match_output(output or "", out)
+    res.record("readme: example 'coverage' (docs/coverage.md) exits 0 and prints what the "
+               "page shows", st == 0 and output is not None and miss is None,
+               f"status {st}; missing line {miss!r}\n" + out[-3000:])
+
+
 CHECKS = {"filter": check_filter, "status": check_status, "hello": check_hello,
-          "firmware": check_firmware}
+          "firmware": check_firmware, "coverage": check_coverage}
 
 
 # ---- make commands and make help ---------------------------------------------
 
 def makefiles(root):
     return [os.path.join(root, "Makefile")] + sorted(
+        glob.glob(os.path.join(root, "mk", "*.mk"))) + sorted(
         glob.glob(os.path.join(root, "board", "**", "*.mk"), recursive=True))
 
 

@@ -14,6 +14,7 @@
  *   trace_graph_function=           graph only beneath these
  *   trace_max_depth= trace_threshold=US trace_retval=1
  *   trace_profile=GLOBS             start the profiler on these
+ *   trace_coverage=GLOBS            function coverage on these, beside trace=
  *   trace_buf=64K (default: 1/16 of RAM over the CPUs) trace_mode=overwrite|stop
  *   trace_pace=BAUD
  *   trace_cpumask=0x3 trace_context=thread|irq|all
@@ -34,7 +35,7 @@
 #include "control.h"
 
 static const char *p_tracer, *p_filter = "", *p_notrace = "", *p_graph = "";
-static const char *p_profile, *p_context, *p_trigger, *p_args;
+static const char *p_profile, *p_coverage, *p_context, *p_trigger, *p_args;
 static unsigned long p_depth, p_threshold, p_retval, p_pace, p_cpumask;
 static unsigned long p_buf;	/* 0: trace_default_buffer() */
 static int p_stop_mode;
@@ -99,6 +100,9 @@ static int param_graph(const char *v) { return set_globs(&p_graph, v); }
 KERNEL_PARAM("trace_graph_function", param_graph, "graph only beneath these (globs, at most 1023 characters)");
 static int param_profile(const char *v) { return set_globs(&p_profile, v); }
 KERNEL_PARAM("trace_profile", param_profile, "start the profiler on these (globs, at most 1023 characters)");
+static int param_coverage(const char *v) { return set_globs(&p_coverage, v); }
+KERNEL_PARAM("trace_coverage", param_coverage,
+	     "function coverage on these (globs, '*' for all) beside the tracer of trace=");
 static int param_trigger(const char *v) { return set_str(&p_trigger, v); }
 KERNEL_PARAM("trace_trigger", param_trigger, "func:action[:count],... (see 'trigger')");
 static int param_args(const char *v) { return set_str(&p_args, v); }
@@ -248,6 +252,11 @@ static void apply_options(void)
 		p_profile = p_filter;
 		check(trace_profile_notrace(p_notrace), "trace_notrace", p_notrace);
 	} else if (p_tracer && !strcmp(p_tracer, "coverage")) {
+		if (p_coverage) {
+			kprintf("trace: trace=coverage covers trace_filter's functions; "
+				"trace_coverage= is coverage beside another tracer\n");
+			refuse("trace_coverage");
+		}
 		check(trace_coverage_notrace(p_notrace), "trace_notrace", p_notrace);
 	} else if (p_tracer) {
 		check(trace_set_tracer(p_tracer), "trace", p_tracer);
@@ -288,11 +297,16 @@ static void start_tracer(void)
 	}
 }
 
-/* trace=coverage: trace_filter's functions, beside nothing else. */
-static void start_coverage(void)
+/* trace=coverage: trace_filter's functions, beside nothing else;
+ * trace_coverage=: its own globs, beside the tracer and the profiler
+ * (each ops keeps its own want on a site they share). */
+static void start_coverage(bool alone)
 {
-	trace_warn_unmatched("trace: filter", p_filter);
-	check(trace_coverage(true, p_filter), "trace", "coverage");
+	const char *globs = alone ? p_filter : p_coverage;
+
+	trace_warn_unmatched(alone ? "trace: filter" : "trace: trace_coverage", globs);
+	check(trace_coverage(true, globs), alone ? "trace" : "trace_coverage",
+	      alone ? "coverage" : globs);
 	if (trace_covering())
 		kprintf("trace: coverage on %u functions\n",
 			trace_wanted_sites(&tracer_coverage_ops));
@@ -310,8 +324,8 @@ void trace_boot_start(void)
 		start_profiler(profile_alone);
 	if (!*refused && tp_boot_start())	/* trace_event= (trace/events/tp_record.c) */
 		refuse("trace_event");
-	if (!*refused && coverage)
-		start_coverage();
+	if (!*refused && (coverage || p_coverage))
+		start_coverage(coverage);
 	if (!*refused && p_tracer && !profile_alone && !coverage)
 		start_tracer();
 	if (!*refused)

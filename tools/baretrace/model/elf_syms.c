@@ -38,10 +38,11 @@ static uint32_t u32_at(const struct tables *t, uint64_t off)
 	       (uint32_t)p[3] << 24;
 }
 
-/* Finds the table symbols' offsets inside the section. */
-static void find_symbols(Elf *e, struct tables *t, const char *path)
+int bt_elf_symbols(void *elf, int (*fn)(const char *name, uint64_t value, void *arg), void *arg)
 {
+	Elf *e = elf;
 	Elf_Scn *scn = NULL;
+	int r;
 
 	while ((scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
@@ -54,20 +55,42 @@ static void find_symbols(Elf *e, struct tables *t, const char *path)
 			GElf_Sym s;
 			const char *name;
 
-			if (!gelf_getsym(d, (int)i, &s) ||
-			    !(name = elf_strptr(e, sh.sh_link, s.st_name)))
-				continue;
-			for (int k = 0; k < 5; k++) {
-				if (strcmp(name, table_syms[k]))
-					continue;
-				if (s.st_value < t->addr || s.st_value - t->addr > t->size)
-					bt_die(BT_EXIT_INPUT, "%s: %s lies outside .bt_tables",
-					       path, name);
-				t->off[k] = s.st_value - t->addr;
-				t->found |= 1 << k;
-			}
+			if (gelf_getsym(d, (int)i, &s) &&
+			    (name = elf_strptr(e, sh.sh_link, s.st_name)) &&
+			    (r = fn(name, s.st_value, arg)))
+				return r;
 		}
 	}
+	return 0;
+}
+
+struct table_search {
+	struct tables *t;
+	const char *path;
+};
+
+static int table_symbol(const char *name, uint64_t value, void *arg)
+{
+	struct table_search *ts = arg;
+	struct tables *t = ts->t;
+
+	for (int k = 0; k < 5; k++) {
+		if (strcmp(name, table_syms[k]))
+			continue;
+		if (value < t->addr || value - t->addr > t->size)
+			bt_die(BT_EXIT_INPUT, "%s: %s lies outside .bt_tables", ts->path, name);
+		t->off[k] = value - t->addr;
+		t->found |= 1 << k;
+	}
+	return 0;
+}
+
+/* Finds the table symbols' offsets inside the section. */
+static void find_symbols(Elf *e, struct tables *t, const char *path)
+{
+	struct table_search ts = { t, path };
+
+	bt_elf_symbols(e, table_symbol, &ts);
 	for (int k = 0; k < 5; k++)
 		if (!(t->found & 1 << k))
 			bt_die(BT_EXIT_INPUT, "%s: no symbol %s for .bt_tables (stripped ELF?)",

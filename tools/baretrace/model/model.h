@@ -192,6 +192,10 @@ uint64_t bt_cov_count(const struct bt_cov *c);
 /* ORs from's bits into into (same image). */
 void bt_cov_merge(struct bt_cov *into, const struct bt_cov *from);
 
+/* elf_syms.c: calls fn for each named symbol of an ELF's symbol tables
+ * (elf: libelf's Elf *) until it returns nonzero; returns that, or 0. */
+int bt_elf_symbols(void *elf, int (*fn)(const char *name, uint64_t value, void *arg), void *arg);
+
 /* ---- srcmap.c ------------------------------------------------------------ */
 
 /* Where functions are in the source, from an ELF's DWARF line table. */

@@ -26,30 +26,18 @@
 
 #include "../bt.h"
 
+static int is_text(const char *name, uint64_t value, void *arg)
+{
+	if (strcmp(name, "_text"))
+		return 0;
+	*(uint64_t *)arg = value;
+	return 1;
+}
+
 /* _text's value from the symbol table; 0 if found, else -1. */
 static int find_text(Elf *e, uint64_t *text)
 {
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
-		    !(d = elf_getdata(scn, NULL)))
-			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym s;
-			const char *name;
-
-			if (gelf_getsym(d, (int)i, &s) &&
-			    (name = elf_strptr(e, sh.sh_link, s.st_name)) && !strcmp(name, "_text")) {
-				*text = s.st_value;
-				return 0;
-			}
-		}
-	}
-	return -1;
+	return bt_elf_symbols(e, is_text, text) ? 0 : -1;
 }
 
 struct unit_range {
