@@ -12,7 +12,8 @@ alone. The boot paths:
   firmware  (rpi4) as the Pi firmware boots an SD card: kernel8.img with
             the DTB and cmdline.txt, on QEMU raspi4b (the stand-in)
 'expect' is what a correct runner must conclude: pass, or fail with a
-reason word that its output names (hung, crashed, not ok).
+reason word that its output names (hung, crashed, not ok). A run whose
+trace holds coverage frames also leaves lcov data (capture_coverage).
 """
 import os
 import re
@@ -204,7 +205,8 @@ def capture_report(raw_path, elf, out_dir):
 
 
 def capture_coverage(bt, elf, out_dir):
-    """The coverage frames of a trace (a run with trace=coverage) ->
+    """The coverage frames of a trace (a run with trace=coverage, or one
+    whose tests ran coverage themselves: the coverage suite) ->
     out_dir/coverage.info, lcov data from 'baretrace coverage', and its
     HTML, out_dir/coverage-html/index.html (Debian's genhtml). Returns
     (functions reached, functions) or None, writing nothing,
