@@ -31,7 +31,8 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            relative links against the files and headings, make help
            complete (test/readme_examples.py)
   farm     labgrid and LAVA (lava-run) on QEMU: good images pass, a
-           failing case, a crash and a hang fail (test/farm/farm_stage.py)
+           failing case, a crash and a hang fail, a trace=coverage run
+           leaves lcov data lcov agrees with (test/farm/farm_stage.py)
 
 Usage: test/run.py [--board B] [--only STAGE[,STAGE]] [-v]
 """

@@ -15,6 +15,8 @@ the rpi4 kernel on raspi4b with the DTB's devices, the scenario's boot
 arguments (from the card, for LAVA and U-Boot), U-Boot's banner for the
 U-Boot flow. Without tools/fetch-qemu's QEMU they are left out and one
 failure names what is missing. The LAVA job files are validated first.
+A scenario run with trace=coverage leaves coverage.info, whose figures
+test/farm/farm_coverage.py checks; every other scenario leaves none.
 """
 import glob
 import os
@@ -25,6 +27,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools", "farm"))
 import scenarios as sc  # noqa: E402
+from farm_coverage import check_coverage  # noqa: E402
 
 RUNNER_TIMEOUT = 900
 
@@ -116,6 +119,8 @@ def check_runner(run, res, runner, out_dir, names):
         res.record(label, ok, f"verdict {verdict}{rest}\n" + out)
         if s.get("board") == "rpi4":
             check_rpi4_path(res, runner, out_dir, name)
+        kind = "demo" if s["app"] == "examples/demo" else "ktap"
+        check_coverage(res, runner, out_dir, name, out, console_of(runner, out_dir, name, kind))
 
 
 def stage_farm(run, res, board):

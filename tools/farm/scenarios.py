@@ -12,9 +12,11 @@ alone. The boot paths:
   firmware  (rpi4) as the Pi firmware boots an SD card: kernel8.img with
             the DTB and cmdline.txt, on QEMU raspi4b (the stand-in)
 'expect' is what a correct runner must conclude: pass, or fail with a
-reason word that its output names (hung, crashed, not ok).
+reason word that its output names (hung, crashed, not ok). A run whose
+trace holds coverage frames also leaves lcov data (capture_coverage).
 """
 import os
+import re
 import shutil
 import subprocess
 
@@ -43,6 +45,9 @@ HANG_S = 10
 # the ring tests now hold the exporter while they read (ring.h's rule).
 UBOOT_SUITES = "cpus smp ring patch recorders trace_"
 
+# The part of the suites the Pi 4's coverage run takes.
+COVERAGE_SUITES = "cpus smp ring"
+
 # 'trace=function' at boot leaves a tracer attached to every site, which
 # four of the direct-call suite's cases refuse to share: a KTAP run with
 # real "not ok" lines and the rest "ok", from the same image.
@@ -50,6 +55,11 @@ SCENARIOS = {
     "ktap":        dict(app="test/target", boot="direct", args="panic=poweroff -- ktest", expect="pass"),
     "ktap-uboot":  dict(app="test/target", boot="uboot", args="panic=poweroff -- ktest " + UBOOT_SUITES,
                         expect="pass"),
+    # Every suite under trace=coverage (the cases that read a site's own
+    # instructions or count the patcher's batches skip while it runs): the
+    # runners write the run's lcov data, coverage.info.
+    "ktap-coverage": dict(app="test/target", boot="direct",
+                          args="panic=poweroff trace=coverage -- ktest", expect="pass"),
     "demo":        dict(app="examples/demo", boot="direct", args=None, expect="pass"),
     "demo-uboot":  dict(app="examples/demo", boot="uboot", args=None, expect="pass"),
     "fail":        dict(app="test/target", boot="direct",
@@ -62,6 +72,11 @@ SCENARIOS = {
     # the farm (tools/fetch-qemu's QEMU, board/rpi4/board.mk QEMU_BIN).
     "rpi4-ktap":   dict(board="rpi4", app="test/target", boot="firmware",
                         args="panic=poweroff -- ktest", expect="pass"),
+    # coverage on the Pi 4 too, of a part of the suites: the other
+    # suites' tests are then functions the run must not reach
+    "rpi4-ktap-coverage": dict(board="rpi4", app="test/target", boot="firmware",
+                               args="panic=poweroff trace=coverage -- ktest " + COVERAGE_SUITES,
+                               expect="pass"),
     "rpi4-demo":   dict(board="rpi4", app="examples/demo", boot="firmware", args=None, expect="pass"),
     "rpi4-ktap-uboot": dict(board="rpi4", app="test/target", boot="uboot",
                             args="panic=poweroff -- ktest " + UBOOT_SUITES, expect="pass",
@@ -187,3 +202,41 @@ def capture_report(raw_path, elf, out_dir):
         subprocess.run([tool, "report", bt, "--elf", elf], stdout=f,
                        stderr=subprocess.STDOUT, timeout=60)
     return rep
+
+
+def capture_coverage(bt, elf, out_dir):
+    """The coverage frames of a trace (a run with trace=coverage, or one
+    whose tests ran coverage themselves: the coverage suite) ->
+    out_dir/coverage.info, lcov data from 'baretrace coverage', and its
+    HTML, out_dir/coverage-html/index.html (Debian's genhtml). Returns
+    (functions reached, functions) or None, writing nothing,
+    when the trace holds no coverage frames."""
+    tool = os.path.join(BUILD, "host", "baretrace")
+    info = os.path.join(out_dir, "coverage.info")
+    # the tool writes the file whole or not at all; without coverage
+    # frames it warns and writes every function unreached: dropped here
+    r = subprocess.run([tool, "coverage", bt, "--elf", elf, "-o", info],
+                       capture_output=True, text=True, timeout=120)
+    total = re.search(r"^\s+total\s+(\d+)\s+(\d+)", r.stdout, re.M)
+    if r.returncode != 0 or "has no coverage frames" in r.stderr or not total:
+        if os.path.exists(info):
+            os.remove(info)
+        return None
+    with open(os.path.join(out_dir, "coverage.txt"), "w") as f:  # the per-folder summary
+        f.write(r.stdout + r.stderr)
+    # the HTML is a convenience: without lcov (tools/setup installs it)
+    # the .info is still there, and the runner's line says there is no HTML
+    if shutil.which("genhtml"):
+        subprocess.run(["genhtml", "-q", "--title", "baretrace", "-o",
+                        os.path.join(out_dir, "coverage-html"), info],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, timeout=300)
+    return int(total.group(1)), int(total.group(2))
+
+
+def coverage_line(name, out_dir, reached, functions):
+    """The runners' line for a scenario whose trace held coverage."""
+    rel = os.path.relpath(out_dir, ROOT)
+    html = os.path.join(rel, "coverage-html", "index.html")
+    html = html if os.path.exists(os.path.join(ROOT, html)) else "none (no genhtml)"
+    return (f"{name}: coverage {reached} of {functions} functions reached: {rel}/coverage.info, "
+            f"HTML {html}")

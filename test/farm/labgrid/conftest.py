@@ -11,11 +11,16 @@ driver plus a power driver). Options:
                    trace report (optional: the trace's own symbol frames
                    are used without it)
   --bt-out DIR     where each test's console log, trace.bt and report go
-                   (default build/farm/labgrid)
+                   (default build/farm/labgrid); with --bt-elf and a run
+                   traced with trace=coverage, also coverage.info (lcov
+                   data), coverage.txt (the per-folder summary) and
+                   coverage-html/ (genhtml), named by the junit
+                   properties "coverage" and "coverage_functions"
 """
 import os
 import re
 import subprocess
+import sys
 import threading
 import time
 
@@ -24,6 +29,8 @@ from pexpect import TIMEOUT
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.join(ROOT, "tools", "farm"))
+from scenarios import capture_coverage  # noqa: E402
 EXIT_LINE = b"baretrace: exit status "
 
 
@@ -219,6 +226,12 @@ def attach_trace(run, request):
     node.user_properties.append(("trace", bt))
     node.user_properties.append(("trace_report", os.path.join(out, "report.txt")))
     node.bt_report = text
+    cov = capture_coverage(bt, elf, out) if elf else None
+    if cov:     # a run with trace=coverage: its lcov data, summary and HTML
+        node.user_properties.append(("coverage", os.path.join(out, "coverage.info")))
+        node.user_properties.append(("coverage_functions", f"{cov[0]} of {cov[1]}"))
+        with open(os.path.join(out, "coverage.txt")) as f:
+            node.bt_coverage = f.read()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -228,3 +241,6 @@ def pytest_runtest_makereport(item, call):
     text = getattr(item, "bt_report", None)
     if report.when == "teardown" and text:
         report.sections.append(("baretrace report", text))
+    cov = getattr(item, "bt_coverage", None)
+    if report.when == "teardown" and cov:
+        report.sections.append(("baretrace coverage", cov))
