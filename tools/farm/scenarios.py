@@ -205,8 +205,8 @@ def capture_report(raw_path, elf, out_dir):
 
 
 def capture_coverage(bt, elf, out_dir):
-    """The coverage frames of a trace (a run with trace=coverage, or one
-    whose tests ran coverage themselves: the coverage suite) ->
+    """The coverage frames of a trace (a run with trace=coverage or
+    trace_coverage=, or a 'coverage send' at the console) ->
     out_dir/coverage.info, lcov data from 'baretrace coverage', and its
     HTML, out_dir/coverage-html/index.html (Debian's genhtml). Returns
     (functions reached, functions) or None, writing nothing,
