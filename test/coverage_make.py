@@ -85,21 +85,10 @@ def check_make_coverage(res):
                ran and not unreached, f"not reached: {unreached[:20]}")
     res.record("a function no test calls is not (test_coverage.c's cv_not_called)",
                hits.get("cv_not_called") == 0, str(hits.get("cv_not_called")))
-    check_html(res, files, reached, patchable)
+    check_html(res, info)
 
 
-def check_html(res, files, reached, patchable):
-    from e2e_coverage import in_chromium
-    tap = Tap(res, "make coverage's HTML in chromium")
+def check_html(res, info):
+    from e2e_coverage import check_pages
     with tempfile.TemporaryDirectory(prefix="bt-covhtml-") as tmp:
-        text = in_chromium(tap, os.path.join(DIR, "index.html"), tmp)
-        tap.ok(re.search(r"Functions: %d %d " % (reached, patchable), text),
-               f"index.html: the summary, Functions {reached} of {patchable}", text[:600])
-        kern = {sf: v for sf, v in files.items() if "/kernel/smp/" in sf}
-        text = in_chromium(tap, os.path.join(DIR, "kernel", "smp", "index.html"), tmp)
-        good = [sf for sf, (n, hit, _, _) in kern.items()
-                if re.search(r"%s(?: [\d.]+ %% \d+ / \d+)? [\d.]+ %% %d / %d" %
-                             (re.escape(os.path.basename(sf)), hit, n), text)]
-        tap.ok(kern and len(good) == len(kern),
-               f"kernel/smp/index.html: a row per file ({len(kern)}), each with its counts",
-               text[:1500])
+        check_pages(Tap(res, "make coverage's HTML in chromium"), DIR, info, tmp)
