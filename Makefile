@@ -317,9 +317,12 @@ ifneq ($(QEMU_BIN),)
 $(QEMU_BIN):
 	$(Q)tools/fetch-qemu
 endif
-RUN = tools/qemu-run --board $(BOARD) --image $(OUT)/Image --smp $(QEMU_SMP) \
+# RUN boots this app's image; $(call RUN_ON,DIR) the image in DIR (make
+# coverage boots test/target's).
+RUN_ON = tools/qemu-run --board $(BOARD) --image $(1)/Image --smp $(QEMU_SMP) \
   --mem $(QEMU_MEM) --cpu $(QEMU_CPU) --machine $(QEMU_MACHINE) \
   $(if $(QEMU_BIN),--qemu $(QEMU_BIN)) $(if $(QEMU_DTB),--dtb '$(or $(QEMU_DTB_FILE),$(QEMU_DTB))')
+RUN = $(call RUN_ON,$(OUT))
 
 # make run traces the app: TRACE= turns it off, TRACE_FILTER= picks the
 # functions (default: the app's trace_filter file, else everything).
@@ -624,7 +627,7 @@ endif
 # A board without a QEMU model builds but does not run: RUN says so, and
 # the arguments the recipes append go to 'false'.
 ifeq ($(QEMU_MACHINE),)
-RUN = echo "make: BOARD=$(BOARD) has no QEMU model; put build/$(BOARD) on its SD card \
+RUN_ON = echo "make: BOARD=$(BOARD) has no QEMU model; put build/$(BOARD) on its SD card \
 (docs/boards.md)" >&2; false
 endif
 

@@ -19,7 +19,7 @@ coverage: host-tools $(QEMU_DTB_DEP)
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) APP=test/target
 	@mkdir -p $(COVERAGE_DIR) && rm -f $(COVERAGE_DIR)/ktest.bt $(COVERAGE_DIR)/coverage.info \
 	  $(COVERAGE_DIR)/index.html $(COVERAGE_DIR)/status
-	@status=0; $(subst $(OUT)/Image,$(KTEST_OUT)/Image,$(RUN)) \
+	@status=0; $(call RUN_ON,$(KTEST_OUT)) \
 	  --bootargs "panic=poweroff trace=coverage -- ktest $(COVERAGE_SUITES)" \
 	  --qemu-flags "$(QEMU_FLAGS)" --status $(COVERAGE_DIR)/status \
 	  --capture $(COVERAGE_DIR)/ktest.bt || status=$$?; echo; \
