@@ -250,8 +250,9 @@ KTEST(coverage_retires_sites_while_other_cpus_call_them)
 
 		while (mt_total() < then + 100)	/* calls through the new sites */
 			cpu_relax();
-		cov_off(t);
+		KT_EQ(t, trace_coverage(false, NULL), 0);
 	}
+	KT_EQ(t, trace_coverage_forget(), 0);
 	WRITE_ONCE(mt_stop, 1);
 	for (unsigned int c = 1; c < ncpus; c++)
 		smp_wait(c);
