@@ -51,7 +51,12 @@ enum wire_frame_type {
 	WIRE_FRAME_PREV_INFO = 7,	/* what the previous boot left (2.10) */
 	WIRE_FRAME_COVERAGE = 8,	/* functions reached: a bitmap (2.11) */
 	WIRE_FRAME_PREV_COVERAGE = 9,	/* the previous boot's bitmap (2.11) */
+	WIRE_FRAME_HIST = 10,		/* duration histograms, one CPU's (2.12) */
 };
+
+/* A histogram frame's kind byte (2.12). */
+#define WIRE_HIST_DURATION	0	/* function durations, counter ticks */
+#define WIRE_HIST_BUCKETS	64
 
 /* Format versions a reader of this tree accepts (the range above). */
 #define WIRE_VERSION_MIN	WIRE_VERSION_OLDEST

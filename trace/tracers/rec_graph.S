@@ -175,7 +175,7 @@ trace_rec_profile:
  *   clobbers: x9-x18 (caller-saved across the call that just returned)
  *   FP/SIMD: q0-q3 may hold the return value and FPCR/FPSR are the
  *   program's; none is saved because fgraph_exit calls only the trace
- *   core's own exit handlers (graph_exit, profile_exit), built
+ *   core's own exit handlers (graph_exit, profile_exit, hist_exit), built
  *   -mgeneral-regs-only; there is no application return hook. One that
  *   is added must save q0-q7, FPCR and FPSR as trace/core/fp_call.S does.
  */
