@@ -127,6 +127,14 @@ static const char coverage_usage[] =
 	"        drivers, board, the application's folder). In names every ',' is ';'\n"
 	"        (lcov 1.16 ends a name at a comma): \"f(int; char)\"\n";
 
+static const char hist_usage[] =
+	"  hist TRACE.bt [--elf ELF] [--per-cpu] [--json] [--no-demangle]\n"
+	"        the duration histograms the target kept (trace_hist=, console 'hist'):\n"
+	"        per function, its calls per power-of-two range of counter ticks (and\n"
+	"        ns) as bars, all CPUs summed, with the average and the p50 and p99\n"
+	"        bucket bounds; --per-cpu adds each CPU's; --json: the same numbers,\n"
+	"        each CPU's included, as one JSON object\n";
+
 /* The filters of the commands that read a trace (filter_opt below). */
 static const char filters_text[] =
 	"FILTERS (report, stats, export, graph; applied once, to the decoded stream):\n"
@@ -156,6 +164,7 @@ static const struct bt_cmd_help cmd_helps[] = {
 	{ "export", export_usage, 1 },
 	{ "graph", graph_usage, 1 },
 	{ "coverage", coverage_usage, 0 },
+	{ "hist", hist_usage, 0 },
 };
 
 #define N_CMDS	(sizeof(cmd_helps) / sizeof(cmd_helps[0]))
@@ -174,6 +183,7 @@ static const char *const all_options[] = {
 	"--output", "--cpu", "--function", "--notrace", "--depth", "--time-range",
 	"--min-duration", "--no-demangle", "--diff", "--fail-above", "--floor", "--old-elf", "--new-elf",
 	"--serial", "--baud", "--file", "--qemu", "--exec", "--exec-timeout", "--help",
+	"--json",
 };
 
 const char *bt_option_nearest(const char *name)
@@ -194,7 +204,7 @@ void bt_unknown_command(const char *cmd)
 		fprintf(stderr, "baretrace: unknown command '%s'; did you mean '%s'?\n", cmd, near);
 	else
 		fprintf(stderr, "baretrace: unknown command '%s' (capture, report, stats, export, "
-			"graph or coverage; 'baretrace --help' shows their usage)\n", cmd);
+			"graph, coverage or hist; 'baretrace --help' shows their usage)\n", cmd);
 	exit(BT_EXIT_USAGE);
 }
 

@@ -330,6 +330,11 @@ int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len)
 		if (d->v && d->v->coverage)
 			d->v->coverage(d, &f);
 		break;
+	case WIRE_FRAME_HIST:
+		d->hist_frames++;
+		if (d->v && d->v->hist)
+			d->v->hist(d, &f);
+		break;
 	default:
 		break;	/* a frame type from a newer target: skipped */
 	}

@@ -90,6 +90,9 @@ struct bt_visitor {
 	/* A coverage frame (wire.md 2.11), type 8 (this boot's) or 9 (the
 	 * previous boot's), its body not yet checked (coverage.c reads it). */
 	void (*coverage)(struct bt_decoder *d, const struct wire_frame *f);
+	/* A duration-histogram frame (wire.md 2.12, type 10), its body not
+	 * yet checked (model/hist.c reads it). */
+	void (*hist)(struct bt_decoder *d, const struct wire_frame *f);
 };
 
 struct bt_pending {
@@ -173,6 +176,7 @@ struct bt_decoder {
 	struct bt_end_books *pre;	/* from a first pass, for causes; or NULL */
 	uint64_t profile_frames, bad_profiles, bad_exts;
 	uint64_t coverage_frames;	/* types 8 and 9 */
+	uint64_t hist_frames;		/* type 10 */
 	uint64_t first_ts, last_ts;
 	int have_ts;
 	uint8_t cpus_seen[BT_MAX_CPUS];

@@ -192,6 +192,45 @@ uint64_t bt_cov_count(const struct bt_cov *c);
 /* ORs from's bits into into (same image). */
 void bt_cov_merge(struct bt_cov *into, const struct bt_cov *from);
 
+/* ---- hist.c ------------------------------------------------------------- */
+
+/* One function's duration histogram (docs/wire.md 2.12): calls per log2
+ * bucket of counter ticks (bt_hist_range gives a bucket's ticks). */
+struct bt_hist_fn {
+	uint64_t site, sum;		/* sum: ticks over all its calls */
+	uint64_t calls;			/* the buckets' total */
+	uint64_t bucket[WIRE_HIST_BUCKETS];
+	unsigned cpus;			/* bt_hist_sum: CPUs with a call */
+};
+
+struct bt_hist_cpu {
+	struct bt_hist_fn *fn;		/* the CPU's latest dump */
+	size_t n, cap;
+	uint64_t dumps, next_part;
+};
+
+struct bt_hist {
+	struct bt_hist_cpu cpu[BT_MAX_CPUS];
+	uint64_t frames;		/* type-10 frames taken */
+	uint64_t orphans;		/* parts whose dump's start was missing */
+};
+
+void bt_hist_init(struct bt_hist *h);
+void bt_hist_free(struct bt_hist *h);
+/* One type-10 body of this CPU: 0, or -1 (h unchanged) if malformed or
+ * of a kind this reader does not know. */
+int bt_hist_add_frame(struct bt_hist *h, unsigned cpu, const uint8_t *body, size_t len);
+const struct bt_hist_fn *bt_hist_of(const struct bt_hist *h, unsigned cpu, uint64_t site);
+/* A function's histogram summed over every CPU (out->cpus: how many). */
+void bt_hist_sum(const struct bt_hist *h, uint64_t site, struct bt_hist_fn *out);
+/* The sites with a histogram, ascending (*sites malloc'd); how many. */
+size_t bt_hist_sites(const struct bt_hist *h, uint64_t **sites);
+/* Bucket b's ticks: lo .. hi, both included. */
+void bt_hist_range(unsigned b, uint64_t *lo, uint64_t *hi);
+/* The upper bound (ticks) of the bucket where pct % of the calls are
+ * reached; 0 without calls. */
+uint64_t bt_hist_percentile(const struct bt_hist_fn *f, unsigned pct);
+
 /* elf_syms.c: calls fn for each named symbol of an ELF's symbol tables
  * (elf: libelf's Elf *) until it returns nonzero; returns that, or 0. */
 int bt_elf_symbols(void *elf, int (*fn)(const char *name, uint64_t value, void *arg), void *arg);
