@@ -15,6 +15,7 @@ from ring_default import check_ring_default
 from api_target import check_api
 from coverage_frames import check_coverage_frames
 from coverage_make import check_make_coverage
+from hist_frames import check_hist_frames, check_hist_icount
 
 
 def check_fp_free_core(res, board, image_dir):
@@ -58,6 +59,8 @@ def stage_target(res, board):
     check_coverage_frames(res, board, image_dir)
     if board == "qemu-virt":
         check_make_coverage(res)
+        check_hist_frames(res, board, image_dir)
+        check_hist_icount(res, board, image_dir)
 
 
 def stage_boot(res, board):
@@ -139,7 +142,7 @@ def stage_boot(res, board):
     # The cross-CPU races (trace core, ring swaps, FP/SIMD state), with
     # truly parallel CPUs.
     mt_suites = ["trigger_count", "patch_stats", "patch_refused", "grace_period", "coverage",
-                 "buffer_and_clear", "fp_"]
+                 "buffer_and_clear", "fp_", "hist_"]
     st, out = boot(board, tgt, "mttcg", "panic=poweroff -- ktest " + " ".join(mt_suites),
                    timeout=300)
     parse_ktap("ktap[mttcg races]", out, res)
