@@ -256,33 +256,6 @@ static int cmd_graph(int argc, char **argv)
 	return bt_graph(pos[npos - 1], elf, npos == 2 ? pos[0] : NULL);
 }
 
-/* hist TRACE.bt [--elf ELF] [--per-cpu] [--json] [--no-demangle] */
-static int cmd_hist(int argc, char **argv)
-{
-	const char *trace = NULL, *elf = NULL;
-	int per_cpu = 0, json = 0;
-
-	for (int i = 1; i < argc; i++) {
-		if (opt_value(argc, argv, &i, "--elf", &elf))
-			continue;
-		if (!strcmp(argv[i], "--per-cpu"))
-			per_cpu = 1;
-		else if (!strcmp(argv[i], "--json"))
-			json = 1;
-		else if (!strcmp(argv[i], "--no-demangle"))
-			bt_sym_demangler = NULL;
-		else if (argv[i][0] == '-' || trace)
-			unknown("hist", argv[i]);
-		else
-			trace = argv[i];
-	}
-	if (!trace)
-		usage("%s needs a trace file (made by 'baretrace capture')", "hist");
-	if (json && per_cpu)
-		usage("%s: --json carries every CPU already; give --per-cpu or --json", "hist");
-	return bt_hist_cmd(trace, elf, per_cpu, json);
-}
-
 /* report, stats and export share: one trace, --elf, and for export
  * --format and -o. */
 static int cmd_read(const char *cmd, int argc, char **argv)
@@ -407,7 +380,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "graph"))
 		return cmd_graph(argc - 1, argv + 1);
 	if (!strcmp(cmd, "hist"))
-		return cmd_hist(argc - 1, argv + 1);
+		return bt_hist_main(argc - 1, argv + 1);	/* output/hist.c */
 	if (!strcmp(cmd, "coverage"))
 		return bt_coverage_main(argc - 1, argv + 1);	/* output/coverage.c */
 	bt_unknown_command(cmd);

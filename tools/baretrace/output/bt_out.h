@@ -322,6 +322,7 @@ struct bt_cov_image {
 int bt_coverage_main(int argc, char **argv);
 /* hist.c: the hist command (docs/wire.md 2.12's frames as bars or JSON). */
 int bt_hist_cmd(const char *trace, const char *elf, int per_cpu, int json);
+int bt_hist_main(int argc, char **argv);	/* its command line */
 /* The coverage command: traces merged per image, written to out as lcov
  * tracefile data, the per-folder summary on stdout; an exit status. */
 int bt_coverage(const char *const *traces, size_t ntraces, const char *const *elfs,

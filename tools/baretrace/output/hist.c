@@ -184,3 +184,51 @@ int bt_hist_cmd(const char *trace, const char *elf, int per_cpu, int json)
 	bt_hist_free(&h);
 	return 0;
 }
+
+/* A bad command line: the message, the command's usage, status 2. */
+static void __attribute__((noreturn)) bad_line(const char *msg, const char *arg)
+{
+	const char *near = arg && arg[0] == '-' ? bt_option_nearest(arg) : NULL;
+
+	fprintf(stderr, "baretrace hist: %s", msg);
+	if (arg)
+		fprintf(stderr, " '%s'", arg);
+	if (near)
+		fprintf(stderr, "; did you mean '%s'?", near);
+	fputs("\n\n", stderr);
+	bt_help(stderr, bt_cmd_find("hist"));
+	exit(BT_EXIT_USAGE);
+}
+
+/* hist TRACE.bt [--elf ELF] [--per-cpu] [--json] [--no-demangle] */
+int bt_hist_main(int argc, char **argv)
+{
+	const char *trace = NULL, *elf = NULL;
+	int per_cpu = 0, json = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--elf") && i + 1 < argc)
+			elf = argv[++i];
+		else if (!strncmp(argv[i], "--elf=", 6))
+			elf = argv[i] + 6;
+		else if (!strcmp(argv[i], "--elf"))
+			bad_line("option needs a value:", argv[i]);
+		else if (!strcmp(argv[i], "--per-cpu"))
+			per_cpu = 1;
+		else if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (!strcmp(argv[i], "--no-demangle"))
+			bt_sym_demangler = NULL;
+		else if (argv[i][0] == '-')
+			bad_line("unknown option", argv[i]);
+		else if (trace)
+			bad_line("takes one trace file; unexpected", argv[i]);
+		else
+			trace = argv[i];
+	}
+	if (!trace)
+		bad_line("needs a trace file (made by 'baretrace capture')", NULL);
+	if (json && per_cpu)
+		bad_line("--json carries every CPU already: give --per-cpu or --json", NULL);
+	return bt_hist_cmd(trace, elf, per_cpu, json);
+}
