@@ -64,7 +64,7 @@ static const char report_usage[] =
 static const char stats_usage[] =
 	"  stats TRACE.bt [--elf ELF] [--per-cpu] [--sort=calls|total|self|avg|max] [FILTERS]\n"
 	"  stats --diff OLD.bt NEW.bt [--elf ELF | --old-elf ELF1 --new-elf ELF2]\n"
-	"        [--sort=KEY] [--fail-above PCT [--floor US]]\n"
+	"        [--sort=KEY] [--hist] [--fail-above PCT [--floor US]]\n"
 	"        per-function calls, total, self, average and max time from graph\n"
 	"        records, call counts from function entries, and the profiler's calls,\n"
 	"        total, average, min and max from profile dumps (the latest dump of\n"
@@ -80,7 +80,11 @@ static const char stats_usage[] =
 	"        --sort column's), then [added] and [removed] ones. --fail-above: exit\n"
 	"        status 3 if a function's calls, total or avg grew by more than PCT %;\n"
 	"        a time must also grow by US microseconds or more (--floor, default 1).\n"
-	"        Two traces that share no function are an error (status 1)\n";
+	"        Two traces that share no function are an error (status 1).\n"
+	"        --diff --hist: from the duration histograms (see hist), per function\n"
+	"        in both, calls and the p50, p90 and p99 bounds in ns (the top of the\n"
+	"        log2 bucket each falls in, so they move a bucket at a time);\n"
+	"        --fail-above: status 3 if one of them grew by more than PCT %\n";
 
 static const char export_usage[] =
 	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
@@ -181,7 +185,7 @@ const struct bt_cmd_help *bt_cmd_find(const char *name)
 static const char *const all_options[] = {
 	"--elf", "--ns", "--abstime", "--per-cpu", "--counters", "--sort", "--format",
 	"--output", "--cpu", "--function", "--notrace", "--depth", "--time-range",
-	"--min-duration", "--no-demangle", "--diff", "--fail-above", "--floor", "--old-elf", "--new-elf",
+	"--min-duration", "--no-demangle", "--diff", "--hist", "--fail-above", "--floor", "--old-elf", "--new-elf",
 	"--serial", "--baud", "--file", "--qemu", "--exec", "--exec-timeout", "--help",
 	"--json",
 };

@@ -173,6 +173,10 @@ static int cmd_stats_diff(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--diff") || names_opt(argv[i]))
 			continue;
+		if (!strcmp(argv[i], "--hist")) {
+			o.hist = 1;	/* output/hist_diff.c */
+			continue;
+		}
 		if (opt_value(argc, argv, &i, "--elf", &elf) ||
 		    opt_value(argc, argv, &i, "--old-elf", &o.old_elf) ||
 		    opt_value(argc, argv, &i, "--new-elf", &o.new_elf) ||
@@ -212,7 +216,9 @@ static int cmd_stats_diff(int argc, char **argv)
 			usage("--floor %s goes with --fail-above", floor_us);
 		o.floor_ns = (uint64_t)(us * 1000 + 0.5);
 	}
-	return bt_stats_diff(&o);
+	if (o.hist && sort)
+		usage("--sort %s is not for --hist (rows in the order of the sites)", sort);
+	return o.hist ? bt_hist_diff(&o) : bt_stats_diff(&o);
 }
 
 /*

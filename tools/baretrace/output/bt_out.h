@@ -168,6 +168,7 @@ struct bt_diff_opts {
 	int fail;		/* --fail-above given */
 	double fail_pct;	/* its PCT */
 	uint64_t floor_ns;	/* a time must grow by this much as well to fail */
+	int hist;		/* --hist: the duration histograms' percentiles */
 };
 
 int bt_stats_diff(const struct bt_diff_opts *o);
@@ -323,6 +324,13 @@ int bt_coverage_main(int argc, char **argv);
 /* hist.c: the hist command (docs/wire.md 2.12's frames as bars or JSON). */
 int bt_hist_cmd(const char *trace, const char *elf, int per_cpu, int json);
 int bt_hist_main(int argc, char **argv);	/* its command line */
+/* Reads a trace's histograms into h (names in d->syms); dies, status 1,
+ * when it cannot be read or has none. */
+struct bt_hist;
+void bt_hist_load(const char *trace, const char *elf, struct bt_decoder *d, struct bt_hist *h);
+/* hist_diff.c: stats --diff --hist; the exit status. */
+struct bt_diff_opts;
+int bt_hist_diff(const struct bt_diff_opts *o);
 /* The coverage command: traces merged per image, written to out as lcov
  * tracefile data, the per-folder summary on stdout; an exit status. */
 int bt_coverage(const char *const *traces, size_t ntraces, const char *const *elfs,

@@ -42,21 +42,21 @@ static void bars(const struct bt_hist_fn *f, uint64_t hz)
 			hi = b;
 			most = f->bucket[b] > most ? f->bucket[b] : most;
 		}
-	printf("%25s %27s : %-10s distribution\n", "ticks", hz ? "ns" : "", "count");
+	printf("%26s %30s : %-10s distribution\n", "ticks", hz ? "ns" : "", "count");
 	for (unsigned b = lo; b <= hi && most; b++) {
 		uint64_t from, to;
 		unsigned stars = (unsigned)(f->bucket[b] * BAR_WIDTH / most);
-		char range[64] = "";
+		char ticks[64], ns[64] = "";
 
 		bt_hist_range(b, &from, &to);
+		snprintf(ticks, sizeof(ticks), "%llu -> %llu", (unsigned long long)from,
+			 (unsigned long long)to);
 		if (hz)
-			snprintf(range, sizeof(range), "%llu -> %llu",
-				 (unsigned long long)ns_of(from, hz),
+			snprintf(ns, sizeof(ns), "%llu -> %llu", (unsigned long long)ns_of(from, hz),
 				 (unsigned long long)(to == UINT64_MAX ? UINT64_MAX :
 						      ns_of(to + 1, hz) - 1));
-		printf("%12llu -> %-12llu %27s : %-10llu |%-*.*s|\n", (unsigned long long)from,
-		       (unsigned long long)to, range, (unsigned long long)f->bucket[b], BAR_WIDTH,
-		       stars, "****************************************");
+		printf("%26s %30s : %-10llu |%-*.*s|\n", ticks, ns, (unsigned long long)f->bucket[b],
+		       BAR_WIDTH, stars, "****************************************");
 	}
 }
 
@@ -122,6 +122,23 @@ static void json_fn(const char *name, const struct bt_hist_fn *sum, const struct
 	fputs("]}", stdout);
 }
 
+void bt_hist_load(const char *trace, const char *elf, struct bt_decoder *d, struct bt_hist *h)
+{
+	bt_hist_init(h);
+	bt_dec_init(d, &hist_visitor, h);
+	if (elf)
+		bt_dec_use_elf(d, elf);
+	if (bt_decode_file(d, trace))
+		bt_die(BT_EXIT_INPUT, "cannot read %s", trace);
+	bt_dec_finish(d);
+	if (!d->hist_frames)
+		bt_die(BT_EXIT_INPUT, "%s has no histogram frames (was the run traced with "
+		       "trace_hist= or 'hist on', by an image with histogram support?)", trace);
+	if (h->orphans)
+		bt_warn("%s: %llu histogram frames whose dump began in a frame not in the trace "
+			"were left out", trace, (unsigned long long)h->orphans);
+}
+
 int bt_hist_cmd(const char *trace, const char *elf, int per_cpu, int json)
 {
 	struct bt_decoder d;
@@ -130,20 +147,8 @@ int bt_hist_cmd(const char *trace, const char *elf, int per_cpu, int json)
 	size_t n;
 	char buf[64];
 
-	bt_hist_init(&h);
-	bt_dec_init(&d, &hist_visitor, &h);
-	if (elf)
-		bt_dec_use_elf(&d, elf);
-	if (bt_decode_file(&d, trace))
-		bt_die(BT_EXIT_INPUT, "cannot read %s", trace);
-	bt_dec_finish(&d);
+	bt_hist_load(trace, elf, &d, &h);
 	hz = d.meta.freq;
-	if (!d.hist_frames)
-		bt_die(BT_EXIT_INPUT, "%s has no histogram frames (was the run traced with "
-		       "trace_hist= or 'hist on', by an image with histogram support?)", trace);
-	if (h.orphans)
-		bt_warn("%llu histogram frames whose dump began in a frame not in the trace "
-			"were left out", (unsigned long long)h.orphans);
 	n = bt_hist_sites(&h, &sites);
 	if (json)
 		printf("{\"freq_hz\":%llu,\"unit\":\"ticks\",\"functions\":[",
