@@ -6,6 +6,7 @@
  * checked against the calls made and the graph tracer's durations.
  */
 #include <stdint.h>
+#include <stdio.h>
 
 #include <baretrace.h>
 
