@@ -37,7 +37,10 @@
  * written only by that CPU. A CPU whose seen[] is behind zeroes its own
  * rows at its next hit, then publishes seen[] (release). A reader takes a
  * CPU's rows only when its seen[] (acquire) equals 'epoch': the zeroing
- * is then visible to it. A call open across a clear counts after it.
+ * is then visible to it. A call open across a clear counts after it; a
+ * reader that checked seen[] just before a clear may read a row while its
+ * CPU zeroes it (a mix of before and after), as it may read one a hit
+ * behind: the next read is right.
  */
 static struct hist_row *rows[NR_CPUS];
 static uint8_t *slot_of;
