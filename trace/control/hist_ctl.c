@@ -95,7 +95,7 @@ static int hist_on(int argc, char **argv)
 	if (err)
 		return shell_usage("hist", err == TRACE_ENOMEM ? "out of memory" :
 				   "the patcher refused");
-	kprintf("hist: on, %u functions\n", chosen);
+	kprintf("hist: on, %u function%s\n", chosen, chosen == 1 ? "" : "s");
 	return 0;
 }
 

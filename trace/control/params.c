@@ -329,7 +329,7 @@ static void start_hist(void)
 			n, HIST_FUNCS_MAX);
 	check(err, "trace_hist", p_hist);
 	if (!err)
-		kprintf("trace: hist on %u functions\n", n);
+		kprintf("trace: hist on %u function%s\n", n, n == 1 ? "" : "s");
 }
 
 void trace_boot_start(void)

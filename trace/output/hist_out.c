@@ -112,7 +112,8 @@ static void print_one(unsigned int site, unsigned int slot)
 			total += r->sum;
 		}
 	}
-	kprintf("hist: %s: %lu calls on %u CPUs", trace_site_name(site), (unsigned long)calls, cpus);
+	kprintf("hist: %s: %lu call%s on %u CPU%s", trace_site_name(site), (unsigned long)calls,
+		calls == 1 ? "" : "s", cpus, cpus == 1 ? "" : "s");
 	if (!calls) {
 		kprintf("\n");
 		return;
@@ -147,8 +148,8 @@ void hist_print(void)
 		kprintf("hist: not started\n");
 		return;
 	}
-	kprintf("hist: %u functions, durations in counter ticks (%lu Hz)\n", n,
-		(unsigned long)time_counter_hz());
+	kprintf("hist: %u function%s, durations in counter ticks (%lu Hz)\n", n,
+		n == 1 ? "" : "s", (unsigned long)time_counter_hz());
 	for (unsigned int k = 0; k < n; k++)
 		print_one(sites[k], k);
 }
