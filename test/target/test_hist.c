@@ -28,6 +28,8 @@
 
 #define HS __attribute__((noipa))
 
+extern char trace_rec_hist[];
+
 /* The counter inside hs_spin, at its start and just before it returns. */
 static volatile uint64_t in_start, in_end;
 
@@ -313,6 +315,9 @@ KTEST(hist_cost_of_a_hit_in_instructions)
 	uint64_t ref = insns_of(hs_cost_ref, COST_CALLS);
 
 	KT_EQ(t, trace_hist(true, "hs_cost", &n), 0);
+	/* Alone on the site: its BL goes straight to the entry in assembly. */
+	KT_EQ(t, insn_at((uintptr_t)hs_cost + 4),
+	      patch_insn_bl((uintptr_t)hs_cost + 4, (uintptr_t)trace_rec_hist));
 	insns_of(hs_cost, 1);	/* the first hit after the clear zeroes the rows */
 	uint64_t hist = insns_of(hs_cost, COST_CALLS);
 	uint64_t again = insns_of(hs_cost, COST_CALLS);

@@ -12,14 +12,19 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/recorder.h"
 #include "fgraph.h"
 #include "hist.h"
 #include "ktime.h"
 #include "percpu.h"
 
 /*
+ * The fields named here are hist_fast's, below.
+ *
  * rows[cpu][slot]: written only by CPU cpu, from the return hook, with
- * interrupts masked (fgraph_exit masks), so a plain add is enough.
+ * interrupts masked (fgraph_exit masks; the fast exit in assembly runs
+ * masked too and does what hist_exit does when seen[] is current), so a
+ * plain add is enough.
  * Readers (console, sender) on any CPU read them while they change: a
  * row may be a hit behind. Allocated once, at the first hist_prepare,
  * never freed: a return hooked before an off/on still finds memory.
@@ -42,11 +47,30 @@
  * CPU zeroes it (a mix of before and after), as it may read one a hit
  * behind: the next read is right.
  */
-static struct hist_row *rows[NR_CPUS];
-static uint8_t *slot_of;
+struct hist_fast {
+	uint32_t epoch;
+	uint32_t pad;
+	uint8_t *slot_of;
+	struct hist_row *rows[NR_CPUS];
+	uint32_t seen[NR_CPUS];
+};
+
+/* One object, so that the exit in assembly (trace/tracers/rec_graph.S)
+ * reaches every field from one address; core/recorder.h has the
+ * offsets, checked here. */
+struct hist_fast hist_fast = { .epoch = 1 };	/* rows fresh from calloc: epoch 0, stale */
+
+_Static_assert(__builtin_offsetof(struct hist_fast, epoch) == REC_HIST_EPOCH, "recorder.h");
+_Static_assert(__builtin_offsetof(struct hist_fast, slot_of) == REC_HIST_SLOT_OF, "recorder.h");
+_Static_assert(__builtin_offsetof(struct hist_fast, rows) == REC_HIST_ROWS, "recorder.h");
+_Static_assert(__builtin_offsetof(struct hist_fast, seen) == REC_HIST_SEEN, "recorder.h");
+_Static_assert(sizeof(struct hist_row) == REC_HIST_ROW_SIZE &&
+	       __builtin_offsetof(struct hist_row, sum) == REC_HIST_SUM &&
+	       HIST_BUCKETS == 64, "recorder.h");
+_Static_assert(__builtin_offsetof(struct percpu, cpu) == REC_PERCPU_CPU, "recorder.h");
+_Static_assert(FGRAPH_HIST == REC_OWNER_HIST, "recorder.h");
+
 static unsigned int slot_site[HIST_FUNCS_MAX], nslots;
-static uint32_t epoch = 1;	/* rows fresh from calloc hold epoch 0: stale */
-static uint32_t seen[NR_CPUS];
 
 static void hist_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 		       struct trace_regs *regs)
@@ -61,29 +85,35 @@ static void hist_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 void hist_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now, bool returned)
 {
 	unsigned int cpu = this_cpu()->cpu;
-	struct hist_row *r = rows[cpu];
-	const uint8_t *map = READ_ONCE(slot_of);
+	struct hist_row *r = hist_fast.rows[cpu];
+	const uint8_t *map = READ_ONCE(hist_fast.slot_of);
 	unsigned int slot = map ? map[f->site] : 0;
-	uint32_t e = __atomic_load_n(&epoch, __ATOMIC_ACQUIRE);
+	uint32_t e = __atomic_load_n(&hist_fast.epoch, __ATOMIC_ACQUIRE);
 	uint64_t d = now - f->ts;
 
 	(void)st;
 	if (!r || !slot || !returned)
 		return;
-	if (__builtin_expect(seen[cpu] != e, 0)) {
+	if (__builtin_expect(hist_fast.seen[cpu] != e, 0)) {
 		for (unsigned int k = 0; k < HIST_FUNCS_MAX; k++)
 			r[k] = (struct hist_row){ .sum = 0 };
 		/* Orders the zeroes before seen[]: a reader that sees the
 		 * new epoch sees them. */
-		__atomic_store_n(&seen[cpu], e, __ATOMIC_RELEASE);
+		__atomic_store_n(&hist_fast.seen[cpu], e, __ATOMIC_RELEASE);
 	}
 	r += slot - 1;
 	r->bucket[hist_bucket(d)]++;
 	r->sum += d;
 }
 
+extern char trace_rec_hist[];
+
+/* Alone on a site, the site calls trace_rec_hist (the same frame, pushed
+ * in assembly; fgraph_return's fast path adds the call to its row as
+ * hist_exit does, and leaves a row still to be zeroed to hist_exit). */
 struct trace_ops tracer_hist_ops = {
-	.func = hist_entry, .flags = TRACE_OPS_NO_FPSIMD
+	.func = hist_entry, .direct_call = (uintptr_t)trace_rec_hist,
+	.flags = TRACE_OPS_NO_FPSIMD | TRACE_OPS_ENTRY
 };
 
 int hist_prepare(unsigned int *chosen)
@@ -100,21 +130,21 @@ int hist_prepare(unsigned int *chosen)
 		free(want);
 		return TRACE_EINVAL;
 	}
-	if (!slot_of && !(slot_of = calloc(trace_site_count() + 1, 1))) {
+	if (!hist_fast.slot_of && !(hist_fast.slot_of = calloc(trace_site_count() + 1, 1))) {
 		free(want);
 		return TRACE_ENOMEM;
 	}
 	for (unsigned int c = 0; c < smp_num_cpus(); c++)
-		if (!rows[c] && !(rows[c] = calloc(HIST_FUNCS_MAX, sizeof(struct hist_row)))) {
+		if (!hist_fast.rows[c] && !(hist_fast.rows[c] = calloc(HIST_FUNCS_MAX, sizeof(struct hist_row)))) {
 			free(want);
-			return TRACE_ENOMEM;	/* rows[] kept for the next try */
+			return TRACE_ENOMEM;	/* hist_fast.rows[] kept for the next try */
 		}
-	memset(slot_of, 0, trace_site_count() + 1);
+	memset(hist_fast.slot_of, 0, trace_site_count() + 1);
 	nslots = 0;
 	for (unsigned int i = 0; i < trace_site_count(); i++)
 		if (site_bit(want, i)) {
 			slot_site[nslots++] = i;
-			slot_of[i] = (uint8_t)nslots;
+			hist_fast.slot_of[i] = (uint8_t)nslots;
 		}
 	free(want);
 	hist_clear();
@@ -123,13 +153,13 @@ int hist_prepare(unsigned int *chosen)
 
 void hist_clear(void)
 {
-	__atomic_fetch_add(&epoch, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&hist_fast.epoch, 1, __ATOMIC_RELEASE);
 }
 
 void hist_forget(void)
 {
-	if (slot_of)
-		memset(slot_of, 0, trace_site_count() + 1);
+	if (hist_fast.slot_of)
+		memset(hist_fast.slot_of, 0, trace_site_count() + 1);
 	nslots = 0;
 	hist_clear();
 }
@@ -147,8 +177,8 @@ unsigned int hist_functions(const unsigned int **sites)
 
 const struct hist_row *hist_row_of(unsigned int cpu, unsigned int slot)
 {
-	if (cpu >= NR_CPUS || slot >= nslots || !rows[cpu] ||
-	    __atomic_load_n(&seen[cpu], __ATOMIC_ACQUIRE) != __atomic_load_n(&epoch, __ATOMIC_ACQUIRE))
+	if (cpu >= NR_CPUS || slot >= nslots || !hist_fast.rows[cpu] ||
+	    __atomic_load_n(&hist_fast.seen[cpu], __ATOMIC_ACQUIRE) != __atomic_load_n(&hist_fast.epoch, __ATOMIC_ACQUIRE))
 		return NULL;
-	return &rows[cpu][slot];
+	return &hist_fast.rows[cpu][slot];
 }
