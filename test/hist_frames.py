@@ -47,56 +47,65 @@ def hist_dumps(fr):
 
 
 def check_hist_frames(res, board, image_dir):
-    bt = os.path.join(HOST, "hist.bt")
-    elf = os.path.join(image_dir, "baretrace.elf")
     st, out = run(["make", "-s", f"BOARD={board}", "build/host/baretrace"])
     if st != 0:
         res.record("hist: the host tool builds", False, out)
         return
+    # Both ops on hs_work: the histograms' C path, the same calls timed
+    # by both. Then function_graph one level up (hs_work_call) and the
+    # histograms alone on hs_work: their entry and return in assembly;
+    # the graph durations hold the same calls and a call's worth more.
+    check_run(res, board, image_dir, "hs_work", "")
+    check_run(res, board, image_dir, "hs_work_call", " (hist alone: the assembly path)")
+
+
+def check_run(res, board, image_dir, graph_func, what):
+    bt = os.path.join(HOST, "hist.bt")
+    elf = os.path.join(image_dir, "baretrace.elf")
     if os.path.exists(bt):
         os.remove(bt)
     cmd = ["tools/qemu-run", "--image", os.path.join(image_dir, "Image"),
            "--machine", make_var(board, "QEMU_MACHINE"), "--cpu", make_var(board, "QEMU_CPU"),
            "--smp", make_var(board, "QEMU_SMP"), "--mem", make_var(board, "QEMU_MEM"),
            "--qemu-flags", "-icount shift=0", "--capture", bt, "--bootargs",
-           "panic=poweroff trace=function_graph trace_filter=hs_work trace_hist=hs_work "
-           "-- histwork"]
+           f"panic=poweroff trace=function_graph trace_filter={graph_func} "
+           "trace_hist=hs_work -- histwork"]
     st, out = run(cmd, timeout=120)
     out = out.replace("\r", "")
     made = {int(c): int(n) for c, n in re.findall(r"^histwork: cpu (\d+) made (\d+) calls$",
                                                   out, re.M)}
     ncpus = int(make_var(board, "QEMU_SMP"))
     ok = st == 0 and len(made) == ncpus and os.path.exists(bt)
-    res.record("hist: histwork under function_graph and trace_hist= ends, every CPU says "
+    res.record(f"hist{what}: histwork under function_graph and trace_hist= ends, every CPU says "
                "its calls", ok, out[-2000:])
     if not ok:
         return
     fr = frames(bt)
     names = {n: s for s, n in site_names([(t, c, 0, b) for t, c, b in fr]).items()}
-    site = names.get("hs_work")
+    site, gsite = names.get("hs_work"), names.get(graph_func)
     dumps = hist_dumps(fr)
     pairs, err = graph_time_skews(bt)
     graph = collections.defaultdict(collections.Counter)
     graph_sum = collections.Counter()
     for cpu, s, dur, _ in pairs:
-        if s == site:
+        if s == gsite:
             graph[cpu][bucket(dur)] += 1
             graph_sum[cpu] += dur
     got = {c: dumps.get(c, {}).get(site, (0, {})) for c in range(ncpus)}
     counts = {c: sum(got[c][1].values()) for c in got}
-    res.record("hist: per CPU, the histogram's count is the calls the CPU made",
+    res.record(f"hist{what}: per CPU, the histogram's count is the calls the CPU made",
                site is not None and counts == made, f"hist {counts}, made {made}")
     want = {c: dict(graph[c]) for c in range(ncpus)}
     have = {c: got[c][1] for c in range(ncpus)}
-    res.record("hist: per CPU, the buckets hold the durations function_graph recorded for "
+    res.record(f"hist{what}: per CPU, the buckets hold the durations function_graph recorded for "
                "the same calls (-icount: exact)", not err and want == have,
                f"graph {want}\nhist  {have}\n{err or ''}")
-    res.record("hist: each CPU's sum of durations is within the graph tracer's (the graph "
+    res.record(f"hist{what}: each CPU's sum of durations is within the graph tracer's (the graph "
                "frame holds the hist frame, or the other way round: 16 ticks a call at -icount; at most 64)",
                all(abs(got[c][0] - graph_sum[c]) <= 64 * made[c] for c in range(ncpus)),
                f"hist sums {[got[c][0] for c in range(ncpus)]}, graph {dict(graph_sum)}")
     size = sum(len(b) for t, _, b in fr if t == 10)
-    res.record("hist: the histograms take a few hundred bytes of the line",
+    res.record(f"hist{what}: the histograms take a few hundred bytes of the line",
                0 < size < 600, f"{size} bytes of type-10 bodies")
 
     tool = os.path.join(HOST, "baretrace")
@@ -108,10 +117,10 @@ def check_hist_frames(res, board, image_dir):
         ok = st == 0 and fn["calls"] == sum(made.values()) and per == have
     except (ValueError, KeyError, IndexError) as e:
         ok, js = False, f"{js}\n{e}"
-    res.record("hist: `baretrace hist --json` shows the frames' numbers", ok, js[-2000:])
+    res.record(f"hist{what}: `baretrace hist --json` shows the frames' numbers", ok, js[-2000:])
     st, txt = run([tool, "hist", bt, "--elf", elf, "--per-cpu"])
     total = sum(made.values())
-    res.record("hist: `baretrace hist` prints bars per function and per CPU",
+    res.record(f"hist{what}: `baretrace hist` prints bars per function and per CPU",
                st == 0 and re.search(rf"^hs_work: {total} calls on {ncpus} CPUs, average ", txt, re.M)
                and re.search(rf"^hs_work on CPU {ncpus - 1}: {made[ncpus - 1]} calls", txt, re.M)
                and re.search(r"^ +\d+ -> \d+ +\d+ -> \d+ : \d+ +\|\*+ *\|$", txt, re.M),

@@ -95,7 +95,11 @@ void hist_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now, bo
 	if (!r || !slot || !returned)
 		return;
 	if (__builtin_expect(hist_fast.seen[cpu] != e, 0)) {
-		for (unsigned int k = 0; k < HIST_FUNCS_MAX; k++)
+		/* Only the rows in use: nslots is written before the epoch
+		 * it goes with (hist_prepare, then hist_clear's release),
+		 * and read after it (the acquire above); rows past it are
+		 * neither read nor written until a later epoch zeroes them. */
+		for (unsigned int k = 0; k < READ_ONCE(nslots); k++)
 			r[k] = (struct hist_row){ .sum = 0 };
 		/* Orders the zeroes before seen[]: a reader that sees the
 		 * new epoch sees them. */
