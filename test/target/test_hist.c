@@ -285,6 +285,44 @@ KTEST(hist_per_cpu_counts_add_up_while_cpu0_reads)
 	hist_done(t);
 }
 
+/* CPU 0 clears again and again while the other CPUs hit: no count may
+ * pass the calls made, nothing may break; then a clear with the CPUs
+ * idle, and the next round's counts are exact again. */
+KTEST(hist_clear_while_other_cpus_hit)
+{
+	unsigned int ncpus = smp_num_cpus(), n, clears = 0;
+	bool within = true;
+
+	if (ncpus < 2)
+		return ktest_skip(t, "needs 2 CPUs");
+	KT_EQ(t, trace_hist(true, "hs_fast", &n), 0);
+	mt_round = 0;
+	for (unsigned int c = 0; c < NR_CPUS; c++)
+		mt_done[c] = 0;
+	for (unsigned int c = 1; c < ncpus; c++)
+		smp_start(c, mt_caller, (void *)(uintptr_t)c);
+	WRITE_ONCE(mt_round, 1);
+	while (!all_done(1)) {
+		hist_clear();
+		clears++;
+		for (unsigned int c = 1; c < ncpus; c++)
+			within &= row_calls(hist_row_of(c, 0)) <= MT_CALLS;
+	}
+	for (unsigned int c = 1; c < ncpus; c++)
+		within &= row_calls(hist_row_of(c, 0)) <= MT_CALLS;
+	hist_clear();
+	WRITE_ONCE(mt_round, 2);
+	while (!all_done(2))
+		cpu_relax();
+	for (unsigned int c = 1; c < ncpus; c++) {
+		smp_wait(c);
+		KT_EQ(t, row_calls(hist_row_of(c, 0)), MT_CALLS);
+	}
+	kprintf("# hist: %u clears while %u CPUs hit\n", clears, ncpus - 1);
+	KT_EXPECT(t, within && clears > 0);
+	hist_done(t);
+}
+
 /* The cost of a hit in instructions (the PMU counts them under -icount
  * and on hardware), beside the profiler's on the same kind of function.
  * Interrupts masked around each count. */
