@@ -146,7 +146,10 @@ static const char names_text[] =
 	"C++ names (Itanium ABI, \"_Z...\") are shown demangled in every output:\n"
 	"\"_ZNK6Sensor4readEv\" as \"Sensor::read() const\". -F, -N and graph's FUNC\n"
 	"match a function by either name: -F 'Sensor::read*' or -F '_ZNK6Sensor*'.\n"
-	"  --no-demangle         names as the symbol table has them, in every output\n";
+	"  --no-demangle         names as the symbol table has them, in every output\n"
+	"Recorded arguments (trace_args=) and return values (trace_retval=1) are shown\n"
+	"by name and type from the ELF's DWARF when --elf is given: f(id=3, ok=true).\n"
+	"  --no-types            raw registers in hex, as recorded\n";
 
 /* One row per command; a new command adds its text and a row. */
 static const struct bt_cmd_help cmd_helps[] = {
@@ -172,7 +175,7 @@ const struct bt_cmd_help *bt_cmd_find(const char *name)
 static const char *const all_options[] = {
 	"--elf", "--ns", "--abstime", "--per-cpu", "--counters", "--sort", "--format",
 	"--output", "--cpu", "--function", "--notrace", "--depth", "--time-range",
-	"--min-duration", "--no-demangle", "--diff", "--fail-above", "--floor", "--old-elf", "--new-elf",
+	"--min-duration", "--no-demangle", "--no-types", "--diff", "--fail-above", "--floor", "--old-elf", "--new-elf",
 	"--serial", "--baud", "--file", "--qemu", "--exec", "--exec-timeout", "--help",
 };
 

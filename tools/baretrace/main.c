@@ -154,9 +154,14 @@ static int sort_key(const char *sort)
 	return key;
 }
 
-/* --no-demangle: C++ names as the symbol table has them (model/symtab.h). */
+/* --no-demangle: C++ names as the symbol table has them (model/symtab.h);
+ * --no-types: arguments and return values as raw registers (functypes.c). */
 static int names_opt(const char *arg)
 {
+	if (!strcmp(arg, "--no-types")) {
+		bt_opt_types = 0;
+		return 1;
+	}
 	if (strcmp(arg, "--no-demangle"))
 		return 0;
 	bt_sym_demangler = NULL;

@@ -77,6 +77,23 @@ unsigned bt_ext_args(const struct wire_ext *x, int64_t *v, unsigned max);
 /* report's line(s) for an extension record on its own: "[000] ts: ..." */
 void bt_print_ext(struct bt_decoder *d, unsigned cpu, const char *ts, struct wire_ext *x);
 
+/* ---- typed.c: arguments and return values by name and type ------------- */
+
+/* One register's value as type t prints it: "-22", "true", "MODE_FAST", "{...}". */
+void bt_typed_value(const struct bt_ctype *t, uint64_t raw, char *buf, size_t n);
+/* "id=3, buf=0x40081230, ..." from n recorded registers of site's
+ * function; 0, or -1: no signature (print them raw). */
+int bt_typed_args(struct bt_decoder *d, uint64_t site, const int64_t *v, unsigned n, char *buf,
+		  size_t cap);
+/* The return value's text: 1, 0 for a void function (nothing to show),
+ * -1 no signature (raw). */
+int bt_typed_retval(struct bt_decoder *d, uint64_t site, int64_t v, char *buf, size_t n);
+/* The same as JSON object members ("id":3,"ok":true), preceded by a comma
+ * if lead: how many were written, or -1 (no signature: nothing written). */
+int bt_typed_json_args(FILE *f, struct bt_decoder *d, uint64_t site, const int64_t *v,
+		       unsigned n, int lead);
+int bt_typed_json_retval(FILE *f, struct bt_decoder *d, uint64_t site, int64_t v, int lead);
+
 /* ---- chrome_calls.c ---------------------------------------------------- */
 
 #define BT_CALLS_HOLD	65536	/* calls held per CPU before the earliest are written */

@@ -62,6 +62,16 @@ static void begin(struct bt_decoder *d, struct chrome *c, unsigned cpu, const ch
 		fputs(",\"s\":\"t\"", f);
 }
 
+/* Arguments as typed members (typed.c) where DWARF says, else "args":[hex...]. */
+static void args_members(struct chrome *c, uint64_t site, const int64_t *v, unsigned n, int lead)
+{
+	if (bt_typed_json_args(c->f, c->d, site, v, n, lead) >= 0)
+		return;
+	if (lead)
+		fputc(',', c->f);
+	bt_json_args(c->f, v, n);
+}
+
 static void write_call(void *ctx, const struct bt_call *k)
 {
 	struct chrome *c = ctx;
@@ -74,11 +84,14 @@ static void write_call(void *ctx, const struct bt_call *k)
 	fputs(",\"dur\":", c->f);
 	bt_json_ns(c->f, bt_ticks_ns(k->end, freq) - bt_ticks_ns(k->start, freq));
 	if (k->has_retval || k->nargs) {
+		int lead = 0;
+
 		fputs(",\"args\":{", c->f);
-		if (k->has_retval)
-			fprintf(c->f, "\"retval\":%lld%s", (long long)k->retval, k->nargs ? "," : "");
+		if (k->has_retval &&
+		    (lead = bt_typed_json_retval(c->f, d, k->site, k->retval, 0)) < 0)
+			lead = fprintf(c->f, "\"retval\":%lld", (long long)k->retval) > 0;
 		if (k->nargs)
-			bt_json_args(c->f, k->args, k->nargs);
+			args_members(c, k->site, k->args, k->nargs, lead);
 		fputs("}", c->f);
 	}
 	fputs("}", c->f);
@@ -95,7 +108,7 @@ static void flush_pending(struct bt_decoder *d, struct chrome *c)
 	snprintf(label, sizeof(label), "args of %s", bt_func_name(d, c->pend_site, nb, sizeof(nb)));
 	begin(d, c, c->pend_cpu, label, "args", "i", c->pend_ts);
 	fputs(",\"args\":{", c->f);
-	bt_json_args(c->f, c->pend_args, c->pend_n);
+	args_members(c, c->pend_site, c->pend_args, c->pend_n, 0);
 	fputs("}}", c->f);
 }
 
@@ -111,10 +124,8 @@ static void flush_held(struct bt_decoder *d, struct chrome *c)
 	begin(d, c, c->held_cpu, bt_func_name(d, r->site, nb, sizeof(nb)), "function", "i", r->ts);
 	fputs(",\"args\":{\"caller\":", c->f);
 	bt_json_str(c->f, r->has_caller ? bt_caller_name(&d->syms, r->caller, cb, sizeof(cb)) : "?");
-	if (c->held_nargs) {
-		fputs(",", c->f);
-		bt_json_args(c->f, c->held_args, c->held_nargs);
-	}
+	if (c->held_nargs)
+		args_members(c, r->site, c->held_args, c->held_nargs, 1);
 	fputs("}}", c->f);
 }
 

@@ -45,13 +45,23 @@ static unsigned args_of(const struct bt_rqueue *q, const struct bt_ritem *it, in
 	return (unsigned)it->a;
 }
 
-static void args_paren(const struct bt_rqueue *q, const struct bt_ritem *it, char *buf,
-		       size_t n)
+/* By name and type where DWARF says (typed.c), else the registers in hex. */
+static void args_text(struct bt_report *rp, const struct bt_rqueue *q, const struct bt_ritem *it,
+		      const char *sep, char *text, size_t n)
 {
 	int64_t v[BT_ARGS_SHOWN];
+	unsigned k = args_of(q, it, v);
+
+	if (bt_typed_args(rp->names, it->site, v, k, text, n))
+		bt_fmt_arg_values(v, k, sep, text, n);
+}
+
+static void args_paren(struct bt_report *rp, const struct bt_rqueue *q, const struct bt_ritem *it,
+		       char *buf, size_t n)
+{
 	char text[512];
 
-	bt_fmt_arg_values(v, args_of(q, it, v), ", ", text, sizeof(text));
+	args_text(rp, q, it, ", ", text, sizeof(text));
 	snprintf(buf, n, "(%.*s)", (int)n - 3, text);
 }
 
@@ -65,10 +75,17 @@ static const char *call_paren(const char *name, const char *args)
 	return args[0] ? args : strchr(name, '(') ? "" : "()";
 }
 
-static void print_retval(const struct bt_ritem *x, const char *func)
+/* " / * = 5 * /", typed (typed.c) where DWARF says: none for a void function. */
+static void print_retval(struct bt_report *rp, const struct bt_ritem *x, const char *func)
 {
-	if (x->flags & WIRE_EXIT_HAS_RETVAL)
-		printf(" /* %s%s= %lld */", func ? func : "", func ? " " : "", (long long)x->retval);
+	char val[64];
+	int typed = 0;
+
+	if (x->flags & WIRE_EXIT_HAS_RETVAL &&
+	    (typed = bt_typed_retval(rp->names, x->site, x->retval, val, sizeof(val))) < 0)
+		snprintf(val, sizeof(val), "%lld", (long long)x->retval);
+	if (typed)
+		printf(" /* %s%s= %s */", func ? func : "", func ? " " : "", val);
 	else if (func)
 		printf(" /* %s */", func);
 }
@@ -92,12 +109,12 @@ static void exit_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem 
 	if (entry) {
 		bt_graph_start(rp, cpu, entry->ts, 1, x->a, entry->a);
 		printf("%s%s;", name, call_paren(name, args));
-		print_retval(x, NULL);
+		print_retval(rp, x, NULL);
 		rp->indent[cpu] = entry->a;
 	} else {
 		bt_graph_start(rp, cpu, x->ts, 1, x->a, depth);
 		printf("}");
-		print_retval(x, e.matched ? NULL : name);
+		print_retval(rp, x, e.matched ? NULL : name);
 		rp->indent[cpu] = depth;
 	}
 	printf("\n");
@@ -113,7 +130,7 @@ static void entry_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem
 	const char *name;
 
 	if (!args[0] && next && is_args(next) && next->site == it->site) {
-		args_paren(q, next, args, cap);
+		args_paren(rp, q, next, args, cap);
 		q->at++;
 		next = peek(q);
 	}
@@ -165,14 +182,13 @@ static void outcome_line(struct bt_report *rp, unsigned cpu, const struct bt_rit
 static void ext_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *it)
 {
 	const struct bt_rqueue *q = &rp->q[cpu];
-	int64_t v[BT_ARGS_SHOWN];
 	char ts[40], nb[32], ab[16], text[BT_ARGS_SHOWN * 20];
 	uint64_t ret;
 
 	bt_fmt_seconds(ts, sizeof(ts), it->ts, bt_freq(rp->names));
 	switch (it->sub) {
 	case WIRE_EXT_ARGS:	/* no entry took them */
-		bt_fmt_arg_values(v, args_of(q, it, v), " ", text, sizeof(text));
+		args_text(rp, q, it, " ", text, sizeof(text));
 		printf("[%03u] %s: args of %s: %s\n", cpu, ts,
 		       bt_func_name(rp->names, it->site, nb, sizeof(nb)), text);
 		break;
@@ -201,7 +217,7 @@ void bt_report_item(struct bt_report *rp, unsigned cpu)
 	char args[512] = "";
 
 	if (is_args(it) && next && is_entry(next) && next->site == it->site) {
-		args_paren(q, it, args, sizeof(args));	/* recorded before its entry */
+		args_paren(rp, q, it, args, sizeof(args));	/* recorded before its entry */
 		it = &q->v[q->at++];
 	}
 	switch (it->kind) {

@@ -1,0 +1,226 @@
+/*
+ * tools/baretrace/output/typed.c: recorded arguments and return values by
+ * name and type (model/functypes.c reads the types), as report's text
+ * and as JSON members for the Chrome export.
+ *
+ *   sensor_read(id=3, buf=0x40081230, len=64, mode=MODE_FAST, ok=true)
+ *
+ * Integers are cut to their type's size and sign (an int's register may
+ * hold anything above bit 31), enums print by enumerator name (a value
+ * no enumerator has, as a number), bool as true/false, plain char as a
+ * C character literal, pointers in hex (0 as NULL). What the registers
+ * cannot show: an aggregate by value prints as {...} (its bytes are in
+ * one or two registers, or it was copied and passed by address), a
+ * floating-point parameter as ? (it travels in v0-v7, which are not
+ * recorded). Parameters past the recorded registers are left out, and
+ * "..." says there were more. A void function shows no return value.
+ */
+#include <string.h>
+
+#include "../bt.h"
+
+static const char *enum_name(const struct bt_ctype *t, int64_t v)
+{
+	for (size_t i = 0; i < t->nvals; i++)
+		if (t->vals[i].value == v)
+			return t->vals[i].name;
+	return NULL;
+}
+
+/* A char literal: 'A', '\'', '\x07'. */
+static void char_text(unsigned c, char *buf, size_t n)
+{
+	if (c == '\'' || c == '\\')
+		snprintf(buf, n, "'\\%c'", c);
+	else if (c >= ' ' && c <= '~')
+		snprintf(buf, n, "'%c'", c);
+	else
+		snprintf(buf, n, "'\\x%02x'", c);
+}
+
+void bt_typed_value(const struct bt_ctype *t, uint64_t raw, char *buf, size_t n)
+{
+	int64_t v = bt_ctype_value(t, raw);
+	const char *name;
+
+	switch (t->kind) {
+	case BT_TY_INT:
+		if (t->is_signed)
+			snprintf(buf, n, "%lld", (long long)v);
+		else
+			snprintf(buf, n, "%llu", (unsigned long long)v);
+		break;
+	case BT_TY_BOOL:
+		if (v == 0 || v == 1)
+			snprintf(buf, n, "%s", v ? "true" : "false");
+		else
+			snprintf(buf, n, "%llu", (unsigned long long)v);	/* not a bool's value */
+		break;
+	case BT_TY_CHAR:
+		char_text((unsigned)(v & 0xff), buf, n);
+		break;
+	case BT_TY_ENUM:
+		if ((name = enum_name(t, v)))
+			snprintf(buf, n, "%s", name);
+		else
+			snprintf(buf, n, t->is_signed ? "%lld" : "%llu", (long long)v);
+		break;
+	case BT_TY_PTR:
+		snprintf(buf, n, raw ? "0x%llx" : "NULL", (unsigned long long)raw);
+		break;
+	case BT_TY_AGGR:
+		snprintf(buf, n, "{...}");
+		break;
+	case BT_TY_FLOAT:
+		snprintf(buf, n, "?");
+		break;
+	default:
+		snprintf(buf, n, "0x%llx", (unsigned long long)raw);
+	}
+}
+
+/* Calls fn for each parameter shown: its name and its text; returns
+ * whether parameters were left out (past the registers recorded). */
+static int each_arg(const struct bt_sig *s, const int64_t *v, unsigned nv,
+		    void (*fn)(void *ctx, const char *name, const struct bt_ctype *t, uint64_t raw,
+			       unsigned i),
+		    void *ctx)
+{
+	unsigned shown = 0;
+
+	for (size_t i = 0; i < s->np; i++) {
+		const struct bt_param *p = &s->p[i];
+
+		if (p->type.kind != BT_TY_FLOAT && (p->reg < 0 || p->reg + p->nregs > (int)nv))
+			return 1;
+		fn(ctx, p->name ? p->name : "?", &p->type,
+		   p->reg >= 0 ? (uint64_t)v[p->reg] : 0, shown++);
+	}
+	return s->variadic;
+}
+
+struct json {
+	FILE *f;
+	int lead;		/* members were written before these */
+	int n;
+};
+
+struct text {
+	char *buf;
+	size_t cap, len;
+};
+
+static void put_text(void *ctx, const char *name, const struct bt_ctype *t, uint64_t raw,
+		     unsigned i)
+{
+	struct text *x = ctx;
+	char val[64];
+
+	bt_typed_value(t, raw, val, sizeof(val));
+	if (x->len < x->cap) {
+		int k = snprintf(x->buf + x->len, x->cap - x->len, "%s%s=%s", i ? ", " : "", name,
+				 val);
+
+		x->len += k > 0 ? (size_t)k : 0;
+	}
+}
+
+int bt_typed_args(struct bt_decoder *d, uint64_t site, const int64_t *v, unsigned n, char *buf,
+		  size_t cap)
+{
+	const struct bt_sig *s = bt_sig_find(d->elf_path, &d->syms, site);
+	struct text x = { buf, cap, 0 };
+
+	if (!s)
+		return -1;
+	buf[0] = 0;
+	if (each_arg(s, v, n, put_text, &x) && x.len < cap)
+		snprintf(buf + x.len, cap - x.len, "%s...", x.len ? ", " : "");
+	return 0;
+}
+
+int bt_typed_retval(struct bt_decoder *d, uint64_t site, int64_t v, char *buf, size_t n)
+{
+	const struct bt_sig *s = bt_sig_find(d->elf_path, &d->syms, site);
+
+	if (!s)
+		return -1;
+	if (s->ret.kind == BT_TY_VOID)
+		return 0;
+	bt_typed_value(&s->ret, (uint64_t)v, buf, n);
+	return 1;
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+/* A member's name: the parameter's, unless it would hide a member the
+ * export writes itself. */
+static void json_name(FILE *f, const char *name)
+{
+	static const char *const taken[] = { "args", "retval", "caller" };
+
+	for (size_t i = 0; i < sizeof(taken) / sizeof(taken[0]); i++)
+		if (!strcmp(name, taken[i])) {
+			fputs("\"param_", f);
+			fputs(name, f);
+			fputs("\":", f);
+			return;
+		}
+	bt_json_str(f, name);
+	fputc(':', f);
+}
+
+/* Numbers stay numbers, bool a JSON bool; the rest strings as report prints them. */
+static void json_value(FILE *f, const struct bt_ctype *t, uint64_t raw)
+{
+	int64_t v = bt_ctype_value(t, raw);
+	char val[64];
+
+	if (t->kind == BT_TY_INT || (t->kind == BT_TY_ENUM && !enum_name(t, v))) {
+		fprintf(f, t->is_signed ? "%lld" : "%llu", (long long)v);
+		return;
+	}
+	bt_typed_value(t, raw, val, sizeof(val));
+	if (t->kind == BT_TY_BOOL && (v == 0 || v == 1))
+		fputs(val, f);
+	else
+		bt_json_str(f, val);
+}
+
+static void put_json(void *ctx, const char *name, const struct bt_ctype *t, uint64_t raw,
+		     unsigned i)
+{
+	struct json *j = ctx;
+
+	(void)i;
+	if (j->lead || j->n)
+		fputc(',', j->f);
+	json_name(j->f, name);
+	json_value(j->f, t, raw);
+	j->n++;
+}
+
+int bt_typed_json_args(FILE *f, struct bt_decoder *d, uint64_t site, const int64_t *v,
+		       unsigned n, int lead)
+{
+	const struct bt_sig *s = bt_sig_find(d->elf_path, &d->syms, site);
+	struct json j = { f, lead, 0 };
+
+	if (!s)
+		return -1;
+	each_arg(s, v, n, put_json, &j);
+	return j.n;
+}
+
+int bt_typed_json_retval(FILE *f, struct bt_decoder *d, uint64_t site, int64_t v, int lead)
+{
+	const struct bt_sig *s = bt_sig_find(d->elf_path, &d->syms, site);
+
+	if (!s)
+		return -1;
+	if (s->ret.kind == BT_TY_VOID)
+		return 0;
+	fputs(lead ? ",\"retval\":" : "\"retval\":", f);
+	json_value(f, &s->ret, (uint64_t)v);
+	return 1;
+}
