@@ -285,15 +285,40 @@ static struct {
 	size_t cap;
 } cache;
 
+static void free_type(struct bt_ctype *t)
+{
+	for (size_t i = 0; i < t->nvals; i++)
+		free(t->vals[i].name);
+	free(t->vals);
+}
+
+void bt_sig_cache_free(void)
+{
+	for (size_t i = 0; i < cache.cap; i++) {
+		struct bt_sig *s = cache.site[i].sig;
+
+		if (!s)
+			continue;
+		for (size_t k = 0; k < s->np; k++) {
+			free(s->p[k].name);
+			free_type(&s->p[k].type);
+		}
+		free(s->p);
+		free_type(&s->ret);
+		free(s);
+	}
+	if (cache.state > 0)
+		bt_srcmap_close(&cache.map);
+	free(cache.elf);
+	free(cache.site);
+	memset(&cache, 0, sizeof(cache));
+}
+
 static int open_elf(const char *elf)
 {
 	if (cache.elf && !strcmp(cache.elf, elf))
 		return cache.state;
-	if (cache.state > 0)
-		bt_srcmap_close(&cache.map);
-	free(cache.elf);
-	free(cache.site);		/* signatures stay: a caller may hold one */
-	memset(&cache, 0, sizeof(cache));
+	bt_sig_cache_free();
 	cache.elf = bt_strndup(elf, strlen(elf));
 	cache.state = bt_srcmap_try_open(&cache.map, elf) ? -1 : 1;
 	return cache.state;

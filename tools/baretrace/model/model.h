@@ -265,10 +265,13 @@ struct bt_sig {
 extern int bt_opt_types;	/* --no-types clears it: raw registers */
 /*
  * The signature of site's function from elf's DWARF, read on first use
- * and kept; NULL when values show raw: --no-types, no ELF, no DWARF, a
+ * and kept (valid until bt_sig_cache_free or a call for another ELF); NULL when values show raw: --no-types, no ELF, no DWARF, a
  * function DWARF does not describe, or a GCC clone (".constprop.0").
  */
 const struct bt_sig *bt_sig_find(const char *elf, struct bt_symtab *syms, uint64_t site);
+/* Forgets every signature read (they are kept until then, or until
+ * bt_sig_find is asked about another ELF) and closes the DWARF. */
+void bt_sig_cache_free(void);
 /* A register's value as type t holds it: truncated to its size and
  * sign-extended if it is signed. */
 int64_t bt_ctype_value(const struct bt_ctype *t, uint64_t raw);

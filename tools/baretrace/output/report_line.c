@@ -12,7 +12,9 @@
  * lines of other CPUs may come between an entry and its exit. An entry
  * whose next item on its CPU is its own exit prints as one "leaf();"
  * line; arguments recorded right after (or right before) an entry, on
- * its CPU, print inside its parentheses: "leaf(0x1, 0x2);". An exit
+ * its CPU, print inside its parentheses: "leaf(0x1, 0x2);", or by name
+ * and type where the ELF's DWARF says (typed.c): "leaf(id=3, ok=true);",
+ * and so do return values: "} / * = TY_EINVAL * /". An exit
  * whose entry is unknown (threshold mode records only exits) names its
  * function in a comment after the brace, as ftrace does.
  *

@@ -12,7 +12,7 @@
  * cannot show: an aggregate by value prints as {...} (its bytes are in
  * one or two registers, or it was copied and passed by address), a
  * floating-point parameter as ? (it travels in v0-v7, which are not
- * recorded). Parameters past the recorded registers are left out, and
+ * recorded), and so does a 128-bit integer for now. Parameters past the recorded registers are left out, and
  * "..." says there were more. A void function shows no return value.
  */
 #include <string.h>
@@ -45,7 +45,9 @@ void bt_typed_value(const struct bt_ctype *t, uint64_t raw, char *buf, size_t n)
 
 	switch (t->kind) {
 	case BT_TY_INT:
-		if (t->is_signed)
+		if (t->size > 8)
+			snprintf(buf, n, "?");	/* __int128: not shown yet */
+		else if (t->is_signed)
 			snprintf(buf, n, "%lld", (long long)v);
 		else
 			snprintf(buf, n, "%llu", (unsigned long long)v);
