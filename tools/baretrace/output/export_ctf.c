@@ -119,6 +119,14 @@ static void extension(struct bt_decoder *d, struct bt_ctf *c, const struct wire_
 	bt_ctf_put_bytes(c, &(uint8_t){ (uint8_t)x.count }, 1);
 	for (unsigned i = 0; i < x.count && !wire_ext_value(&walk, &v); i++)
 		bt_ctf_put_u64(c, x.subtype == WIRE_EXT_ARGS ? (uint64_t)wire_unzigzag(v) : v * 4);
+	if (x.subtype == WIRE_EXT_ARGS) {	/* by name and type (typed.c); "" when raw */
+		int64_t args[BT_ARGS_SHOWN];
+
+		if (bt_typed_args(d, x.site, args, bt_ext_args(&x, args, BT_ARGS_SHOWN), text,
+				  sizeof(text)))
+			text[0] = 0;
+		bt_ctf_put_cstr(c, text);
+	}
 }
 
 static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
@@ -154,6 +162,11 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		bt_ctf_put_u64(c, bt_ticks_ns(r->duration, bt_freq(d)));
 		bt_ctf_put_bytes(c, &(uint8_t){ r->flags & WIRE_EXIT_HAS_RETVAL }, 1);
 		bt_ctf_put_u64(c, (uint64_t)r->retval);
+		/* by its type (typed.c); "" when raw or void */
+		if (!(r->flags & WIRE_EXIT_HAS_RETVAL) ||
+		    bt_typed_retval(d, r->site, r->retval, text, sizeof(text)) <= 0)
+			text[0] = 0;
+		bt_ctf_put_cstr(c, text);
 		break;
 	case WIRE_REC_EVENT:
 		tracepoint(d, c, r);
