@@ -101,7 +101,7 @@ int main(int argc, char **argv)
 	printf("typed: ty_check %d\n", ty_check(false, TY_MODE_OFF, '\n'));
 	printf("typed: ty_mode_of %d\n", (int)ty_mode_of(seed));
 	printf("typed: ty_mode_of %d\n", (int)ty_mode_of(7));
-	printf("typed: ty_name_len %zu\n", ty_name_len(name));
+	printf("typed: ty_name_len %u\n", (unsigned)ty_name_len(name));
 	printf("typed: ty_point_sum %ld\n", ty_point_sum(p, big, seed));
 	printf("typed: ty_scale %d\n", (int)ty_scale(1.5, seed));
 	ty_void(seed);
