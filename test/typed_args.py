@@ -8,13 +8,15 @@ expected lines are derived here from the seed, by the formulas of
 test/apps/typed/main.c, and each return value is also checked against
 what the app printed on the console (so the derivation is checked too).
 Then the same trace with --no-types (raw registers, whose low bytes must
-still hold the values), and the Chrome export's typed "args".
+still hold the values), the Chrome export's typed "args", and the CTF
+export's typed strings as babeltrace2 reads them.
 
 Part of the 'apps' stage; alone: python3 test/typed_args.py
 """
 import json
 import os
 import re
+import shutil
 import sys
 
 APP = "test/apps/typed"
@@ -149,6 +151,21 @@ def check(h, res, board):
                first("ty_void") == {"x": SEED} and
                first("ty_mode_of").get("k") == SEED,
                f"{out}\n" + json.dumps(by, indent=None)[:3000])
+
+    if not shutil.which("babeltrace2"):
+        return
+    ctf = os.path.join(h.HOST, "typed-ctf")
+    shutil.rmtree(ctf, ignore_errors=True)
+    rst, out = h.run([tool, "export", "--format", "ctf", bt, "--elf", elf, "-o", ctf])
+    bst, text = h.run(["babeltrace2", ctf]) if rst == 0 else (None, out)
+    fn, args, ret = want[0]
+    res.record("typed: CTF export: func_args has the typed arguments, func_exit the typed "
+               "return value (babeltrace2)",
+               bst == 0 and re.search(rf'func_args: .*func = "{fn}", .*typed = "{re.escape(args)}"',
+                                      text) and
+               re.search(rf'func_exit: .*func = "{fn}", .*retval_typed = "{ret}"', text) and
+               re.search(r'func_exit: .*func = "ty_void", .*retval_typed = "void"', text),
+               text[-2000:])
 
 
 if __name__ == "__main__":
