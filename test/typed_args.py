@@ -2,7 +2,8 @@
 
 test/apps/typed is traced with the graph tracer, its return values and
 eight argument registers of every ty_* call (trace_retval=1
-trace_args=ty_*:8), from a seed given after '--'. The host tool reads
+trace_args=ty_*:8:s01: the strings x0 and x1 point to too), from a seed
+given after '--'. The host tool reads
 the image's DWARF and must print each call as the code made it: the
 expected lines are derived here from the seed, by the formulas of
 test/apps/typed/main.c, and each return value is also checked against
@@ -51,7 +52,11 @@ def expected(seed, buf, name):
         ("ty_check", "on=false, mode=TY_MODE_OFF, c='\\x0a'", "false"),
         ("ty_mode_of", f"k={seed}", modes.get(seed, str(seed))),
         ("ty_mode_of", "k=7", "TY_MODE_FAST"),
-        ("ty_name_len", f"name={name}", "6"),
+        ("ty_name_len", 'name="sensor"', "6"),
+        ("ty_greet", 'who="world", where=NULL', "5"),
+        ("ty_greet", 'who="0123456789abcdefghijklmnopqrstuv"..., '
+         f'where="{"sensor"[seed:]}"', str(36 + len("sensor"[seed:]))),
+        ("ty_peek", "p=0x10 <unreadable>", "1"),
         ("ty_point_sum", f"p={{...}}, big={{...}}, k={seed}",
          str((seed - 2 * seed) * seed + 100 + 200 + 300 + seed)),
         ("ty_scale", f"f=?, k={seed}", "?"),
@@ -90,7 +95,7 @@ def check(h, res, board):
     bt = os.path.join(h.HOST, "typed.bt")
     st, console = h.run(["tools/qemu-run", "--image", os.path.join(img, "Image"),
                          "--bootargs", "panic=poweroff trace=function_graph trace_filter=ty_* "
-                         f"trace_retval=1 trace_args=ty_*:8 -- {SEED}", "--capture", bt],
+                         f"trace_retval=1 trace_args=ty_*:8:s01 -- {SEED}", "--capture", bt],
                         timeout=h.QEMU_TIMEOUT)
     console = console.replace("\r", "")
     vals, (buf, name) = printed(console)
@@ -112,7 +117,8 @@ def check(h, res, board):
     got = graph_calls(report)
     res.record("typed: report shows every ty_* call's arguments by name and type and its "
                "return value typed (enum names, bool, char, narrow signed/unsigned, "
-               "pointers, {...} for structs, ? for floating point, ... past x7, none for void)",
+               "pointers, strings (cut at 32 bytes, NULL, outside RAM), {...} for structs, "
+               "? for floating point, ... past x7, none for void)",
                rst == 0 and [(f, a, r or None) for f, a, r in got] == want,
                "got:\n" + "\n".join(map(str, got)) + "\nwant:\n" + "\n".join(map(str, want)) +
                "\n" + report[-2000:])

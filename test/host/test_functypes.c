@@ -80,7 +80,7 @@ static void args_are(unsigned site, const int64_t *v, unsigned n, const char *wa
 {
 	char buf[512];
 
-	tap_ok(!bt_typed_args(&dec, site, v, n, buf, sizeof(buf)), "%s: typed", funcs[site]);
+	tap_ok(!bt_typed_args(&dec, site, v, n, NULL, buf, sizeof(buf)), "%s: typed", funcs[site]);
 	tap_eq_str(buf, want, funcs[site]);
 }
 
@@ -169,7 +169,7 @@ static void fallbacks(void)
 	tap_ok(!sig(NFUNCS), "a site DWARF has no function at: no signature");
 	tap_ok(!sig(NFUNCS + 1), "a site with no name: no signature");
 	bt_opt_types = 0;
-	tap_ok(bt_typed_args(&dec, 0, v, 1, buf, sizeof(buf)) < 0, "--no-types: raw");
+	tap_ok(bt_typed_args(&dec, 0, v, 1, NULL, buf, sizeof(buf)) < 0, "--no-types: raw");
 	bt_opt_types = 1;
 	dec.elf_path = PLAIN;
 	tap_ok(!sig(0), "an ELF without DWARF: no signature");

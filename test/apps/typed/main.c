@@ -6,6 +6,10 @@
  * each result is printed, so the test checks the host tool's typed
  * values against both.
  *
+ * Traced with trace_args=ty_*:8:s01, so the strings x0 and x1 point to
+ * are recorded for every call: a char * shows its string (cut at 32
+ * bytes), NULL stays NULL, a pointer outside RAM is never read.
+ *
  * noipa keeps each a real call with its declared parameters: GCC may
  * not clone it (".constprop.0") or pass its arguments another way.
  */
@@ -55,6 +59,16 @@ TY size_t ty_name_len(const char *name)
 	return strlen(name);
 }
 
+TY size_t ty_greet(const char *who, const char *where)
+{
+	return strlen(who) + (where ? strlen(where) : 0);
+}
+
+TY int ty_peek(const char *p)	/* never reads p: the tracer must not either */
+{
+	return p != NULL;
+}
+
 TY long ty_point_sum(struct ty_point p, struct ty_big big, int k)
 {
 	return (p.x + p.y) * k + big.a + big.b + big.c;
@@ -102,6 +116,10 @@ int main(int argc, char **argv)
 	printf("typed: ty_mode_of %d\n", (int)ty_mode_of(seed));
 	printf("typed: ty_mode_of %d\n", (int)ty_mode_of(7));
 	printf("typed: ty_name_len %u\n", (unsigned)ty_name_len(name));
+	printf("typed: ty_greet %u\n", (unsigned)ty_greet("world", NULL));
+	printf("typed: ty_greet %u\n",
+	       (unsigned)ty_greet("0123456789abcdefghijklmnopqrstuvwxyz", name + seed));
+	printf("typed: ty_peek %d\n", ty_peek((const char *)16));
 	printf("typed: ty_point_sum %ld\n", ty_point_sum(p, big, seed));
 	printf("typed: ty_scale %d\n", (int)ty_scale(1.5, seed));
 	ty_void(seed);

@@ -81,10 +81,20 @@ void bt_print_ext(struct bt_decoder *d, unsigned cpu, const char *ts, struct wir
 
 /* One register's value as type t prints it: "-22", "true", "MODE_FAST", "{...}". */
 void bt_typed_value(const struct bt_ctype *t, uint64_t raw, char *buf, size_t n);
+/* A string an argument register points to (docs/wire.md 2.6 subtype 6). */
+struct bt_argstr {
+	int have;
+	const uint8_t *bytes;
+	unsigned len;
+	uint8_t flags;		/* WIRE_STR_* */
+};
+/* As a C string literal: "sensor", "0123..."... (cut), 0x10 <unreadable>. */
+void bt_argstr_text(const struct bt_argstr *str, uint64_t raw, char *buf, size_t n);
 /* "id=3, buf=0x40081230, ..." from n recorded registers of site's
- * function; 0, or -1: no signature (print them raw). */
-int bt_typed_args(struct bt_decoder *d, uint64_t site, const int64_t *v, unsigned n, char *buf,
-		  size_t cap);
+ * function, pointers with a string recorded (strs[reg], or strs NULL)
+ * as the string; 0, or -1: no signature (print them raw). */
+int bt_typed_args(struct bt_decoder *d, uint64_t site, const int64_t *v, unsigned n,
+		  const struct bt_argstr *strs, char *buf, size_t cap);
 /* The return value's text: 1, 0 for a void function (nothing to show),
  * -1 no signature (raw). */
 int bt_typed_retval(struct bt_decoder *d, uint64_t site, int64_t v, char *buf, size_t n);

@@ -122,7 +122,7 @@ static void extension(struct bt_decoder *d, struct bt_ctf *c, const struct wire_
 	if (x.subtype == WIRE_EXT_ARGS) {	/* by name and type (typed.c); "-" when raw */
 		int64_t args[BT_ARGS_SHOWN];
 
-		if (bt_typed_args(d, x.site, args, bt_ext_args(&x, args, BT_ARGS_SHOWN), text,
+		if (bt_typed_args(d, x.site, args, bt_ext_args(&x, args, BT_ARGS_SHOWN), NULL, text,
 				  sizeof(text)) || !text[0])
 			snprintf(text, sizeof(text), "-");
 		bt_ctf_put_cstr(c, text);

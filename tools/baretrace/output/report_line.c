@@ -40,6 +40,20 @@ static int is_args(const struct bt_ritem *it)
 	return it->kind == WIRE_REC_EXT && it->sub == WIRE_EXT_ARGS;
 }
 
+/* A string an argument of site's call points to (it follows the arguments). */
+static int is_string_of(const struct bt_ritem *it, uint64_t site)
+{
+	return it->kind == WIRE_REC_EXT && it->sub == WIRE_EXT_STRING && it->site == site;
+}
+
+/* Past the strings recorded with the arguments at q->v[at - 1]. */
+static size_t after_strings(const struct bt_rqueue *q, size_t at)
+{
+	while (at < q->n && is_string_of(&q->v[at], q->v[at - 1].site))
+		at++;
+	return at;
+}
+
 /* An arguments item's values, copied out of the arena (no alignment there). */
 static unsigned args_of(const struct bt_rqueue *q, const struct bt_ritem *it, int64_t *v)
 {
@@ -47,14 +61,23 @@ static unsigned args_of(const struct bt_rqueue *q, const struct bt_ritem *it, in
 	return (unsigned)it->a;
 }
 
-/* By name and type where DWARF says (typed.c), else the registers in hex. */
+/*
+ * By name and type where DWARF says (typed.c), else the registers in hex;
+ * the strings recorded right after the arguments (items it + 1 ...) show
+ * in place of their pointers.
+ */
 static void args_text(struct bt_report *rp, const struct bt_rqueue *q, const struct bt_ritem *it,
 		      const char *sep, char *text, size_t n)
 {
 	int64_t v[BT_ARGS_SHOWN];
 	unsigned k = args_of(q, it, v);
+	struct bt_argstr strs[8] = { { 0 } };
 
-	if (bt_typed_args(rp->names, it->site, v, k, text, n))
+	for (const struct bt_ritem *s = it + 1; s < q->v + q->n && is_string_of(s, it->site); s++)
+		if (s->action < 8)
+			strs[s->action] = (struct bt_argstr){ 1, (const uint8_t *)q->arena + s->text,
+							      (unsigned)s->a, s->flags };
+	if (bt_typed_args(rp->names, it->site, v, k, strs, text, n))
 		bt_fmt_arg_values(v, k, sep, text, n);
 }
 
@@ -133,7 +156,7 @@ static void entry_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem
 
 	if (!args[0] && next && is_args(next) && next->site == it->site) {
 		args_paren(rp, q, next, args, cap);
-		q->at++;
+		q->at = after_strings(q, q->at + 1);
 		next = peek(q);
 	}
 	if (it->kind != WIRE_REC_GRAPH_ENTRY) {
@@ -193,6 +216,13 @@ static void ext_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *
 		args_text(rp, q, it, " ", text, sizeof(text));
 		printf("[%03u] %s: args of %s: %s\n", cpu, ts,
 		       bt_func_name(rp->names, it->site, nb, sizeof(nb)), text);
+		rp->q[cpu].at = after_strings(q, rp->q[cpu].at);
+		break;
+	case WIRE_EXT_STRING:	/* its arguments were lost */
+		bt_argstr_text(&(struct bt_argstr){ 1, (const uint8_t *)q->arena + it->text,
+						     (unsigned)it->a, it->flags }, 0, text, sizeof(text));
+		printf("[%03u] %s: string x%u of %s: %s\n", cpu, ts, it->action,
+		       bt_func_name(rp->names, it->site, nb, sizeof(nb)), text);
 		break;
 	case WIRE_EXT_TRIGGER:
 		printf("[%03u] %s: trigger %s on %s\n", cpu, ts,
@@ -215,11 +245,14 @@ static void ext_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *
 void bt_report_item(struct bt_report *rp, unsigned cpu)
 {
 	struct bt_rqueue *q = &rp->q[cpu];
-	struct bt_ritem *it = &q->v[q->at++], *next = peek(q);
+	struct bt_ritem *it = &q->v[q->at++], *next;
 	char args[512] = "";
+	size_t past = is_args(it) ? after_strings(q, q->at) : q->at;
 
+	next = past < q->n ? &q->v[past] : NULL;
 	if (is_args(it) && next && is_entry(next) && next->site == it->site) {
 		args_paren(rp, q, it, args, sizeof(args));	/* recorded before its entry */
+		q->at = past;
 		it = &q->v[q->at++];
 	}
 	switch (it->kind) {

@@ -12,7 +12,9 @@
  * cannot show: an aggregate by value prints as {...} (its bytes are in
  * one or two registers, or it was copied and passed by address), a
  * floating-point parameter as ? (it travels in v0-v7, which are not
- * recorded), and so does a 128-bit integer for now. Parameters past the recorded registers are left out, and
+ * recorded), and so does a 128-bit integer for now. A char * whose
+ * string was recorded (trace_args=F:N:sR, docs/wire.md 2.6 subtype 6)
+ * prints as a C string literal, "..." after it when it went on. Parameters past the recorded registers are left out, and
  * "..." says there were more. A void function shows no return value.
  */
 #include <string.h>
@@ -85,20 +87,50 @@ void bt_typed_value(const struct bt_ctype *t, uint64_t raw, char *buf, size_t n)
  * whether parameters were left out (past the registers recorded). */
 static int each_arg(const struct bt_sig *s, const int64_t *v, unsigned nv,
 		    void (*fn)(void *ctx, const char *name, const struct bt_ctype *t, uint64_t raw,
-			       unsigned i),
-		    void *ctx)
+			       unsigned i, const struct bt_argstr *str),
+		    void *ctx, const struct bt_argstr *strs)
 {
 	unsigned shown = 0;
 
 	for (size_t i = 0; i < s->np; i++) {
 		const struct bt_param *p = &s->p[i];
+		const struct bt_argstr *str = NULL;
 
 		if (p->type.kind != BT_TY_FLOAT && (p->reg < 0 || p->reg + p->nregs > (int)nv))
 			return 1;
+		if (strs && p->reg >= 0 && p->type.char_ptr && v[p->reg] && strs[p->reg].have)
+			str = &strs[p->reg];	/* a char * (not NULL) whose string came */
 		fn(ctx, p->name ? p->name : "?", &p->type,
-		   p->reg >= 0 ? (uint64_t)v[p->reg] : 0, shown++);
+		   p->reg >= 0 ? (uint64_t)v[p->reg] : 0, shown++, str);
 	}
 	return s->variadic;
+}
+
+void bt_argstr_text(const struct bt_argstr *str, uint64_t raw, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	if ((str->flags & WIRE_STR_UNREADABLE) && !str->len) {
+		snprintf(buf, n, "0x%llx <unreadable>", (unsigned long long)raw);
+		return;
+	}
+	if (n < 8)
+		return;
+	buf[len++] = '"';
+	for (unsigned i = 0; i < str->len && len + 8 < n; i++) {
+		uint8_t c = str->bytes[i];
+
+		if (c == '"' || c == '\\')
+			len += (size_t)snprintf(buf + len, n - len, "\\%c", c);
+		else if (c >= ' ' && c <= '~')
+			buf[len++] = (char)c;
+		else
+			len += (size_t)snprintf(buf + len, n - len, "\\x%02x", c);
+	}
+	buf[len++] = '"';
+	buf[len] = 0;
+	if (str->flags & (WIRE_STR_CUT | WIRE_STR_UNREADABLE))
+		snprintf(buf + len, n - len, "...");	/* the string goes on */
 }
 
 struct json {
@@ -113,12 +145,15 @@ struct text {
 };
 
 static void put_text(void *ctx, const char *name, const struct bt_ctype *t, uint64_t raw,
-		     unsigned i)
+		     unsigned i, const struct bt_argstr *str)
 {
 	struct text *x = ctx;
-	char val[64];
+	char val[4 * 64];
 
-	bt_typed_value(t, raw, val, sizeof(val));
+	if (str)
+		bt_argstr_text(str, raw, val, sizeof(val));
+	else
+		bt_typed_value(t, raw, val, sizeof(val));
 	if (x->len < x->cap) {
 		int k = snprintf(x->buf + x->len, x->cap - x->len, "%s%s=%s", i ? ", " : "", name,
 				 val);
@@ -127,8 +162,8 @@ static void put_text(void *ctx, const char *name, const struct bt_ctype *t, uint
 	}
 }
 
-int bt_typed_args(struct bt_decoder *d, uint64_t site, const int64_t *v, unsigned n, char *buf,
-		  size_t cap)
+int bt_typed_args(struct bt_decoder *d, uint64_t site, const int64_t *v, unsigned n,
+		  const struct bt_argstr *strs, char *buf, size_t cap)
 {
 	const struct bt_sig *s = bt_sig_find(d->elf_path, &d->syms, site);
 	struct text x = { buf, cap, 0 };
@@ -136,7 +171,7 @@ int bt_typed_args(struct bt_decoder *d, uint64_t site, const int64_t *v, unsigne
 	if (!s)
 		return -1;
 	buf[0] = 0;
-	if (each_arg(s, v, n, put_text, &x) && x.len < cap)
+	if (each_arg(s, v, n, put_text, &x, strs) && x.len < cap)
 		snprintf(buf + x.len, cap - x.len, "%s...", x.len ? ", " : "");
 	return 0;
 }
@@ -190,11 +225,12 @@ static void json_value(FILE *f, const struct bt_ctype *t, uint64_t raw)
 }
 
 static void put_json(void *ctx, const char *name, const struct bt_ctype *t, uint64_t raw,
-		     unsigned i)
+		     unsigned i, const struct bt_argstr *str)
 {
 	struct json *j = ctx;
 
 	(void)i;
+	(void)str;	/* the Chrome export does not carry strings yet */
 	if (j->lead || j->n)
 		fputc(',', j->f);
 	json_name(j->f, name);
@@ -210,7 +246,7 @@ int bt_typed_json_args(FILE *f, struct bt_decoder *d, uint64_t site, const int64
 
 	if (!s)
 		return -1;
-	each_arg(s, v, n, put_json, &j);
+	each_arg(s, v, n, put_json, &j, NULL);
 	return j.n;
 }
 
