@@ -318,9 +318,11 @@ void dump_text_ext(const char *ts, const struct wire_record *r,
 		dump_text_args(line, sizeof(line), &x);
 		kprintf("%s args of %s: %s\n", ts, name_of_site(x.site), line);
 		break;
-	case WIRE_EXT_STRING:	/* the bytes as they are: "" holds the line's shape */
-		kprintf("%s string x%u of %s: \"%.*s\"%s\n", ts, x.reg, name_of_site(x.site),
-			(int)x.count, (const char *)x.values,
+	case WIRE_EXT_STRING:	/* its bytes, NUL-terminated in line[] (kprintf has no %.*s) */
+		for (v = 0; v < x.count && v + 1 < sizeof(line); v++)
+			line[v] = (char)x.values[v];
+		line[v] = '\0';
+		kprintf("%s string x%u of %s: \"%s\"%s\n", ts, x.reg, name_of_site(x.site), line,
 			x.str_flags & WIRE_STR_UNREADABLE ? " (unreadable)" :
 			x.str_flags & WIRE_STR_CUT ? "..." : "");
 		break;
