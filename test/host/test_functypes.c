@@ -144,6 +144,28 @@ static void text(void)
 	ret_is(3, 0, 1, "{...}");
 }
 
+static void strings(void)
+{
+	int64_t v[] = { 0x40081230, 0 }, null[] = { 0, 0 };
+	struct bt_argstr s[8] = { { 1, (const uint8_t *)"hi\"\n", 4, 0 } };
+	char buf[128];
+
+	tap_ok(!bt_typed_args(&dec, 5, v, 2, s, buf, sizeof(buf)), "fx_void: typed, a string");
+	tap_eq_str(buf, "s=\"hi\\\"\\x0a\", w={...}", "a char * as a C string literal");
+	s[0].flags = WIRE_STR_CUT;
+	bt_typed_args(&dec, 5, v, 2, s, buf, sizeof(buf));
+	tap_eq_str(buf, "s=\"hi\\\"\\x0a\"..., w={...}", "a cut string: ... after it");
+	s[0] = (struct bt_argstr){ 1, NULL, 0, WIRE_STR_UNREADABLE };
+	bt_typed_args(&dec, 5, v, 2, s, buf, sizeof(buf));
+	tap_eq_str(buf, "s=0x40081230 <unreadable>, w={...}", "an unreadable pointer");
+	bt_typed_args(&dec, 5, null, 2, s, buf, sizeof(buf));
+	tap_eq_str(buf, "s=NULL, w={...}", "NULL stays NULL");
+	s[1] = s[0] = (struct bt_argstr){ 1, (const uint8_t *)"x", 1, 0 };
+	v[1] = v[0];
+	bt_typed_args(&dec, 0, v, 2, s, buf, sizeof(buf));
+	tap_eq_str(buf, "id=48, buf=0x40081230, ...", "no string for a void * or an integer");
+}
+
 static void json(void)
 {
 	int64_t rd[] = { 5, 0x40081230, 64 }, fl[] = { 1, 0x41, 0xff, 2 };
@@ -188,6 +210,7 @@ int main(void)
 	load(FIXTURE);
 	regs();
 	text();
+	strings();
 	json();
 	fallbacks();
 	bt_sig_cache_free();
