@@ -123,6 +123,17 @@ def check(h, res, board):
                "got:\n" + "\n".join(map(str, got)) + "\nwant:\n" + "\n".join(map(str, want)) +
                "\n" + report[-2000:])
 
+    rst, only = h.run([tool, "report", bt, "--elf", elf, "-F", "ty_greet"])
+    rst2, others = h.run([tool, "report", bt, "--elf", elf, "-N", "ty_greet"])
+    res.record("typed: report -F keeps a call's arguments and strings with it, -N drops them "
+               "with it (no stray 'args of' or 'string' lines)",
+               rst == 0 and rst2 == 0 and
+               [(f, a, r) for f, a, r in graph_calls(only)] == [w for w in want
+                                                               if w[0] == "ty_greet"] and
+               not re.search(r"args of|string x|ty_greet", others.split("# ")[0]) and
+               len(graph_calls(others)) == len(want) - 2,
+               only[-1500:] + others[-1500:])
+
     rst, raw = h.run([tool, "report", bt, "--elf", elf, "--no-types"])
     got = graph_calls(raw)
     narrow = [a for f, a, _ in got if f == "ty_narrow"]
