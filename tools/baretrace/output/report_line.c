@@ -14,7 +14,9 @@
  * line; arguments recorded right after (or right before) an entry, on
  * its CPU, print inside its parentheses: "leaf(0x1, 0x2);", or by name
  * and type where the ELF's DWARF says (typed.c): "leaf(id=3, ok=true);",
- * and so do return values: "} / * = TY_EINVAL * /". An exit
+ * with the strings recorded after the arguments (docs/wire.md 2.6 subtype
+ * 6) in place of their char pointers, and so do return values:
+ * "} / * = TY_EINVAL * /". An exit
  * whose entry is unknown (threshold mode records only exits) names its
  * function in a comment after the brace, as ftrace does.
  *

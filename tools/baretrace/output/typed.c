@@ -14,8 +14,9 @@
  * floating-point parameter as ? (it travels in v0-v7, which are not
  * recorded), and so does a 128-bit integer for now. A char * whose
  * string was recorded (trace_args=F:N:sR, docs/wire.md 2.6 subtype 6)
- * prints as a C string literal, "..." after it when it went on. Parameters past the recorded registers are left out, and
- * "..." says there were more. A void function shows no return value.
+ * prints as a C string literal, "..." after it when it went on.
+ * Parameters past the recorded registers are left out, and "..." says
+ * there were more. A void function shows no return value.
  */
 #include <string.h>
 
