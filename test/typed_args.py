@@ -169,6 +169,31 @@ def check(h, res, board):
                first("ty_mode_of").get("k") == SEED,
                f"{out}\n" + json.dumps(by, indent=None)[:3000])
 
+    # args-spec: the boot argument from the types, and a run with it
+    funcs = ["ty_greet", "ty_name_len", "ty_many", "ty_scale", "ty_point_sum", "ty_sensor_read"]
+    # registers as AAPCS64 gives main.c's declarations; s: the char * ones
+    spec = ("trace_args=ty_greet:2:s01,ty_name_len:1:s0,ty_many:8,ty_scale:1,"
+            "ty_point_sum:3,ty_sensor_read:3")
+    rst, out = h.run([tool, "args-spec", "--elf", elf] + funcs)
+    bad, bad_out = h.run([tool, "args-spec", "--elf", elf, "ty_greet", "no_such_fn"])
+    usage, _ = h.run([tool, "args-spec", "ty_greet"])
+    bt2 = os.path.join(h.HOST, "typed-spec.bt")
+    st, console = h.run(["tools/qemu-run", "--image", os.path.join(img, "Image"),
+                         "--bootargs", "panic=poweroff trace=function_graph trace_filter=ty_* "
+                         f"trace_retval=1 {out.strip()} -- {SEED}", "--capture", bt2],
+                        timeout=h.QEMU_TIMEOUT) if rst == 0 else (None, "")
+    _, report2 = h.run([tool, "report", bt2, "--elf", elf]) if st == 0 else (None, "")
+    got = [c for c in graph_calls(report2) if c[0] in ("ty_greet", "ty_sensor_read")]
+    res.record("typed: args-spec prints the trace_args= that the declarations call for "
+               "(registers, :s for char *), refuses an unknown name (exit 1, nothing on "
+               "stdout) and a missing --elf (exit 2); a run with its output shows the "
+               "strings",
+               rst == 0 and out.strip() == spec and bad == 1 and "trace_args" not in bad_out
+               and usage == 2 and len(got) == 4 and
+               got == [w for w in want if w[0] in ("ty_greet", "ty_sensor_read")],
+               f"got {out!r}, want {spec!r}; bad {bad}: {bad_out!r}; usage {usage}\n"
+               + report2[-1500:])
+
     if not shutil.which("babeltrace2"):
         return
     ctf = os.path.join(h.HOST, "typed-ctf")

@@ -127,6 +127,13 @@ static const char coverage_usage[] =
 	"        drivers, board, the application's folder). In names every ',' is ';'\n"
 	"        (lcov 1.16 ends a name at a comma): \"f(int; char)\"\n";
 
+static const char args_spec_usage[] =
+	"  args-spec --elf ELF FUNC... [--no-demangle]\n"
+	"        prints the trace_args= boot argument that records FUNC's parameters:\n"
+	"        the argument registers they take and, for each char * among them,\n"
+	"        the string it points to (:sRR), from the ELF's DWARF (at most 8):\n"
+	"        trace_args=fmt_fixed:3:s0,fsm_step:2\n";
+
 /* The filters of the commands that read a trace (filter_opt below). */
 static const char filters_text[] =
 	"FILTERS (report, stats, export, graph; applied once, to the decoded stream):\n"
@@ -159,6 +166,7 @@ static const struct bt_cmd_help cmd_helps[] = {
 	{ "export", export_usage, 1 },
 	{ "graph", graph_usage, 1 },
 	{ "coverage", coverage_usage, 0 },
+	{ "args-spec", args_spec_usage, 0 },
 };
 
 #define N_CMDS	(sizeof(cmd_helps) / sizeof(cmd_helps[0]))

@@ -386,5 +386,7 @@ int main(int argc, char **argv)
 		return cmd_graph(argc - 1, argv + 1);
 	if (!strcmp(cmd, "coverage"))
 		return bt_coverage_main(argc - 1, argv + 1);	/* output/coverage.c */
+	if (!strcmp(cmd, "args-spec"))
+		return bt_args_spec_main(argc - 1, argv + 1);	/* output/args_spec.c */
 	bt_unknown_command(cmd);
 }

@@ -104,6 +104,9 @@ int bt_typed_json_args(FILE *f, struct bt_decoder *d, uint64_t site, const int64
 		       unsigned n, int lead);
 int bt_typed_json_retval(FILE *f, struct bt_decoder *d, uint64_t site, int64_t v, int lead);
 
+/* args_spec.c: `baretrace args-spec --elf ELF FUNC...` (argv[0] "args-spec"). */
+int bt_args_spec_main(int argc, char **argv);
+
 /* ---- chrome_calls.c ---------------------------------------------------- */
 
 #define BT_CALLS_HOLD	65536	/* calls held per CPU before the earliest are written */
