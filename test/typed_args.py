@@ -158,7 +158,7 @@ def check(h, res, board):
     first = lambda fn: by.get(fn, [{}])[0]  # noqa: E731
     big_len = 16 * SEED + 16
     res.record("typed: Chrome export's args are named and typed (numbers, enum names, "
-               "JSON bools, pointers as hex strings; no retval for void)",
+               "JSON bools, pointers as hex strings, char * as its string; no retval for void)",
                rst == 0 and
                first("ty_sensor_read") == {"retval": "TY_EINVAL" if big_len > 32 else "TY_OK",
                                            "id": SEED, "buf": buf, "len": big_len} and
@@ -166,7 +166,12 @@ def check(h, res, board):
                first("ty_narrow").get("u64") == (1 << 63) + SEED and
                first("ty_check").get("on") is bool(SEED & 1) and
                first("ty_void") == {"x": SEED} and
-               first("ty_mode_of").get("k") == SEED,
+               first("ty_mode_of").get("k") == SEED and
+               first("ty_name_len") == {"retval": 6, "name": "sensor"} and
+               by.get("ty_greet", [{}, {}])[1:] == [{
+                   "retval": 36 + len("sensor"[SEED:]),
+                   "who": "0123456789abcdefghijklmnopqrstuv...", "where": "sensor"[SEED:]}] and
+               first("ty_peek") == {"retval": 1, "p": "0x10 <unreadable>"},
                f"{out}\n" + json.dumps(by, indent=None)[:3000])
 
     # args-spec: the boot argument from the types, and a run with it

@@ -174,9 +174,9 @@ static void json(void)
 	FILE *f = open_memstream(&p, &n);
 
 	tap_eq_int(bt_typed_json_retval(f, &dec, 0, -22, 0), 1, "fx_read: JSON retval");
-	tap_eq_int(bt_typed_json_args(f, &dec, 0, rd, 3, 1), 3, "fx_read: 3 JSON members");
+	tap_eq_int(bt_typed_json_args(f, &dec, 0, rd, 3, NULL, 1), 3, "fx_read: 3 JSON members");
 	fputs("|", f);
-	tap_eq_int(bt_typed_json_args(f, &dec, 2, fl, 4, 0), 4, "fx_flags: 4 JSON members");
+	tap_eq_int(bt_typed_json_args(f, &dec, 2, fl, 4, NULL, 0), 4, "fx_flags: 4 JSON members");
 	fclose(f);
 	tap_eq_str(p, "\"retval\":\"FX_EINVAL\",\"id\":5,\"buf\":\"0x40081230\",\"len\":64|"
 		   "\"on\":true,\"c\":\"'A'\",\"sc\":-1,\"col\":\"FX_GREEN\"", "JSON");

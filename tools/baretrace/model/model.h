@@ -14,12 +14,15 @@
 #define BT_DONE_MAX	65536	/* returned calls awaiting their caller, per CPU */
 #define BT_ARGS_MAX	8	/* arguments kept with an open frame */
 
+struct bt_strs;		/* output/bt_out.h: strings recorded with arguments */
+
 struct bt_frame {
 	uint64_t site, depth, ts;
 	uint64_t child_ticks;	/* children handed on early (spilled) while open */
 	uint64_t holes_at;	/* its stack's holes when it was entered */
 	unsigned nargs;		/* from an arguments record right after the entry */
 	int64_t args[BT_ARGS_MAX];
+	struct bt_strs *strs;	/* their strings (malloc'd, the exporter's), or NULL */
 };
 
 /* A call that returned and that no exit since has claimed as a child. */

@@ -18,6 +18,7 @@
  * Parameters past the recorded registers are left out, and "..." says
  * there were more. A void function shows no return value.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "../bt.h"
@@ -189,6 +190,26 @@ int bt_typed_retval(struct bt_decoder *d, uint64_t site, int64_t v, char *buf, s
 	return 1;
 }
 
+void bt_strs_add(struct bt_strs **s, const struct wire_ext *x)
+{
+	if (x->reg >= 8)
+		return;
+	if (!*s && !(*s = calloc(1, sizeof(**s))))
+		bt_die(BT_EXIT_INPUT, "out of memory");
+	(*s)->have |= (uint8_t)(1u << x->reg);
+	(*s)->flags[x->reg] = x->str_flags;
+	(*s)->len[x->reg] = (uint8_t)(x->count < 32 ? x->count : 32);
+	memcpy((*s)->bytes[x->reg], x->values, (*s)->len[x->reg]);
+}
+
+void bt_strs_view(const struct bt_strs *s, struct bt_argstr out[8])
+{
+	for (unsigned r = 0; r < 8; r++)
+		out[r] = s && (s->have & (1u << r)) ?
+			 (struct bt_argstr){ 1, s->bytes[r], s->len[r], s->flags[r] } :
+			 (struct bt_argstr){ 0, NULL, 0, 0 };
+}
+
 /* ---- JSON ---------------------------------------------------------------- */
 
 /* A member's name: the parameter's, unless it would hide a member the
@@ -229,25 +250,39 @@ static void put_json(void *ctx, const char *name, const struct bt_ctype *t, uint
 		     unsigned i, const struct bt_argstr *str)
 {
 	struct json *j = ctx;
+	char text[64];
 
 	(void)i;
-	(void)str;	/* the Chrome export does not carry strings yet */
 	if (j->lead || j->n)
 		fputc(',', j->f);
 	json_name(j->f, name);
-	json_value(j->f, t, raw);
 	j->n++;
+	if (!str) {
+		json_value(j->f, t, raw);
+		return;
+	}
+	if ((str->flags & WIRE_STR_UNREADABLE) && !str->len) {	/* as report says it */
+		snprintf(text, sizeof(text), "0x%llx <unreadable>", (unsigned long long)raw);
+		bt_json_str(j->f, text);
+		return;
+	}
+	/* the string itself, "..." after it if it went on */
+	memcpy(text, str->bytes, str->len < 32 ? str->len : 32);
+	text[str->len < 32 ? str->len : 32] = 0;
+	if (str->flags & (WIRE_STR_CUT | WIRE_STR_UNREADABLE))
+		strcat(text, "...");
+	bt_json_str(j->f, text);
 }
 
 int bt_typed_json_args(FILE *f, struct bt_decoder *d, uint64_t site, const int64_t *v,
-		       unsigned n, int lead)
+		       unsigned n, const struct bt_argstr *strs, int lead)
 {
 	const struct bt_sig *s = bt_sig_find(d->elf_path, &d->syms, site);
 	struct json j = { f, lead, 0 };
 
 	if (!s)
 		return -1;
-	each_arg(s, v, n, put_json, &j, NULL);
+	each_arg(s, v, n, put_json, &j, strs);
 	return j.n;
 }
 
