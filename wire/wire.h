@@ -96,6 +96,9 @@ enum wire_meta_key {
 #define WIRE_EXT_STACK		2
 #define WIRE_EXT_TRIGGER	3
 #define WIRE_EXT_OUTCOME	4	/* how the run ended: enum run_outcome, kernel/report/outcome.h */
+#define WIRE_EXT_STRING		6	/* a string an argument points to (trace_args=F:N:sR) */
+#define WIRE_STR_CUT		1	/* its flags: no NUL within the bytes recorded */
+#define WIRE_STR_UNREADABLE	2	/* outside RAM, or a read faulted */
 
 
 /* What a fired trigger did (subtype 3's action byte). */
@@ -260,11 +263,12 @@ struct wire_ext {
 	uint8_t action;		/* trigger: enum wire_trigger_action */
 	uint8_t outcome;	/* outcome: enum run_outcome */
 	int64_t status;		/* outcome: main()'s status for RUN_EXIT */
-	const uint8_t *values, *end;
+	uint8_t reg, str_flags;	/* string: the register, WIRE_STR_* */
+	const uint8_t *values, *end;	/* string: its bytes (no NUL) */
 };
 
 /*
- * Parses r (kind 7): 1 with *x filled for subtypes 1-4, 0 for a subtype
+ * Parses r (kind 7): 1 with *x filled for subtypes 1-4 and 6, 0 for a subtype
  * this version does not know (to skip), -1 if the bytes are malformed.
  */
 int wire_ext_parse(const struct wire_record *r, struct wire_ext *x);

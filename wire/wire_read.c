@@ -212,7 +212,8 @@ int wire_ext_parse(const struct wire_record *r, struct wire_ext *x)
 	struct rd d;
 	struct wire_ext z = { 0 };
 
-	if (r->subtype < WIRE_EXT_ARGS || r->subtype > WIRE_EXT_OUTCOME)
+	if (r->subtype < WIRE_EXT_ARGS || (r->subtype > WIRE_EXT_OUTCOME &&
+					     r->subtype != WIRE_EXT_STRING))
 		return 0;
 	if (!r->data)	/* every known subtype has at least one byte */
 		return -1;
@@ -234,6 +235,17 @@ int wire_ext_parse(const struct wire_record *r, struct wire_ext *x)
 		z.outcome = rd_u8(&d);
 		z.status = wire_unzigzag(rd_varint(&d));
 		break;
+	case WIRE_EXT_STRING:	/* count: its length; values: its bytes */
+		z.site = rd_varint(&d);
+		z.reg = rd_u8(&d);
+		z.str_flags = rd_u8(&d);
+		z.count = rd_u8(&d);
+		if (!d.bad && (size_t)(d.end - d.p) < z.count)
+			return -1;
+		z.values = d.p;
+		z.end = d.p + z.count;
+		*x = z;
+		return d.bad ? -1 : 1;
 	}
 	z.values = d.p;
 	z.end = d.end;

@@ -154,11 +154,32 @@ static void test_profile(void)
 	       wire_profile_next(&it, &e[0]) == WIRE_REC_DONE, "profile: zero entries");
 }
 
+static void test_string(void)
+{
+	/* site 300, register 2, cut, 3 bytes "abc", then a byte a later
+	 * version appended. */
+	static const uint8_t b[] = { 0xac, 0x02, 2, WIRE_STR_CUT, 3, 'a', 'b', 'c', 0x99 };
+	struct wire_record r = ext(WIRE_EXT_STRING, b, sizeof(b));
+	struct wire_ext x;
+	int cut_ok = 1;
+
+	tap_ok(wire_ext_parse(&r, &x) == 1 && x.subtype == WIRE_EXT_STRING && x.site == 300 &&
+	       x.reg == 2 && x.str_flags == WIRE_STR_CUT && x.count == 3 &&
+	       x.end - x.values == 3 && !memcmp(x.values, "abc", 3),
+	       "string: site, register, flags, its bytes; an appended byte ignored");
+	for (size_t n = 0; n < 8; n++) {
+		r = ext(WIRE_EXT_STRING, b, n);
+		cut_ok &= wire_ext_parse(&r, &x) == -1;
+	}
+	tap_ok(cut_ok, "string: cut at any byte is malformed, not read past");
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
 	test_args();
+	test_string();
 	test_stack_and_trigger();
 	test_outcome();
 	test_in_block();

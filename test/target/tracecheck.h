@@ -14,7 +14,7 @@ struct rec {
 	uint64_t caller;	/* kinds 0, 1 (the decoder's, kept for kind 0) */
 	int64_t retval;
 	uint8_t flags, subtype;
-	uint8_t data[32];
+	uint8_t data[48];	/* an extension's body: a 32-byte string fits */
 	unsigned int data_len;
 };
 

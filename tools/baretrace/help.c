@@ -138,6 +138,12 @@ static const char hist_usage[] =
 	"        ns) as bars, all CPUs summed, with the average and the p50 and p99\n"
 	"        bucket bounds; --per-cpu adds each CPU's; --json: the same numbers,\n"
 	"        each CPU's included, as one JSON object\n";
+static const char args_spec_usage[] =
+	"  args-spec --elf ELF FUNC... [--no-demangle]\n"
+	"        prints the trace_args= boot argument that records FUNC's parameters:\n"
+	"        the argument registers they take and, for each char * among them,\n"
+	"        the string it points to (:sRR), from the ELF's DWARF (at most 8):\n"
+	"        trace_args=fmt_fixed:3:s0,fsm_step:2\n";
 
 /* The filters of the commands that read a trace (filter_opt below). */
 static const char filters_text[] =
@@ -158,7 +164,10 @@ static const char names_text[] =
 	"C++ names (Itanium ABI, \"_Z...\") are shown demangled in every output:\n"
 	"\"_ZNK6Sensor4readEv\" as \"Sensor::read() const\". -F, -N and graph's FUNC\n"
 	"match a function by either name: -F 'Sensor::read*' or -F '_ZNK6Sensor*'.\n"
-	"  --no-demangle         names as the symbol table has them, in every output\n";
+	"  --no-demangle         names as the symbol table has them, in every output\n"
+	"Recorded arguments (trace_args=) and return values (trace_retval=1) are shown\n"
+	"by name and type from the ELF's DWARF when --elf is given: f(id=3, ok=true).\n"
+	"  --no-types            raw registers in hex, as recorded\n";
 
 /* One row per command; a new command adds its text and a row. */
 static const struct bt_cmd_help cmd_helps[] = {
@@ -169,6 +178,7 @@ static const struct bt_cmd_help cmd_helps[] = {
 	{ "graph", graph_usage, 1 },
 	{ "coverage", coverage_usage, 0 },
 	{ "hist", hist_usage, 0 },
+	{ "args-spec", args_spec_usage, 0 },
 };
 
 #define N_CMDS	(sizeof(cmd_helps) / sizeof(cmd_helps[0]))
@@ -185,7 +195,7 @@ const struct bt_cmd_help *bt_cmd_find(const char *name)
 static const char *const all_options[] = {
 	"--elf", "--ns", "--abstime", "--per-cpu", "--counters", "--sort", "--format",
 	"--output", "--cpu", "--function", "--notrace", "--depth", "--time-range",
-	"--min-duration", "--no-demangle", "--diff", "--hist", "--fail-above", "--floor", "--old-elf", "--new-elf",
+	"--min-duration", "--no-demangle", "--no-types", "--diff", "--hist", "--fail-above", "--floor", "--old-elf", "--new-elf",
 	"--serial", "--baud", "--file", "--qemu", "--exec", "--exec-timeout", "--help",
 	"--json",
 };

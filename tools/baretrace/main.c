@@ -154,9 +154,14 @@ static int sort_key(const char *sort)
 	return key;
 }
 
-/* --no-demangle: C++ names as the symbol table has them (model/symtab.h). */
+/* --no-demangle: C++ names as the symbol table has them (model/symtab.h);
+ * --no-types: arguments and return values as raw registers (functypes.c). */
 static int names_opt(const char *arg)
 {
+	if (!strcmp(arg, "--no-types")) {
+		bt_opt_types = 0;
+		return 1;
+	}
 	if (strcmp(arg, "--no-demangle"))
 		return 0;
 	bt_sym_demangler = NULL;
@@ -389,5 +394,7 @@ int main(int argc, char **argv)
 		return bt_hist_main(argc - 1, argv + 1);	/* output/hist.c */
 	if (!strcmp(cmd, "coverage"))
 		return bt_coverage_main(argc - 1, argv + 1);	/* output/coverage.c */
+	if (!strcmp(cmd, "args-spec"))
+		return bt_args_spec_main(argc - 1, argv + 1);	/* output/args_spec.c */
 	bt_unknown_command(cmd);
 }

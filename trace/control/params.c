@@ -111,7 +111,7 @@ KERNEL_PARAM("trace_hist", param_hist,
 static int param_trigger(const char *v) { return set_str(&p_trigger, v); }
 KERNEL_PARAM("trace_trigger", param_trigger, "func:action[:count],... (see 'trigger')");
 static int param_args(const char *v) { return set_str(&p_args, v); }
-KERNEL_PARAM("trace_args", param_args, "func:N,... record N argument registers");
+KERNEL_PARAM("trace_args", param_args, "func:N[:sRR],... record N argument registers (and strings)");
 
 static int param_context(const char *v)
 {

@@ -225,6 +225,9 @@ int bt_decode_file(struct bt_decoder *d, const char *path);
 uint64_t bt_freq(const struct bt_decoder *d);
 /* Name of a record's function. */
 const char *bt_func_name(struct bt_decoder *d, uint64_t site, char *buf, size_t n);
+/* decode.c: pass string records (docs/wire.md 2.6 subtype 6) to the
+ * command; report sets it before reading. */
+extern int bt_decode_strings;
 /*
  * What every command counts as its events: the records passed on (kind
  * 6, informational loss counts, left out; loss markers never counted).

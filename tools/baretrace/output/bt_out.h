@@ -77,6 +77,47 @@ unsigned bt_ext_args(const struct wire_ext *x, int64_t *v, unsigned max);
 /* report's line(s) for an extension record on its own: "[000] ts: ..." */
 void bt_print_ext(struct bt_decoder *d, unsigned cpu, const char *ts, struct wire_ext *x);
 
+/* ---- typed.c: arguments and return values by name and type ------------- */
+
+/* One register's value as type t prints it: "-22", "true", "MODE_FAST", "{...}". */
+void bt_typed_value(const struct bt_ctype *t, uint64_t raw, char *buf, size_t n);
+/* A string an argument register points to (docs/wire.md 2.6 subtype 6). */
+struct bt_argstr {
+	int have;
+	const uint8_t *bytes;
+	unsigned len;
+	uint8_t flags;		/* WIRE_STR_* */
+};
+/* The strings recorded with one call's arguments, kept by an exporter
+ * until it writes the call (export_chrome.c). */
+struct bt_strs {
+	uint8_t have;			/* bit r: register r's string came */
+	uint8_t flags[8], len[8];
+	uint8_t bytes[8][32];		/* the wire's at most 32 */
+};
+/* Adds a parsed subtype-6 record to *s (allocated on first use). */
+void bt_strs_add(struct bt_strs **s, const struct wire_ext *x);
+/* *s as the argstr array bt_typed_* take (all absent if s is NULL). */
+void bt_strs_view(const struct bt_strs *s, struct bt_argstr out[8]);
+/* As a C string literal: "sensor", "0123..."... (cut), 0x10 <unreadable>. */
+void bt_argstr_text(const struct bt_argstr *str, uint64_t raw, char *buf, size_t n);
+/* "id=3, buf=0x40081230, ..." from n recorded registers of site's
+ * function, pointers with a string recorded (strs[reg], or strs NULL)
+ * as the string; 0, or -1: no signature (print them raw). */
+int bt_typed_args(struct bt_decoder *d, uint64_t site, const int64_t *v, unsigned n,
+		  const struct bt_argstr *strs, char *buf, size_t cap);
+/* The return value's text: 1, 0 for a void function (nothing to show),
+ * -1 no signature (raw). */
+int bt_typed_retval(struct bt_decoder *d, uint64_t site, int64_t v, char *buf, size_t n);
+/* The same as JSON object members ("id":3,"ok":true), preceded by a comma
+ * if lead: how many were written, or -1 (no signature: nothing written). */
+int bt_typed_json_args(FILE *f, struct bt_decoder *d, uint64_t site, const int64_t *v,
+		       unsigned n, const struct bt_argstr *strs, int lead);
+int bt_typed_json_retval(FILE *f, struct bt_decoder *d, uint64_t site, int64_t v, int lead);
+
+/* args_spec.c: `baretrace args-spec --elf ELF FUNC...` (argv[0] "args-spec"). */
+int bt_args_spec_main(int argc, char **argv);
+
 /* ---- chrome_calls.c ---------------------------------------------------- */
 
 #define BT_CALLS_HOLD	65536	/* calls held per CPU before the earliest are written */
@@ -89,6 +130,7 @@ struct bt_call {
 	int64_t retval;
 	unsigned nargs;
 	int64_t args[BT_ARGS_MAX];
+	struct bt_strs *strs;		/* their strings, or NULL (malloc'd) */
 };
 
 struct bt_calls {

@@ -2,8 +2,8 @@
  * tools/baretrace/output/render_ext.c: text for extension records (docs/wire.md
  * 2.6), shared by report and the exporters: argument lists, trigger
  * actions, and report's lines for records that stand alone. Arguments
- * are register values, so they print as 64-bit hex, as the target held
- * them; stack frames are return addresses, named by the function that
+ * are register values, so they print here as 64-bit hex, as the target
+ * held them (typed.c shows them by name and type where DWARF says); stack frames are return addresses, named by the function that
  * holds the call before them.
  */
 #include <string.h>

@@ -111,6 +111,11 @@ static void take_ext(struct bt_rqueue *q, struct bt_ritem *it, const struct wire
 	} else if (x.subtype == WIRE_EXT_STACK) {
 		for (unsigned i = 0; i < x.count && !wire_ext_value(&x, &v); i++, it->a++)
 			arena_put(q, &v, sizeof(v));
+	} else if (x.subtype == WIRE_EXT_STRING) {
+		it->action = x.reg;
+		it->flags = x.str_flags;
+		it->a = x.count;
+		arena_put(q, x.values, x.count);
 	}
 }
 
@@ -250,6 +255,7 @@ int bt_report(const char *trace, const char *elf)
 	static struct bt_report rp;
 	int rc;
 
+	bt_decode_strings = 1;	/* both passes: the plan counts them as items */
 	rp.names = bt_rplan_read(&rp.plan, &rp.depths, trace, elf);
 	rp.d = &d;
 	rp.trace = trace;
