@@ -91,6 +91,7 @@ enum wire_meta_key {
 #define WIRE_EXT_STACK		2
 #define WIRE_EXT_TRIGGER	3
 #define WIRE_EXT_OUTCOME	4	/* how the run ended: enum run_outcome, kernel/report/outcome.h */
+#define WIRE_EXT_PROBE		5	/* a probe hit and its fetched values (trace/core/probe.c) */
 
 
 /* What a fired trigger did (subtype 3's action byte). */

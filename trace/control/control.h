@@ -40,6 +40,10 @@ int trace_coverage_notrace(const char *globs);
 int trace_coverage_forget(void);
 bool trace_covering(void);
 
+/* probe_ctl.c: plants the trace_probe= probes; 0, or -1 when one was
+ * refused (it said why). */
+int trace_probe_boot_start(void);
+
 /* Boot: applies the trace_* kernel parameters (params.c). After
  * smp_init, before main(). */
 void trace_boot_start(void);
