@@ -139,7 +139,7 @@ def stage_boot(res, board):
     # The cross-CPU races (trace core, ring swaps, FP/SIMD state), with
     # truly parallel CPUs.
     mt_suites = ["trigger_count", "patch_stats", "patch_refused", "grace_period", "coverage",
-                 "buffer_and_clear", "fp_"]
+                 "buffer_and_clear", "fp_", "probe"]
     st, out = boot(board, tgt, "mttcg", "panic=poweroff -- ktest " + " ".join(mt_suites),
                    timeout=300)
     parse_ktap("ktap[mttcg races]", out, res)
