@@ -15,6 +15,7 @@ from ring_default import check_ring_default
 from api_target import check_api
 from coverage_frames import check_coverage_frames
 from coverage_make import check_make_coverage
+from probe_boot import check_probe_boot
 
 
 def check_fp_free_core(res, board, image_dir):
@@ -56,6 +57,7 @@ def stage_target(res, board):
         res.record(f"{prefix}: exit status 0 reaches the host", st == 0, out)
     check_api(res, board, image_dir)
     check_coverage_frames(res, board, image_dir)
+    check_probe_boot(res, board, image_dir)
     if board == "qemu-virt":
         check_make_coverage(res)
 

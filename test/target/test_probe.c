@@ -368,3 +368,32 @@ KTEST(probe_cost_of_a_hit)
 		(unsigned long long)(plain / COST_CALLS));
 	KT_EXPECT(t, none > plain && two > none);
 }
+
+/* After a boot with trace_probe=bp=pb_mt+OFF,x2:u32,x3;bq=pb_add+OFF
+ * (test/probe_boot.py); skipped in other boots. */
+KTEST(probe_boot_planted_probes_count_and_fetch)
+{
+	static const uint32_t words[4];
+	struct probe_view v;
+	const char *why;
+
+	if (!view_of("bp", &v))
+		return ktest_skip(t, "no trace_probe=bp=... on the command line");
+	KT_EQ(t, v.addr, (uintptr_t)pb_mt_at);
+	KT_EQ(t, v.spec.nfetch, 2);
+	KT_EQ(t, v.spec.fetch[0].type, PROBE_U32);
+	uint64_t before = v.hits;
+
+	KT_EQ(t, pb_mt(5, 6), 11);
+	KT_EQ(t, pb_mt(7, 8), 15);
+	KT_EXPECT(t, view_of("bp", &v));
+	KT_EQ(t, v.hits - before, 2);
+	KT_EXPECT(t, view_of("bq", &v));
+	KT_EQ(t, v.addr, (uintptr_t)pb_add_at);
+	KT_EQ(t, pb_add(1, 2, words), 3);
+	KT_EXPECT(t, view_of("bq", &v));
+	KT_EQ(t, v.hits, 1);
+	KT_EQ(t, probe_remove("bp", &why), 0);
+	KT_EQ(t, probe_remove("bq", &why), 0);
+	KT_EQ(t, insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
+}
