@@ -31,7 +31,8 @@
 #define R_AARCH64_RELATIVE	1027
 #define HCR_EL2_RW		(1 << 31)	/* EL1 is AArch64 */
 /* MDCR_EL2.TDE routes debug exceptions, BRK included, from EL1 to EL2;
- * its reset value is UNKNOWN (Arm ARM D13.3, MDCR_EL2), so it is cleared.
+ * firmware may leave it set (its reset value is not 0 on every core: Arm
+ * ARM, MDCR_EL2), so it is cleared.
  * The other fields (HPMN: the PMU counters EL1 may use) are kept. */
 #define MDCR_EL2_TDE		(1 << 8)
 #define SPSR_EL1H_MASKED	0x3c5		/* EL1h, D, A, I, F masked */
