@@ -31,9 +31,8 @@
 #define R_AARCH64_RELATIVE	1027
 #define HCR_EL2_RW		(1 << 31)	/* EL1 is AArch64 */
 /* MDCR_EL2.TDE routes debug exceptions, BRK included, from EL1 to EL2;
- * firmware may leave it set (its reset value is not 0 on every core: Arm
- * ARM, MDCR_EL2), so it is cleared.
- * The other fields (HPMN: the PMU counters EL1 may use) are kept. */
+ * nothing here sets it, but firmware that ran before may have, so it is
+ * cleared. The other fields (HPMN: the PMU counters EL1 may use) are kept. */
 #define MDCR_EL2_TDE		(1 << 8)
 #define SPSR_EL1H_MASKED	0x3c5		/* EL1h, D, A, I, F masked */
 #define CPACR_FPEN		(3 << 20)	/* no FP/SIMD traps at EL1/EL0 */
