@@ -15,6 +15,7 @@
 #include <baretrace_trace.h>
 
 #include "barrier.h"
+#include "config.h"
 #include "core/probe.h"
 #include "core/probe_insn.h"
 #include "ktest.h"
@@ -285,8 +286,10 @@ KTEST(probe_plant_and_remove_while_other_cpus_run_it)
 	if (ncpus < 2)
 		return ktest_skip(t, "needs 2 CPUs");
 	mt_stop = 0, mt_go = 0;
-	for (unsigned int c = 0; c < NR_CPUS; c++)
-		mt_calls[c] = 0, mt_wrong[c] = 0;
+	for (unsigned int c = 0; c < NR_CPUS; c++) {
+		mt_calls[c] = 0;
+		mt_wrong[c] = 0;
+	}
 	for (unsigned int c = 1; c < ncpus; c++)
 		smp_start(c, mt_caller, (void *)(uintptr_t)c);
 	WRITE_ONCE(mt_go, 1);
@@ -312,8 +315,10 @@ KTEST(probe_plant_and_remove_while_other_cpus_run_it)
 	while (mt_total() < after + 1000)	/* runs on, the instruction back */
 		cpu_relax();
 	WRITE_ONCE(mt_stop, 1);
-	for (unsigned int c = 1; c < ncpus; c++)
-		smp_wait(c), wrong += mt_wrong[c];
+	for (unsigned int c = 1; c < ncpus; c++) {
+		smp_wait(c);
+		wrong += mt_wrong[c];
+	}
 	kprintf("# %d rounds, %llu calls, %llu hits seen, %llu rounds with hits\n", MT_ROUNDS,
 		(unsigned long long)(mt_total() - start), (unsigned long long)hits,
 		(unsigned long long)rounds_hit);
