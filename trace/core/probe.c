@@ -24,25 +24,27 @@
  *
  * Planting: the slot's two words, the cache maintenance that makes them
  * fetchable (to the PoU, broadcast), then the probe is published, then
- * the BRK: one aligned 32-bit write, which the architecture lets other
- * CPUs execute concurrently (BRK is among the instructions of the Arm ARM's
- * concurrent modification rule, B2.2.5), so each runs the old instruction
- * or the BRK. A CPU that takes the BRK reaches the slot by an ERET, a
- * context synchronisation event, so it fetches the slot's new words. Then
- * one synchronisation round (patch_sync_round) so every CPU sees the BRK.
+ * the BRK: one aligned 32-bit write through the text alias. The Arm ARM
+ * lets a CPU execute a word while another writes it only when the old
+ * and the new instruction are both among B, BL, BRK, HVC, ISB, NOP, SMC,
+ * SVC (B2.2.5); "any instruction -> BRK" is not, so the write is made
+ * while every other CPU waits in an interrupt and each runs an ISB
+ * before it goes on (patch_stop_write32, trace/core/patch_stop.c). A
+ * CPU that takes the BRK reaches the slot by an ERET, a context
+ * synchronisation event, so it fetches the slot's new words.
  *
- * Removal: the instruction goes back (one write), then a synchronisation
- * round: after it no CPU executes the BRK, and a CPU that took it before
- * has left the handler (it runs with interrupts masked, so it answers the
- * round's IPI only afterwards). It may still be in the slot, though: the
- * ERET puts back the interrupted code's PSTATE, interrupts on included.
+ * Removal: the instruction goes back the same way. Once every CPU has
+ * stopped for it, no CPU executes the BRK, and none is in the handler
+ * (it runs with interrupts masked, so a CPU stops only after it). A CPU
+ * may still be in the slot, though: the ERET puts back the interrupted
+ * code's PSTATE, interrupts on included.
  * So rounds follow in which each CPU says whether the code its IPI
  * interrupted is in the slot (irq_frame's ELR), until none is; only then
  * is the slot, or the probe's entry, used again. A CPU that is not in the
  * slot at its IPI can never enter it again: the BRK is gone.
  *
  * Locking: trace_lock serialises planting and removal (held across their
- * rounds, like the patcher). The handler takes no lock: it reads a probe
+ * stops and rounds, like the patcher). The handler takes no lock: it reads a probe
  * entry published with a release store of its address, and an entry
  * changes only after the grace period above.
  */
@@ -222,6 +224,7 @@ static int plant_locked(const struct probe_spec *s, const char **why)
 	int64_t reach;
 	unsigned int i;
 	uint32_t insn;
+	int err;
 
 	if (!func || !sym_lookup(func, &off, &size))
 		return *why = "no function of that name", TRACE_EINVAL;
@@ -256,12 +259,13 @@ static int plant_locked(const struct probe_spec *s, const char **why)
 	exception_set_brk_handler(probe_brk);
 	__atomic_store_n(&probes[i].addr, addr, __ATOMIC_RELEASE);
 	dsb_ish();	/* the entry is visible before its BRK can be */
-	if (text_write32((void *)addr, insn, INSN_BRK(PROBE_BRK_IMM))) {
+	err = patch_stop_write32(addr, insn, INSN_BRK(PROBE_BRK_IMM));
+	if (err) {	/* nothing written: no CPU can have seen the entry */
 		__atomic_store_n(&probes[i].addr, 0, __ATOMIC_RELAXED);
-		return *why = "the instruction changed under the probe", TRACE_EPATCH;
+		return *why = err == PATCH_ESTOPPED ? "a CPU did not stop to let the "
+			      "instruction change (interrupts masked?)" :
+			      "the instruction changed under the probe", TRACE_EPATCH;
 	}
-	text_sync(addr, addr + 4);
-	patch_sync_round();
 	planted++;
 	return 0;
 }
@@ -288,12 +292,15 @@ int probe_remove(const char *name, const char **why)
 	} else if (patch_round_missed()) {
 		*why = "a CPU did not answer a synchronisation round";
 		err = TRACE_EBUSY;
-	} else if (text_write32((void *)probes[i].addr, INSN_BRK(PROBE_BRK_IMM), probes[i].insn)) {
-		*why = "the probe's BRK is not where it was planted";
+	} else if ((err = patch_stop_write32(probes[i].addr, INSN_BRK(PROBE_BRK_IMM),
+					     probes[i].insn))) {
+		*why = err == PATCH_ESTOPPED ? "a CPU did not stop to let the instruction "
+		       "change (interrupts masked?); the probe stays" :
+		       "the probe's BRK is not where it was planted";
 		err = TRACE_EPATCH;
 	} else {
-		text_sync(probes[i].addr, probes[i].addr + 4);
-		patch_sync_round();	/* no CPU takes the BRK or is in the handler */
+		/* No CPU takes the BRK now, and none is in the handler (the
+		 * stop waited for them all); one may still be in the slot. */
 		if (!slot_quiet((unsigned int)i)) {
 			/* Keep the entry (its address is no longer
 			 * executed) and so the slot, for good. */
