@@ -21,8 +21,9 @@
  * come between instructions) and runs an ISB before it goes back to it.
  * A CPU with interrupts masked (inside a probe's BRK handler, say) is
  * waited for: so when the write happens no CPU is in such a handler
- * either. One that does not arrive within STOP_US makes the write fail
- * (the arrived ones see 'aborted' and go back); nothing is written then.
+ * either. One that does not arrive within STOP_US makes the try fail
+ * (the arrived ones see 'aborted' and go back; nothing is written), and
+ * after STOP_TRIES such tries the write fails.
  * With no other CPU online the write happens here, interrupts masked.
  * Thread context; trace_lock held (one stop at a time).
  */
@@ -74,7 +75,7 @@ static void stop_here(void *arg)
 	__atomic_sub_fetch(&stop.inside, 1, __ATOMIC_RELEASE);
 }
 
-int patch_stop_write32(uintptr_t addr, uint32_t old, uint32_t insn)
+static int stop_once(uintptr_t addr, uint32_t old, uint32_t insn)
 {
 	uint64_t others = nr_cpus_online > 1 ? smp_others_mask() : 0;
 	unsigned long flags = irq_save();
@@ -108,4 +109,18 @@ int patch_stop_write32(uintptr_t addr, uint32_t old, uint32_t insn)
 	isb();
 	irq_restore(flags);
 	return __atomic_load_n(&stop.state, __ATOMIC_ACQUIRE) == STOP_DONE ? stop.err : PATCH_ESTOPPED;
+}
+
+/* An emulator that runs the CPUs in turn can leave one without a turn
+ * for tens of milliseconds: a stop that gathered too slowly is tried
+ * again, each try bounded, nothing written by a failed one. */
+#define STOP_TRIES	10
+
+int patch_stop_write32(uintptr_t addr, uint32_t old, uint32_t insn)
+{
+	int err = PATCH_ESTOPPED;
+
+	for (unsigned int t = 0; t < STOP_TRIES && err == PATCH_ESTOPPED; t++)
+		err = stop_once(addr, old, insn);
+	return err;
 }
