@@ -43,7 +43,7 @@ static double with_probe(const char *fetches)
 	snprintf(text, sizeof(text), "bench=bench_probed+%lu%s%s",
 		 (unsigned long)((uintptr_t)bench_probed_at - (uintptr_t)bench_probed),
 		 *fetches ? "," : "", fetches);
-	if (probe_spec_parse(text, &s, &why) || probe_plant(&s, &why)) {
+	if (probe_spec_parse(text, &s, &why) || probe_plant(&s, &why, NULL)) {
 		printf("bench: probe '%s' refused: %s\n", text, why);
 		return -1;
 	}

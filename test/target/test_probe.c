@@ -16,12 +16,15 @@
 
 #include "barrier.h"
 #include "config.h"
+#include "core/core.h"
 #include "core/probe.h"
 #include "core/probe_insn.h"
+#include "events/tracepoint.h"
 #include "ktest.h"
 #include "kprintf.h"
 #include "pmu.h"
 #include "shell.h"
+#include "symbols.h"
 #include "target.h"
 #include "tracecheck.h"
 
@@ -98,7 +101,7 @@ static int plant(const char *text, const char **why)
 	*why = "";
 	if (probe_spec_parse(text, &s, why))
 		return -100;
-	return probe_plant(&s, why);
+	return probe_plant(&s, why, NULL);
 }
 
 static bool view_of(const char *name, struct probe_view *v)
@@ -242,6 +245,25 @@ KTEST(probe_console_command_adds_lists_and_removes)
 	KT_EQ(t, shell_exec(line), 0);
 	KT_EQ(t, probe_count(), before);
 	KT_EQ(t, insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
+}
+
+TP_DECLARE(test, hit);	/* test_tracepoints.c: its NOP sits in tp_fire */
+
+KTEST(probe_console_refuses_a_tracepoint_word)
+{
+	uintptr_t nop = tp_first_site(&tp_ev_test_hit, false), off, size;
+	const char *fn = nop ? sym_lookup(nop, &off, &size) : NULL;
+	char line[SHELL_LINE_MAX];
+	unsigned int before = probe_count();
+
+	if (!fn || sym_address(fn) != nop - off || off < 8)
+		return ktest_skip(t, "the test tracepoint's NOP is not where a probe could go");
+	KT_EQ(t, insn_at((const void *)nop), INSN_NOP);
+	KT_EXPECT(t, probe_insn_refusal(INSN_NOP) == NULL);	/* only the table refuses it */
+	ksnprintf(line, sizeof(line), "probe tpw=%s+%lu", fn, (unsigned long)off);
+	KT_EXPECT(t, shell_exec(line) != 0);
+	KT_EQ(t, probe_count(), before);
+	KT_EQ(t, insn_at((const void *)nop), INSN_NOP);
 }
 
 /* Other CPUs call pb_mt and check every result while this one plants and

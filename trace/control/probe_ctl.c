@@ -17,6 +17,7 @@
 
 #include "bootargs.h"
 #include "core/probe.h"
+#include "events/tracepoint.h"
 #include "kprintf.h"
 #include "shell.h"
 #include "control.h"
@@ -100,7 +101,7 @@ static int add(const char *text)
 		return TRACE_EINVAL;
 	}
 	trace_export_ready();	/* rings for its records; without them it only counts */
-	if ((err = probe_plant(&s, &why))) {
+	if ((err = probe_plant(&s, &why, tp_site_word))) {
 		kprintf("probe: %s at %s+0x%x: %s; nothing planted\n", s.name, s.sym,
 			(unsigned int)s.offset, why);
 		return err;

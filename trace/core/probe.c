@@ -218,7 +218,8 @@ static int find(const char *name)
 	return -1;
 }
 
-static int plant_locked(const struct probe_spec *s, const char **why)
+static int plant_locked(const struct probe_spec *s, const char **why,
+			bool (*taken)(uintptr_t addr))
 {
 	uintptr_t func = sym_address(s->sym), off, size, addr, slot;
 	int64_t reach;
@@ -235,6 +236,8 @@ static int plant_locked(const struct probe_spec *s, const char **why)
 		return *why = "a probe of that name exists", TRACE_EINVAL;
 	if ((*why = place_refusal(func, addr)))
 		return TRACE_EINVAL;
+	if (taken && taken(addr))
+		return *why = "a tracepoint patches that word", TRACE_EINVAL;
 	for (i = 0; i < PROBE_MAX && probes[i].addr; i++)
 		;
 	if (i == PROBE_MAX)
@@ -270,12 +273,12 @@ static int plant_locked(const struct probe_spec *s, const char **why)
 	return 0;
 }
 
-int probe_plant(const struct probe_spec *s, const char **why)
+int probe_plant(const struct probe_spec *s, const char **why, bool (*taken)(uintptr_t addr))
 {
 	int err;
 
 	spin_lock(&trace_lock);
-	err = plant_locked(s, why);
+	err = plant_locked(s, why, taken);
 	spin_unlock(&trace_lock);
 	return err;
 }

@@ -29,8 +29,10 @@ struct probe_view {
 };
 
 /* Plants a probe; thread context. 0, or TRACE_EINVAL / TRACE_EBUSY /
- * TRACE_EPATCH with *why set; a refused probe changes nothing. */
-int probe_plant(const struct probe_spec *s, const char **why);
+ * TRACE_EPATCH with *why set; a refused probe changes nothing. 'taken'
+ * (may be NULL) says whether a higher layer patches the word at an
+ * address (the tracepoints' sites: trace/events/tracepoint.h). */
+int probe_plant(const struct probe_spec *s, const char **why, bool (*taken)(uintptr_t addr));
 /* Removes the probe named 'name' and returns once no CPU can be in its
  * handler or slot; thread context. 0, or an error with *why set. */
 int probe_remove(const char *name, const char **why);
