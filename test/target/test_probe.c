@@ -28,7 +28,7 @@
 #include "target.h"
 #include "tracecheck.h"
 
-#define PB __attribute__((noipa))
+#include "probe_check.h"
 
 /*
  * The probed instruction sits at a label inside each function, with its
@@ -36,7 +36,6 @@
  * what each register holds when it runs:
  *   pb_add_at:  add x4, x2, x3       (x5 points at a word)
  */
-uint64_t pb_add(uint64_t a, uint64_t b, const uint32_t *p);
 PB uint64_t pb_add(uint64_t a, uint64_t b, const uint32_t *p)
 {
 	register uint64_t x2 __asm__("x2") = a;
@@ -48,10 +47,8 @@ PB uint64_t pb_add(uint64_t a, uint64_t b, const uint32_t *p)
 			 : "=r"(x4) : "r"(x2), "r"(x3), "r"(x5));
 	return x4;
 }
-extern char pb_add_at[];
 
 /* Instructions a probe must refuse, each at a label. */
-uint64_t pb_refused(uint64_t a);
 PB uint64_t pb_refused(uint64_t a)
 {
 	register uint64_t x6 __asm__("x6") = a;
@@ -61,10 +58,8 @@ PB uint64_t pb_refused(uint64_t a)
 			 : "+r"(x6));
 	return x6;
 }
-extern char pb_adrp_at[], pb_b_at[];
 
 /* The same computation for the other CPUs and for the cost. */
-uint64_t pb_mt(uint64_t a, uint64_t b);
 PB uint64_t pb_mt(uint64_t a, uint64_t b)
 {
 	register uint64_t x2 __asm__("x2") = a;
@@ -75,26 +70,24 @@ PB uint64_t pb_mt(uint64_t a, uint64_t b)
 			 : "=r"(x4) : "r"(x2), "r"(x3));
 	return x4;
 }
-extern char pb_mt_at[];
 
-#define INSN_ADD_X4_X2_X3	0x8b030044U
 
 static struct rec recs[CHECK_MAX];
 
-static uint32_t insn_at(const void *a)
+uint32_t pbt_insn_at(const void *a)
 {
 	return *(const volatile uint32_t *)a;
 }
 
 /* "NAME=SYMBOL+OFF,..." for the label 'at' inside 'func'. */
-static void spec_text(char *buf, size_t size, const char *name, const char *func,
+void pbt_spec(char *buf, size_t size, const char *name, const char *func,
 		      uintptr_t fn, const void *at, const char *fetches)
 {
 	ksnprintf(buf, size, "%s=%s+%lu%s%s", name, func,
 		  (unsigned long)((uintptr_t)at - fn), *fetches ? "," : "", fetches);
 }
 
-static int plant(const char *text, const char **why)
+int pbt_plant(const char *text, const char **why)
 {
 	struct probe_spec s;
 
@@ -104,7 +97,7 @@ static int plant(const char *text, const char **why)
 	return probe_plant(&s, why, NULL);
 }
 
-static bool view_of(const char *name, struct probe_view *v)
+bool pbt_view(const char *name, struct probe_view *v)
 {
 	for (unsigned int i = 0; i < PROBE_MAX; i++)
 		if (probe_get(i, v) && !strcmp(v->spec.name, name))
@@ -129,26 +122,26 @@ KTEST(probe_hits_are_exact_and_fetch_what_the_code_held)
 	struct probe_view v;
 
 	/* The instruction first: what the label says, and movable. */
-	KT_EQ(t, insn_at(pb_add_at), INSN_ADD_X4_X2_X3);
-	KT_EXPECT(t, probe_insn_refusal(insn_at(pb_add_at)) == NULL);
+	KT_EQ(t, pbt_insn_at(pb_add_at), INSN_ADD_X4_X2_X3);
+	KT_EXPECT(t, probe_insn_refusal(pbt_insn_at(pb_add_at)) == NULL);
 	check_reset();
-	spec_text(text, sizeof(text), "pb1", "pb_add", (uintptr_t)pb_add, pb_add_at,
+	pbt_spec(text, sizeof(text), "pb1", "pb_add", (uintptr_t)pb_add, pb_add_at,
 		  "a=x2:u64,b=x3:s32,+8(x5):x32,pc");
-	KT_EQ(t, plant(text, &why), 0);
+	KT_EQ(t, pbt_plant(text, &why), 0);
 	if (*why)
 		kprintf("# %s\n", why);
-	KT_EQ(t, insn_at(pb_add_at), INSN_BRK(PROBE_BRK_IMM));
+	KT_EQ(t, pbt_insn_at(pb_add_at), INSN_BRK(PROBE_BRK_IMM));
 	KT_EQ(t, pb_add(40, 2, words), 42);	/* the add ran out of line */
 	KT_EQ(t, pb_add(7, (uint64_t)-9, words), (uint64_t)-2);
 	KT_EQ(t, pb_add(1ULL << 40, 5, words), (1ULL << 40) + 5);
-	KT_EXPECT(t, view_of("pb1", &v));
+	KT_EXPECT(t, pbt_view("pb1", &v));
 	KT_EQ(t, v.hits, 3);
 	KT_EQ(t, v.unrecorded, 0);
 	KT_EQ(t, v.insn, INSN_ADD_X4_X2_X3);
 	KT_EQ(t, probe_remove("pb1", &why), 0);
-	KT_EQ(t, insn_at(pb_add_at), INSN_ADD_X4_X2_X3);
+	KT_EQ(t, pbt_insn_at(pb_add_at), INSN_ADD_X4_X2_X3);
 	KT_EQ(t, pb_add(1, 1, words), 2);	/* after removal: no record */
-	KT_EXPECT(t, !view_of("pb1", &v));
+	KT_EXPECT(t, !pbt_view("pb1", &v));
 
 	unsigned int n = check_collect(smp_cpu_id(), recs, CHECK_MAX), seen = 0, all = 0;
 	static const int64_t want[3][4] = {
@@ -180,25 +173,25 @@ KTEST(probe_refusals_change_nothing)
 	char text[160];
 	const char *why;
 	unsigned int before = probe_count();
-	uint32_t adrp = insn_at(pb_adrp_at), b = insn_at(pb_b_at);
+	uint32_t adrp = pbt_insn_at(pb_adrp_at), b = pbt_insn_at(pb_b_at);
 
 	KT_EXPECT(t, probe_insn_refusal(adrp) != NULL);
-	spec_text(text, sizeof(text), "bad", "pb_refused", (uintptr_t)pb_refused, pb_adrp_at, "");
-	KT_EQ(t, plant(text, &why), TRACE_EINVAL);
+	pbt_spec(text, sizeof(text), "bad", "pb_refused", (uintptr_t)pb_refused, pb_adrp_at, "");
+	KT_EQ(t, pbt_plant(text, &why), TRACE_EINVAL);
 	KT_EXPECT(t, strstr(why, "ADRP") != NULL);
-	KT_EQ(t, insn_at(pb_adrp_at), adrp);
-	spec_text(text, sizeof(text), "bad", "pb_refused", (uintptr_t)pb_refused, pb_b_at, "");
-	KT_EQ(t, plant(text, &why), TRACE_EINVAL);
+	KT_EQ(t, pbt_insn_at(pb_adrp_at), adrp);
+	pbt_spec(text, sizeof(text), "bad", "pb_refused", (uintptr_t)pb_refused, pb_b_at, "");
+	KT_EQ(t, pbt_plant(text, &why), TRACE_EINVAL);
 	KT_EXPECT(t, strstr(why, "branch") != NULL);
-	KT_EQ(t, insn_at(pb_b_at), b);
-	KT_EQ(t, plant("bad=pb_add+4", &why), TRACE_EINVAL);	/* the patch site */
+	KT_EQ(t, pbt_insn_at(pb_b_at), b);
+	KT_EQ(t, pbt_plant("bad=pb_add+4", &why), TRACE_EINVAL);	/* the patch site */
 	KT_EXPECT(t, strstr(why, "patch site") != NULL);
-	KT_EQ(t, plant("bad=pb_add+0x100000", &why), TRACE_EINVAL);
+	KT_EQ(t, pbt_plant("bad=pb_add+0x100000", &why), TRACE_EINVAL);
 	KT_EXPECT(t, strstr(why, "past") != NULL);
-	KT_EQ(t, plant("bad=no_such_function_q+8", &why), TRACE_EINVAL);
-	KT_EQ(t, plant("bad=ring_reserve+8", &why), TRACE_EINVAL);	/* no patch site */
+	KT_EQ(t, pbt_plant("bad=no_such_function_q+8", &why), TRACE_EINVAL);
+	KT_EQ(t, pbt_plant("bad=ring_reserve+8", &why), TRACE_EINVAL);	/* no patch site */
 	KT_EXPECT(t, strstr(why, "no patch site") != NULL);
-	KT_EQ(t, plant("bad=pb_add+8,x31", &why), -100);
+	KT_EQ(t, pbt_plant("bad=pb_add+8,x31", &why), -100);
 	KT_EQ(t, probe_count(), before);
 	pb_refused(3);		/* runs as compiled */
 }
@@ -208,17 +201,17 @@ KTEST(probe_names_are_unique_and_removal_needs_a_name)
 	char text[160];
 	const char *why;
 
-	spec_text(text, sizeof(text), "dup", "pb_mt", (uintptr_t)pb_mt, pb_mt_at, "x2");
-	KT_EQ(t, plant(text, &why), 0);
-	KT_EQ(t, plant(text, &why), TRACE_EINVAL);	/* same name */
+	pbt_spec(text, sizeof(text), "dup", "pb_mt", (uintptr_t)pb_mt, pb_mt_at, "x2");
+	KT_EQ(t, pbt_plant(text, &why), 0);
+	KT_EQ(t, pbt_plant(text, &why), TRACE_EINVAL);	/* same name */
 	KT_EXPECT(t, strstr(why, "name") != NULL);
-	spec_text(text, sizeof(text), "dup2", "pb_mt", (uintptr_t)pb_mt, pb_mt_at, "x2");
-	KT_EQ(t, plant(text, &why), TRACE_EINVAL);	/* same place */
+	pbt_spec(text, sizeof(text), "dup2", "pb_mt", (uintptr_t)pb_mt, pb_mt_at, "x2");
+	KT_EQ(t, pbt_plant(text, &why), TRACE_EINVAL);	/* same place */
 	KT_EXPECT(t, strstr(why, "already") != NULL);
 	KT_EQ(t, probe_remove("nosuch", &why), TRACE_EINVAL);
 	KT_EQ(t, probe_remove("dup", &why), 0);
 	KT_EQ(t, probe_remove("dup", &why), TRACE_EINVAL);
-	KT_EQ(t, insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
+	KT_EQ(t, pbt_insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
 }
 
 KTEST(probe_console_command_adds_lists_and_removes)
@@ -231,7 +224,7 @@ KTEST(probe_console_command_adds_lists_and_removes)
 		  (unsigned long)((uintptr_t)pb_mt_at - (uintptr_t)pb_mt));
 	KT_EQ(t, shell_exec(line), 0);
 	KT_EQ(t, pb_mt(2, 3), 5);
-	KT_EXPECT(t, view_of("cp", &v));
+	KT_EXPECT(t, pbt_view("cp", &v));
 	KT_EQ(t, v.hits, 1);
 	KT_EQ(t, v.spec.nfetch, 2);
 	strcpy(line, "probe");
@@ -244,7 +237,7 @@ KTEST(probe_console_command_adds_lists_and_removes)
 	strcpy(line, "probe -cp");
 	KT_EQ(t, shell_exec(line), 0);
 	KT_EQ(t, probe_count(), before);
-	KT_EQ(t, insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
+	KT_EQ(t, pbt_insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
 }
 
 TP_DECLARE(test, hit);	/* test_tracepoints.c: its NOP sits in tp_fire */
@@ -258,169 +251,10 @@ KTEST(probe_console_refuses_a_tracepoint_word)
 
 	if (!fn || sym_address(fn) != nop - off || off < 8)
 		return ktest_skip(t, "the test tracepoint's NOP is not where a probe could go");
-	KT_EQ(t, insn_at((const void *)nop), INSN_NOP);
+	KT_EQ(t, pbt_insn_at((const void *)nop), INSN_NOP);
 	KT_EXPECT(t, probe_insn_refusal(INSN_NOP) == NULL);	/* only the table refuses it */
 	ksnprintf(line, sizeof(line), "probe tpw=%s+%lu", fn, (unsigned long)off);
 	KT_EXPECT(t, shell_exec(line) != 0);
 	KT_EQ(t, probe_count(), before);
-	KT_EQ(t, insn_at((const void *)nop), INSN_NOP);
-}
-
-/* Other CPUs call pb_mt and check every result while this one plants and
- * removes a probe on its add, round after round. */
-#define MT_ROUNDS	50
-
-static volatile int mt_stop, mt_go;
-static volatile uint64_t mt_calls[NR_CPUS], mt_wrong[NR_CPUS];
-
-static void mt_caller(void *arg)
-{
-	unsigned int cpu = (unsigned int)(uintptr_t)arg;
-	uint64_t i = 0;
-
-	while (!mt_go)
-		cpu_relax();
-	while (!READ_ONCE(mt_stop)) {
-		i++;
-		if (pb_mt(i, cpu) != i + cpu)
-			mt_wrong[cpu] = mt_wrong[cpu] + 1;
-		mt_calls[cpu] = mt_calls[cpu] + 1;
-	}
-}
-
-static uint64_t mt_total(void)
-{
-	uint64_t n = 0;
-
-	for (unsigned int c = 1; c < smp_num_cpus(); c++)
-		n += mt_calls[c];
-	return n;
-}
-
-KTEST(probe_plant_and_remove_while_other_cpus_run_it)
-{
-	unsigned int ncpus = smp_num_cpus();
-	uint64_t hits = 0, wrong = 0, rounds_hit = 0;
-	char text[160];
-	const char *why;
-	struct probe_view v;
-
-	if (ncpus < 2)
-		return ktest_skip(t, "needs 2 CPUs");
-	mt_stop = 0, mt_go = 0;
-	for (unsigned int c = 0; c < NR_CPUS; c++) {
-		mt_calls[c] = 0;
-		mt_wrong[c] = 0;
-	}
-	for (unsigned int c = 1; c < ncpus; c++)
-		smp_start(c, mt_caller, (void *)(uintptr_t)c);
-	WRITE_ONCE(mt_go, 1);
-	while (mt_total() < 100)
-		cpu_relax();
-	uint64_t start = mt_total();
-
-	spec_text(text, sizeof(text), "mt", "pb_mt", (uintptr_t)pb_mt, pb_mt_at, "x2,x3");
-	for (int round = 0; round < MT_ROUNDS; round++) {
-		KT_EQ(t, plant(text, &why), 0);
-		uint64_t then = mt_total();
-
-		/* Some calls through the probe; 5 s bounds a hang. */
-		for (int i = 0; i < 5000 && mt_total() < then + 20; i++)
-			time_delay_us(1000);
-		KT_EXPECT(t, view_of("mt", &v));
-		KT_EQ(t, probe_remove("mt", &why), 0);
-		hits += v.hits;	/* hits before the removal's last moment ... */
-		rounds_hit += v.hits > 0;
-	}
-	uint64_t after = mt_total();
-
-	while (mt_total() < after + 1000)	/* runs on, the instruction back */
-		cpu_relax();
-	WRITE_ONCE(mt_stop, 1);
-	for (unsigned int c = 1; c < ncpus; c++) {
-		smp_wait(c);
-		wrong += mt_wrong[c];
-	}
-	kprintf("# %d rounds, %llu calls, %llu hits seen, %llu rounds with hits\n", MT_ROUNDS,
-		(unsigned long long)(mt_total() - start), (unsigned long long)hits,
-		(unsigned long long)rounds_hit);
-	KT_EQ(t, wrong, 0);			/* every result exact */
-	KT_EXPECT(t, hits <= mt_total() - start);	/* never more hits than calls */
-	KT_EXPECT(t, rounds_hit > 0);
-	KT_EQ(t, insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
-	KT_EXPECT(t, !view_of("mt", &v));
-}
-
-/* The cost of a hit in instructions (the PMU counts them under -icount
- * and on hardware), interrupts masked around each count. */
-#define COST_CALLS	100
-
-static PB uint64_t insns_of(unsigned int calls)
-{
-	unsigned long flags = irq_save();
-	uint64_t t0 = pmu_insns();
-
-	for (unsigned int i = 0; i < calls; i++)
-		pb_mt(i, 1);
-	uint64_t d = (pmu_insns() - t0) & 0xffffffff;	/* a 32-bit counter */
-
-	irq_restore(flags);
-	return d;
-}
-
-KTEST(probe_cost_of_a_hit)
-{
-	char text[160];
-	const char *why;
-
-	pmu_init();
-	if (!insns_of(1))
-		return ktest_skip(t, "the PMU counts instructions only under -icount");
-	uint64_t plain = insns_of(COST_CALLS);
-
-	spec_text(text, sizeof(text), "cost0", "pb_mt", (uintptr_t)pb_mt, pb_mt_at, "");
-	KT_EQ(t, plant(text, &why), 0);
-	uint64_t none = insns_of(COST_CALLS);
-
-	KT_EQ(t, probe_remove("cost0", &why), 0);
-	spec_text(text, sizeof(text), "cost2", "pb_mt", (uintptr_t)pb_mt, pb_mt_at, "x2,x3:u32");
-	KT_EQ(t, plant(text, &why), 0);
-	uint64_t two = insns_of(COST_CALLS);
-
-	KT_EQ(t, probe_remove("cost2", &why), 0);
-	kprintf("# probe cost in instructions per hit: no fetch %llu, two fetches %llu "
-		"(a call without the probe %llu)\n",
-		(unsigned long long)((none - plain) / COST_CALLS),
-		(unsigned long long)((two - plain) / COST_CALLS),
-		(unsigned long long)(plain / COST_CALLS));
-	KT_EXPECT(t, none > plain && two > none);
-}
-
-/* After a boot with trace_probe=bp=pb_mt+OFF,x2:u32,x3;bq=pb_add+OFF
- * (test/probe_boot.py); skipped in other boots. */
-KTEST(probe_boot_planted_probes_count_and_fetch)
-{
-	static const uint32_t words[4];
-	struct probe_view v;
-	const char *why;
-
-	if (!view_of("bp", &v))
-		return ktest_skip(t, "no trace_probe=bp=... on the command line");
-	KT_EQ(t, v.addr, (uintptr_t)pb_mt_at);
-	KT_EQ(t, v.spec.nfetch, 2);
-	KT_EQ(t, v.spec.fetch[0].type, PROBE_U32);
-	uint64_t before = v.hits;
-
-	KT_EQ(t, pb_mt(5, 6), 11);
-	KT_EQ(t, pb_mt(7, 8), 15);
-	KT_EXPECT(t, view_of("bp", &v));
-	KT_EQ(t, v.hits - before, 2);
-	KT_EXPECT(t, view_of("bq", &v));
-	KT_EQ(t, v.addr, (uintptr_t)pb_add_at);
-	KT_EQ(t, pb_add(1, 2, words), 3);
-	KT_EXPECT(t, view_of("bq", &v));
-	KT_EQ(t, v.hits, 1);
-	KT_EQ(t, probe_remove("bp", &why), 0);
-	KT_EQ(t, probe_remove("bq", &why), 0);
-	KT_EQ(t, insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
+	KT_EQ(t, pbt_insn_at((const void *)nop), INSN_NOP);
 }
