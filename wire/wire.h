@@ -80,6 +80,7 @@ enum wire_meta_key {
 	WIRE_META_EVENT_SCHEMA = 7,
 	WIRE_META_FORMAT = 8,
 	WIRE_META_APP_NAME = 9,		/* a string: the app's name */
+	WIRE_META_PROBE = 10,		/* a probe's schema (section 2.2) */
 };
 
 /*
@@ -256,15 +257,17 @@ struct wire_ext {
 	uint8_t action;		/* trigger: enum wire_trigger_action */
 	uint8_t outcome;	/* outcome: enum run_outcome */
 	int64_t status;		/* outcome: main()'s status for RUN_EXIT */
+	uint64_t probe;		/* probe: its number (the schema's, key 10) */
+	uint8_t faulted;	/* probe: bit n, fetch n's memory read faulted */
 	const uint8_t *values, *end;
 };
 
 /*
- * Parses r (kind 7): 1 with *x filled for subtypes 1-4, 0 for a subtype
+ * Parses r (kind 7): 1 with *x filled for subtypes 1-5, 0 for a subtype
  * this version does not know (to skip), -1 if the bytes are malformed.
  */
 int wire_ext_parse(const struct wire_record *r, struct wire_ext *x);
-/* The next value of a parsed record, raw (args: unzigzag it); 0 or -1. */
+/* The next value of a parsed record, raw (args, probe: unzigzag it); 0 or -1. */
 int wire_ext_value(struct wire_ext *x, uint64_t *v);
 
 /* One function's numbers on one CPU, times in counter ticks. */

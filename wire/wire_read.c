@@ -212,7 +212,7 @@ int wire_ext_parse(const struct wire_record *r, struct wire_ext *x)
 	struct rd d;
 	struct wire_ext z = { 0 };
 
-	if (r->subtype < WIRE_EXT_ARGS || r->subtype > WIRE_EXT_OUTCOME)
+	if (r->subtype < WIRE_EXT_ARGS || r->subtype > WIRE_EXT_PROBE)
 		return 0;
 	if (!r->data)	/* every known subtype has at least one byte */
 		return -1;
@@ -233,6 +233,11 @@ int wire_ext_parse(const struct wire_record *r, struct wire_ext *x)
 	case WIRE_EXT_OUTCOME:
 		z.outcome = rd_u8(&d);
 		z.status = wire_unzigzag(rd_varint(&d));
+		break;
+	case WIRE_EXT_PROBE:
+		z.probe = rd_varint(&d);
+		z.count = rd_u8(&d);
+		z.faulted = rd_u8(&d);
 		break;
 	}
 	z.values = d.p;

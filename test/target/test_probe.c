@@ -138,6 +138,9 @@ KTEST(probe_hits_are_exact_and_fetch_what_the_code_held)
 	KT_EQ(t, v.hits, 3);
 	KT_EQ(t, v.unrecorded, 0);
 	KT_EQ(t, v.insn, INSN_ADD_X4_X2_X3);
+	uint32_t number = v.number;
+
+	KT_EXPECT(t, number > 0);
 	KT_EQ(t, probe_remove("pb1", &why), 0);
 	KT_EQ(t, pbt_insn_at(pb_add_at), INSN_ADD_X4_X2_X3);
 	KT_EQ(t, pb_add(1, 1, words), 2);	/* after removal: no record */
@@ -154,7 +157,7 @@ KTEST(probe_hits_are_exact_and_fetch_what_the_code_held)
 
 		if (recs[i].kind != WIRE_REC_EXT || recs[i].subtype != WIRE_EXT_PROBE || all++ >= 3)
 			continue;
-		next_varint(&p, end);			/* the probe's id */
+		KT_EQ(t, next_varint(&p, end), number);	/* the probe's number */
 		KT_EQ(t, *p++, 4);			/* fetches */
 		KT_EQ(t, *p++, 0);			/* none faulted */
 		for (int k = 0; k < 4; k++) {

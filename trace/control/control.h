@@ -55,5 +55,8 @@ void trace_end_stream(void);
 /* Sends a metadata frame now (a capture that started late decodes from
  * the next data frame on). */
 void trace_send_metadata(void);
+/* The metadata set alone, when the exporter runs (a probe's schema
+ * changed: probe_ctl.c). */
+void trace_send_meta_only(void);
 
 #endif /* TRACE_CONTROL_H */

@@ -106,6 +106,7 @@ static int add(const char *text)
 			(unsigned int)s.offset, why);
 		return err;
 	}
+	trace_send_meta_only();	/* its schema, before its records are sent */
 	return 0;
 }
 

@@ -73,6 +73,7 @@ struct probe {
 	 * once no CPU can take the probe's BRK any more. */
 	uintptr_t addr;
 	uint32_t insn;
+	uint32_t number;	/* on the wire: unique this boot, never reused */
 	struct probe_spec spec;
 	/* Any CPU adds, in the handler (atomically: several CPUs hit the
 	 * same probe); reset when the entry is planted again. */
@@ -82,6 +83,7 @@ struct probe {
 
 static struct probe probes[PROBE_MAX];
 static unsigned int planted;	/* under trace_lock */
+static uint32_t numbered;	/* under trace_lock: the last number given */
 
 static uintptr_t slot_of(unsigned int i)
 {
@@ -105,10 +107,10 @@ static int fetch_memory(uintptr_t at, unsigned int size, uint64_t *v)
 }
 
 /* Subtype 5: probe varint, count u8, faulted mask u8, values (zigzag). */
-static bool record(unsigned int id, const struct probe *p, const struct exc_frame *f)
+static bool record(const struct probe *p, const struct exc_frame *f)
 {
 	int64_t val[PROBE_FETCH_MAX];
-	unsigned int n = p->spec.nfetch, payload = wire_varint_len(id) + 2;
+	unsigned int n = p->spec.nfetch, payload = wire_varint_len(p->number) + 2;
 	uint8_t faulted = 0;
 	uint8_t *w;
 
@@ -130,7 +132,7 @@ static bool record(unsigned int id, const struct probe *p, const struct exc_fram
 		return false;
 	*w++ = WIRE_EXT_PROBE;
 	w += wire_varint_put(w, payload);
-	w += wire_varint_put(w, id);
+	w += wire_varint_put(w, p->number);
 	*w++ = (uint8_t)n;
 	*w++ = faulted;
 	for (unsigned int k = 0; k < n; k++)
@@ -151,7 +153,7 @@ static bool probe_brk(struct exc_frame *f, unsigned int imm)
 			continue;
 		__atomic_fetch_add(&p->hits, 1, __ATOMIC_RELAXED);
 		/* In a trace callback the ring may be mid-record: count only. */
-		if (this_cpu()->trace_callback_daif || !record(i, p, f))
+		if (this_cpu()->trace_callback_daif || !record(p, f))
 			__atomic_fetch_add(&p->unrecorded, 1, __ATOMIC_RELAXED);
 		f->elr = slot_of(i);
 		return true;
@@ -256,6 +258,7 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 		return *why = "the slot could not be written", TRACE_EPATCH;
 	text_sync(slot, slot + PROBE_SLOT_BYTES);
 	probes[i].insn = insn;
+	probes[i].number = ++numbered;
 	probes[i].spec = *s;
 	__atomic_store_n(&probes[i].hits, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&probes[i].unrecorded, 0, __ATOMIC_RELAXED);
@@ -331,6 +334,7 @@ bool probe_get(unsigned int i, struct probe_view *out)
 	out->spec = p->spec;
 	out->addr = p->addr;
 	out->insn = p->insn;
+	out->number = p->number;
 	out->hits = __atomic_load_n(&p->hits, __ATOMIC_RELAXED);
 	out->unrecorded = __atomic_load_n(&p->unrecorded, __ATOMIC_RELAXED);
 	return true;

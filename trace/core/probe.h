@@ -23,6 +23,7 @@ struct probe_view {
 	struct probe_spec spec;
 	uintptr_t addr;
 	uint32_t insn;		/* the displaced instruction */
+	uint32_t number;	/* its number on the wire (records, key 10) */
 	uint64_t hits;		/* every time a CPU ran the probe */
 	uint64_t unrecorded;	/* hits that wrote no record (in a trace
 				   callback, or no ring to take it) */

@@ -148,7 +148,7 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 		if (r.kind == WIRE_REC_EXT && wire_ext_parse(&r, &x) <= 0) {
 			/* Unknown subtypes are skipped; known ones that do not
 			 * parse are skipped and counted. */
-			if (r.subtype >= WIRE_EXT_ARGS && r.subtype <= WIRE_EXT_OUTCOME &&
+			if (r.subtype >= WIRE_EXT_ARGS && r.subtype <= WIRE_EXT_PROBE &&
 			    d->bad_exts++ < MAX_WARNINGS && !d->quiet)
 				bt_warn("CPU %u block %llu: extension record %llu (subtype %u) is "
 					"malformed; skipped", f->cpu, (unsigned long long)f->seq,

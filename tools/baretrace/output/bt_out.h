@@ -74,6 +74,12 @@ const char *bt_trigger_action(uint8_t action, char *buf, size_t n);
 void bt_fmt_arg_values(const int64_t *v, unsigned n, const char *sep, char *buf, size_t cap);
 /* The first 'max' arguments of a parsed subtype-1 record; returns how many. */
 unsigned bt_ext_args(const struct wire_ext *x, int64_t *v, unsigned max);
+/* A probe record (subtype 5) as "probe NAME: f1=v1 f2=v2", by the schema
+ * the metadata holds now (read it when the record is read: a probe
+ * number is reused); "probe #N: arg1=0x.." without one. */
+void bt_fmt_probe(const struct bt_decoder *d, const struct wire_ext *x, char *buf, size_t cap);
+/* One fetched value as its type says: decimal, 0x hex, or "(fault)". */
+void bt_fmt_probe_value(uint8_t type, int64_t v, int faulted, char *buf, size_t n);
 /* report's line(s) for an extension record on its own: "[000] ts: ..." */
 void bt_print_ext(struct bt_decoder *d, unsigned cpu, const char *ts, struct wire_ext *x);
 

@@ -88,6 +88,8 @@ static void extension(struct bt_decoder *d, struct bt_ctf *c, const struct wire_
 
 	wire_ext_parse(r, &x);	/* the decoder passes only records that parse */
 	walk = x;
+	if (x.subtype == WIRE_EXT_PROBE)	/* no CTF event class for probes yet */
+		return;
 	if (x.subtype == WIRE_EXT_OUTCOME) {	/* where the run ended */
 		bt_ctf_event(c, BT_CTF_OUTCOME, bt_ctf_ns(c, r->ts));
 		bt_ctf_put_cstr(c, bt_outcome_word(x.outcome, text, sizeof(text)));
