@@ -1,13 +1,15 @@
 """test/probe_boot.py: probes from the kernel command line (trace_probe=,
 trace/control/probe_ctl.c) on the test image: planted before main() where
-the ELF says the probed instruction is, several in one word; a probe on an
-instruction that reads the PC, and a malformed one, each refused with its
-reason and the run ended before main()."""
+the ELF says the probed instruction is, several in one word; their records
+captured and shown by the host by name and type (report, Chrome JSON); a
+probe on an instruction that reads the PC, and a malformed one, each
+refused with its reason and the run ended before main()."""
+import json
 import os
 import re
 import subprocess
 
-from harness import boot, expect
+from harness import HOST, ROOT, boot, expect, run
 
 
 def offsets(image_dir):
@@ -25,11 +27,12 @@ def check_probe_boot(res, board, image_dir):
         res.record("probe boot: the test's probe labels are in the ELF", False, str(a))
         return
     mt, add = a["pb_mt_at"] - a["pb_mt"], a["pb_add_at"] - a["pb_add"]
-    st, out = boot(board, image_dir, "direct",
-                   f"panic=poweroff trace_probe=bp=pb_mt+{mt},x2:u32,x3;bq=pb_add+0x{add:x} "
-                   "-- ktest probe_boot")
+    args = (f"panic=poweroff trace_probe=bp=pb_mt+{mt},x2:u32,sum=x3:s32;"
+            f"bq=pb_add+0x{add:x},a=x2:u8,b=x3:x32 -- ktest probe_boot")
+    st, out = boot(board, image_dir, "direct", args)
     expect(res, "probe boot: trace_probe= plants two probes in one word before main()",
            st, out, present=[r"^ok 1 probe_boot_planted_probes_count_and_fetch$"])
+    check_probe_report(res, board, image_dir, args)
     adrp = a["pb_adrp_at"] - a["pb_refused"]
     st, out = boot(board, image_dir, "direct",
                    f"panic=poweroff trace_probe=bad=pb_refused+{adrp} -- ktest probe_boot")
@@ -44,3 +47,35 @@ def check_probe_boot(res, board, image_dir):
            st, out, status=2,
            present=[r"trace_probe: 'p=pb_mt\+6': the offset is not a multiple of 4"],
            absent=[r"^ok 1"])
+
+
+def check_probe_report(res, board, image_dir, bootargs):
+    """The same boot under a capture: report prints each hit with its
+    fields by name and type, the Chrome export has them as args."""
+    st, out = run(["make", "-s", f"BOARD={board}", "build/host/baretrace"])
+    if st != 0:
+        res.record("probe report: the host tool builds", False, out)
+        return
+    tool, bt = os.path.join(HOST, "baretrace"), os.path.join(HOST, "probe_boot.bt")
+    st, out = run(["tools/qemu-run", "--image", os.path.join(image_dir, "Image"),
+                   "--bootargs", bootargs, "--capture", bt], timeout=120)
+    rep = subprocess.run([tool, "report", bt, "--elf", os.path.join(image_dir, "baretrace.elf")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    lines = [l.split(": ", 1)[1] for l in rep.splitlines() if ": probe " in l]
+    want = ["probe bp: x2=5 sum=6", "probe bp: x2=7 sum=8", "probe bq: a=1 b=0x2"]
+    res.record("probe report: each hit of a trace_probe= boot by name and type, in order",
+               st == 0 and lines == want, f"status {st}, lines {lines}\n{rep[-3000:]}\n{out[-2000:]}")
+    js = os.path.join(HOST, "probe_boot.json")
+    subprocess.run([tool, "export", "--format=chrome-json", "-o", js, bt, "--elf",
+                    os.path.join(image_dir, "baretrace.elf")], cwd=ROOT,
+                   capture_output=True, text=True, timeout=60)
+    try:
+        with open(js) as f:
+            evs = json.load(f)
+        evs = evs.get("traceEvents", evs) if isinstance(evs, dict) else evs
+        got = [(e["name"], e.get("args")) for e in evs if e.get("cat") == "probe"]
+    except (OSError, ValueError, KeyError) as e:
+        got = [repr(e)]
+    res.record("probe report: Chrome JSON has each hit as an instant event, fields as args",
+               got == [("probe bp", {"x2": "5", "sum": "6"}), ("probe bp", {"x2": "7", "sum": "8"}),
+                       ("probe bq", {"a": "1", "b": "0x2"})], str(got))
