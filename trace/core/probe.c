@@ -79,6 +79,9 @@ struct probe {
 	 * same probe); reset when the entry is planted again. */
 	uint64_t hits;
 	uint64_t unrecorded;
+	/* Odd while a planting writes the entry: probe_get, which takes no
+	 * lock (the exporter calls it, on any CPU), copies it again then. */
+	uint32_t seq;
 };
 
 static struct probe probes[PROBE_MAX];
@@ -257,9 +260,12 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 			 patch_insn_b(slot + 4, addr + 4)))
 		return *why = "the slot could not be written", TRACE_EPATCH;
 	text_sync(slot, slot + PROBE_SLOT_BYTES);
+	__atomic_store_n(&probes[i].seq, probes[i].seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);	/* odd before the new fields */
 	probes[i].insn = insn;
 	probes[i].number = ++numbered;
 	probes[i].spec = *s;
+	__atomic_store_n(&probes[i].seq, probes[i].seq + 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&probes[i].hits, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&probes[i].unrecorded, 0, __ATOMIC_RELAXED);
 	exception_set_brk_handler(probe_brk);
@@ -322,6 +328,7 @@ int probe_remove(const char *name, const char **why)
 	return err;
 }
 
+/* Any context, any CPU; waits only while a planting writes entry i. */
 bool probe_get(unsigned int i, struct probe_view *out)
 {
 	const struct probe *p;
@@ -329,12 +336,21 @@ bool probe_get(unsigned int i, struct probe_view *out)
 	if (i >= PROBE_MAX)
 		return false;
 	p = &probes[i];
-	if (!__atomic_load_n(&p->addr, __ATOMIC_ACQUIRE) || !p->spec.name[0])
+	for (;;) {
+		uint32_t seq = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
+
+		if (seq & 1)
+			continue;	/* a planting is writing it */
+		out->addr = __atomic_load_n(&p->addr, __ATOMIC_ACQUIRE);
+		out->spec = p->spec;
+		out->insn = p->insn;
+		out->number = p->number;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);	/* the copy before the check */
+		if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) == seq)
+			break;
+	}
+	if (!out->addr || !out->spec.name[0])
 		return false;
-	out->spec = p->spec;
-	out->addr = p->addr;
-	out->insn = p->insn;
-	out->number = p->number;
 	out->hits = __atomic_load_n(&p->hits, __ATOMIC_RELAXED);
 	out->unrecorded = __atomic_load_n(&p->unrecorded, __ATOMIC_RELAXED);
 	return true;
