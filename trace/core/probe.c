@@ -260,12 +260,17 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 			 patch_insn_b(slot + 4, addr + 4)))
 		return *why = "the slot could not be written", TRACE_EPATCH;
 	text_sync(slot, slot + PROBE_SLOT_BYTES);
+	/* Interrupts masked while the count is odd: an exporter on this CPU
+	 * would wait for it for ever. */
+	unsigned long flags = irq_save();
+
 	__atomic_store_n(&probes[i].seq, probes[i].seq + 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_RELEASE);	/* odd before the new fields */
 	probes[i].insn = insn;
 	probes[i].number = ++numbered;
 	probes[i].spec = *s;
 	__atomic_store_n(&probes[i].seq, probes[i].seq + 1, __ATOMIC_RELEASE);
+	irq_restore(flags);
 	__atomic_store_n(&probes[i].hits, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&probes[i].unrecorded, 0, __ATOMIC_RELAXED);
 	exception_set_brk_handler(probe_brk);
