@@ -227,6 +227,7 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 			bool (*taken)(uintptr_t addr))
 {
 	uintptr_t func = sym_address(s->sym), off, size, addr, slot;
+	const char *no;
 	int64_t reach;
 	unsigned int i;
 	uint32_t insn;
@@ -239,8 +240,8 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 	addr = func + s->offset;
 	if (find(s->name) >= 0)
 		return *why = "a probe of that name exists", TRACE_EINVAL;
-	if ((*why = place_refusal(func, addr)))
-		return TRACE_EINVAL;
+	if ((no = place_refusal(func, addr)))
+		return *why = no, TRACE_EINVAL;
 	if (taken && taken(addr))
 		return *why = "a tracepoint patches that word", TRACE_EINVAL;
 	for (i = 0; i < PROBE_MAX && probes[i].addr; i++)
