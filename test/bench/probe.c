@@ -53,7 +53,7 @@ static double with_probe(const char *fetches)
 	return per_call;
 }
 
-void bench_probe(void)
+void bench_probes(void)
 {
 	double plain = MEASURE(bench_probed);
 	double none = with_probe("");
