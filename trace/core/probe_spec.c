@@ -41,6 +41,17 @@ int64_t probe_type_value(uint8_t type, uint64_t raw)
 	return (int64_t)v;
 }
 
+/* The first c in [s, e), or NULL. Not memchr: newlib's uses FP/SIMD
+ * registers, which the kernel and trace core never touch (test/boot_stages.py
+ * check_fp_free_core). */
+static const char *find(const char *s, const char *e, char c)
+{
+	for (; s < e; s++)
+		if (*s == c)
+			return s;
+	return NULL;
+}
+
 /* A decimal or 0x-hex number of [s, e) into *out; 0 or -1. */
 static int number(const char *s, const char *e, uint64_t max, uint64_t *out)
 {
@@ -100,7 +111,7 @@ static int name_ok(const char *s, const char *e)
 
 static int fetch(const char *s, const char *e, struct probe_fetch *f, const char **why)
 {
-	const char *eq = memchr(s, '=', (size_t)(e - s)), *colon, *loc = s;
+	const char *eq = find(s, e, '='), *colon, *loc = s;
 	int r;
 
 	memset(f, 0, sizeof(*f));
@@ -110,7 +121,7 @@ static int fetch(const char *s, const char *e, struct probe_fetch *f, const char
 		memcpy(f->name, s, (size_t)(eq - s));
 		loc = eq + 1;
 	}
-	colon = memchr(loc, ':', (size_t)(e - loc));
+	colon = find(loc, e, ':');
 	f->type = PROBE_X64;
 	if (colon) {
 		size_t n = (size_t)(e - colon - 1);
@@ -125,7 +136,7 @@ static int fetch(const char *s, const char *e, struct probe_fetch *f, const char
 		e = colon;
 	}
 	if (loc < e && (*loc == '+' || *loc == '-' || *loc == '(' || (*loc >= '0' && *loc <= '9'))) {
-		const char *open = memchr(loc, '(', (size_t)(e - loc));
+		const char *open = find(loc, e, '(');
 		const char *num = *loc == '+' || *loc == '-' ? loc + 1 : loc;
 		uint64_t d = 0;
 
@@ -158,7 +169,7 @@ int probe_spec_parse(const char *text, struct probe_spec *out, const char **why)
 	s = eq + 1;
 	for (e = s; *e && *e != ',' && *e != ' '; e++)
 		;
-	plus = memchr(s, '+', (size_t)(e - s));
+	plus = find(s, e, '+');
 	if (!plus)
 		plus = e;
 	if (plus == s || plus - s >= PROBE_SYM_MAX)
