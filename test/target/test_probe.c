@@ -243,6 +243,46 @@ KTEST(probe_console_command_adds_lists_and_removes)
 	KT_EQ(t, pbt_insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
 }
 
+/* A probe in a function a tracer traces: both see every call, the
+ * site's words stay the tracer's, the probe's word the probe's. */
+static uint64_t traced_calls;
+
+static void count_call(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
+		       struct trace_regs *regs)
+{
+	(void)ip, (void)parent, (void)ops, (void)regs;
+	__atomic_fetch_add(&traced_calls, 1, __ATOMIC_RELAXED);
+}
+
+static struct trace_ops call_counter = { .func = count_call, .flags = TRACE_OPS_NO_FPSIMD };
+
+KTEST(probe_and_tracer_share_a_function)
+{
+	char text[160];
+	const char *why;
+	struct probe_view v;
+
+	traced_calls = 0;
+	KT_EQ(t, trace_ops_set_filter(&call_counter, "pb_mt"), 0);
+	KT_EQ(t, trace_ops_register(&call_counter), 0);
+	pbt_spec(text, sizeof(text), "shared", "pb_mt", (uintptr_t)pb_mt, pb_mt_at, "x2");
+	KT_EQ(t, pbt_plant(text, &why), 0);
+	for (uint64_t i = 0; i < 10; i++)
+		KT_EQ(t, pb_mt(i, 100), i + 100);
+	KT_EXPECT(t, pbt_view("shared", &v));
+	KT_EQ(t, v.hits, 10);
+	KT_EQ(t, traced_calls, 10);
+	KT_EQ(t, trace_ops_unregister(&call_counter), 0);	/* the site goes, the probe stays */
+	pb_mt(1, 2);
+	KT_EXPECT(t, pbt_view("shared", &v));
+	KT_EQ(t, v.hits, 11);
+	KT_EQ(t, traced_calls, 10);
+	KT_EQ(t, probe_remove("shared", &why), 0);
+	KT_EQ(t, pbt_insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
+	KT_EQ(t, pbt_insn_at((const void *)((uintptr_t)pb_mt + 4)), INSN_NOP);
+	trace_ops_release(&call_counter);
+}
+
 TP_DECLARE(test, hit);	/* test_tracepoints.c: its NOP sits in tp_fire */
 
 KTEST(probe_console_refuses_a_tracepoint_word)
