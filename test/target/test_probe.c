@@ -244,6 +244,39 @@ KTEST(probe_console_command_adds_lists_and_removes)
 	KT_EQ(t, pbt_insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
 }
 
+/* A memory fetch through a bad pointer: the read faults inside the
+ * handler, the record says so (value 0, its bit set), the probed code
+ * runs on as if nothing happened. */
+KTEST(probe_memory_fetch_that_faults_is_marked)
+{
+	static const uint32_t words[4] = { 7, 8, 9, 10 };
+	char text[160];
+	const char *why;
+
+	check_reset();
+	pbt_spec(text, sizeof(text), "bad_ptr", "pb_add", (uintptr_t)pb_add, pb_add_at,
+		 "+0(x2):u64,+4(x5):u32");
+	KT_EQ(t, pbt_plant(text, &why), 0);
+	KT_EQ(t, pb_add(0, 1, words), 1);	/* x2 = 0: unmapped */
+	KT_EQ(t, probe_remove("bad_ptr", &why), 0);
+
+	unsigned int n = check_collect(smp_cpu_id(), recs, CHECK_MAX), seen = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		const uint8_t *p = recs[i].data, *end = p + recs[i].data_len;
+
+		if (recs[i].kind != WIRE_REC_EXT || recs[i].subtype != WIRE_EXT_PROBE)
+			continue;
+		next_varint(&p, end);
+		KT_EQ(t, *p++, 2);
+		KT_EQ(t, *p++, 1);	/* the first fetch faulted */
+		KT_EQ(t, wire_unzigzag(next_varint(&p, end)), 0);
+		KT_EQ(t, wire_unzigzag(next_varint(&p, end)), 8);
+		seen++;
+	}
+	KT_EQ(t, seen, 1);
+}
+
 /* A probe in a function a tracer traces: both see every call, the
  * site's words stay the tracer's, the probe's word the probe's. */
 static uint64_t traced_calls;
