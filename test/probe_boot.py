@@ -1,7 +1,8 @@
 """test/probe_boot.py: probes from the kernel command line (trace_probe=,
 trace/control/probe_ctl.c) on the test image: planted before main() where
 the ELF says the probed instruction is, several in one word; their records
-captured and shown by the host by name and type (report, Chrome JSON); a
+captured and shown by the host by name and type (report, Chrome JSON,
+CTF read by babeltrace2); a
 probe on an instruction that reads the PC, and a malformed one, each
 refused with its reason and the run ended before main()."""
 import json
@@ -51,7 +52,8 @@ def check_probe_boot(res, board, image_dir):
 
 def check_probe_report(res, board, image_dir, bootargs):
     """The same boot under a capture: report prints each hit with its
-    fields by name and type, the Chrome export has them as args."""
+    fields by name and type, the Chrome export has them as args, the CTF
+    export a class per probe that babeltrace2 reads."""
     st, out = run(["make", "-s", f"BOARD={board}", "build/host/baretrace"])
     if st != 0:
         res.record("probe report: the host tool builds", False, out)
@@ -79,3 +81,14 @@ def check_probe_report(res, board, image_dir, bootargs):
     res.record("probe report: Chrome JSON has each hit as an instant event, fields as args",
                got == [("probe bp", {"x2": "5", "sum": "6"}), ("probe bp", {"x2": "7", "sum": "8"}),
                        ("probe bq", {"a": "1", "b": "0x2"})], str(got))
+    ctf = os.path.join(HOST, "probe_boot.ctf")
+    subprocess.run([tool, "export", "--format=ctf", "-o", ctf, bt, "--elf",
+                    os.path.join(image_dir, "baretrace.elf")], cwd=ROOT,
+                   capture_output=True, text=True, timeout=60)
+    st, out = run(["babeltrace2", ctf], timeout=60)
+    got = [re.sub(r".*\{ (faulted = .*) \}$", r"\1", l) for l in out.splitlines() if " probe:" in l]
+    res.record("probe report: the CTF export read by babeltrace2 has a class per probe, "
+               "fields by name and type",
+               st == 0 and got == ["faulted = 0, x2 = 5, sum = 6", "faulted = 0, x2 = 7, sum = 8",
+                                   "faulted = 0, a = 1, b = 0x2"]
+               and sum(" probe:bp:" in l for l in out.splitlines()) == 2, f"{got}\n{out[-2000:]}")

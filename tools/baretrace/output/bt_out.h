@@ -225,7 +225,10 @@ extern const char bt_svg_script[];
  * lost_frames: losses are lost_events, in events, since wire version 2. */
 enum { BT_CTF_FUNC, BT_CTF_GRAPH_ENTRY, BT_CTF_GRAPH_EXIT, BT_CTF_LOST_EVENTS,
        BT_CTF_PRINTF, BT_CTF_RETIRED_5, BT_CTF_FUNC_ARGS, BT_CTF_STACK_TRACE,
-       BT_CTF_TRIGGER, BT_CTF_OUTCOME, BT_CTF_FIRST_TRACEPOINT = 16 };
+       BT_CTF_TRIGGER, BT_CTF_OUTCOME, BT_CTF_FIRST_TRACEPOINT = 16,
+       /* one class per probe schema (meta.probes' index), above every
+        * tracepoint slot meta.c can hold */
+       BT_CTF_FIRST_PROBE = 65536 };
 void bt_ctf_metadata(FILE *f, struct bt_decoder *d, const uint8_t uuid[16]);
 /* The trace's UUID: the same trace file always gets the same one. */
 void bt_ctf_uuid(const char *trace, uint8_t uuid[16]);
