@@ -2,7 +2,8 @@
 trace/control/probe_ctl.c) on the test image: planted before main() where
 the ELF says the probed instruction is, several in one word; their records
 captured and shown by the host by name and type (report, Chrome JSON,
-CTF read by babeltrace2); a
+CTF read by babeltrace2, trace-cmd's kprobe-style events read by
+trace-cmd report); a
 probe on an instruction that reads the PC, and a malformed one, each
 refused with its reason and the run ended before main()."""
 import json
@@ -92,3 +93,13 @@ def check_probe_report(res, board, image_dir, bootargs):
                st == 0 and got == ["faulted = 0, x2 = 5, sum = 6", "faulted = 0, x2 = 7, sum = 8",
                                    "faulted = 0, a = 1, b = 0x2"]
                and sum(" probe:bp:" in l for l in out.splitlines()) == 2, f"{got}\n{out[-2000:]}")
+    dat = os.path.join(HOST, "probe_boot.dat")
+    subprocess.run([tool, "export", "--format=trace-cmd", "-o", dat, bt, "--elf",
+                    os.path.join(image_dir, "baretrace.elf")], cwd=ROOT,
+                   capture_output=True, text=True, timeout=60)
+    st, out = run(["trace-cmd", "report", dat], timeout=60)
+    got = [re.sub(r".*\s(b[pq]):\s+\([0-9a-f]+\) ", r"\1: ", l) for l in out.splitlines()
+           if re.search(r"\sb[pq]:\s+\(", l)]
+    res.record("probe report: trace-cmd report reads the .dat's kprobes events, fields by name",
+               st == 0 and got == ["bp: x2=5 sum=6", "bp: x2=7 sum=8", "bq: a=1 b=0x2"],
+               f"{got}\n{out[-2000:]}")

@@ -242,7 +242,10 @@ int bt_export_tracecmd(const char *trace, const char *elf, const char *out);
 #define BT_TC_FIELDS		256	/* a schema has at most 255 fields (a u8) */
 /* Event ids: ftrace's own for its events, tracepoint slot + 100 for ours. */
 enum { BT_TC_ID_FUNCTION = 1, BT_TC_ID_PRINT = 5, BT_TC_ID_GRAPH_EXIT = 10,
-       BT_TC_ID_GRAPH_ENTRY = 11, BT_TC_ID_FIRST_TRACEPOINT = 100 };
+       BT_TC_ID_GRAPH_ENTRY = 11, BT_TC_ID_FIRST_TRACEPOINT = 100,
+       /* system "kprobes", one event per probe schema (meta.probes' index),
+        * above every tracepoint slot meta.c can hold */
+       BT_TC_ID_FIRST_PROBE = 8192 };
 
 /* A growing byte buffer. */
 struct bt_tc_buf {
