@@ -85,6 +85,7 @@ enum wire_meta_key {
 	WIRE_META_EVENT_SCHEMA = 7,
 	WIRE_META_FORMAT = 8,
 	WIRE_META_APP_NAME = 9,		/* a string: the app's name */
+	WIRE_META_PROBE = 10,		/* a probe's schema (section 2.2) */
 };
 
 /*
@@ -96,6 +97,7 @@ enum wire_meta_key {
 #define WIRE_EXT_STACK		2
 #define WIRE_EXT_TRIGGER	3
 #define WIRE_EXT_OUTCOME	4	/* how the run ended: enum run_outcome, kernel/report/outcome.h */
+#define WIRE_EXT_PROBE		5	/* a probe hit and its fetched values (trace/core/probe.c) */
 #define WIRE_EXT_STRING		6	/* a string an argument points to (trace_args=F:N:sR) */
 #define WIRE_STR_CUT		1	/* its flags: no NUL within the bytes recorded */
 #define WIRE_STR_UNREADABLE	2	/* outside RAM, or a read faulted */
@@ -264,15 +266,17 @@ struct wire_ext {
 	uint8_t outcome;	/* outcome: enum run_outcome */
 	int64_t status;		/* outcome: main()'s status for RUN_EXIT */
 	uint8_t reg, str_flags;	/* string: the register, WIRE_STR_* */
-	const uint8_t *values, *end;	/* string: its bytes (no NUL) */
+	uint64_t probe;		/* probe: its number (the schema's, key 10) */
+	uint8_t faulted;	/* probe: bit n, fetch n's memory read faulted */
+	const uint8_t *values, *end;	/* args, probe values; string: its bytes (no NUL) */
 };
 
 /*
- * Parses r (kind 7): 1 with *x filled for subtypes 1-4 and 6, 0 for a subtype
+ * Parses r (kind 7): 1 with *x filled for subtypes 1-6, 0 for a subtype
  * this version does not know (to skip), -1 if the bytes are malformed.
  */
 int wire_ext_parse(const struct wire_record *r, struct wire_ext *x);
-/* The next value of a parsed record, raw (args: unzigzag it); 0 or -1. */
+/* The next value of a parsed record, raw (args, probe: unzigzag it); 0 or -1. */
 int wire_ext_value(struct wire_ext *x, uint64_t *v);
 
 /* One function's numbers on one CPU, times in counter ticks. */

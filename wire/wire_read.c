@@ -212,8 +212,7 @@ int wire_ext_parse(const struct wire_record *r, struct wire_ext *x)
 	struct rd d;
 	struct wire_ext z = { 0 };
 
-	if (r->subtype < WIRE_EXT_ARGS || (r->subtype > WIRE_EXT_OUTCOME &&
-					     r->subtype != WIRE_EXT_STRING))
+	if (r->subtype < WIRE_EXT_ARGS || r->subtype > WIRE_EXT_STRING)
 		return 0;
 	if (!r->data)	/* every known subtype has at least one byte */
 		return -1;
@@ -246,6 +245,11 @@ int wire_ext_parse(const struct wire_record *r, struct wire_ext *x)
 		z.end = d.p + z.count;
 		*x = z;
 		return d.bad ? -1 : 1;
+	case WIRE_EXT_PROBE:
+		z.probe = rd_varint(&d);
+		z.count = rd_u8(&d);
+		z.faulted = rd_u8(&d);
+		break;
 	}
 	z.values = d.p;
 	z.end = d.end;

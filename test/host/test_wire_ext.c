@@ -2,7 +2,7 @@
 /*
  * test/host/test_wire_ext.c: the parts of the shared codec added for
  * docs/wire.md 2.5 and 2.6: extension records (arguments, stack traces,
- * fired triggers, how the run ended) and profile-dump bodies, with bytes laid out by hand
+ * fired triggers, how the run ended, probe hits) and profile-dump bodies, with bytes laid out by hand
  * from the spec, cut at every length, and padded with fields a later
  * version might append.
  */
@@ -174,6 +174,27 @@ static void test_string(void)
 	tap_ok(cut_ok, "string: cut at any byte is malformed, not read past");
 }
 
+static void test_probe(void)
+{
+	/* probe 300 (ac 02), 2 values, the second's read faulted (bit 1):
+	 * 40 (zigzag 0x50) and 0; then a byte a later version appended. */
+	static const uint8_t b[] = { 0xac, 0x02, 2, 0x02, 0x50, 0x00, 0x77 };
+	struct wire_record r = ext(WIRE_EXT_PROBE, b, sizeof(b));
+	struct wire_ext x;
+	uint64_t v0, v1;
+	int cut_ok = 1;
+
+	tap_ok(wire_ext_parse(&r, &x) == 1 && x.subtype == WIRE_EXT_PROBE && x.probe == 300 &&
+	       x.count == 2 && x.faulted == 0x02, "probe: number, count and faulted mask");
+	tap_ok(!wire_ext_value(&x, &v0) && !wire_ext_value(&x, &v1) &&
+	       wire_unzigzag(v0) == 40 && v1 == 0, "probe: two zigzag values, an appended byte ignored");
+	for (size_t n = 0; n < 6; n++) {
+		r = ext(WIRE_EXT_PROBE, b, n);
+		cut_ok &= wire_ext_parse(&r, &x) == -1;
+	}
+	tap_ok(cut_ok, "probe: cut before its last value is malformed");
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
@@ -182,6 +203,7 @@ int main(int argc, char **argv)
 	test_string();
 	test_stack_and_trigger();
 	test_outcome();
+	test_probe();
 	test_in_block();
 	test_profile();
 	return tap_done();

@@ -306,6 +306,12 @@ void trace_send_metadata(void)
 		export_start();
 }
 
+void trace_send_meta_only(void)
+{
+	if (exporting)
+		export_meta_now();
+}
+
 void trace_end_stream(void)
 {
 	if (exporting)

@@ -52,6 +52,9 @@ bool trace_histing(void);
 /* While it is off: forget that it ran (the end of the run sends and
  * prints nothing of it). 0, or TRACE_EBUSY while it runs. */
 int trace_hist_forget(void);
+/* probe_ctl.c: plants the trace_probe= probes; 0, or -1 when one was
+ * refused (it said why). */
+int trace_probe_boot_start(void);
 
 /* Boot: applies the trace_* kernel parameters (params.c). After
  * smp_init, before main(). */
@@ -64,5 +67,8 @@ void trace_end_stream(void);
 /* Sends a metadata frame now (a capture that started late decodes from
  * the next data frame on). */
 void trace_send_metadata(void);
+/* The metadata set alone, when the exporter runs (a probe's schema
+ * changed: probe_ctl.c). */
+void trace_send_meta_only(void);
 
 #endif /* TRACE_CONTROL_H */

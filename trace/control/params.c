@@ -344,6 +344,8 @@ void trace_boot_start(void)
 		start_profiler(profile_alone);
 	if (!*refused && tp_boot_start())	/* trace_event= (trace/events/tp_record.c) */
 		refuse("trace_event");
+	if (!*refused && trace_probe_boot_start())	/* trace_probe= (probe_ctl.c) */
+		refuse("trace_probe");
 	if (!*refused && (coverage || p_coverage))
 		start_coverage(coverage);
 	if (!*refused && p_hist)

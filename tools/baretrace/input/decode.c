@@ -153,8 +153,7 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 					       (x.subtype == WIRE_EXT_STRING && !bt_decode_strings))) {
 			/* Unknown subtypes are skipped; known ones that do not
 			 * parse are skipped and counted. */
-			if (((r.subtype >= WIRE_EXT_ARGS && r.subtype <= WIRE_EXT_OUTCOME) ||
-			     r.subtype == WIRE_EXT_STRING) && wire_ext_parse(&r, &x) < 0 &&
+			if (r.subtype >= WIRE_EXT_ARGS && r.subtype <= WIRE_EXT_STRING &&
 			    d->bad_exts++ < MAX_WARNINGS && !d->quiet)
 				bt_warn("CPU %u block %llu: extension record %llu (subtype %u) is "
 					"malformed; skipped", f->cpu, (unsigned long long)f->seq,

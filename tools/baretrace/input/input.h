@@ -46,6 +46,22 @@ struct bt_format {
 	char *text;
 };
 
+/* A probe's schema (key 10): its fetches' names and types (1-8 as the
+ * event fields' u8..s64, 11 x32, 12 x64). A probe number is reused once
+ * its probe is removed: a later definition replaces the earlier one. */
+#define BT_PROBE_FETCH_MAX	8
+#define BT_PROBE_X32		11
+#define BT_PROBE_X64		12
+
+struct bt_probe {
+	uint64_t id;
+	char *name;
+	uint64_t offset;	/* the probed address - _text */
+	unsigned nfetch;
+	char *fetch[BT_PROBE_FETCH_MAX];
+	uint8_t type[BT_PROBE_FETCH_MAX];
+};
+
 struct bt_meta {
 	int seen;		/* a metadata frame arrived */
 	uint64_t sets;		/* frames with key 1: sets begun (wire.md 2.9) */
@@ -57,6 +73,8 @@ struct bt_meta {
 	size_t nschemas, schemas_cap;
 	struct bt_format *formats;
 	size_t nformats, formats_cap;
+	struct bt_probe *probes;
+	size_t nprobes, probes_cap;
 };
 
 /* Merges one metadata body in; 0, or -1 if it is malformed. */
@@ -64,6 +82,8 @@ int bt_meta_parse(struct bt_meta *m, const uint8_t *body, size_t len);
 /* The live definition of a tracepoint id, or NULL. */
 const struct bt_schema *bt_meta_schema(const struct bt_meta *m, uint64_t id);
 const char *bt_meta_format(const struct bt_meta *m, uint64_t id);
+/* The current schema of probe 'id', or NULL. */
+const struct bt_probe *bt_meta_probe(const struct bt_meta *m, uint64_t id);
 void bt_meta_free(struct bt_meta *m);
 
 /* ---- decode.c ---------------------------------------------------------- */

@@ -207,6 +207,11 @@ static void extension(struct bt_decoder *d, struct fcpu *s, struct item *it, int
 		bt_fq_follow(fi, s->pend_item, it->id);
 		return;
 	}
+	if (x.subtype == WIRE_EXT_PROBE) {	/* belongs to no call's record */
+		it->verdict = by_context(d, s, it->r.ts);
+		bt_fq_put(d, it);
+		return;
+	}
 	args = x.subtype == WIRE_EXT_ARGS;
 	if (was_entry && (x.subtype == WIRE_EXT_STACK || x.site == s->last_site)) {
 		it->verdict = s->last_verdict;

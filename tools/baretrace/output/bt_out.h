@@ -74,6 +74,12 @@ const char *bt_trigger_action(uint8_t action, char *buf, size_t n);
 void bt_fmt_arg_values(const int64_t *v, unsigned n, const char *sep, char *buf, size_t cap);
 /* The first 'max' arguments of a parsed subtype-1 record; returns how many. */
 unsigned bt_ext_args(const struct wire_ext *x, int64_t *v, unsigned max);
+/* A probe record (subtype 5) as "probe NAME: f1=v1 f2=v2", by the schema
+ * the metadata holds now (read it when the record is read: a probe
+ * number is reused); "probe #N: arg1=0x.." without one. */
+void bt_fmt_probe(const struct bt_decoder *d, const struct wire_ext *x, char *buf, size_t cap);
+/* One fetched value as its type says: decimal, 0x hex, or "(fault)". */
+void bt_fmt_probe_value(uint8_t type, int64_t v, int faulted, char *buf, size_t n);
 /* report's line(s) for an extension record on its own: "[000] ts: ..." */
 void bt_print_ext(struct bt_decoder *d, unsigned cpu, const char *ts, struct wire_ext *x);
 
@@ -262,7 +268,10 @@ extern const char bt_svg_script[];
  * lost_frames: losses are lost_events, in events, since wire version 2. */
 enum { BT_CTF_FUNC, BT_CTF_GRAPH_ENTRY, BT_CTF_GRAPH_EXIT, BT_CTF_LOST_EVENTS,
        BT_CTF_PRINTF, BT_CTF_RETIRED_5, BT_CTF_FUNC_ARGS, BT_CTF_STACK_TRACE,
-       BT_CTF_TRIGGER, BT_CTF_OUTCOME, BT_CTF_FIRST_TRACEPOINT = 16 };
+       BT_CTF_TRIGGER, BT_CTF_OUTCOME, BT_CTF_FIRST_TRACEPOINT = 16,
+       /* one class per probe schema (meta.probes' index), above every
+        * tracepoint slot meta.c can hold */
+       BT_CTF_FIRST_PROBE = 65536 };
 void bt_ctf_metadata(FILE *f, struct bt_decoder *d, const uint8_t uuid[16]);
 /* The trace's UUID: the same trace file always gets the same one. */
 void bt_ctf_uuid(const char *trace, uint8_t uuid[16]);
@@ -276,7 +285,10 @@ int bt_export_tracecmd(const char *trace, const char *elf, const char *out);
 #define BT_TC_FIELDS		256	/* a schema has at most 255 fields (a u8) */
 /* Event ids: ftrace's own for its events, tracepoint slot + 100 for ours. */
 enum { BT_TC_ID_FUNCTION = 1, BT_TC_ID_PRINT = 5, BT_TC_ID_GRAPH_EXIT = 10,
-       BT_TC_ID_GRAPH_ENTRY = 11, BT_TC_ID_FIRST_TRACEPOINT = 100 };
+       BT_TC_ID_GRAPH_ENTRY = 11, BT_TC_ID_FIRST_TRACEPOINT = 100,
+       /* system "kprobes", one event per probe schema (meta.probes' index),
+        * above every tracepoint slot meta.c can hold */
+       BT_TC_ID_FIRST_PROBE = 8192 };
 
 /* A growing byte buffer. */
 struct bt_tc_buf {

@@ -214,6 +214,30 @@ static void on_ext(struct bt_decoder *d, struct chrome *c, unsigned cpu,
 		fputs("}}", c->f);
 		return;
 	}
+	if (x.subtype == WIRE_EXT_PROBE) {	/* an instant event, its fields as args */
+		const struct bt_probe *p = bt_meta_probe(&d->meta, x.probe);
+		char val[32];
+
+		if (p)
+			snprintf(label, sizeof(label), "probe %s", p->name);
+		else
+			snprintf(label, sizeof(label), "probe #%llu", (unsigned long long)x.probe);
+		begin(d, c, cpu, label, "probe", "i", r->ts);
+		fputs(",\"args\":{", c->f);
+		for (unsigned i = 0; i < x.count && !wire_ext_value(&x, &v); i++) {
+			uint8_t type = p && i < p->nfetch ? p->type[i] : BT_PROBE_X64;
+
+			snprintf(ab, sizeof(ab), "arg%u", i + 1);
+			fputs(i ? "," : "", c->f);
+			bt_json_str(c->f, p && i < p->nfetch ? p->fetch[i] : ab);
+			bt_fmt_probe_value(type, wire_unzigzag(v), i < 8 && (x.faulted >> i & 1),
+					   val, sizeof(val));
+			fputc(':', c->f);
+			bt_json_str(c->f, val);
+		}
+		fputs("}}", c->f);
+		return;
+	}
 	if (x.subtype == WIRE_EXT_OUTCOME) {	/* where the run ended: across all tracks */
 		const char *word = bt_outcome_word(x.outcome, ab, sizeof(ab));
 

@@ -88,6 +88,22 @@ static void extension(struct bt_decoder *d, struct bt_ctf *c, const struct wire_
 
 	wire_ext_parse(r, &x);	/* the decoder passes only records that parse */
 	walk = x;
+	if (x.subtype == WIRE_EXT_PROBE) {	/* its class: the schema known now */
+		const struct bt_probe *p = bt_meta_probe(&d->meta, x.probe);
+
+		if (!p)
+			return;	/* a hit read before its schema has no class */
+		bt_ctf_event(c, BT_CTF_FIRST_PROBE + (uint32_t)(p - d->meta.probes),
+			     bt_ctf_ns(c, r->ts));
+		bt_ctf_put_bytes(c, &x.faulted, 1);
+		for (unsigned i = 0; i < p->nfetch; i++) {
+			v = 0;
+			if (i < x.count)
+				wire_ext_value(&walk, &v);
+			bt_ctf_put_u64(c, (uint64_t)wire_unzigzag(v));
+		}
+		return;
+	}
 	if (x.subtype == WIRE_EXT_OUTCOME) {	/* where the run ended */
 		bt_ctf_event(c, BT_CTF_OUTCOME, bt_ctf_ns(c, r->ts));
 		bt_ctf_put_cstr(c, bt_outcome_word(x.outcome, text, sizeof(text)));

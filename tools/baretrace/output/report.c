@@ -90,7 +90,8 @@ static void take_event(struct bt_decoder *d, struct bt_rqueue *q, struct bt_rite
 }
 
 /* Extensions keep their values (arguments, return addresses) as int64_t. */
-static void take_ext(struct bt_rqueue *q, struct bt_ritem *it, const struct wire_record *r)
+static void take_ext(struct bt_decoder *d, struct bt_rqueue *q, struct bt_ritem *it,
+		     const struct wire_record *r)
 {
 	struct wire_ext x;
 	uint64_t v;
@@ -116,6 +117,12 @@ static void take_ext(struct bt_rqueue *q, struct bt_ritem *it, const struct wire
 		it->flags = x.str_flags;
 		it->a = x.count;
 		arena_put(q, x.values, x.count);
+	} else if (x.subtype == WIRE_EXT_PROBE) {	/* by the schema known now */
+		char text[1024];
+
+		bt_fmt_probe(d, &x, text, sizeof(text));
+		it->a = strlen(text);
+		arena_put(q, text, it->a + 1);
 	}
 }
 
@@ -163,7 +170,7 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		take_event(d, &rp->q[cpu], it, r);
 		break;
 	case WIRE_REC_EXT:
-		take_ext(&rp->q[cpu], it, r);
+		take_ext(d, &rp->q[cpu], it, r);
 		break;
 	}
 }

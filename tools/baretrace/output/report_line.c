@@ -234,6 +234,9 @@ static void ext_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *
 	case WIRE_EXT_OUTCOME:
 		outcome_line(rp, cpu, it, ts);
 		break;
+	case WIRE_EXT_PROBE:	/* its text was made when it was read */
+		printf("[%03u] %s: %s\n", cpu, ts, q->arena + it->text);
+		break;
 	case WIRE_EXT_STACK:
 		printf("[%03u] %s: <stack trace>\n", cpu, ts);
 		for (uint64_t i = 0; i < it->a; i++) {
