@@ -5,6 +5,7 @@ run: its samples, the range of its filtered values, its final state."""
 import json
 import os
 import re
+import shutil
 
 from readme_run import match_output, run_dir_file, run_example
 
@@ -46,6 +47,38 @@ def check_typed(h, res, board, code, output):
                said[2] in vals and calls[-1][1] == "FSM_" + said[3].upper(),
                f"status {st}; missing line {miss!r}; demo said {said}; "
                f"{len(calls)} calls, values {vals[:5]}..., last {calls[-1:]}\n" + out[-3000:])
+    check_typed_exports(h, res, board, calls)
+
+
+def check_typed_exports(h, res, board, calls):
+    """The same calls, typed alike, in make run's Chrome JSON and in the
+    CTF export as babeltrace2 reads it."""
+    want = [(int(v), r) for v, r in calls]
+    try:
+        with open(run_dir_file(h, "trace.json")) as f:
+            doc = json.load(f)
+        evs = doc["traceEvents"] if isinstance(doc, dict) else doc
+        chrome = [(e["args"].get("value"), e["args"].get("retval")) for e in evs
+                  if e.get("name") == "fsm_step" and e.get("ph") == "X"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        chrome = repr(e)
+    res.record("readme: example 'typed': make run's Chrome JSON has every fsm_step call with "
+               "value as a number and retval by name, as report shows them",
+               bool(want) and chrome == want, f"report {want[:4]}...; chrome {chrome[:4]}...")
+    ctf = os.path.join(h.HOST, "readme-typed-ctf")
+    shutil.rmtree(ctf, ignore_errors=True)
+    elf = os.path.join(h.make_dir(board, "examples/demo"), "baretrace.elf")
+    st, out = h.run([os.path.join(h.HOST, "baretrace"), "export", "--format=ctf", "-o", ctf,
+                     run_dir_file(h, "trace.bt"), "--elf", elf])
+    bst, text = h.run(["babeltrace2", ctf], timeout=120) if st == 0 else (st, out)
+    args = [int(v) for v in re.findall(r'func = "fsm_step", nargs = 2, .*typed = '
+                                       r'"m=0x[0-9a-f]+, value=(-?\d+)"', text)]
+    rets = re.findall(r'func = "fsm_step", .*retval_typed = "(\w+)"', text)
+    res.record("readme: example 'typed': the CTF export, read by babeltrace2, has every "
+               "fsm_step call's typed arguments and return value, as report shows them",
+               st == 0 and bst == 0 and bool(want) and list(zip(args, rets)) == want,
+               f"export {st}, babeltrace2 {bst}; {len(args)} args, {len(rets)} returns\n"
+               + text[-1500:])
 
 
 def check_probe(h, res, board, code, output):
