@@ -24,6 +24,7 @@
 #include "pmu.h"
 #include "shell.h"
 #include "target.h"
+#include "tracecheck.h"
 #include "tracers/hist.h"
 
 #define HS __attribute__((noipa))
@@ -328,42 +329,29 @@ KTEST(hist_clear_while_other_cpus_hit)
  * Interrupts masked around each count. */
 #define COST_CALLS	100
 
-static HS uint64_t insns_of(int (*fn)(int), unsigned int calls)
-{
-	unsigned long flags = irq_save();
-	uint64_t t0 = pmu_insns();
-
-	for (unsigned int i = 0; i < calls; i++)
-		fn((int)i);
-	uint64_t d = (pmu_insns() - t0) & 0xffffffff;	/* a 32-bit counter */
-
-	irq_restore(flags);
-	return d;
-}
-
 KTEST(hist_cost_of_a_hit_in_instructions)
 {
 	unsigned int n;
 
 	pmu_init();
-	if (!insns_of(hs_cost_ref, 1))
+	if (!check_insns_of(hs_cost_ref, 1))
 		return ktest_skip(t, "the PMU counts instructions only under -icount");
 	if (skip_while_covering(t))
 		return;
-	uint64_t ref = insns_of(hs_cost_ref, COST_CALLS);
+	uint64_t ref = check_insns_of(hs_cost_ref, COST_CALLS);
 
 	KT_EQ(t, trace_hist(true, "hs_cost", &n), 0);
 	/* Alone on the site: its BL goes straight to the entry in assembly. */
 	KT_EQ(t, insn_at((uintptr_t)hs_cost + 4),
 	      patch_insn_bl((uintptr_t)hs_cost + 4, (uintptr_t)trace_rec_hist));
-	insns_of(hs_cost, 1);	/* the first hit after the clear zeroes the rows */
-	uint64_t hist = insns_of(hs_cost, COST_CALLS);
-	uint64_t again = insns_of(hs_cost, COST_CALLS);
+	check_insns_of(hs_cost, 1);	/* the first hit after the clear zeroes the rows */
+	uint64_t hist = check_insns_of(hs_cost, COST_CALLS);
+	uint64_t again = check_insns_of(hs_cost, COST_CALLS);
 
 	KT_EQ(t, row_calls(hist_row_of(0, 0)), 2 * COST_CALLS + 1);
 	hist_done(t);
 	KT_EQ(t, trace_profile(true, "hs_cost"), 0);
-	uint64_t prof = insns_of(hs_cost, COST_CALLS);
+	uint64_t prof = check_insns_of(hs_cost, COST_CALLS);
 
 	KT_EQ(t, trace_profile(false, NULL), 0);
 	kprintf("# hist cost in instructions per call: untraced %lu, hist %lu "

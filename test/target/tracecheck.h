@@ -26,5 +26,8 @@ unsigned int check_collect(unsigned int cpu, struct rec *out, unsigned int max);
 int site_of(const char *name);
 /* Where the BL at a function's site goes, or 0 if it holds no BL. */
 uintptr_t site_bl_target(const char *name);
+/* Instructions (the PMU's count: exact under -icount) of 'calls' calls
+ * of fn(0), fn(1), ..., interrupts masked; 0 where the PMU counts none. */
+uint64_t check_insns_of(int (*fn)(int), unsigned int calls);
 
 #endif /* TEST_TRACECHECK_H */
