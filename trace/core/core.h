@@ -128,6 +128,7 @@ uint64_t patch_end_of_run(bool probe);
 bool patch_round_missed(void);
 uint32_t patch_insn_bl(uintptr_t from, uintptr_t to);
 uint32_t patch_insn_b(uintptr_t from, uintptr_t to);
+bool patch_b_reaches(uintptr_t from, uintptr_t to);
 /* Instruction words at addr[] from old[] to insn[], one batch. */
 int patch_apply_insns(const uintptr_t *addr, const uint32_t *old,
 		      const uint32_t *insn, unsigned int n);

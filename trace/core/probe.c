@@ -228,7 +228,6 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 {
 	uintptr_t func = sym_address(s->sym), off, size, addr, slot;
 	const char *no;
-	int64_t reach;
 	unsigned int i;
 	uint32_t insn;
 	int err;
@@ -251,8 +250,7 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 	if (patch_round_missed())
 		return *why = "a CPU did not answer a synchronisation round", TRACE_EBUSY;
 	slot = slot_of(i);
-	reach = (int64_t)(addr + 4) - (int64_t)(slot + 4);
-	if (reach >= (1LL << 27) || reach < -(1LL << 27))
+	if (!patch_b_reaches(slot + 4, addr + 4))
 		return *why = "the slot is out of a branch's reach", TRACE_EINVAL;
 	insn = *(const volatile uint32_t *)addr;
 	/* The slot: no CPU can be in it (free entries passed slot_quiet). */
