@@ -30,6 +30,10 @@
 
 #define R_AARCH64_RELATIVE	1027
 #define HCR_EL2_RW		(1 << 31)	/* EL1 is AArch64 */
+/* MDCR_EL2.TDE routes debug exceptions, BRK included, from EL1 to EL2;
+ * nothing here sets it, but firmware that ran before may have, so it is
+ * cleared. The other fields (HPMN: the PMU counters EL1 may use) are kept. */
+#define MDCR_EL2_TDE		(1 << 8)
 #define SPSR_EL1H_MASKED	0x3c5		/* EL1h, D, A, I, F masked */
 #define CPACR_FPEN		(3 << 20)	/* no FP/SIMD traps at EL1/EL0 */
 #define SCTLR_EL1_RES1		0x30d00800	/* RES1 bits, MMU/caches off, LE */
@@ -197,6 +201,9 @@ drop_to_el1:
 	mov	x9, #0x33ff		// CPTR_EL2: RES1 bits, no TFP trap
 	msr	cptr_el2, x9
 	msr	hstr_el2, xzr
+	mrs	x9, mdcr_el2
+	bic	x9, x9, #MDCR_EL2_TDE	// BRK at EL1 stays at EL1 (probes)
+	msr	mdcr_el2, x9
 	mrs	x9, midr_el1
 	msr	vpidr_el2, x9
 	mrs	x9, mpidr_el1

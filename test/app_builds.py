@@ -190,6 +190,8 @@ def check_sites(h, res, board):
 
 
 def stage_apps(h, res, board):
+    import typed_args
+    typed_args.check(h, res, board)
     check_firmware(h, res, board)
     check_cpp(h, res, board)
     check_sites(h, res, board)

@@ -33,3 +33,22 @@ def check_bench_repeats(res, board="qemu-virt"):
                not differ and not missing and "ringsize.json" in same and len(same) >= 7,
                f"differ: {differ}, missing: {missing}")
     check_coverage_figures(res, dirs[0])
+    check_probe_figures(res, dirs[0])
+
+
+def check_probe_figures(res, bench_dir):
+    """probe.json (test/bench/probe.c): a hit costs at least an exception's
+    entry and exit (the frame alone is 31 stores and 31 loads), and each
+    fetch adds to it."""
+    import json
+    try:
+        with open(os.path.join(bench_dir, "probe.json")) as f:
+            p = json.load(f)
+    except (OSError, ValueError) as e:
+        res.record("make bench writes probe.json", False, str(e))
+        return
+    res.record(f"probe.json: a hit {p['hit_insns']} insns, two registers {p['hit_two_regs_insns']},"
+               f" and a word {p['hit_two_regs_one_word_insns']}: each more than the one before, "
+               "the first above an exception's 62 frame moves",
+               62 < p["hit_insns"] < p["hit_two_regs_insns"] < p["hit_two_regs_one_word_insns"],
+               json.dumps(p))

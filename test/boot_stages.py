@@ -15,6 +15,8 @@ from ring_default import check_ring_default
 from api_target import check_api
 from coverage_frames import check_coverage_frames
 from coverage_make import check_make_coverage
+from hist_frames import check_hist_frames, check_hist_icount
+from probe_boot import check_probe_boot
 
 
 def check_fp_free_core(res, board, image_dir):
@@ -56,8 +58,11 @@ def stage_target(res, board):
         res.record(f"{prefix}: exit status 0 reaches the host", st == 0, out)
     check_api(res, board, image_dir)
     check_coverage_frames(res, board, image_dir)
+    check_probe_boot(res, board, image_dir)
     if board == "qemu-virt":
         check_make_coverage(res)
+        check_hist_frames(res, board, image_dir)
+        check_hist_icount(res, board, image_dir)
 
 
 def stage_boot(res, board):
@@ -139,7 +144,7 @@ def stage_boot(res, board):
     # The cross-CPU races (trace core, ring swaps, FP/SIMD state), with
     # truly parallel CPUs.
     mt_suites = ["trigger_count", "patch_stats", "patch_refused", "grace_period", "coverage",
-                 "buffer_and_clear", "fp_"]
+                 "buffer_and_clear", "fp_", "hist_", "probe"]
     st, out = boot(board, tgt, "mttcg", "panic=poweroff -- ktest " + " ".join(mt_suites),
                    timeout=300)
     parse_ktap("ktap[mttcg races]", out, res)

@@ -31,6 +31,8 @@ import shutil
 import tempfile
 
 from docs_checks import check_install, check_links, doc_files
+from readme_asking import check_hist, check_probe, check_typed
+from readme_run import match_output, run_dir_file, run_example
 
 EXAMPLE_RE = re.compile(r"^<!-- (example|output): ([\w-]+) -->\n```[\w]*\n(.*?)^```$",
                         re.M | re.S)
@@ -46,49 +48,6 @@ def parse_readme(text):
     for kind, name, body in EXAMPLE_RE.findall(text):
         (examples if kind == "example" else outputs)[name] = body
     return examples, outputs
-
-
-def line_regex(line):
-    parts = re.split(r"(\.\.\.|NNN)", line)
-    return "".join(".*" if p == "..." else r"\d+" if p == "NNN" else re.escape(p)
-                   for p in parts)
-
-
-def match_output(expected, actual):
-    """None if 'actual' shows the 'expected' block (rules above), else
-    the first expected line not found where it should be."""
-    lines = [l.rstrip() for l in actual.replace("\r", "").splitlines()]
-    pos, free = 0, True          # free: any number of lines may come first
-    for want in expected.rstrip("\n").splitlines():
-        if want.strip() == "...":
-            free = True
-            continue
-        rx = re.compile(line_regex(want.rstrip()))
-        if free:
-            hit = next((i for i in range(pos, len(lines)) if rx.fullmatch(lines[i])), None)
-        else:
-            hit = pos if pos < len(lines) and rx.fullmatch(lines[pos]) else None
-        if hit is None:
-            return want
-        pos, free = hit + 1, False
-    return None
-
-
-def run_example(h, code, timeout=180):
-    try:    # what build/run/status says must come from this run
-        os.remove(run_dir_file(h, "status"))
-    except FileNotFoundError:
-        pass
-    # As a user types it: not inside make test's make (whose MAKELEVEL
-    # turns make's "make: ***" lines into "make[1]: ***").
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")}
-    st, out = h.run(["bash", "-c", code], timeout=timeout, env=env)
-    return st, h.strip_frames(out)
-
-
-def run_dir_file(h, name):
-    return os.path.join(h.ROOT, "build", "run", name)
 
 
 def traced_pipeline_functions(h):
@@ -207,7 +166,8 @@ def check_coverage(h, res, board, code, output):
 
 
 CHECKS = {"filter": check_filter, "status": check_status, "hello": check_hello,
-          "firmware": check_firmware, "coverage": check_coverage}
+          "firmware": check_firmware, "coverage": check_coverage, "typed": check_typed,
+          "probe": check_probe, "hist": check_hist}
 
 
 # ---- make commands and make help ---------------------------------------------

@@ -51,7 +51,12 @@ enum wire_frame_type {
 	WIRE_FRAME_PREV_INFO = 7,	/* what the previous boot left (2.10) */
 	WIRE_FRAME_COVERAGE = 8,	/* functions reached: a bitmap (2.11) */
 	WIRE_FRAME_PREV_COVERAGE = 9,	/* the previous boot's bitmap (2.11) */
+	WIRE_FRAME_HIST = 10,		/* duration histograms, one CPU's (2.12) */
 };
+
+/* A histogram frame's kind byte (2.12). */
+#define WIRE_HIST_DURATION	0	/* function durations, counter ticks */
+#define WIRE_HIST_BUCKETS	64
 
 /* Format versions a reader of this tree accepts (the range above). */
 #define WIRE_VERSION_MIN	WIRE_VERSION_OLDEST
@@ -80,6 +85,7 @@ enum wire_meta_key {
 	WIRE_META_EVENT_SCHEMA = 7,
 	WIRE_META_FORMAT = 8,
 	WIRE_META_APP_NAME = 9,		/* a string: the app's name */
+	WIRE_META_PROBE = 10,		/* a probe's schema (section 2.2) */
 };
 
 /*
@@ -91,6 +97,10 @@ enum wire_meta_key {
 #define WIRE_EXT_STACK		2
 #define WIRE_EXT_TRIGGER	3
 #define WIRE_EXT_OUTCOME	4	/* how the run ended: enum run_outcome, kernel/report/outcome.h */
+#define WIRE_EXT_PROBE		5	/* a probe hit and its fetched values (trace/core/probe.c) */
+#define WIRE_EXT_STRING		6	/* a string an argument points to (trace_args=F:N:sR) */
+#define WIRE_STR_CUT		1	/* its flags: no NUL within the bytes recorded */
+#define WIRE_STR_UNREADABLE	2	/* outside RAM, or a read faulted */
 
 
 /* What a fired trigger did (subtype 3's action byte). */
@@ -255,15 +265,18 @@ struct wire_ext {
 	uint8_t action;		/* trigger: enum wire_trigger_action */
 	uint8_t outcome;	/* outcome: enum run_outcome */
 	int64_t status;		/* outcome: main()'s status for RUN_EXIT */
-	const uint8_t *values, *end;
+	uint8_t reg, str_flags;	/* string: the register, WIRE_STR_* */
+	uint64_t probe;		/* probe: its number (the schema's, key 10) */
+	uint8_t faulted;	/* probe: bit n, fetch n's memory read faulted */
+	const uint8_t *values, *end;	/* args, probe values; string: its bytes (no NUL) */
 };
 
 /*
- * Parses r (kind 7): 1 with *x filled for subtypes 1-4, 0 for a subtype
+ * Parses r (kind 7): 1 with *x filled for subtypes 1-6, 0 for a subtype
  * this version does not know (to skip), -1 if the bytes are malformed.
  */
 int wire_ext_parse(const struct wire_record *r, struct wire_ext *x);
-/* The next value of a parsed record, raw (args: unzigzag it); 0 or -1. */
+/* The next value of a parsed record, raw (args, probe: unzigzag it); 0 or -1. */
 int wire_ext_value(struct wire_ext *x, uint64_t *v);
 
 /* One function's numbers on one CPU, times in counter ticks. */

@@ -1,45 +1,12 @@
 /*
  * wire/wire_read.c: reading data-block bodies (records, extension
- * records) and profile dumps, bounds-checked on untrusted bytes; shared
- * by the kernel (dumps, tests) and the host tool. Freestanding.
+ * records), bounds-checked on untrusted bytes; shared by the kernel
+ * (dumps, tests) and the host tool. Whole frames of the other types
+ * (profile dumps, end of stream, the previous boot, the frame header)
+ * are wire_frames.c. Freestanding.
  */
 #include "wire.h"
-
-/* A cursor over untrusted bytes: any read past the end sets 'bad'. */
-struct rd {
-	const uint8_t *p, *end;
-	int bad;
-};
-
-static uint64_t rd_varint(struct rd *r)
-{
-	uint64_t v = 0;
-	int n = r->bad ? -1 : wire_varint_get(r->p, (size_t)(r->end - r->p), &v);
-
-	if (n < 0) {
-		r->bad = 1;
-		return 0;
-	}
-	r->p += n;
-	return v;
-}
-
-static uint8_t rd_u8(struct rd *r)
-{
-	if (r->bad || r->p >= r->end) {
-		r->bad = 1;
-		return 0;
-	}
-	return *r->p++;
-}
-
-static void rd_skip(struct rd *r, uint64_t n)
-{
-	if (r->bad || n > (uint64_t)(r->end - r->p))
-		r->bad = 1;
-	else
-		r->p += n;
-}
+#include "wire_rd.h"
 
 /* Skips tracepoint fields of the given types. */
 static void skip_fields(struct rd *r, const uint8_t *types, int n)
@@ -212,7 +179,7 @@ int wire_ext_parse(const struct wire_record *r, struct wire_ext *x)
 	struct rd d;
 	struct wire_ext z = { 0 };
 
-	if (r->subtype < WIRE_EXT_ARGS || r->subtype > WIRE_EXT_OUTCOME)
+	if (r->subtype < WIRE_EXT_ARGS || r->subtype > WIRE_EXT_STRING)
 		return 0;
 	if (!r->data)	/* every known subtype has at least one byte */
 		return -1;
@@ -233,6 +200,22 @@ int wire_ext_parse(const struct wire_record *r, struct wire_ext *x)
 	case WIRE_EXT_OUTCOME:
 		z.outcome = rd_u8(&d);
 		z.status = wire_unzigzag(rd_varint(&d));
+		break;
+	case WIRE_EXT_STRING:	/* count: its length; values: its bytes */
+		z.site = rd_varint(&d);
+		z.reg = rd_u8(&d);
+		z.str_flags = rd_u8(&d);
+		z.count = rd_u8(&d);
+		if (!d.bad && (size_t)(d.end - d.p) < z.count)
+			return -1;
+		z.values = d.p;
+		z.end = d.p + z.count;
+		*x = z;
+		return d.bad ? -1 : 1;
+	case WIRE_EXT_PROBE:
+		z.probe = rd_varint(&d);
+		z.count = rd_u8(&d);
+		z.faulted = rd_u8(&d);
 		break;
 	}
 	z.values = d.p;
@@ -255,141 +238,4 @@ int wire_ext_value(struct wire_ext *x, uint64_t *v)
 		return -1;
 	x->values += n;
 	return 0;
-}
-
-int wire_profile_begin(struct wire_profile_iter *it, const uint8_t *body, size_t len)
-{
-	struct rd d = { body, body + len, 0 };
-
-	it->left = rd_varint(&d);
-	it->p = d.p;
-	it->end = d.end;
-	if (d.bad) {
-		it->left = 0;
-		return WIRE_REC_EBAD;
-	}
-	return 0;
-}
-
-int wire_profile_next(struct wire_profile_iter *it, struct wire_profile_entry *e)
-{
-	struct rd d = { it->p, it->end, 0 };
-	struct wire_profile_entry z;
-
-	if (!it->left)
-		return WIRE_REC_DONE;
-	z.site = rd_varint(&d);
-	z.calls = rd_varint(&d);
-	z.total = rd_varint(&d);
-	z.min = rd_varint(&d);
-	z.max = rd_varint(&d);
-	if (d.bad) {
-		it->left = 0;
-		it->p = it->end;
-		return WIRE_REC_EBAD;
-	}
-	it->left--;
-	it->p = d.p;
-	*e = z;
-	return WIRE_REC_OK;
-}
-
-/* ---- frames ---------------------------------------------------------- */
-
-int wire_end_decode(const uint8_t *body, size_t len, struct wire_end_cpu *c,
-		    unsigned max, struct wire_end_run *run)
-{
-	struct rd r = { body, body + len, 0 };
-	uint64_t n;
-
-	if (run)
-		run->known = 0;
-	if (!len)
-		return 0;
-	n = rd_varint(&r);
-	if (r.bad || n > 255)
-		return -1;
-	for (uint64_t i = 0; i < n; i++) {
-		struct wire_end_cpu e;
-
-		e.cpu = rd_varint(&r);
-		e.produced = rd_varint(&r);
-		e.overwritten = rd_varint(&r);
-		e.dropped = rd_varint(&r);
-		e.discarded = rd_varint(&r);
-		e.blocks = rd_varint(&r);
-		if (r.bad)
-			return -1;
-		if (i < max)
-			c[i] = e;
-	}
-	/* The outcome (version 2, later writers): an outcome byte and a
-	 * zigzag status; a body that ends after the entries has none. */
-	if (run && r.p < r.end) {
-		unsigned o = *r.p++;
-		uint64_t st = rd_varint(&r);
-
-		if (!r.bad) {
-			run->known = 1;
-			run->outcome = o;
-			run->status = wire_unzigzag(st);
-		}
-	}
-	return (int)n;
-}
-
-int wire_prev_decode(const uint8_t *body, size_t len, uint64_t *boot,
-		     struct wire_prev_cpu *c, unsigned max)
-{
-	struct rd r = { body, body + len, 0 };
-	uint64_t n;
-
-	*boot = rd_varint(&r);
-	n = rd_varint(&r);
-	if (r.bad || n > 255)
-		return -1;
-	for (uint64_t i = 0; i < n; i++) {
-		struct wire_prev_cpu e;
-
-		e.cpu = rd_varint(&r);
-		e.produced = rd_varint(&r);
-		e.sent = rd_varint(&r);
-		e.overwritten = rd_varint(&r);
-		e.dropped = rd_varint(&r);
-		e.discarded = rd_varint(&r);
-		e.kept = rd_varint(&r);
-		e.torn = rd_varint(&r);
-		if (r.bad || e.cpu > 255)
-			return -1;
-		if (i < max)
-			c[i] = e;
-	}
-	return (int)n;
-}
-
-int wire_frame_parse(const uint8_t *payload, size_t len, struct wire_frame *f)
-{
-	struct rd r;
-	const uint8_t *c;
-	uint64_t body_len;
-
-	if (len < 2 + 1 + 1 + WIRE_CRC_SIZE)
-		return WIRE_DMG_SHORT;
-	if (len > WIRE_MAX_PAYLOAD)
-		return WIRE_DMG_OVERSIZE;
-	c = payload + len - WIRE_CRC_SIZE;
-	r = (struct rd){ payload + 2, c, 0 };
-	if (wire_crc32(0, payload, len - WIRE_CRC_SIZE) !=
-	    ((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
-	     (uint32_t)c[3] << 24))
-		return WIRE_DMG_CRC;
-	f->type = payload[0];
-	f->cpu = payload[1];
-	f->seq = rd_varint(&r);
-	body_len = rd_varint(&r);
-	if (r.bad || body_len != (uint64_t)(r.end - r.p))
-		return WIRE_DMG_LENGTH;
-	f->body = r.p;
-	f->body_len = (size_t)body_len;
-	return WIRE_DMG_NONE;
 }

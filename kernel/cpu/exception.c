@@ -34,6 +34,23 @@ void exception_set_crash_handler(void (*fn)(struct exc_frame *f, const char *why
 	crash_handler = fn;
 }
 
+/* Written once, in thread context, before the registrant writes its
+ * first BRK (the text write and its cache maintenance order the store
+ * before any CPU can take that BRK); read on every BRK exception. */
+static bool (*brk_handler)(struct exc_frame *f, unsigned int imm);
+
+void exception_set_brk_handler(bool (*fn)(struct exc_frame *f, unsigned int imm))
+{
+	WRITE_ONCE(brk_handler, fn);
+}
+
+static bool brk_taken(struct exc_frame *f)
+{
+	bool (*fn)(struct exc_frame *, unsigned int) = READ_ONCE(brk_handler);
+
+	return ESR_EC(f->esr) == ESR_EC_BRK && fn && fn(f, (unsigned int)(f->esr & 0xffff));
+}
+
 /* The crash report, through the pointer the report layer registered. */
 static void __attribute__((noreturn)) exception_crash(struct exc_frame *f, const char *why)
 {
@@ -139,8 +156,10 @@ void exception_dispatch(struct exc_frame *f, unsigned long kind)
 		irq_dispatch(f);
 		return;
 	case VEC_SPX_SYNC:
-		/* fp_first_use first: a function fault_probe_exec runs may use FP */
-		if (fp_first_use(f) || fault_fixup(f))
+		/* fp_first_use first: a function fault_probe_exec runs may use FP;
+		 * a probe's BRK before fault_fixup: a probed function may run
+		 * under fault_probe_exec */
+		if (fp_first_use(f) || brk_taken(f) || fault_fixup(f))
 			return;
 		/* The stack may have only EXC_ENTRY_RESERVE bytes left,
 		 * too few for the report: it runs on the emergency stack. */

@@ -73,6 +73,12 @@ long cpu_call_fp_off(long (*fn)(void *arg), void *arg);
  * vectors (kernel/main.c); fn must not return. Until it is set, and if
  * it ever returns, the CPU stops where it is (interrupts masked, WFI). */
 void exception_set_crash_handler(void (*fn)(struct exc_frame *f, const char *why));
+/* Where a BRK instruction's exception goes before it counts as a crash:
+ * the trace core's probes (trace/core/probe.c), which sit in a higher
+ * layer. fn gets the frame and the BRK's immediate and returns true when
+ * the BRK was its own and the frame now says where to resume. Set before
+ * the first BRK of the caller's is written; until then a BRK crashes. */
+void exception_set_brk_handler(bool (*fn)(struct exc_frame *f, unsigned int imm));
 /* Prints the crash report, stops the other CPUs and halts or powers
  * off (kernel parameter panic=). Never returns. */
 void crash(struct exc_frame *f, const char *why) __attribute__((noreturn));

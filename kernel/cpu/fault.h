@@ -17,6 +17,8 @@ struct exc_frame;
 /* Each returns 0 if the access completed, -1 if it faulted. */
 int fault_probe_read32(const void *addr, uint32_t *val);
 int fault_probe_write32(void *addr, uint32_t val);
+/* One access of 1, 2, 4 or 8 bytes, zero-extended into *val. */
+int fault_probe_read(const void *addr, unsigned int size, uint64_t *val);
 /* Branches to addr as to a void(void) function. */
 int fault_probe_exec(const void *addr);
 /* Semihosting call (fault_probe.S, a probe like the ones above): returns

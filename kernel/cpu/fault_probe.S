@@ -1,7 +1,7 @@
 /*
  * kernel/cpu/fault_probe.S: memory accesses that may fault (see fault.h).
  *
- * Contract (all three):
+ * Contract (all of them):
  *   state: EL1, MMU on, TPIDR_EL1 = this CPU's struct percpu
  *   out:   w0 = 0 if the access completed, -1 if it faulted
  *   clobbers: x9, x10 (and what the probed function clobbers for exec)
@@ -49,6 +49,33 @@ fault_probe_write32:
 1:	mov	w0, #-1
 	ret
 	.size	fault_probe_write32, . - fault_probe_write32
+
+/* int fault_probe_read(const void *addr, unsigned int size, uint64_t *val):
+ * one access of size 1, 2, 4 or 8 bytes (any other size reads 8),
+ * zero-extended into *val */
+	.globl	fault_probe_read
+	.type	fault_probe_read, %function
+fault_probe_read:
+	arm_recover 1f
+	cmp	w1, #4
+	b.eq	4f
+	b.hi	8f
+	cmp	w1, #2
+	b.eq	2f
+	ldrb	w10, [x0]
+	b	9f
+2:	ldrh	w10, [x0]
+	b	9f
+4:	ldr	w10, [x0]
+	b	9f
+8:	ldr	x10, [x0]
+9:	disarm
+	str	x10, [x2]
+	mov	w0, #0
+	ret
+1:	mov	w0, #-1
+	ret
+	.size	fault_probe_read, . - fault_probe_read
 
 /* int fault_probe_exec(const void *addr) */
 	.globl	fault_probe_exec

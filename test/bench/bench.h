@@ -26,6 +26,7 @@ void bench_workload(void);
 unsigned long bench_workload_rounds(unsigned int rounds);
 int bench_ringsize(void);
 void bench_coverage(void);
+void bench_probes(void);
 
 /* The whole-program workload (workload.inc): sizes, rounds, calls. */
 #define WL_BYTES	2048

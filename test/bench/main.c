@@ -29,6 +29,7 @@ int main(int argc, char **argv)
 	bench_fp();
 	bench_workload();
 	bench_coverage();
+	bench_probes();
 	bench_export();
 	return 0;
 }

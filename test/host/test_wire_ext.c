@@ -1,8 +1,8 @@
-/* sources: wire/wire.c wire/wire_escape.c wire/wire_read.c wire/wire_stream.c */
+/* sources: wire/wire.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c */
 /*
  * test/host/test_wire_ext.c: the parts of the shared codec added for
  * docs/wire.md 2.5 and 2.6: extension records (arguments, stack traces,
- * fired triggers, how the run ended) and profile-dump bodies, with bytes laid out by hand
+ * fired triggers, how the run ended, probe hits) and profile-dump bodies, with bytes laid out by hand
  * from the spec, cut at every length, and padded with fields a later
  * version might append.
  */
@@ -154,13 +154,56 @@ static void test_profile(void)
 	       wire_profile_next(&it, &e[0]) == WIRE_REC_DONE, "profile: zero entries");
 }
 
+static void test_string(void)
+{
+	/* site 300, register 2, cut, 3 bytes "abc", then a byte a later
+	 * version appended. */
+	static const uint8_t b[] = { 0xac, 0x02, 2, WIRE_STR_CUT, 3, 'a', 'b', 'c', 0x99 };
+	struct wire_record r = ext(WIRE_EXT_STRING, b, sizeof(b));
+	struct wire_ext x;
+	int cut_ok = 1;
+
+	tap_ok(wire_ext_parse(&r, &x) == 1 && x.subtype == WIRE_EXT_STRING && x.site == 300 &&
+	       x.reg == 2 && x.str_flags == WIRE_STR_CUT && x.count == 3 &&
+	       x.end - x.values == 3 && !memcmp(x.values, "abc", 3),
+	       "string: site, register, flags, its bytes; an appended byte ignored");
+	for (size_t n = 0; n < 8; n++) {
+		r = ext(WIRE_EXT_STRING, b, n);
+		cut_ok &= wire_ext_parse(&r, &x) == -1;
+	}
+	tap_ok(cut_ok, "string: cut at any byte is malformed, not read past");
+}
+
+static void test_probe(void)
+{
+	/* probe 300 (ac 02), 2 values, the second's read faulted (bit 1):
+	 * 40 (zigzag 0x50) and 0; then a byte a later version appended. */
+	static const uint8_t b[] = { 0xac, 0x02, 2, 0x02, 0x50, 0x00, 0x77 };
+	struct wire_record r = ext(WIRE_EXT_PROBE, b, sizeof(b));
+	struct wire_ext x;
+	uint64_t v0, v1;
+	int cut_ok = 1;
+
+	tap_ok(wire_ext_parse(&r, &x) == 1 && x.subtype == WIRE_EXT_PROBE && x.probe == 300 &&
+	       x.count == 2 && x.faulted == 0x02, "probe: number, count and faulted mask");
+	tap_ok(!wire_ext_value(&x, &v0) && !wire_ext_value(&x, &v1) &&
+	       wire_unzigzag(v0) == 40 && v1 == 0, "probe: two zigzag values, an appended byte ignored");
+	for (size_t n = 0; n < 6; n++) {
+		r = ext(WIRE_EXT_PROBE, b, n);
+		cut_ok &= wire_ext_parse(&r, &x) == -1;
+	}
+	tap_ok(cut_ok, "probe: cut before its last value is malformed");
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
 	test_args();
+	test_string();
 	test_stack_and_trigger();
 	test_outcome();
+	test_probe();
 	test_in_block();
 	test_profile();
 	return tap_done();

@@ -54,6 +54,8 @@ int main(int argc, char **argv)
 		return scenario_conread();
 	if (!strcmp(argv[0], "golden"))
 		return scenario_golden();
+	if (!strcmp(argv[0], "histwork"))
+		return scenario_histwork();
 	if (!strcmp(argv[0], "reset"))
 		return scenario_reset(argc > 1 ? argv[1] : NULL);
 	if (!strcmp(argv[0], "soak") && argc == 2)
@@ -86,7 +88,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, panic, printlines, golden, reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic], hang, gdbhang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, panic, printlines, golden, histwork, reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic], hang, gdbhang, args)\n",
 	       argv[0]);
 	return 2;
 }

@@ -26,6 +26,8 @@ int scenario_lockcrash(const char *ms);
 /* scenarios.c */
 void crash_null_deref(volatile uint32_t *p);
 int scenario_stuck(const char *cpu, const char *then);
+/* scenario_hist.c */
+int scenario_histwork(void);
 /* scenario_reset.c */
 int scenario_reset(const char *opt);
 /* test_coverage.c: true, having marked the test skipped, while coverage

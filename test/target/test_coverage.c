@@ -20,6 +20,7 @@
 #include "percpu.h"
 #include "pmu.h"
 #include "target.h"
+#include "tracecheck.h"
 #include "tracers/coverage.h"
 
 #define CV __attribute__((noipa))
@@ -270,31 +271,17 @@ static CV int cv_cost_ref(int x) { return x + 7; }
 
 #define COST_CALLS	100
 
-/* noipa: one copy of the loop measures every function the same way. */
-static CV uint64_t insns_of(int (*fn)(int), unsigned int calls)
-{
-	unsigned long flags = irq_save();
-	uint64_t t0 = pmu_insns();
-
-	for (unsigned int i = 0; i < calls; i++)
-		fn((int)i);
-	uint64_t d = (pmu_insns() - t0) & 0xffffffff;	/* a 32-bit counter */
-
-	irq_restore(flags);
-	return d;
-}
-
 KTEST(coverage_cost_after_the_first_hit_is_an_untraced_call)
 {
 	pmu_init();
-	if (!insns_of(cv_cost_ref, 1))
+	if (!check_insns_of(cv_cost_ref, 1))
 		return ktest_skip(t, "the PMU counts instructions only under -icount");
 	if (!cov_on(t, "cv_cost"))
 		return;
-	uint64_t ref = insns_of(cv_cost_ref, COST_CALLS);
-	uint64_t first = insns_of(cv_cost, 1);
-	uint64_t again = insns_of(cv_cost, 1);
-	uint64_t one = insns_of(cv_cost_ref, 1);
+	uint64_t ref = check_insns_of(cv_cost_ref, COST_CALLS);
+	uint64_t first = check_insns_of(cv_cost, 1);
+	uint64_t again = check_insns_of(cv_cost, 1);
+	uint64_t one = check_insns_of(cv_cost_ref, 1);
 
 	unsigned long flags = irq_save();
 	uint64_t t0 = pmu_insns();
@@ -303,7 +290,7 @@ KTEST(coverage_cost_after_the_first_hit_is_an_untraced_call)
 
 	irq_restore(flags);
 	KT_EQ(t, err, 0);
-	uint64_t after = insns_of(cv_cost, COST_CALLS);
+	uint64_t after = check_insns_of(cv_cost, COST_CALLS);
 
 	kprintf("# coverage cost in instructions: untraced call %lu, first hit %lu, "
 		"a hit before the batch %lu, the batch of one site %lu, %u calls after it "

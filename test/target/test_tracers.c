@@ -157,6 +157,46 @@ KTEST(args_capture_records_the_arguments)
 	KT_EQ(t, trace_set_args("tt_args"), TRACE_EINVAL);
 }
 
+/* A string record (subtype 6) of recs[i]: 1 if it is one for register reg
+ * with these flags and bytes. */
+static int string_is(unsigned int i, unsigned int reg, unsigned int flags, const char *bytes,
+		     unsigned int len)
+{
+	struct wire_record r = { .kind = WIRE_REC_EXT, .subtype = recs[i].subtype,
+				 .data = recs[i].data, .data_len = recs[i].data_len };
+	struct wire_ext x;
+
+	return recs[i].kind == WIRE_REC_EXT && wire_ext_parse(&r, &x) == 1 &&
+	       x.subtype == WIRE_EXT_STRING && x.site == (uint64_t)site_of("tt_args") &&
+	       x.reg == reg && x.str_flags == flags && x.count == len &&
+	       !memcmp(x.values, bytes, len);
+}
+
+KTEST(args_capture_records_strings)
+{
+	static const char hello[] = "hello";
+	static const char longer[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+	check_reset();
+	KT_EQ(t, trace_set_args("tt_args:3:s02"), 0);
+	tt_args((long)hello, 16, (long)(longer + 1));	/* unaligned, longer than 32 */
+	tt_args(16, 0, 0);		/* below RAM: never read */
+	KT_EQ(t, trace_set_args(""), 0);
+	unsigned int n = check_collect(smp_cpu_id(), recs, CHECK_MAX);
+
+	KT_EQ(t, n, 6);		/* each call: its arguments, then x0's and x2's strings */
+	KT_EQ(t, recs[0].subtype, WIRE_EXT_ARGS);
+	KT_EXPECT(t, string_is(1, 0, 0, hello, 5));
+	KT_EXPECT(t, string_is(2, 2, WIRE_STR_CUT, longer + 1, 32));
+	KT_EQ(t, recs[3].subtype, WIRE_EXT_ARGS);
+	KT_EXPECT(t, string_is(4, 0, WIRE_STR_UNREADABLE, "", 0));
+	KT_EXPECT(t, string_is(5, 2, WIRE_STR_UNREADABLE, "", 0));
+	KT_EQ(t, trace_set_args("tt_args:3:s3"), TRACE_EINVAL);	/* not below N */
+	KT_EQ(t, trace_set_args("tt_args:3:x0"), TRACE_EINVAL);
+	KT_EQ(t, trace_set_args("tt_args:3:s"), TRACE_EINVAL);
+	KT_EQ(t, trace_set_args("tt_args:3:s0:s1"), TRACE_EINVAL);
+}
+
 KTEST(profiler_counts_exact_calls)
 {
 	profile_reset();

@@ -4,6 +4,7 @@
 #include <baretrace.h>
 #include <baretrace_trace.h>
 
+#include "pmu.h"
 #include "ring/ring.h"
 #include "symbols.h"
 #include "tracecheck.h"
@@ -68,3 +69,17 @@ uintptr_t site_bl_target(const char *name)
 	return at + (uintptr_t)((int64_t)((int32_t)(insn << 6) >> 6) * 4);
 }
 
+
+/* noipa: one copy of the loop measures every function the same way. */
+__attribute__((noipa)) uint64_t check_insns_of(int (*fn)(int), unsigned int calls)
+{
+	unsigned long flags = irq_save();
+	uint64_t t0 = pmu_insns();
+
+	for (unsigned int i = 0; i < calls; i++)
+		fn((int)i);
+	uint64_t d = (pmu_insns() - t0) & 0xffffffff;	/* a 32-bit counter */
+
+	irq_restore(flags);
+	return d;
+}

@@ -21,6 +21,9 @@
  *                graph; flame_source.c reads a trace into it, graph.c
  *                the call graph beneath a function
  *   profile.c    profile dumps: the latest of each CPU, merged rows
+ *   srcmap.c     DWARF (libdw): a function's source line, its subprogram
+ *   functypes.c  DWARF: a function's parameters, their registers, its
+ *                return type, read once per function
  * output/
  *   report*.c    report: per-CPU queues merged by time (report_merge.c)
  *                in a window the first pass plans (report_plan.c),
@@ -29,6 +32,7 @@
  *   graph_out.c  graph's tree
  *   render.c     text of durations, times, tracepoint fields, printf
  *   render_ext.c text of extension records; json.c JSON pieces
+ *   typed.c      arguments and return values by name and type (text, JSON)
  *   export_*.c   chrome-json (with chrome_calls.c, chrome_fields.c),
  *                folded, svg (svg_script.c, svg_style.c), ctf (ctf_meta.c,
  *                ctf_packet.c), trace-cmd (export_tracecmd_*.c)

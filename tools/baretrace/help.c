@@ -64,7 +64,7 @@ static const char report_usage[] =
 static const char stats_usage[] =
 	"  stats TRACE.bt [--elf ELF] [--per-cpu] [--sort=calls|total|self|avg|max] [FILTERS]\n"
 	"  stats --diff OLD.bt NEW.bt [--elf ELF | --old-elf ELF1 --new-elf ELF2]\n"
-	"        [--sort=KEY] [--fail-above PCT [--floor US]]\n"
+	"        [--sort=KEY] [--hist] [--fail-above PCT [--floor US]]\n"
 	"        per-function calls, total, self, average and max time from graph\n"
 	"        records, call counts from function entries, and the profiler's calls,\n"
 	"        total, average, min and max from profile dumps (the latest dump of\n"
@@ -80,7 +80,11 @@ static const char stats_usage[] =
 	"        --sort column's), then [added] and [removed] ones. --fail-above: exit\n"
 	"        status 3 if a function's calls, total or avg grew by more than PCT %;\n"
 	"        a time must also grow by US microseconds or more (--floor, default 1).\n"
-	"        Two traces that share no function are an error (status 1)\n";
+	"        Two traces that share no function are an error (status 1).\n"
+	"        --diff --hist: from the duration histograms (see hist), per function\n"
+	"        in both, calls and the p50, p90 and p99 bounds in ns (the top of the\n"
+	"        log2 bucket each falls in, so they move a bucket at a time);\n"
+	"        --fail-above: status 3 if one of them grew by more than PCT %\n";
 
 static const char export_usage[] =
 	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
@@ -127,6 +131,20 @@ static const char coverage_usage[] =
 	"        drivers, board, the application's folder). In names every ',' is ';'\n"
 	"        (lcov 1.16 ends a name at a comma): \"f(int; char)\"\n";
 
+static const char hist_usage[] =
+	"  hist TRACE.bt [--elf ELF] [--per-cpu] [--json] [--no-demangle]\n"
+	"        the duration histograms the target kept (trace_hist=, console 'hist'):\n"
+	"        per function, its calls per power-of-two range of counter ticks (and\n"
+	"        ns) as bars, all CPUs summed, with the average and the p50 and p99\n"
+	"        bucket bounds; --per-cpu adds each CPU's; --json: the same numbers,\n"
+	"        each CPU's included, as one JSON object\n";
+static const char args_spec_usage[] =
+	"  args-spec --elf ELF FUNC... [--no-demangle]\n"
+	"        prints the trace_args= boot argument that records FUNC's parameters:\n"
+	"        the argument registers they take and, for each char * among them,\n"
+	"        the string it points to (:sRR), from the ELF's DWARF (at most 8):\n"
+	"        trace_args=fmt_fixed:3:s0,fsm_step:2\n";
+
 /* The filters of the commands that read a trace (filter_opt below). */
 static const char filters_text[] =
 	"FILTERS (report, stats, export, graph; applied once, to the decoded stream):\n"
@@ -146,7 +164,10 @@ static const char names_text[] =
 	"C++ names (Itanium ABI, \"_Z...\") are shown demangled in every output:\n"
 	"\"_ZNK6Sensor4readEv\" as \"Sensor::read() const\". -F, -N and graph's FUNC\n"
 	"match a function by either name: -F 'Sensor::read*' or -F '_ZNK6Sensor*'.\n"
-	"  --no-demangle         names as the symbol table has them, in every output\n";
+	"  --no-demangle         names as the symbol table has them, in every output\n"
+	"Recorded arguments (trace_args=) and return values (trace_retval=1) are shown\n"
+	"by name and type from the ELF's DWARF when --elf is given: f(id=3, ok=true).\n"
+	"  --no-types            raw registers in hex, as recorded\n";
 
 /* One row per command; a new command adds its text and a row. */
 static const struct bt_cmd_help cmd_helps[] = {
@@ -156,6 +177,8 @@ static const struct bt_cmd_help cmd_helps[] = {
 	{ "export", export_usage, 1 },
 	{ "graph", graph_usage, 1 },
 	{ "coverage", coverage_usage, 0 },
+	{ "hist", hist_usage, 0 },
+	{ "args-spec", args_spec_usage, 0 },
 };
 
 #define N_CMDS	(sizeof(cmd_helps) / sizeof(cmd_helps[0]))
@@ -172,8 +195,9 @@ const struct bt_cmd_help *bt_cmd_find(const char *name)
 static const char *const all_options[] = {
 	"--elf", "--ns", "--abstime", "--per-cpu", "--counters", "--sort", "--format",
 	"--output", "--cpu", "--function", "--notrace", "--depth", "--time-range",
-	"--min-duration", "--no-demangle", "--diff", "--fail-above", "--floor", "--old-elf", "--new-elf",
+	"--min-duration", "--no-demangle", "--no-types", "--diff", "--hist", "--fail-above", "--floor", "--old-elf", "--new-elf",
 	"--serial", "--baud", "--file", "--qemu", "--exec", "--exec-timeout", "--help",
+	"--json",
 };
 
 const char *bt_option_nearest(const char *name)
@@ -194,7 +218,7 @@ void bt_unknown_command(const char *cmd)
 		fprintf(stderr, "baretrace: unknown command '%s'; did you mean '%s'?\n", cmd, near);
 	else
 		fprintf(stderr, "baretrace: unknown command '%s' (capture, report, stats, export, "
-			"graph or coverage; 'baretrace --help' shows their usage)\n", cmd);
+			"graph, coverage or hist; 'baretrace --help' shows their usage)\n", cmd);
 	exit(BT_EXIT_USAGE);
 }
 

@@ -154,9 +154,14 @@ static int sort_key(const char *sort)
 	return key;
 }
 
-/* --no-demangle: C++ names as the symbol table has them (model/symtab.h). */
+/* --no-demangle: C++ names as the symbol table has them (model/symtab.h);
+ * --no-types: arguments and return values as raw registers (functypes.c). */
 static int names_opt(const char *arg)
 {
+	if (!strcmp(arg, "--no-types")) {
+		bt_opt_types = 0;
+		return 1;
+	}
 	if (strcmp(arg, "--no-demangle"))
 		return 0;
 	bt_sym_demangler = NULL;
@@ -173,6 +178,10 @@ static int cmd_stats_diff(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--diff") || names_opt(argv[i]))
 			continue;
+		if (!strcmp(argv[i], "--hist")) {
+			o.hist = 1;	/* output/hist_diff.c */
+			continue;
+		}
 		if (opt_value(argc, argv, &i, "--elf", &elf) ||
 		    opt_value(argc, argv, &i, "--old-elf", &o.old_elf) ||
 		    opt_value(argc, argv, &i, "--new-elf", &o.new_elf) ||
@@ -212,7 +221,9 @@ static int cmd_stats_diff(int argc, char **argv)
 			usage("--floor %s goes with --fail-above", floor_us);
 		o.floor_ns = (uint64_t)(us * 1000 + 0.5);
 	}
-	return bt_stats_diff(&o);
+	if (o.hist && sort)
+		usage("--sort %s is not for --hist (rows in the order of the sites)", sort);
+	return o.hist ? bt_hist_diff(&o) : bt_stats_diff(&o);
 }
 
 /*
@@ -379,7 +390,11 @@ int main(int argc, char **argv)
 		return cmd_read(cmd, argc - 1, argv + 1);
 	if (!strcmp(cmd, "graph"))
 		return cmd_graph(argc - 1, argv + 1);
+	if (!strcmp(cmd, "hist"))
+		return bt_hist_main(argc - 1, argv + 1);	/* output/hist.c */
 	if (!strcmp(cmd, "coverage"))
 		return bt_coverage_main(argc - 1, argv + 1);	/* output/coverage.c */
+	if (!strcmp(cmd, "args-spec"))
+		return bt_args_spec_main(argc - 1, argv + 1);	/* output/args_spec.c */
 	bt_unknown_command(cmd);
 }

@@ -237,9 +237,10 @@ static int cmd_args(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "clear"))
 		return result("args", trace_set_args(""), "");
 	return result("args", trace_set_args(rest(argc, argv, buf, sizeof(buf)) ?: "?"),
-		      "FUNC:N with N from 1 to 8, FUNC must name a function");
+		      "FUNC:N with N from 1 to 8, FUNC must name a function; "
+		      "FUNC:N:sRR also records the strings registers RR (each below N) point to");
 }
-SHELL_CMD(args, cmd_args, "[FUNC:N...|clear]", "record N argument registers of FUNC");
+SHELL_CMD(args, cmd_args, "[FUNC:N[:sRR]...|clear]", "record N argument registers of FUNC");
 
 static int cmd_profile(int argc, char **argv)
 {

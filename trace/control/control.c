@@ -29,6 +29,7 @@
 #include "ring/ring.h"
 #include "smp.h"
 #include "tracers/coverage.h"
+#include "tracers/hist.h"
 #include "tracers/tracer.h"
 #include "uart.h"
 #include "control.h"
@@ -305,6 +306,12 @@ void trace_send_metadata(void)
 		export_start();
 }
 
+void trace_send_meta_only(void)
+{
+	if (exporting)
+		export_meta_now();
+}
+
 void trace_end_stream(void)
 {
 	if (exporting)
@@ -315,7 +322,7 @@ void trace_end_stream(void)
 void trace_stop_and_drain(void)
 {
 	if (!exporting && !profiling)
-		return;	/* events alone also set 'exporting' (trace_export_ready) */
+		return;	/* events, coverage and hist also set 'exporting' (trace_export_ready) */
 	/* Unregistering needs an IPI round: only with interrupts on, and
 	 * only if every CPU answers one now. A CPU that does not (interrupts
 	 * masked) could keep the round waiting for ever: the sites then stay
@@ -328,9 +335,14 @@ void trace_stop_and_drain(void)
 		trace_stop();
 		trace_profile(false, NULL);
 		trace_coverage(false, NULL);
+		trace_hist(false, NULL, NULL);
 	}
 	if (profile_of(0))
 		profile_send();
+	if (hist_started()) {
+		hist_send();
+		hist_print();
+	}
 	if (coverage_reached()) {
 		coverage_send();
 		coverage_print();

@@ -40,6 +40,22 @@ int trace_coverage_notrace(const char *globs);
 int trace_coverage_forget(void);
 bool trace_covering(void);
 
+/* hist_ctl.c: duration histograms (trace/tracers/hist.h) of the functions
+ * the globs choose (1 to HIST_FUNCS_MAX of them; "" is refused), beside
+ * any other tracer; off keeps the counts. *chosen (if not NULL): how many
+ * functions the globs chose, also when refused for it. 0 or an error
+ * (TRACE_EINVAL: a bad glob, none or too many functions; TRACE_EBUSY: on
+ * already, or a patch refused to stop); refused, nothing changed.
+ * Whether it runs. Thread context. */
+int trace_hist(bool on, const char *globs, unsigned int *chosen);
+bool trace_histing(void);
+/* While it is off: forget that it ran (the end of the run sends and
+ * prints nothing of it). 0, or TRACE_EBUSY while it runs. */
+int trace_hist_forget(void);
+/* probe_ctl.c: plants the trace_probe= probes; 0, or -1 when one was
+ * refused (it said why). */
+int trace_probe_boot_start(void);
+
 /* Boot: applies the trace_* kernel parameters (params.c). After
  * smp_init, before main(). */
 void trace_boot_start(void);
@@ -51,5 +67,8 @@ void trace_end_stream(void);
 /* Sends a metadata frame now (a capture that started late decodes from
  * the next data frame on). */
 void trace_send_metadata(void);
+/* The metadata set alone, when the exporter runs (a probe's schema
+ * changed: probe_ctl.c). */
+void trace_send_meta_only(void);
 
 #endif /* TRACE_CONTROL_H */

@@ -15,6 +15,7 @@
  *   trace_max_depth= trace_threshold=US trace_retval=1
  *   trace_profile=GLOBS             start the profiler on these
  *   trace_coverage=GLOBS            function coverage on these, beside trace=
+ *   trace_hist=FUNC[,GLOB...]       duration histograms of these, beside trace=
  *   trace_buf=64K (default: 1/16 of RAM over the CPUs) trace_mode=overwrite|stop
  *   trace_pace=BAUD
  *   trace_cpumask=0x3 trace_context=thread|irq|all
@@ -31,11 +32,12 @@
 #include "power.h"
 #include "ring/ring.h"
 #include "tracers/coverage.h"
+#include "tracers/hist.h"
 #include "tracers/tracer.h"
 #include "control.h"
 
 static const char *p_tracer, *p_filter = "", *p_notrace = "", *p_graph = "";
-static const char *p_profile, *p_coverage, *p_context, *p_trigger, *p_args;
+static const char *p_profile, *p_coverage, *p_hist, *p_context, *p_trigger, *p_args;
 static unsigned long p_depth, p_threshold, p_retval, p_pace, p_cpumask;
 static unsigned long p_buf;	/* 0: trace_default_buffer() */
 static int p_stop_mode;
@@ -103,10 +105,13 @@ KERNEL_PARAM("trace_profile", param_profile, "start the profiler on these (globs
 static int param_coverage(const char *v) { return set_globs(&p_coverage, v); }
 KERNEL_PARAM("trace_coverage", param_coverage,
 	     "function coverage on these (globs, '*' for all) beside the tracer of trace=");
+static int param_hist(const char *v) { return set_globs(&p_hist, v); }
+KERNEL_PARAM("trace_hist", param_hist,
+	     "log2 histograms of these functions' durations (1 to 32 functions), beside trace=");
 static int param_trigger(const char *v) { return set_str(&p_trigger, v); }
 KERNEL_PARAM("trace_trigger", param_trigger, "func:action[:count],... (see 'trigger')");
 static int param_args(const char *v) { return set_str(&p_args, v); }
-KERNEL_PARAM("trace_args", param_args, "func:N,... record N argument registers");
+KERNEL_PARAM("trace_args", param_args, "func:N[:sRR],... record N argument registers (and strings)");
 
 static int param_context(const char *v)
 {
@@ -312,6 +317,21 @@ static void start_coverage(bool alone)
 			trace_wanted_sites(&tracer_coverage_ops));
 }
 
+/* trace_hist=: its own globs, beside every other tracer. */
+static void start_hist(void)
+{
+	unsigned int n;
+	int err = trace_hist(true, p_hist, &n);
+
+	trace_warn_unmatched("trace: trace_hist", p_hist);
+	if (err == TRACE_EINVAL)
+		kprintf("trace: trace_hist chooses %u functions; a histogram needs 1 to %u\n",
+			n, HIST_FUNCS_MAX);
+	check(err, "trace_hist", p_hist);
+	if (!err)
+		kprintf("trace: hist on %u function%s\n", n, n == 1 ? "" : "s");
+}
+
 void trace_boot_start(void)
 {
 	bool profile_alone = p_tracer && !strcmp(p_tracer, "profile");
@@ -324,8 +344,12 @@ void trace_boot_start(void)
 		start_profiler(profile_alone);
 	if (!*refused && tp_boot_start())	/* trace_event= (trace/events/tp_record.c) */
 		refuse("trace_event");
+	if (!*refused && trace_probe_boot_start())	/* trace_probe= (probe_ctl.c) */
+		refuse("trace_probe");
 	if (!*refused && (coverage || p_coverage))
 		start_coverage(coverage);
+	if (!*refused && p_hist)
+		start_hist();
 	if (!*refused && p_tracer && !profile_alone && !coverage)
 		start_tracer();
 	if (!*refused)

@@ -128,9 +128,18 @@ uint64_t patch_end_of_run(bool probe);
 bool patch_round_missed(void);
 uint32_t patch_insn_bl(uintptr_t from, uintptr_t to);
 uint32_t patch_insn_b(uintptr_t from, uintptr_t to);
+bool patch_b_reaches(uintptr_t from, uintptr_t to);
 /* Instruction words at addr[] from old[] to insn[], one batch. */
 int patch_apply_insns(const uintptr_t *addr, const uint32_t *old,
 		      const uint32_t *insn, unsigned int n);
+
+/* trace/core/patch_stop.c: one instruction word at addr from old to insn
+ * while every other CPU waits in an interrupt, for words the architecture
+ * does not let a CPU execute while they change (a probe's BRK over any
+ * instruction). 0, a text_write32 error, or PATCH_ESTOPPED when a CPU did
+ * not arrive in time (nothing written). Thread context, trace_lock held. */
+#define PATCH_ESTOPPED	(-3)
+int patch_stop_write32(uintptr_t addr, uint32_t old, uint32_t insn);
 
 /* trace/core/fp_call.S: a callback call with q0-q7, FPCR and FPSR kept
  * (the shim's func takes the ops from shim->data). */

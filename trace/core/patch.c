@@ -364,6 +364,15 @@ int patch_apply_insns(const uintptr_t *addr, const uint32_t *old,
 	return 0;
 }
 
+/* Whether a B at 'from' reaches 'to': its byte offset is a signed 28-bit
+ * number (+-128 MiB), i.e. survives sign-extension from bit 27. */
+bool patch_b_reaches(uintptr_t from, uintptr_t to)
+{
+	int64_t off = (int64_t)(to - from);
+
+	return (int64_t)((uint64_t)off << 36) >> 36 == off;
+}
+
 uint32_t patch_insn_b(uintptr_t from, uintptr_t to)
 {
 	int64_t off = (int64_t)(to - from) >> 2;

@@ -10,7 +10,8 @@
 #ifndef TRACE_RECORDER_H
 #define TRACE_RECORDER_H
 
-#define REC_PERCPU_IRQ_DEPTH	68	/* struct percpu */
+#define REC_PERCPU_CPU		0	/* struct percpu */
+#define REC_PERCPU_IRQ_DEPTH	68
 #define REC_PERCPU_CALLBACK_DAIF	108	/* the recursion guard (entry.S); 32 bits */
 #define REC_PERCPU_RING		112
 #define REC_PERCPU_FGRAPH	120
@@ -47,8 +48,15 @@
 #define REC_FRAME_FLAGS		37
 #define REC_OWNER_GRAPH		1	/* enum fgraph_owner */
 #define REC_OWNER_PROFILE	2
+#define REC_OWNER_HIST		3
 #define REC_FRAME_FAST_BIT	7	/* FGRAPH_FLAG_FAST */
 #define REC_PROFILE_STAT_SHIFT	5	/* struct profile_stat: 32 bytes */
+#define REC_HIST_EPOCH		0	/* struct hist_fast (trace/tracers/hist.c) */
+#define REC_HIST_SLOT_OF	8
+#define REC_HIST_ROWS		16
+#define REC_HIST_SEEN		80	/* 16 + 8 * NR_CPUS */
+#define REC_HIST_ROW_SIZE	520	/* struct hist_row: 64 buckets, then */
+#define REC_HIST_SUM		512	/* the sum */
 
 #define REC_KIND_EXIT		2	/* WIRE_REC_EXIT */
 #define REC_KIND_GRAPH_ENTRY	3	/* WIRE_REC_GRAPH_ENTRY */

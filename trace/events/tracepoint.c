@@ -154,6 +154,17 @@ static int tp_patch(const struct tp_event *ev, unsigned int was, tp_probe_fn was
 	return patch_apply_insns(addr, old, insn, n);
 }
 
+bool tp_site_word(uintptr_t addr)
+{
+	for (const struct tp_call_ent *c = __bt_tp_calls_start; c < __bt_tp_calls_end; c++)
+		if (REL(c->bl) == addr)
+			return true;
+	for (const struct tp_site_ent *t = __bt_tp_sites_start; t < __bt_tp_sites_end; t++)
+		if (REL(t->nop) == addr)
+			return true;
+	return false;
+}
+
 /* What a retired probe array holds until it is reused: a CPU still
  * reading it past the grace period is counted here (tests assert 0). */
 volatile uint64_t tp_stale_hits;

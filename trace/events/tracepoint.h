@@ -13,6 +13,9 @@
 /* trace/events/tracepoint.c */
 uintptr_t tp_first_site(const struct tp_event *ev, bool call);
 extern volatile uint64_t tp_stale_hits;	/* calls through a retired probe array */
+/* Whether addr is a word some tracepoint patches (its NOP <-> B, or its
+ * static call's BL): an instruction probe must keep off it. */
+bool tp_site_word(uintptr_t addr);
 /* trace/events/tp_record.c: the recorder probe and the schemas (key 7). */
 void tp_record(const struct tp_event *ev, const uint64_t *fields);
 /* Schemas from id 'from' on while they fit in o; the next id to write. */

@@ -318,6 +318,14 @@ void dump_text_ext(const char *ts, const struct wire_record *r,
 		dump_text_args(line, sizeof(line), &x);
 		kprintf("%s args of %s: %s\n", ts, name_of_site(x.site), line);
 		break;
+	case WIRE_EXT_STRING:	/* its bytes, NUL-terminated in line[] (kprintf has no %.*s) */
+		for (v = 0; v < x.count && v + 1 < sizeof(line); v++)
+			line[v] = (char)x.values[v];
+		line[v] = '\0';
+		kprintf("%s string x%u of %s: \"%s\"%s\n", ts, x.reg, name_of_site(x.site), line,
+			x.str_flags & WIRE_STR_UNREADABLE ? " (unreadable)" :
+			x.str_flags & WIRE_STR_CUT ? "..." : "");
+		break;
 	case WIRE_EXT_TRIGGER:
 		s = trigger_action_name(x.action);
 		kprintf("%s trigger %s on %s\n", ts, s ? s : "?", name_of_site(x.site));

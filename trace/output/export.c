@@ -141,6 +141,17 @@ void export_start(void)
 	irq_restore(flags);
 }
 
+void export_meta_now(void)
+{
+	unsigned long flags = irq_save();
+
+	if (export_lock_wait(1000000)) {
+		send_meta();
+		export_unlock();
+	}
+	irq_restore(flags);
+}
+
 /* Sends one complete block of some CPU, round robin; false if none. */
 static bool send_one_block(void)
 {

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 void export_start(void);		/* metadata and symbol frames */
+void export_meta_now(void);		/* the metadata set alone (a new probe's schema) */
 void export_tick(void);			/* CPU 0's tick: budget (and 1-CPU send) */
 bool export_idle(void);			/* idle CPUs: a few frames, if no work */
 /* Idle CPUs export or not; returns the previous setting. */

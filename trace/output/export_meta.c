@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/probe.h"
 #include "export_int.h"
 #include "ktime.h"
 #include "smp.h"
@@ -26,6 +27,36 @@ __attribute__((weak)) const char bt_app_name[] = "";
 unsigned int trace_printf_meta(struct wire_out *o, unsigned int from);	/* trace/events/printf.c */
 unsigned int trace_format_count(void);
 
+/* Probe schemas (wire.md 2.2 key 10) from probe slot 'from' on while
+ * they fit in o; the next slot to write. A probe planted or removed
+ * meanwhile is in the next set (probe_ctl sends one after each). */
+static unsigned int probe_meta(struct wire_out *o, unsigned int from)
+{
+	struct probe_view v;
+
+	for (; from < PROBE_MAX; from++) {
+		size_t before = o->len;
+
+		if (!probe_get(from, &v))
+			continue;
+		wire_out_varint(o, WIRE_META_PROBE);
+		wire_out_varint(o, v.number);
+		wire_out_str(o, v.spec.name, strlen(v.spec.name));
+		wire_out_varint(o, v.addr - (uintptr_t)_text);
+		wire_out_u8(o, (uint8_t)v.spec.nfetch);
+		for (unsigned int k = 0; k < v.spec.nfetch; k++) {
+			wire_out_str(o, v.spec.fetch[k].name, strlen(v.spec.fetch[k].name));
+			wire_out_u8(o, v.spec.fetch[k].type);
+		}
+		if (o->overflow) {
+			o->len = before;
+			o->overflow = 0;
+			break;
+		}
+	}
+	return from;
+}
+
 /*
  * The metadata set (wire.md 2.2): the head in the first frame, then the
  * format strings and event schemas in as many frames as they need
@@ -36,6 +67,7 @@ unsigned int export_send_meta(void)
 	struct wire_out o;
 	extern char bt_tables_start[], bt_tables_end[];
 	unsigned int fmt = 0, ev = 0, nfmt = trace_format_count(), nev = tp_count(), frames = 0;
+	unsigned int pr = 0;
 
 	wire_out_init(&o, body, sizeof(body));
 	wire_out_varint(&o, WIRE_META_VERSION);
@@ -61,11 +93,13 @@ unsigned int export_send_meta(void)
 		fmt = trace_printf_meta(&o, fmt);
 		if (fmt == nfmt)
 			ev = tp_meta(&o, ev);
+		if (fmt == nfmt && ev == nev)
+			pr = probe_meta(&o, pr);
 		if (!head && !o.len)
 			break;	/* one item larger than a frame: never fits */
 		export_send(WIRE_FRAME_META, 0, meta_seq++, body, o.len);
 		frames++;
-		if (fmt == nfmt && ev == nev)
+		if (fmt == nfmt && ev == nev && pr == PROBE_MAX)
 			break;
 		wire_out_init(&o, body, sizeof(body));
 	}

@@ -37,6 +37,8 @@ static void frame_done(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t
 {
 	if (f->owner == FGRAPH_GRAPH)
 		graph_exit(st, f, now, retval, returned);
+	else if (f->owner == FGRAPH_HIST)
+		hist_exit(st, f, now, returned);
 	else
 		profile_exit(st, f, now);
 }

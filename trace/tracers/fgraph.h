@@ -1,6 +1,6 @@
 /*
  * trace/tracers/fgraph.h: return hooks for tracers that time calls (the graph
- * tracer, the profiler).
+ * tracer, the profiler, the duration histograms).
  *
  * An entry callback calls fgraph_push(), which saves the traced
  * function's real return address on this CPU's shadow stack together
@@ -50,6 +50,7 @@
 enum fgraph_owner {
 	FGRAPH_GRAPH = 1,
 	FGRAPH_PROFILE = 2,
+	FGRAPH_HIST = 3,	/* duration histograms (hist.c); never pushed fast */
 };
 
 /* A frame pushed by a recorder in assembly (trace/tracers/rec_graph.S):
@@ -129,6 +130,7 @@ uint64_t fgraph_exit(uint64_t fp, uint64_t retval, uint64_t sp);
 void graph_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now,
 		uint64_t retval, bool returned);
 void profile_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now);
+void hist_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now, bool returned);
 
 /* The real return address behind the n-th fgraph_return (0 = innermost)
  * on this CPU's stack, for backtraces; 0 if there is none. */

@@ -2,14 +2,15 @@
  * trace/tracers/rec_graph.S: the function_graph tracer's and the
  * profiler's entries in assembly, called straight from a site's BL when
  * the tracer is the only ops on the site and has no option that needs C
- * (trace/control/options.c), and their exits, reached from fgraph_return
+ * (trace/control/options.c), the duration histograms' entry likewise
+ * (trace_rec_hist, trace/tracers/hist.c), and their exits, reached from fgraph_return
  * (trace/tracers/fgraph_entry.S) for the frames these entries pushed. They
  * do what graph_entry/graph_exit and profile_entry/profile_exit do for
  * those cases, in the same memory and byte for byte in the ring, with no
  * register saved, nothing called and IRQ/FIQ masked once per entry and
  * once per exit.
  *
- * Contract (trace_rec_graph, trace_rec_profile):
+ * Contract (trace_rec_graph, trace_rec_profile, trace_rec_hist):
  *   in:    x30 = func + 8, x9 = the traced function's return address,
  *          x0-x8 its arguments, x29 its caller's frame pointer, sp as at
  *          the call (trace_caller's contract)
@@ -40,9 +41,13 @@
  *   does:  pops the frame; for a graph frame appends a kind-2 record
  *          (site, duration, no return value) and counts the depth down;
  *          for a profiler frame adds the call to its row (calls, total,
- *          min, max); restores DAIF and returns to the saved address
- *          with x30 = it. With no room inline in the ring, or no profile
- *          rows, it changes nothing and goes to fgraph_return_c.
+ *          min, max); for a histogram frame adds it to its bucket and
+ *          sum (hist_exit's work when this CPU's rows are current);
+ *          restores DAIF and returns to the saved address with x30 =
+ *          it. With no room inline in the ring, no profile rows, or
+ *          histogram rows missing, not current (a clear to apply first)
+ *          or without a slot for the site, it changes nothing and goes
+ *          to fgraph_return_c.
  *   clobbers: x9-x18
  *   A frame keeps the choice made when it was pushed: one pushed fast
  *   before the graph options changed (the tracer was stopped, an option
@@ -153,6 +158,18 @@ trace_rec_profile:
 	b	trace_caller
 	.size	trace_rec_profile, . - trace_rec_profile
 
+	.balign	16
+	.globl	trace_rec_hist
+	.type	trace_rec_hist, %function
+trace_rec_hist:
+	HOOK_PUSH REC_OWNER_HIST, 0, .Ldone3, .Lslow3
+.Ldone3:
+	HOOK_RETURN
+.Lslow3:
+	msr	daif, x10
+	b	trace_caller
+	.size	trace_rec_hist, . - trace_rec_hist
+
 /*
  * fgraph_return: where a hooked function returns to. Here, next to the
  * entries that form its address (one ADR) and the fast exit it falls
@@ -175,7 +192,7 @@ trace_rec_profile:
  *   clobbers: x9-x18 (caller-saved across the call that just returned)
  *   FP/SIMD: q0-q3 may hold the return value and FPCR/FPSR are the
  *   program's; none is saved because fgraph_exit calls only the trace
- *   core's own exit handlers (graph_exit, profile_exit), built
+ *   core's own exit handlers (graph_exit, profile_exit, hist_exit), built
  *   -mgeneral-regs-only; there is no application return hook. One that
  *   is added must save q0-q7, FPCR and FPSR as trace/core/fp_call.S does.
  */
@@ -206,7 +223,8 @@ fgraph_return:
 	.globl	fgraph_fast_exit
 	.type	fgraph_fast_exit, %function
 fgraph_fast_exit:
-	tbz	w15, #0, .Lprofile_exit		// owner: graph 1, profile 2
+	tbz	w15, #0, .Lprofile_exit		// owner: graph 1, profile 2, hist 3
+	tbnz	w15, #1, .Lhist_exit
 	ldr	x11, [x11, #REC_PERCPU_RING]
 	ldp	x16, x17, [x11, #REC_RING_WR]
 	cmp	x16, x17			// (the room left holds an exit record)
@@ -268,6 +286,49 @@ fgraph_fast_exit:
 	cmp	x18, x17
 	csel	x17, x18, x17, hi
 	stp	x16, x17, [x11, #16]
+	msr	daif, x10
+	ret
+
+/* As hist_exit (trace/tracers/hist.c) when this CPU's rows are current. */
+.Lhist_exit:
+	adrp	x16, hist_fast
+	add	x16, x16, :lo12:hist_fast
+	ldr	w17, [x11, #REC_PERCPU_CPU]	// cpu
+	add	x9, x16, x17, lsl #2
+	ldr	w9, [x9, #REC_HIST_SEEN]	// seen[cpu]: this CPU's own
+	ldr	w18, [x16, #REC_HIST_EPOCH]
+	cmp	w9, w18
+	b.ne	fgraph_return_c			// a clear to apply: hist_exit zeroes
+	add	x9, x16, x17, lsl #3
+	ldr	x9, [x9, #REC_HIST_ROWS]	// rows[cpu]
+	ldr	x17, [x16, #REC_HIST_SLOT_OF]
+	cbz	x9, fgraph_return_c
+	cbz	x17, fgraph_return_c
+	ldr	w15, [x14, #(REC_TOP_FRAME + REC_FRAME_SITE)]
+	ldrb	w15, [x17, x15]			// slot + 1, 0: none
+	cbz	w15, fgraph_return_c
+	isb
+	mrs	x17, cntvct_el0			// now
+	ldr	x18, [x14, #(REC_TOP_FRAME + REC_FRAME_TS)]
+	sub	x18, x17, x18			// duration
+	ldr	x30, [x14, #(REC_TOP_FRAME + REC_FRAME_RET)]
+	sub	w13, w13, #1
+	str	w13, [x12, #REC_FG_TOP]		// popped
+	sub	w15, w15, #1
+	mov	w16, #REC_HIST_ROW_SIZE
+	umaddl	x9, w15, w16, x9		// &rows[cpu][slot]
+	clz	x16, x18
+	mov	w17, #64
+	sub	w16, w17, w16			// bucket = 64 - clz (0 for 0 ticks)
+	cmp	w16, #64
+	mov	w17, #63
+	csel	w16, w17, w16, eq		// 64: bucket 63 takes the rest
+	ldr	x17, [x9, x16, lsl #3]		// bucket[b]++
+	add	x17, x17, #1
+	str	x17, [x9, x16, lsl #3]
+	ldr	x17, [x9, #REC_HIST_SUM]	// sum += duration
+	add	x17, x17, x18
+	str	x17, [x9, #REC_HIST_SUM]
 	msr	daif, x10
 	ret
 	.size	fgraph_fast_exit, . - fgraph_fast_exit

@@ -13,6 +13,10 @@
 
 #include "../bt.h"
 
+/* Commands that show string arguments (report) set it: the others never
+ * see subtype-6 records, as if they were of a later version. */
+int bt_decode_strings;
+
 #define MAX_WARNINGS	10	/* per kind of complaint, then quiet */
 
 const struct bt_dec_stage *bt_dec_stage;
@@ -145,10 +149,11 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 		if (r.kind == WIRE_REC_LOST)
 			continue;
 		events++;
-		if (r.kind == WIRE_REC_EXT && wire_ext_parse(&r, &x) <= 0) {
+		if (r.kind == WIRE_REC_EXT && (wire_ext_parse(&r, &x) <= 0 ||
+					       (x.subtype == WIRE_EXT_STRING && !bt_decode_strings))) {
 			/* Unknown subtypes are skipped; known ones that do not
 			 * parse are skipped and counted. */
-			if (r.subtype >= WIRE_EXT_ARGS && r.subtype <= WIRE_EXT_OUTCOME &&
+			if (r.subtype >= WIRE_EXT_ARGS && r.subtype <= WIRE_EXT_STRING &&
 			    d->bad_exts++ < MAX_WARNINGS && !d->quiet)
 				bt_warn("CPU %u block %llu: extension record %llu (subtype %u) is "
 					"malformed; skipped", f->cpu, (unsigned long long)f->seq,
@@ -329,6 +334,11 @@ int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len)
 		d->coverage_frames++;
 		if (d->v && d->v->coverage)
 			d->v->coverage(d, &f);
+		break;
+	case WIRE_FRAME_HIST:
+		d->hist_frames++;
+		if (d->v && d->v->hist)
+			d->v->hist(d, &f);
 		break;
 	default:
 		break;	/* a frame type from a newer target: skipped */

@@ -46,6 +46,22 @@ struct bt_format {
 	char *text;
 };
 
+/* A probe's schema (key 10): its fetches' names and types (1-8 as the
+ * event fields' u8..s64, 11 x32, 12 x64). A probe number is reused once
+ * its probe is removed: a later definition replaces the earlier one. */
+#define BT_PROBE_FETCH_MAX	8
+#define BT_PROBE_X32		11
+#define BT_PROBE_X64		12
+
+struct bt_probe {
+	uint64_t id;
+	char *name;
+	uint64_t offset;	/* the probed address - _text */
+	unsigned nfetch;
+	char *fetch[BT_PROBE_FETCH_MAX];
+	uint8_t type[BT_PROBE_FETCH_MAX];
+};
+
 struct bt_meta {
 	int seen;		/* a metadata frame arrived */
 	uint64_t sets;		/* frames with key 1: sets begun (wire.md 2.9) */
@@ -57,6 +73,8 @@ struct bt_meta {
 	size_t nschemas, schemas_cap;
 	struct bt_format *formats;
 	size_t nformats, formats_cap;
+	struct bt_probe *probes;
+	size_t nprobes, probes_cap;
 };
 
 /* Merges one metadata body in; 0, or -1 if it is malformed. */
@@ -64,6 +82,8 @@ int bt_meta_parse(struct bt_meta *m, const uint8_t *body, size_t len);
 /* The live definition of a tracepoint id, or NULL. */
 const struct bt_schema *bt_meta_schema(const struct bt_meta *m, uint64_t id);
 const char *bt_meta_format(const struct bt_meta *m, uint64_t id);
+/* The current schema of probe 'id', or NULL. */
+const struct bt_probe *bt_meta_probe(const struct bt_meta *m, uint64_t id);
 void bt_meta_free(struct bt_meta *m);
 
 /* ---- decode.c ---------------------------------------------------------- */
@@ -90,6 +110,9 @@ struct bt_visitor {
 	/* A coverage frame (wire.md 2.11), type 8 (this boot's) or 9 (the
 	 * previous boot's), its body not yet checked (coverage.c reads it). */
 	void (*coverage)(struct bt_decoder *d, const struct wire_frame *f);
+	/* A duration-histogram frame (wire.md 2.12, type 10), its body not
+	 * yet checked (model/hist.c reads it). */
+	void (*hist)(struct bt_decoder *d, const struct wire_frame *f);
 };
 
 struct bt_pending {
@@ -173,6 +196,7 @@ struct bt_decoder {
 	struct bt_end_books *pre;	/* from a first pass, for causes; or NULL */
 	uint64_t profile_frames, bad_profiles, bad_exts;
 	uint64_t coverage_frames;	/* types 8 and 9 */
+	uint64_t hist_frames;		/* type 10 */
 	uint64_t first_ts, last_ts;
 	int have_ts;
 	uint8_t cpus_seen[BT_MAX_CPUS];
@@ -221,6 +245,9 @@ int bt_decode_file(struct bt_decoder *d, const char *path);
 uint64_t bt_freq(const struct bt_decoder *d);
 /* Name of a record's function. */
 const char *bt_func_name(struct bt_decoder *d, uint64_t site, char *buf, size_t n);
+/* decode.c: pass string records (docs/wire.md 2.6 subtype 6) to the
+ * command; report sets it before reading. */
+extern int bt_decode_strings;
 /*
  * What every command counts as its events: the records passed on (kind
  * 6, informational loss counts, left out; loss markers never counted).

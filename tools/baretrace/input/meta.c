@@ -133,6 +133,62 @@ static int parse_format(struct bt_meta *m, struct cur *c)
 	return 0;
 }
 
+static void free_probe(struct bt_probe *p)
+{
+	free(p->name);
+	for (unsigned i = 0; i < p->nfetch; i++)
+		free(p->fetch[i]);
+}
+
+/* Key 10: probe varint, name, offset varint, count u8, each fetch a name
+ * and a type u8. Replaces the probe number's earlier schema. */
+static int parse_probe(struct bt_meta *m, struct cur *c)
+{
+	struct bt_probe p = { 0 };
+
+	p.id = get_varint(c);
+	p.name = get_str(c);
+	p.offset = get_varint(c);
+	p.nfetch = get_u8(c);
+	if (p.nfetch > BT_PROBE_FETCH_MAX)
+		c->bad = 1;
+	for (unsigned i = 0; i < p.nfetch && !c->bad; i++) {
+		p.fetch[i] = get_str(c);
+		p.type[i] = get_u8(c);
+		if (!((p.type[i] >= WIRE_FIELD_U8 && p.type[i] <= WIRE_FIELD_S64) ||
+		      p.type[i] == BT_PROBE_X32 || p.type[i] == BT_PROBE_X64))
+			c->bad = 1;
+	}
+	if (c->bad) {
+		if (p.nfetch > BT_PROBE_FETCH_MAX)
+			p.nfetch = 0;
+		free_probe(&p);
+		return -1;
+	}
+	for (size_t i = 0; i < m->nprobes; i++) {
+		if (m->probes[i].id == p.id) {
+			free_probe(&m->probes[i]);
+			m->probes[i] = p;
+			return 0;
+		}
+	}
+	if (m->nprobes >= MAX_DEFS) {
+		free_probe(&p);
+		return 0;
+	}
+	m->probes = bt_grow(m->probes, &m->probes_cap, m->nprobes + 1, sizeof(p));
+	m->probes[m->nprobes++] = p;
+	return 0;
+}
+
+const struct bt_probe *bt_meta_probe(const struct bt_meta *m, uint64_t id)
+{
+	for (size_t i = 0; i < m->nprobes; i++)
+		if (m->probes[i].id == id)
+			return &m->probes[i];
+	return NULL;
+}
+
 int bt_meta_parse(struct bt_meta *m, const uint8_t *body, size_t len)
 {
 	struct cur c = { body, body + len, 0 };
@@ -179,6 +235,9 @@ int bt_meta_parse(struct bt_meta *m, const uint8_t *body, size_t len)
 		case WIRE_META_FORMAT:
 			c.bad |= parse_format(m, &c) != 0;
 			break;
+		case WIRE_META_PROBE:
+			c.bad |= parse_probe(m, &c) != 0;
+			break;
 		case WIRE_META_APP_NAME: {
 			char *app = get_str(&c);
 
@@ -218,8 +277,11 @@ void bt_meta_free(struct bt_meta *m)
 		free_schema(&m->schemas[i]);
 	for (size_t i = 0; i < m->nformats; i++)
 		free(m->formats[i].text);
+	for (size_t i = 0; i < m->nprobes; i++)
+		free_probe(&m->probes[i]);
 	free(m->schemas);
 	free(m->formats);
+	free(m->probes);
 	free(m->app);
 	memset(m, 0, sizeof(*m));
 }

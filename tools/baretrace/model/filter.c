@@ -201,6 +201,17 @@ static void extension(struct bt_decoder *d, struct fcpu *s, struct item *it, int
 		bt_fq_put(d, it);
 		return;
 	}
+	if (x.subtype == WIRE_EXT_STRING && s->have_pend && x.site == s->pend_site) {
+		it->verdict = V_WAIT;	/* as its arguments, still waiting for their entry */
+		bt_fq_put(d, it);
+		bt_fq_follow(fi, s->pend_item, it->id);
+		return;
+	}
+	if (x.subtype == WIRE_EXT_PROBE) {	/* belongs to no call's record */
+		it->verdict = by_context(d, s, it->r.ts);
+		bt_fq_put(d, it);
+		return;
+	}
 	args = x.subtype == WIRE_EXT_ARGS;
 	if (was_entry && (x.subtype == WIRE_EXT_STACK || x.site == s->last_site)) {
 		it->verdict = s->last_verdict;
@@ -226,6 +237,15 @@ static void extension(struct bt_decoder *d, struct fcpu *s, struct item *it, int
 		s->pend_item = it->id;
 }
 
+/* A string an argument of site's call points to (it comes with them). */
+static int string_of(const struct wire_record *r, uint64_t site)
+{
+	struct wire_ext x;
+
+	return r->kind == WIRE_REC_EXT && r->subtype == WIRE_EXT_STRING &&
+	       wire_ext_parse(r, &x) == 1 && x.site == site;
+}
+
 void bt_filter_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
 {
 	struct bt_filter *fi = d->filter;
@@ -241,11 +261,11 @@ void bt_filter_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 	s = cpu_state(fi, cpu);
 	was_entry = s->last_entry;
 	s->last_entry = 0;
-	if (s->have_pend && !(entry && r->site == s->pend_site)) {
+	if (s->have_pend && !(entry && r->site == s->pend_site) && !string_of(r, s->pend_site)) {
 		struct item *p = bt_fq_lookup(fi, s->pend_item);
 
 		if (p)
-			p->verdict = p->ctx;
+			bt_fq_settle(fi, s->pend_item, p->ctx);
 		s->have_pend = 0;
 	}
 	switch (r->kind) {
@@ -295,7 +315,7 @@ void bt_filter_settle_all(struct bt_decoder *d)
 		if (!s)
 			continue;
 		if (s->have_pend && (p = bt_fq_lookup(fi, s->pend_item)))
-			p->verdict = p->ctx;
+			bt_fq_settle(fi, s->pend_item, p->ctx);
 		while (s->n)
 			pop(fi, s, 0);
 		free(s);

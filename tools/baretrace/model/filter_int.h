@@ -13,7 +13,8 @@ enum { IT_REC, IT_HOLE, IT_BEGIN, IT_END, IT_PROFILE, IT_SECTION };
 enum { V_WAIT, V_KEEP, V_DROP };
 
 #define NO_ITEM		UINT64_MAX
-#define FOLLOWERS	2	/* records that share one entry's fate */
+#define FOLLOWERS	10	/* records that share one entry's fate: its
+				 * arguments, their strings (up to 8), a stack trace */
 
 struct item {
 	uint64_t id;

@@ -112,9 +112,9 @@ void bt_fq_settle(struct bt_filter *fi, uint64_t id, uint8_t v)
 	if (!it || it->verdict != V_WAIT)
 		return;
 	it->verdict = v;
-	for (unsigned i = 0; i < it->nfollow; i++)
+	for (unsigned i = 0; i < it->nfollow; i++)	/* arguments' strings follow them */
 		if ((f = bt_fq_lookup(fi, it->follow[i])) && f->verdict == V_WAIT)
-			f->verdict = v;
+			bt_fq_settle(fi, it->follow[i], v);
 }
 
 /* A record that shares the fate of entry 'id' (still waiting). */

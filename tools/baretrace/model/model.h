@@ -14,12 +14,15 @@
 #define BT_DONE_MAX	65536	/* returned calls awaiting their caller, per CPU */
 #define BT_ARGS_MAX	8	/* arguments kept with an open frame */
 
+struct bt_strs;		/* output/bt_out.h: strings recorded with arguments */
+
 struct bt_frame {
 	uint64_t site, depth, ts;
 	uint64_t child_ticks;	/* children handed on early (spilled) while open */
 	uint64_t holes_at;	/* its stack's holes when it was entered */
 	unsigned nargs;		/* from an arguments record right after the entry */
 	int64_t args[BT_ARGS_MAX];
+	struct bt_strs *strs;	/* their strings (malloc'd, the exporter's), or NULL */
 };
 
 /* A call that returned and that no exit since has claimed as a child. */
@@ -192,6 +195,45 @@ uint64_t bt_cov_count(const struct bt_cov *c);
 /* ORs from's bits into into (same image). */
 void bt_cov_merge(struct bt_cov *into, const struct bt_cov *from);
 
+/* ---- hist.c ------------------------------------------------------------- */
+
+/* One function's duration histogram (docs/wire.md 2.12): calls per log2
+ * bucket of counter ticks (bt_hist_range gives a bucket's ticks). */
+struct bt_hist_fn {
+	uint64_t site, sum;		/* sum: ticks over all its calls */
+	uint64_t calls;			/* the buckets' total */
+	uint64_t bucket[WIRE_HIST_BUCKETS];
+	unsigned cpus;			/* bt_hist_sum: CPUs with a call */
+};
+
+struct bt_hist_cpu {
+	struct bt_hist_fn *fn;		/* the CPU's latest dump */
+	size_t n, cap;
+	uint64_t dumps, next_part;
+};
+
+struct bt_hist {
+	struct bt_hist_cpu cpu[BT_MAX_CPUS];
+	uint64_t frames;		/* type-10 frames taken */
+	uint64_t orphans;		/* parts whose dump's start was missing */
+};
+
+void bt_hist_init(struct bt_hist *h);
+void bt_hist_free(struct bt_hist *h);
+/* One type-10 body of this CPU: 0, or -1 (h unchanged) if malformed or
+ * of a kind this reader does not know. */
+int bt_hist_add_frame(struct bt_hist *h, unsigned cpu, const uint8_t *body, size_t len);
+const struct bt_hist_fn *bt_hist_of(const struct bt_hist *h, unsigned cpu, uint64_t site);
+/* A function's histogram summed over every CPU (out->cpus: how many). */
+void bt_hist_sum(const struct bt_hist *h, uint64_t site, struct bt_hist_fn *out);
+/* The sites with a histogram, ascending (*sites malloc'd); how many. */
+size_t bt_hist_sites(const struct bt_hist *h, uint64_t **sites);
+/* Bucket b's ticks: lo .. hi, both included. */
+void bt_hist_range(unsigned b, uint64_t *lo, uint64_t *hi);
+/* The upper bound (ticks) of the bucket where pct % of the calls are
+ * reached; 0 without calls. */
+uint64_t bt_hist_percentile(const struct bt_hist_fn *f, unsigned pct);
+
 /* elf_syms.c: calls fn for each named symbol of an ELF's symbol tables
  * (elf: libelf's Elf *) until it returns nonzero; returns that, or 0. */
 int bt_elf_symbols(void *elf, int (*fn)(const char *name, uint64_t value, void *arg), void *arg);
@@ -210,6 +252,11 @@ struct bt_srcmap {
 
 /* Opens path's DWARF; dies with a message if it has none or no _text. */
 void bt_srcmap_open(struct bt_srcmap *m, const char *path);
+/* The same, quietly: 0, -1 cannot open, -2 no DWARF, -3 no _text. */
+int bt_srcmap_try_open(struct bt_srcmap *m, const char *path);
+/* The subprogram DIE (libdw's Dwarf_Die, copied to die) of the function
+ * whose symbol is at _text + off: 0, or -1 if DWARF has none. */
+int bt_srcmap_subprogram(struct bt_srcmap *m, uint64_t off, void *die);
 /*
  * The source file (absolute where DWARF says so; pointing into libdw's
  * data, valid until close) and line of the code at _text + off: 0, or
@@ -217,5 +264,58 @@ void bt_srcmap_open(struct bt_srcmap *m, const char *path);
  */
 int bt_srcmap_find(struct bt_srcmap *m, uint64_t off, const char **file, int *line);
 void bt_srcmap_close(struct bt_srcmap *m);
+
+/* ---- functypes.c --------------------------------------------------------- */
+
+/* What decides how a value prints. */
+enum bt_tkind {
+	BT_TY_VOID, BT_TY_INT, BT_TY_BOOL, BT_TY_CHAR, BT_TY_ENUM, BT_TY_PTR,
+	BT_TY_AGGR,		/* a struct, union or class not in v registers */
+	BT_TY_FLOAT,		/* floating point, or an HFA: in v0-v7, not recorded */
+	BT_TY_OTHER,		/* anything else: shown raw */
+};
+
+struct bt_enumval {
+	int64_t value;		/* as a register holds it (bt_ctype_value) */
+	char *name;
+};
+
+struct bt_ctype {
+	uint8_t kind;		/* enum bt_tkind */
+	uint8_t is_signed;	/* INT, CHAR, ENUM */
+	uint8_t char_ptr;	/* PTR to a char type: a string fetch could show it */
+	uint32_t size;		/* bytes */
+	struct bt_enumval *vals;	/* ENUM */
+	size_t nvals;
+};
+
+struct bt_param {
+	char *name;		/* NULL: unnamed */
+	struct bt_ctype type;
+	int reg;		/* its first x register, or -1: in v registers or on the stack */
+	uint8_t nregs;		/* x registers it takes (1 or 2) */
+};
+
+/* A function's parameters in declaration order and its return type. */
+struct bt_sig {
+	struct bt_param *p;
+	size_t np;
+	int variadic;		/* "..." after the parameters */
+	struct bt_ctype ret;	/* VOID: returns nothing */
+};
+
+extern int bt_opt_types;	/* --no-types clears it: raw registers */
+/*
+ * The signature of site's function from elf's DWARF, read on first use
+ * and kept (valid until bt_sig_cache_free or a call for another ELF); NULL when values show raw: --no-types, no ELF, no DWARF, a
+ * function DWARF does not describe, or a GCC clone (".constprop.0").
+ */
+const struct bt_sig *bt_sig_find(const char *elf, struct bt_symtab *syms, uint64_t site);
+/* Forgets every signature read (they are kept until then, or until
+ * bt_sig_find is asked about another ELF) and closes the DWARF. */
+void bt_sig_cache_free(void);
+/* A register's value as type t holds it: truncated to its size and
+ * sign-extended if it is signed. */
+int64_t bt_ctype_value(const struct bt_ctype *t, uint64_t raw);
 
 #endif /* TOOLS_BARETRACE_MODEL_MODEL_H */

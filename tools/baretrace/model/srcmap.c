@@ -97,7 +97,7 @@ static int unit_of(struct bt_srcmap *m, uint64_t addr, Dwarf_Die *cu)
 	return dwarf_offdie(m->dwarf, r[lo - 1].die, cu) ? 0 : -1;
 }
 
-void bt_srcmap_open(struct bt_srcmap *m, const char *path)
+int bt_srcmap_try_open(struct bt_srcmap *m, const char *path)
 {
 	Dwarf *dw;
 	Dwarf_Die cu;
@@ -109,20 +109,38 @@ void bt_srcmap_open(struct bt_srcmap *m, const char *path)
 	memset(m, 0, sizeof(*m));
 	m->fd = open(path, O_RDONLY);
 	if (m->fd < 0)
-		bt_die(BT_EXIT_INPUT, "cannot open %s: %s", path, strerror(errno));
+		return -1;
 	dw = dwarf_begin(m->fd, DWARF_C_READ);
-	if (!dw)
-		bt_die(BT_EXIT_INPUT, "%s has no DWARF debug information (%s): coverage needs "
-		       "the image built with -g, as the Makefile builds it", path,
-		       dwarf_errmsg(-1));
+	if (!dw) {
+		close(m->fd);
+		m->fd = -1;
+		return -2;
+	}
 	m->dwarf = dw;
-	if (find_text(dwarf_getelf(dw), &m->text))
-		bt_die(BT_EXIT_INPUT, "%s has no _text symbol: not a baretrace image", path);
+	if (find_text(dwarf_getelf(dw), &m->text)) {
+		bt_srcmap_close(m);
+		return -3;
+	}
 	if (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0 &&
 	    dwarf_offdie(dw, off + hsize, &cu) &&
 	    dwarf_attr(&cu, DW_AT_comp_dir, &at) && (dir = dwarf_formstring(&at)))
 		m->comp_dir = bt_strndup(dir, strlen(dir));
 	read_ranges(m);
+	return 0;
+}
+
+void bt_srcmap_open(struct bt_srcmap *m, const char *path)
+{
+	switch (bt_srcmap_try_open(m, path)) {
+	case -1:
+		bt_die(BT_EXIT_INPUT, "cannot open %s: %s", path, strerror(errno));
+	case -2:
+		bt_die(BT_EXIT_INPUT, "%s has no DWARF debug information (%s): coverage needs "
+		       "the image built with -g, as the Makefile builds it", path,
+		       dwarf_errmsg(-1));
+	case -3:
+		bt_die(BT_EXIT_INPUT, "%s has no _text symbol: not a baretrace image", path);
+	}
 }
 
 /*
@@ -288,6 +306,22 @@ int bt_srcmap_find(struct bt_srcmap *m, uint64_t off, const char **file, int *li
 		first_unit_line(&cu, &want, file, line);
 	if (!in_unit_file(&cu, *file))
 		param_line(&cu, &want.die, file, line);
+	return 0;
+}
+
+int bt_srcmap_subprogram(struct bt_srcmap *m, uint64_t off, void *die)
+{
+	Dwarf_Die cu;
+	struct decl want = { .addr = m->text + off };
+
+	for (unsigned k = 0; k <= ENTRY_SEARCH; k += 4)
+		if (!unit_of(m, want.addr + k, &cu)) {
+			dwarf_getfuncs(&cu, decl_of, &want, 0);
+			break;
+		}
+	if (!want.file)
+		return -1;
+	*(Dwarf_Die *)die = want.die;
 	return 0;
 }
 

@@ -74,8 +74,55 @@ const char *bt_trigger_action(uint8_t action, char *buf, size_t n);
 void bt_fmt_arg_values(const int64_t *v, unsigned n, const char *sep, char *buf, size_t cap);
 /* The first 'max' arguments of a parsed subtype-1 record; returns how many. */
 unsigned bt_ext_args(const struct wire_ext *x, int64_t *v, unsigned max);
+/* A probe record (subtype 5) as "probe NAME: f1=v1 f2=v2", by the schema
+ * the metadata holds now (read it when the record is read: a probe
+ * number is reused); "probe #N: arg1=0x.." without one. */
+void bt_fmt_probe(const struct bt_decoder *d, const struct wire_ext *x, char *buf, size_t cap);
+/* One fetched value as its type says: decimal, 0x hex, or "(fault)". */
+void bt_fmt_probe_value(uint8_t type, int64_t v, int faulted, char *buf, size_t n);
 /* report's line(s) for an extension record on its own: "[000] ts: ..." */
 void bt_print_ext(struct bt_decoder *d, unsigned cpu, const char *ts, struct wire_ext *x);
+
+/* ---- typed.c: arguments and return values by name and type ------------- */
+
+/* One register's value as type t prints it: "-22", "true", "MODE_FAST", "{...}". */
+void bt_typed_value(const struct bt_ctype *t, uint64_t raw, char *buf, size_t n);
+/* A string an argument register points to (docs/wire.md 2.6 subtype 6). */
+struct bt_argstr {
+	int have;
+	const uint8_t *bytes;
+	unsigned len;
+	uint8_t flags;		/* WIRE_STR_* */
+};
+/* The strings recorded with one call's arguments, kept by an exporter
+ * until it writes the call (export_chrome.c). */
+struct bt_strs {
+	uint8_t have;			/* bit r: register r's string came */
+	uint8_t flags[8], len[8];
+	uint8_t bytes[8][32];		/* the wire's at most 32 */
+};
+/* Adds a parsed subtype-6 record to *s (allocated on first use). */
+void bt_strs_add(struct bt_strs **s, const struct wire_ext *x);
+/* *s as the argstr array bt_typed_* take (all absent if s is NULL). */
+void bt_strs_view(const struct bt_strs *s, struct bt_argstr out[8]);
+/* As a C string literal: "sensor", "0123..."... (cut), 0x10 <unreadable>. */
+void bt_argstr_text(const struct bt_argstr *str, uint64_t raw, char *buf, size_t n);
+/* "id=3, buf=0x40081230, ..." from n recorded registers of site's
+ * function, pointers with a string recorded (strs[reg], or strs NULL)
+ * as the string; 0, or -1: no signature (print them raw). */
+int bt_typed_args(struct bt_decoder *d, uint64_t site, const int64_t *v, unsigned n,
+		  const struct bt_argstr *strs, char *buf, size_t cap);
+/* The return value's text: 1, 0 for a void function (nothing to show),
+ * -1 no signature (raw). */
+int bt_typed_retval(struct bt_decoder *d, uint64_t site, int64_t v, char *buf, size_t n);
+/* The same as JSON object members ("id":3,"ok":true), preceded by a comma
+ * if lead: how many were written, or -1 (no signature: nothing written). */
+int bt_typed_json_args(FILE *f, struct bt_decoder *d, uint64_t site, const int64_t *v,
+		       unsigned n, const struct bt_argstr *strs, int lead);
+int bt_typed_json_retval(FILE *f, struct bt_decoder *d, uint64_t site, int64_t v, int lead);
+
+/* args_spec.c: `baretrace args-spec --elf ELF FUNC...` (argv[0] "args-spec"). */
+int bt_args_spec_main(int argc, char **argv);
 
 /* ---- chrome_calls.c ---------------------------------------------------- */
 
@@ -89,6 +136,7 @@ struct bt_call {
 	int64_t retval;
 	unsigned nargs;
 	int64_t args[BT_ARGS_MAX];
+	struct bt_strs *strs;		/* their strings, or NULL (malloc'd) */
 };
 
 struct bt_calls {
@@ -168,6 +216,7 @@ struct bt_diff_opts {
 	int fail;		/* --fail-above given */
 	double fail_pct;	/* its PCT */
 	uint64_t floor_ns;	/* a time must grow by this much as well to fail */
+	int hist;		/* --hist: the duration histograms' percentiles */
 };
 
 int bt_stats_diff(const struct bt_diff_opts *o);
@@ -219,7 +268,10 @@ extern const char bt_svg_script[];
  * lost_frames: losses are lost_events, in events, since wire version 2. */
 enum { BT_CTF_FUNC, BT_CTF_GRAPH_ENTRY, BT_CTF_GRAPH_EXIT, BT_CTF_LOST_EVENTS,
        BT_CTF_PRINTF, BT_CTF_RETIRED_5, BT_CTF_FUNC_ARGS, BT_CTF_STACK_TRACE,
-       BT_CTF_TRIGGER, BT_CTF_OUTCOME, BT_CTF_FIRST_TRACEPOINT = 16 };
+       BT_CTF_TRIGGER, BT_CTF_OUTCOME, BT_CTF_FIRST_TRACEPOINT = 16,
+       /* one class per probe schema (meta.probes' index), above every
+        * tracepoint slot meta.c can hold */
+       BT_CTF_FIRST_PROBE = 65536 };
 void bt_ctf_metadata(FILE *f, struct bt_decoder *d, const uint8_t uuid[16]);
 /* The trace's UUID: the same trace file always gets the same one. */
 void bt_ctf_uuid(const char *trace, uint8_t uuid[16]);
@@ -233,7 +285,10 @@ int bt_export_tracecmd(const char *trace, const char *elf, const char *out);
 #define BT_TC_FIELDS		256	/* a schema has at most 255 fields (a u8) */
 /* Event ids: ftrace's own for its events, tracepoint slot + 100 for ours. */
 enum { BT_TC_ID_FUNCTION = 1, BT_TC_ID_PRINT = 5, BT_TC_ID_GRAPH_EXIT = 10,
-       BT_TC_ID_GRAPH_ENTRY = 11, BT_TC_ID_FIRST_TRACEPOINT = 100 };
+       BT_TC_ID_GRAPH_ENTRY = 11, BT_TC_ID_FIRST_TRACEPOINT = 100,
+       /* system "kprobes", one event per probe schema (meta.probes' index),
+        * above every tracepoint slot meta.c can hold */
+       BT_TC_ID_FIRST_PROBE = 8192 };
 
 /* A growing byte buffer. */
 struct bt_tc_buf {
@@ -320,6 +375,16 @@ struct bt_cov_image {
 
 /* `baretrace coverage ARGS`, parsed (argv[0] is "coverage"). */
 int bt_coverage_main(int argc, char **argv);
+/* hist.c: the hist command (docs/wire.md 2.12's frames as bars or JSON). */
+int bt_hist_cmd(const char *trace, const char *elf, int per_cpu, int json);
+int bt_hist_main(int argc, char **argv);	/* its command line */
+/* Reads a trace's histograms into h (names in d->syms); dies, status 1,
+ * when it cannot be read or has none. */
+struct bt_hist;
+void bt_hist_load(const char *trace, const char *elf, struct bt_decoder *d, struct bt_hist *h);
+/* hist_diff.c: stats --diff --hist; the exit status. */
+struct bt_diff_opts;
+int bt_hist_diff(const struct bt_diff_opts *o);
 /* The coverage command: traces merged per image, written to out as lcov
  * tracefile data, the per-folder summary on stdout; an exit status. */
 int bt_coverage(const char *const *traces, size_t ntraces, const char *const *elfs,

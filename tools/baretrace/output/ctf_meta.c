@@ -4,7 +4,8 @@
  * the record kinds and the known extension records (arguments, stack
  * traces, fired triggers), then one class per tracepoint schema slot, its
  * fields named as the schema says (prefixed '_', which CTF readers strip,
- * so a field may be called like a TSDL keyword).
+ * so a field may be called like a TSDL keyword), and one class per probe
+ * schema, "probe:NAME" with its fetches by name.
  *
  * The clock counts nanoseconds (freq 1000000000, offset 0: time since
  * the counter started, as the target's report shows it); its description
@@ -58,14 +59,14 @@ static const char stream_and_events[] =
 	"event {\n\tname = \"lttng_ust_cyg_profile:func_exit\";\n\tid = 2;\n\tstream_id = 0;\n"
 	"\tfields := struct {\n\t\tuint64_hex_t addr;\n\t\tuint64_hex_t call_site;\n"
 	"\t\tstring func;\n\t\tuint64_t duration_ns;\n"
-	"\t\tuint8_t has_retval;\n\t\tint64_t retval;\n\t};\n};\n\n"
+	"\t\tuint8_t has_retval;\n\t\tint64_t retval;\n\t\tstring retval_typed;\n\t};\n};\n\n"
 	"event {\n\tname = \"lost_events\";\n\tid = 3;\n\tstream_id = 0;\n"
 	"\tfields := struct {\n\t\tuint64_t count;\n\t};\n};\n\n"
 	"event {\n\tname = \"printf\";\n\tid = 4;\n\tstream_id = 0;\n"
 	"\tfields := struct {\n\t\tstring msg;\n\t};\n};\n\n"
 	"event {\n\tname = \"func_args\";\n\tid = 6;\n\tstream_id = 0;\n"
 	"\tfields := struct {\n\t\tstring func;\n\t\tuint8_t nargs;\n"
-	"\t\tuint64_hex_t args[nargs];\n\t};\n};\n\n"
+	"\t\tuint64_hex_t args[nargs];\n\t\tstring typed;\n\t};\n};\n\n"
 	"event {\n\tname = \"stack_trace\";\n\tid = 7;\n\tstream_id = 0;\n"
 	"\tfields := struct {\n\t\tstring frames;\n\t\tuint8_t depth;\n"
 	"\t\tuint64_hex_t return_offsets[depth];\n\t};\n};\n\n"
@@ -111,6 +112,51 @@ static void field_name(char *out, size_t n, const struct bt_schema *sc, unsigned
 	}
 }
 
+/* A probe fetch's field name: as field_name does for a schema's. */
+static void fetch_name(char *out, size_t n, const struct bt_probe *p, unsigned i)
+{
+	size_t k = 0;
+
+	out[k++] = '_';
+	for (const char *c = p->fetch[i]; *c && k + 8 < n; c++)
+		out[k++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			   (*c >= '0' && *c <= '9') ? *c : '_';
+	out[k] = 0;
+	if (!strcmp(out, "_faulted"))
+		snprintf(out + k, n - k, "_%u", i);
+	for (unsigned j = 0; j < i; j++) {
+		char other[80];
+
+		fetch_name(other, sizeof(other), p, j);
+		if (!strcmp(other, out)) {
+			snprintf(out + k, n - k, "_%u", i);
+			break;
+		}
+	}
+}
+
+static void probe_classes(FILE *f, const struct bt_decoder *d)
+{
+	for (size_t i = 0; i < d->meta.nprobes; i++) {
+		const struct bt_probe *p = &d->meta.probes[i];
+		char name[96];
+
+		snprintf(name, sizeof(name), "probe:%s", p->name);
+		fprintf(f, "event {\n\tname = ");
+		tsdl_str(f, name);
+		fprintf(f, ";\n\tid = %zu;\n\tstream_id = 0;\n\tfields := struct {\n"
+			"\t\tuint8_t _faulted;\n", BT_CTF_FIRST_PROBE + i);
+		for (unsigned k = 0; k < p->nfetch; k++) {
+			uint8_t t = p->type[k];
+
+			fetch_name(name, sizeof(name), p, k);
+			fprintf(f, "\t\t%s %s;\n", t == BT_PROBE_X32 || t == BT_PROBE_X64 ?
+				"uint64_hex_t" : t >= WIRE_FIELD_S8 ? "int64_t" : "uint64_t", name);
+		}
+		fprintf(f, "\t};\n};\n\n");
+	}
+}
+
 void bt_ctf_metadata(FILE *f, struct bt_decoder *d, const uint8_t uuid[16])
 {
 	fputs(prologue, f);
@@ -153,6 +199,7 @@ void bt_ctf_metadata(FILE *f, struct bt_decoder *d, const uint8_t uuid[16])
 			fprintf(f, "\t\tstruct { } _none;\n");
 		fprintf(f, "\t};\n};\n\n");
 	}
+	probe_classes(f, d);
 }
 
 /* CRCs of the trace file's bytes, laid out as an RFC 4122 UUID. */

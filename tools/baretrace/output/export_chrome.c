@@ -32,11 +32,13 @@ struct chrome {
 	struct wire_record held_rec;
 	unsigned held_nargs;
 	int64_t held_args[BT_ARGS_MAX];
+	struct bt_strs *held_strs;	/* its arguments' strings, or NULL */
 	int counters;			/* --counters: integer fields as counter tracks */
 	int pend;			/* an arguments record waits for its entry */
 	unsigned pend_cpu, pend_n;
 	uint64_t pend_site, pend_ts;
 	int64_t pend_args[BT_ARGS_MAX];
+	struct bt_strs *pend_strs;
 };
 
 /* Starts an event object: separator, name, phase, pid/tid, ts. */
@@ -62,9 +64,31 @@ static void begin(struct bt_decoder *d, struct chrome *c, unsigned cpu, const ch
 		fputs(",\"s\":\"t\"", f);
 }
 
-static void write_call(void *ctx, const struct bt_call *k)
+/*
+ * Arguments as typed members (typed.c) where DWARF says, a char * whose
+ * string came as the string, else "args":[hex...]; frees the strings.
+ */
+static void args_members(struct chrome *c, uint64_t site, const int64_t *v, unsigned n,
+			 struct bt_strs **strs, int lead)
+{
+	struct bt_argstr view[8];
+	int typed;
+
+	bt_strs_view(*strs, view);
+	typed = bt_typed_json_args(c->f, c->d, site, v, n, view, lead);
+	free(*strs);
+	*strs = NULL;
+	if (typed >= 0)
+		return;
+	if (lead)
+		fputc(',', c->f);
+	bt_json_args(c->f, v, n);
+}
+
+static void write_call(void *ctx, const struct bt_call *call)
 {
 	struct chrome *c = ctx;
+	struct bt_call copy = *call, *k = &copy;	/* its strings are freed here */
 	struct bt_decoder *d = c->d;
 	char nb[32];
 	uint64_t freq = bt_freq(d);
@@ -74,13 +98,17 @@ static void write_call(void *ctx, const struct bt_call *k)
 	fputs(",\"dur\":", c->f);
 	bt_json_ns(c->f, bt_ticks_ns(k->end, freq) - bt_ticks_ns(k->start, freq));
 	if (k->has_retval || k->nargs) {
+		int lead = 0;
+
 		fputs(",\"args\":{", c->f);
-		if (k->has_retval)
-			fprintf(c->f, "\"retval\":%lld%s", (long long)k->retval, k->nargs ? "," : "");
+		if (k->has_retval &&
+		    (lead = bt_typed_json_retval(c->f, d, k->site, k->retval, 0)) < 0)
+			lead = fprintf(c->f, "\"retval\":%lld", (long long)k->retval) > 0;
 		if (k->nargs)
-			bt_json_args(c->f, k->args, k->nargs);
+			args_members(c, k->site, k->args, k->nargs, &k->strs, lead);
 		fputs("}", c->f);
 	}
+	free(k->strs);
 	fputs("}", c->f);
 }
 
@@ -95,7 +123,7 @@ static void flush_pending(struct bt_decoder *d, struct chrome *c)
 	snprintf(label, sizeof(label), "args of %s", bt_func_name(d, c->pend_site, nb, sizeof(nb)));
 	begin(d, c, c->pend_cpu, label, "args", "i", c->pend_ts);
 	fputs(",\"args\":{", c->f);
-	bt_json_args(c->f, c->pend_args, c->pend_n);
+	args_members(c, c->pend_site, c->pend_args, c->pend_n, &c->pend_strs, 0);
 	fputs("}}", c->f);
 }
 
@@ -111,10 +139,8 @@ static void flush_held(struct bt_decoder *d, struct chrome *c)
 	begin(d, c, c->held_cpu, bt_func_name(d, r->site, nb, sizeof(nb)), "function", "i", r->ts);
 	fputs(",\"args\":{\"caller\":", c->f);
 	bt_json_str(c->f, r->has_caller ? bt_caller_name(&d->syms, r->caller, cb, sizeof(cb)) : "?");
-	if (c->held_nargs) {
-		fputs(",", c->f);
-		bt_json_args(c->f, c->held_args, c->held_nargs);
-	}
+	if (c->held_nargs)
+		args_members(c, r->site, c->held_args, c->held_nargs, &c->held_strs, 1);
 	fputs("}}", c->f);
 }
 
@@ -134,6 +160,8 @@ static void on_exit_rec(struct chrome *c, unsigned cpu, const struct wire_record
 	if (x.matched) {
 		k->nargs = x.frame->nargs;
 		memcpy(k->args, x.frame->args, sizeof(k->args));
+		k->strs = x.frame->strs;	/* the call owns them now: the frame
+						 * was popped, its slot is reused */
 	}
 }
 
@@ -145,6 +173,18 @@ static void on_ext(struct bt_decoder *d, struct chrome *c, unsigned cpu,
 	uint64_t v;
 
 	wire_ext_parse(r, &x);	/* the decoder passes only records that parse */
+	if (x.subtype == WIRE_EXT_STRING) {	/* joins the arguments it came after */
+		struct bt_stack *s = bt_stack_of(&c->stacks, cpu);
+		struct bt_frame *top = s->n && !s->overflow ? &s->f[s->n - 1] : NULL;
+
+		if (c->held && c->held_cpu == cpu && c->held_rec.site == x.site && c->held_nargs)
+			bt_strs_add(&c->held_strs, &x);
+		else if (c->pend && c->pend_cpu == cpu && c->pend_site == x.site)
+			bt_strs_add(&c->pend_strs, &x);
+		else if (top && top->site == x.site && top->nargs)
+			bt_strs_add(&top->strs, &x);
+		return;		/* no arguments to join (they were lost): left out */
+	}
 	if (x.subtype == WIRE_EXT_ARGS) {
 		if (c->held && c->held_cpu == cpu && c->held_rec.site == x.site && !c->held_nargs) {
 			c->held_nargs = bt_ext_args(&x, c->held_args, BT_ARGS_MAX);
@@ -171,6 +211,30 @@ static void on_ext(struct bt_decoder *d, struct chrome *c, unsigned cpu,
 		bt_json_str(c->f, act);
 		fputs(",\"func\":", c->f);
 		bt_json_str(c->f, fn);
+		fputs("}}", c->f);
+		return;
+	}
+	if (x.subtype == WIRE_EXT_PROBE) {	/* an instant event, its fields as args */
+		const struct bt_probe *p = bt_meta_probe(&d->meta, x.probe);
+		char val[32];
+
+		if (p)
+			snprintf(label, sizeof(label), "probe %s", p->name);
+		else
+			snprintf(label, sizeof(label), "probe #%llu", (unsigned long long)x.probe);
+		begin(d, c, cpu, label, "probe", "i", r->ts);
+		fputs(",\"args\":{", c->f);
+		for (unsigned i = 0; i < x.count && !wire_ext_value(&x, &v); i++) {
+			uint8_t type = p && i < p->nfetch ? p->type[i] : BT_PROBE_X64;
+
+			snprintf(ab, sizeof(ab), "arg%u", i + 1);
+			fputs(i ? "," : "", c->f);
+			bt_json_str(c->f, p && i < p->nfetch ? p->fetch[i] : ab);
+			bt_fmt_probe_value(type, wire_unzigzag(v), i < 8 && (x.faulted >> i & 1),
+					   val, sizeof(val));
+			fputc(':', c->f);
+			bt_json_str(c->f, val);
+		}
 		fputs("}}", c->f);
 		return;
 	}
@@ -217,12 +281,16 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		c->held_rec = *r;
 		c->held_nargs = take ? c->pend_n : 0;
 		memcpy(c->held_args, c->pend_args, sizeof(c->held_args));
+		c->held_strs = take ? c->pend_strs : NULL;
+		c->pend_strs = take ? NULL : c->pend_strs;
 		break;
 	case WIRE_REC_GRAPH_ENTRY:
 		bt_stack_enter(s, r->site, r->depth, r->ts);
 		if (take && s->n && !s->overflow) {
 			s->f[s->n - 1].nargs = c->pend_n;
 			memcpy(s->f[s->n - 1].args, c->pend_args, sizeof(c->pend_args));
+			s->f[s->n - 1].strs = c->pend_strs;
+			c->pend_strs = NULL;
 		}
 		break;
 	case WIRE_REC_EXIT:
@@ -273,6 +341,7 @@ int bt_export_chrome(const char *trace, const char *elf, const char *out, int co
 	int rc;
 
 	bt_dec_init(&d, &chrome_visitor, &c);
+	bt_decode_strings = 1;	/* a char * shows its string */
 	c.d = &d;
 	c.counters = counters;
 	if (elf)

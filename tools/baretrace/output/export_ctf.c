@@ -88,6 +88,22 @@ static void extension(struct bt_decoder *d, struct bt_ctf *c, const struct wire_
 
 	wire_ext_parse(r, &x);	/* the decoder passes only records that parse */
 	walk = x;
+	if (x.subtype == WIRE_EXT_PROBE) {	/* its class: the schema known now */
+		const struct bt_probe *p = bt_meta_probe(&d->meta, x.probe);
+
+		if (!p)
+			return;	/* a hit read before its schema has no class */
+		bt_ctf_event(c, BT_CTF_FIRST_PROBE + (uint32_t)(p - d->meta.probes),
+			     bt_ctf_ns(c, r->ts));
+		bt_ctf_put_bytes(c, &x.faulted, 1);
+		for (unsigned i = 0; i < p->nfetch; i++) {
+			v = 0;
+			if (i < x.count)
+				wire_ext_value(&walk, &v);
+			bt_ctf_put_u64(c, (uint64_t)wire_unzigzag(v));
+		}
+		return;
+	}
 	if (x.subtype == WIRE_EXT_OUTCOME) {	/* where the run ended */
 		bt_ctf_event(c, BT_CTF_OUTCOME, bt_ctf_ns(c, r->ts));
 		bt_ctf_put_cstr(c, bt_outcome_word(x.outcome, text, sizeof(text)));
@@ -119,12 +135,21 @@ static void extension(struct bt_decoder *d, struct bt_ctf *c, const struct wire_
 	bt_ctf_put_bytes(c, &(uint8_t){ (uint8_t)x.count }, 1);
 	for (unsigned i = 0; i < x.count && !wire_ext_value(&walk, &v); i++)
 		bt_ctf_put_u64(c, x.subtype == WIRE_EXT_ARGS ? (uint64_t)wire_unzigzag(v) : v * 4);
+	if (x.subtype == WIRE_EXT_ARGS) {	/* by name and type (typed.c); "-" when raw */
+		int64_t args[BT_ARGS_SHOWN];
+
+		if (bt_typed_args(d, x.site, args, bt_ext_args(&x, args, BT_ARGS_SHOWN), NULL, text,
+				  sizeof(text)) || !text[0])
+			snprintf(text, sizeof(text), "-");
+		bt_ctf_put_cstr(c, text);
+	}
 }
 
 static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_record *r)
 {
 	struct bt_ctf *c = d->user;
 	char nb[32], cb[32], text[1024];
+	int typed;
 
 	(void)cpu;
 	switch (r->kind) {
@@ -154,6 +179,14 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		bt_ctf_put_u64(c, bt_ticks_ns(r->duration, bt_freq(d)));
 		bt_ctf_put_bytes(c, &(uint8_t){ r->flags & WIRE_EXIT_HAS_RETVAL }, 1);
 		bt_ctf_put_u64(c, (uint64_t)r->retval);
+		/*
+		 * By its type (typed.c): "void" for a function that returns
+		 * nothing, "-" when raw. Never empty: babeltrace2 2.0.4 shows
+		 * an empty string field as an earlier event's value.
+		 */
+		typed = (r->flags & WIRE_EXIT_HAS_RETVAL) ?
+			bt_typed_retval(d, r->site, r->retval, text, sizeof(text)) : -1;
+		bt_ctf_put_cstr(c, typed > 0 ? text : typed ? "-" : "void");
 		break;
 	case WIRE_REC_EVENT:
 		tracepoint(d, c, r);

@@ -152,6 +152,30 @@ static void graph_exit(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
 }
 
 /* Where the run ended: a print event, "==== run ended: crash ====". */
+/* A probe hit, as its kprobe-style format says (export_tracecmd_head.c):
+ * the probed address, then each fetch as 64 bits. A hit read before its
+ * schema has no event to be. */
+static void probe_event(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
+			const struct wire_record *r, struct wire_ext *e)
+{
+	const struct bt_probe *p = bt_meta_probe(&d->meta, e->probe);
+	uint8_t ev[16 + 8 * BT_PROBE_FETCH_MAX];
+	uint64_t v;
+
+	if (!p)
+		return;
+	common(ev, BT_TC_ID_FIRST_PROBE + (unsigned)(p - d->meta.probes), cpu);
+	put_le(ev + 8, d->meta.text_base + p->offset, 8);
+	for (unsigned i = 0; i < p->nfetch; i++) {
+		v = 0;
+		if (i < e->count)
+			wire_ext_value(e, &v);
+		put_le(ev + 16 + 8 * i, (uint64_t)wire_unzigzag(v), 8);
+	}
+	bt_tc_event(&x->cpu[cpu], ns_of(d, r->ts), ev, 16 + 8 * p->nfetch);
+}
+
+/* The run's end as a print event; probe hits as their own (kprobes). */
 static void outcome(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
 		    const struct wire_record *r)
 {
@@ -160,7 +184,13 @@ static void outcome(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
 	char mark[64];
 	size_t len;
 
-	if (wire_ext_parse(r, &e) <= 0 || e.subtype != WIRE_EXT_OUTCOME)
+	if (wire_ext_parse(r, &e) <= 0)
+		return;
+	if (e.subtype == WIRE_EXT_PROBE) {
+		probe_event(d, x, cpu, r, &e);
+		return;
+	}
+	if (e.subtype != WIRE_EXT_OUTCOME)
 		return;
 	common(ev, BT_TC_ID_PRINT, cpu);
 	put_le(ev + 8, 0, 8);

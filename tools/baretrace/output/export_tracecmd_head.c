@@ -177,7 +177,43 @@ static void tracepoint_format(struct bt_tc_buf *t, const struct bt_schema *sc, u
 	free(args.p);
 }
 
-/* The live schemas, grouped by system in order of first appearance. */
+/* A probe as Linux's kprobe events lay one out: __probe_ip at 8, then
+ * each fetch as a 64-bit field, printed "(ip) name=value ...". */
+static void probe_format(struct bt_tc_buf *t, const struct bt_probe *p, unsigned id)
+{
+	struct field_text f[1 + BT_PROBE_FETCH_MAX];
+	static char decl[1 + BT_PROBE_FETCH_MAX][160];
+	struct bt_tc_buf print = { 0 }, args = { 0 };
+	char ev[128];
+
+	snprintf(ev, sizeof(ev), "%s", p->name);
+	for (char *c = ev; *c; c++)
+		*c = isalnum((unsigned char)*c) ? *c : '_';
+	f[0] = (struct field_text){ "unsigned long __probe_ip", 8, 8, 0 };
+	text_printf(&print, "\"(%%lx)");
+	text_printf(&args, ", REC->__probe_ip");
+	for (unsigned i = 0; i < p->nfetch; i++) {
+		uint8_t ty = p->type[i];
+		int sgn = ty >= WIRE_FIELD_S8 && ty <= WIRE_FIELD_S64;
+		int hex = ty == BT_PROBE_X32 || ty == BT_PROBE_X64;
+		char name[64];
+
+		snprintf(name, sizeof(name), "%s", p->fetch[i]);
+		for (char *c = name; *c; c++)
+			*c = isalnum((unsigned char)*c) ? *c : '_';
+		snprintf(decl[1 + i], sizeof(decl[1 + i]), "%s %s", sgn ? "s64" : "u64", name);
+		f[1 + i] = (struct field_text){ decl[1 + i], 16 + 8 * i, 8, sgn };
+		text_printf(&print, " %s=%s", name, hex ? "0x%llx" : sgn ? "%lld" : "%llu");
+		text_printf(&args, ", REC->%s", name);
+	}
+	text_printf(&print, "\"%s", (char *)args.p);
+	format_text(t, ev, id, f, 1 + p->nfetch, (char *)print.p);
+	free(print.p);
+	free(args.p);
+}
+
+/* The live schemas, grouped by system in order of first appearance; the
+ * probes last, as system "kprobes". */
 static void event_systems(struct bt_tc_buf *b, struct bt_tc_buf *t, const struct bt_meta *m)
 {
 	char (*sys)[128] = calloc(m->nschemas + 1, sizeof(*sys));
@@ -196,7 +232,15 @@ static void event_systems(struct bt_tc_buf *b, struct bt_tc_buf *t, const struct
 			k++;
 		nsys += k == nsys;
 	}
-	put_le(b, nsys, 4);
+	put_le(b, nsys + (m->nprobes > 0), 4);
+	if (m->nprobes) {
+		put(b, "kprobes", 8);
+		put_le(b, m->nprobes, 4);
+		for (size_t i = 0; i < m->nprobes; i++) {
+			probe_format(t, &m->probes[i], BT_TC_ID_FIRST_PROBE + (unsigned)i);
+			put_sized(b, t, 8);
+		}
+	}
 	for (size_t k = 0; k < nsys; k++) {
 		uint32_t count = 0;
 

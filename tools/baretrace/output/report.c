@@ -90,7 +90,8 @@ static void take_event(struct bt_decoder *d, struct bt_rqueue *q, struct bt_rite
 }
 
 /* Extensions keep their values (arguments, return addresses) as int64_t. */
-static void take_ext(struct bt_rqueue *q, struct bt_ritem *it, const struct wire_record *r)
+static void take_ext(struct bt_decoder *d, struct bt_rqueue *q, struct bt_ritem *it,
+		     const struct wire_record *r)
 {
 	struct wire_ext x;
 	uint64_t v;
@@ -111,6 +112,17 @@ static void take_ext(struct bt_rqueue *q, struct bt_ritem *it, const struct wire
 	} else if (x.subtype == WIRE_EXT_STACK) {
 		for (unsigned i = 0; i < x.count && !wire_ext_value(&x, &v); i++, it->a++)
 			arena_put(q, &v, sizeof(v));
+	} else if (x.subtype == WIRE_EXT_STRING) {
+		it->action = x.reg;
+		it->flags = x.str_flags;
+		it->a = x.count;
+		arena_put(q, x.values, x.count);
+	} else if (x.subtype == WIRE_EXT_PROBE) {	/* by the schema known now */
+		char text[1024];
+
+		bt_fmt_probe(d, &x, text, sizeof(text));
+		it->a = strlen(text);
+		arena_put(q, text, it->a + 1);
 	}
 }
 
@@ -158,7 +170,7 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		take_event(d, &rp->q[cpu], it, r);
 		break;
 	case WIRE_REC_EXT:
-		take_ext(&rp->q[cpu], it, r);
+		take_ext(d, &rp->q[cpu], it, r);
 		break;
 	}
 }
@@ -250,6 +262,7 @@ int bt_report(const char *trace, const char *elf)
 	static struct bt_report rp;
 	int rc;
 
+	bt_decode_strings = 1;	/* both passes: the plan counts them as items */
 	rp.names = bt_rplan_read(&rp.plan, &rp.depths, trace, elf);
 	rp.d = &d;
 	rp.trace = trace;

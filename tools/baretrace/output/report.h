@@ -19,13 +19,15 @@ struct bt_ritem {
 	uint64_t seq;		/* arrival order: equal times keep it */
 	uint64_t site;		/* kinds 0-3; extensions: their site; dumps: CPU */
 	uint64_t a;		/* kinds 0/1 caller, 2 duration, 3 depth; holes
-				 * events; dumps functions; extensions values */
+				 * events; dumps functions; extensions values
+				 * (a string: its bytes) */
 	int64_t retval;		/* kind 2 */
 	size_t text;		/* arena offset: kinds 4/5 text, 7 values */
 	const char *cause;	/* holes (a static string) */
-	uint8_t kind, flags;	/* kind 2 exit flags; kind 0/1 has_caller */
+	uint8_t kind, flags;	/* kind 2 exit flags; kind 0/1 has_caller;
+				 * a string's WIRE_STR_* */
 	uint8_t sub;		/* kind 7 subtype and action; kind 4 BT_RI_IRQ_* */
-	uint8_t action;
+	uint8_t action;		/* a string's register */
 };
 
 /* One CPU's items in stream order, with the bytes they point to. */
@@ -45,6 +47,10 @@ struct bt_rsection {			/* one merge: a boot's part of the trace */
 	int graph, function;		/* it has graph records, function entries */
 	int cpu_width;
 };
+
+/* Items an entry or arguments may fold in: arguments, their strings
+ * (docs/wire.md 2.6 subtype 6, at most 8), the entry, the exit. */
+#define BT_FOLD_ITEMS	12
 
 /* An item's seq: its frame's place in the file, then its order there. */
 #define BT_RSEQ_SHIFT	24

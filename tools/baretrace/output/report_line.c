@@ -12,7 +12,11 @@
  * lines of other CPUs may come between an entry and its exit. An entry
  * whose next item on its CPU is its own exit prints as one "leaf();"
  * line; arguments recorded right after (or right before) an entry, on
- * its CPU, print inside its parentheses: "leaf(0x1, 0x2);". An exit
+ * its CPU, print inside its parentheses: "leaf(0x1, 0x2);", or by name
+ * and type where the ELF's DWARF says (typed.c): "leaf(id=3, ok=true);",
+ * with the strings recorded after the arguments (docs/wire.md 2.6 subtype
+ * 6) in place of their char pointers, and so do return values:
+ * "} / * = TY_EINVAL * /". An exit
  * whose entry is unknown (threshold mode records only exits) names its
  * function in a comment after the brace, as ftrace does.
  *
@@ -38,6 +42,20 @@ static int is_args(const struct bt_ritem *it)
 	return it->kind == WIRE_REC_EXT && it->sub == WIRE_EXT_ARGS;
 }
 
+/* A string an argument of site's call points to (it follows the arguments). */
+static int is_string_of(const struct bt_ritem *it, uint64_t site)
+{
+	return it->kind == WIRE_REC_EXT && it->sub == WIRE_EXT_STRING && it->site == site;
+}
+
+/* Past the strings recorded with the arguments at q->v[at - 1]. */
+static size_t after_strings(const struct bt_rqueue *q, size_t at)
+{
+	while (at < q->n && is_string_of(&q->v[at], q->v[at - 1].site))
+		at++;
+	return at;
+}
+
 /* An arguments item's values, copied out of the arena (no alignment there). */
 static unsigned args_of(const struct bt_rqueue *q, const struct bt_ritem *it, int64_t *v)
 {
@@ -45,13 +63,32 @@ static unsigned args_of(const struct bt_rqueue *q, const struct bt_ritem *it, in
 	return (unsigned)it->a;
 }
 
-static void args_paren(const struct bt_rqueue *q, const struct bt_ritem *it, char *buf,
-		       size_t n)
+/*
+ * By name and type where DWARF says (typed.c), else the registers in hex;
+ * the strings recorded right after the arguments (items it + 1 ...) show
+ * in place of their pointers.
+ */
+static void args_text(struct bt_report *rp, const struct bt_rqueue *q, const struct bt_ritem *it,
+		      const char *sep, char *text, size_t n)
 {
 	int64_t v[BT_ARGS_SHOWN];
+	unsigned k = args_of(q, it, v);
+	struct bt_argstr strs[8] = { { 0 } };
+
+	for (const struct bt_ritem *s = it + 1; s < q->v + q->n && is_string_of(s, it->site); s++)
+		if (s->action < 8)
+			strs[s->action] = (struct bt_argstr){ 1, (const uint8_t *)q->arena + s->text,
+							      (unsigned)s->a, s->flags };
+	if (bt_typed_args(rp->names, it->site, v, k, strs, text, n))
+		bt_fmt_arg_values(v, k, sep, text, n);
+}
+
+static void args_paren(struct bt_report *rp, const struct bt_rqueue *q, const struct bt_ritem *it,
+		       char *buf, size_t n)
+{
 	char text[512];
 
-	bt_fmt_arg_values(v, args_of(q, it, v), ", ", text, sizeof(text));
+	args_text(rp, q, it, ", ", text, sizeof(text));
 	snprintf(buf, n, "(%.*s)", (int)n - 3, text);
 }
 
@@ -65,10 +102,17 @@ static const char *call_paren(const char *name, const char *args)
 	return args[0] ? args : strchr(name, '(') ? "" : "()";
 }
 
-static void print_retval(const struct bt_ritem *x, const char *func)
+/* " / * = 5 * /", typed (typed.c) where DWARF says: none for a void function. */
+static void print_retval(struct bt_report *rp, const struct bt_ritem *x, const char *func)
 {
-	if (x->flags & WIRE_EXIT_HAS_RETVAL)
-		printf(" /* %s%s= %lld */", func ? func : "", func ? " " : "", (long long)x->retval);
+	char val[64];
+	int typed = 0;
+
+	if (x->flags & WIRE_EXIT_HAS_RETVAL &&
+	    (typed = bt_typed_retval(rp->names, x->site, x->retval, val, sizeof(val))) < 0)
+		snprintf(val, sizeof(val), "%lld", (long long)x->retval);
+	if (typed)
+		printf(" /* %s%s= %s */", func ? func : "", func ? " " : "", val);
 	else if (func)
 		printf(" /* %s */", func);
 }
@@ -92,12 +136,12 @@ static void exit_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem 
 	if (entry) {
 		bt_graph_start(rp, cpu, entry->ts, 1, x->a, entry->a);
 		printf("%s%s;", name, call_paren(name, args));
-		print_retval(x, NULL);
+		print_retval(rp, x, NULL);
 		rp->indent[cpu] = entry->a;
 	} else {
 		bt_graph_start(rp, cpu, x->ts, 1, x->a, depth);
 		printf("}");
-		print_retval(x, e.matched ? NULL : name);
+		print_retval(rp, x, e.matched ? NULL : name);
 		rp->indent[cpu] = depth;
 	}
 	printf("\n");
@@ -113,8 +157,8 @@ static void entry_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem
 	const char *name;
 
 	if (!args[0] && next && is_args(next) && next->site == it->site) {
-		args_paren(q, next, args, cap);
-		q->at++;
+		args_paren(rp, q, next, args, cap);
+		q->at = after_strings(q, q->at + 1);
 		next = peek(q);
 	}
 	if (it->kind != WIRE_REC_GRAPH_ENTRY) {
@@ -165,15 +209,21 @@ static void outcome_line(struct bt_report *rp, unsigned cpu, const struct bt_rit
 static void ext_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *it)
 {
 	const struct bt_rqueue *q = &rp->q[cpu];
-	int64_t v[BT_ARGS_SHOWN];
 	char ts[40], nb[32], ab[16], text[BT_ARGS_SHOWN * 20];
 	uint64_t ret;
 
 	bt_fmt_seconds(ts, sizeof(ts), it->ts, bt_freq(rp->names));
 	switch (it->sub) {
 	case WIRE_EXT_ARGS:	/* no entry took them */
-		bt_fmt_arg_values(v, args_of(q, it, v), " ", text, sizeof(text));
+		args_text(rp, q, it, " ", text, sizeof(text));
 		printf("[%03u] %s: args of %s: %s\n", cpu, ts,
+		       bt_func_name(rp->names, it->site, nb, sizeof(nb)), text);
+		rp->q[cpu].at = after_strings(q, rp->q[cpu].at);
+		break;
+	case WIRE_EXT_STRING:	/* its arguments were lost */
+		bt_argstr_text(&(struct bt_argstr){ 1, (const uint8_t *)q->arena + it->text,
+						     (unsigned)it->a, it->flags }, 0, text, sizeof(text));
+		printf("[%03u] %s: string x%u of %s: %s\n", cpu, ts, it->action,
 		       bt_func_name(rp->names, it->site, nb, sizeof(nb)), text);
 		break;
 	case WIRE_EXT_TRIGGER:
@@ -183,6 +233,9 @@ static void ext_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *
 		break;
 	case WIRE_EXT_OUTCOME:
 		outcome_line(rp, cpu, it, ts);
+		break;
+	case WIRE_EXT_PROBE:	/* its text was made when it was read */
+		printf("[%03u] %s: %s\n", cpu, ts, q->arena + it->text);
 		break;
 	case WIRE_EXT_STACK:
 		printf("[%03u] %s: <stack trace>\n", cpu, ts);
@@ -197,11 +250,14 @@ static void ext_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem *
 void bt_report_item(struct bt_report *rp, unsigned cpu)
 {
 	struct bt_rqueue *q = &rp->q[cpu];
-	struct bt_ritem *it = &q->v[q->at++], *next = peek(q);
+	struct bt_ritem *it = &q->v[q->at++], *next;
 	char args[512] = "";
+	size_t past = is_args(it) ? after_strings(q, q->at) : q->at;
 
+	next = past < q->n ? &q->v[past] : NULL;
 	if (is_args(it) && next && is_entry(next) && next->site == it->site) {
-		args_paren(q, it, args, sizeof(args));	/* recorded before its entry */
+		args_paren(rp, q, it, args, sizeof(args));	/* recorded before its entry */
+		q->at = past;
 		it = &q->v[q->at++];
 	}
 	switch (it->kind) {

@@ -131,7 +131,8 @@ static int pull(struct bt_report *rp, unsigned c)
  * place than one still to come); a hole at a head whose record has not come yet sits
  * at that time too but may precede an equal one. Profile dumps take the
  * latest time queued, never earlier than a queued item. An entry prints
- * when the four items it may fold in are queued, or its CPU is done.
+ * when the items it may fold in are queued (arguments, up to eight
+ * strings, the entry or exit: BT_FOLD_ITEMS), or its CPU is done.
  * When a CPU's next block holds the merge up, it is decoded now if it
  * may be (pull), so what is held stays about a block per CPU however the
  * blocks lie in the file.
@@ -182,7 +183,7 @@ void bt_report_merge_ready(struct bt_report *rp)
 			wait = (int)uc;
 		else if (best->ts >= below)
 			wait = (int)wc;
-		else if (rp->q[bc].n - rp->q[bc].at < 4 && rp->q[bc].queued < s->items[bc] &&
+		else if (rp->q[bc].n - rp->q[bc].at < BT_FOLD_ITEMS && rp->q[bc].queued < s->items[bc] &&
 			 folds(best))
 			wait = (int)bc;
 		if (wait < 0) {

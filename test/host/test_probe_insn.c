@@ -1,0 +1,157 @@
+/* sources: trace/core/probe_insn.c trace/core/probe_spec.c */
+/*
+ * test/host/test_probe_insn.c: which instructions a probe may displace,
+ * against encodings produced by GNU as (aarch64-linux-gnu-as
+ * -march=armv8-a, objdump -d), and the probe text parser.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../trace/core/probe_insn.h"
+#include "../../trace/core/probe_spec.h"
+#include "tap.h"
+
+struct insn_case {
+	uint32_t insn;
+	const char *text;
+	int refused;
+};
+
+static const struct insn_case cases[] = {
+	{ 0xd503201f, "nop", 0 },
+	{ 0xaa0103e0, "mov x0, x1", 0 },
+	{ 0x8b010000, "add x0, x0, x1", 0 },
+	{ 0xf9400020, "ldr x0, [x1]", 0 },
+	{ 0xa9bf7bfd, "stp x29, x30, [sp, #-16]!", 0 },
+	{ 0xa8c17bfd, "ldp x29, x30, [sp], #16", 0 },
+	{ 0xc8dffc20, "ldar x0, [x1]", 0 },
+	{ 0xc89ffc20, "stlr x0, [x1]", 0 },
+	{ 0xd538d080, "mrs x0, tpidr_el1", 0 },
+	{ 0xd2824680, "mov x0, #0x1234", 0 },
+	{ 0x1e622820, "fadd d0, d1, d2", 0 },
+	{ 0xaa1e03e9, "mov x9, x30 (a patch site's first word)", 0 },
+	{ 0x14000001, "b", 1 },
+	{ 0x94000000, "bl", 1 },
+	{ 0x54000040, "b.eq", 1 },
+	{ 0xb4000040, "cbz x0", 1 },
+	{ 0x35000041, "cbnz w1", 1 },
+	{ 0x36180040, "tbz w0, #3", 1 },
+	{ 0x37080040, "tbnz w0, #1", 1 },
+	{ 0xd61f0000, "br x0", 1 },
+	{ 0xd63f0000, "blr x0", 1 },
+	{ 0xd65f03c0, "ret", 1 },
+	{ 0xd69f03e0, "eret", 1 },
+	{ 0x10000000, "adr x0", 1 },
+	{ 0x90000000, "adrp x0", 1 },
+	{ 0x58000040, "ldr x0, literal", 1 },
+	{ 0x18000040, "ldr w0, literal", 1 },
+	{ 0x98000040, "ldrsw x0, literal", 1 },
+	{ 0x1c000040, "ldr s0, literal", 1 },
+	{ 0x9c000040, "ldr q0, literal", 1 },
+	{ 0xd8000040, "prfm pldl1keep, literal", 1 },
+	{ 0xc85f7c20, "ldxr x0, [x1]", 1 },
+	{ 0xc8027c20, "stxr w2, x0, [x1]", 1 },
+	{ 0x885ffc20, "ldaxr w0, [x1]", 1 },
+	{ 0x8802fc20, "stlxr w2, w0, [x1]", 1 },
+	{ 0xc87f0440, "ldxp x0, x1, [x2]", 1 },
+	{ 0xc8230440, "stxp w3, x0, x1, [x2]", 1 },
+	{ 0x085f7c20, "ldxrb w0, [x1]", 1 },
+	{ 0xd4000001, "svc #0", 1 },
+	{ 0xd4000002, "hvc #0", 1 },
+	{ 0xd4000003, "smc #0", 1 },
+	{ 0xd4200000, "brk #0", 1 },
+	{ 0xd4400000, "hlt #0", 1 },
+	{ 0x00000000, "udf #0", 1 },
+};
+
+static void insns(void)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *why = probe_insn_refusal(cases[i].insn);
+
+		if (!tap_ok(!!why == cases[i].refused, "%08x %s: %s", cases[i].insn,
+			    cases[i].text, cases[i].refused ? "refused" : "may run out of line"))
+			tap_diag("got %s", why ? why : "accepted");
+	}
+	/* The reason names the class. */
+	tap_ok(strstr(probe_insn_refusal(0x90000000), "ADRP") != NULL, "adrp's reason names ADRP");
+	tap_ok(strstr(probe_insn_refusal(0xc85f7c20), "exclusive") != NULL,
+	       "ldxr's reason says exclusive");
+}
+
+static void good_spec(void)
+{
+	struct probe_spec s;
+	const char *why = "";
+
+	tap_ok(probe_spec_parse("p1=demo_work+0x10,x0:u32 len=x2:s16,+8(x1):x64,-16(sp):u8,pc,sp",
+				&s, &why) == 0, "a full spec parses (%s)", why);
+	tap_ok(!strcmp(s.name, "p1") && !strcmp(s.sym, "demo_work") && s.offset == 16,
+	       "name, symbol and offset");
+	tap_ok(s.nfetch == 6, "six fetches");
+	tap_ok(s.fetch[0].reg == 0 && s.fetch[0].type == PROBE_U32 && !s.fetch[0].deref &&
+	       !strcmp(s.fetch[0].name, "x0"), "x0:u32, named x0");
+	tap_ok(s.fetch[1].reg == 2 && s.fetch[1].type == PROBE_S16 && !strcmp(s.fetch[1].name, "len"),
+	       "len=x2:s16");
+	tap_ok(s.fetch[2].reg == 1 && s.fetch[2].deref && s.fetch[2].disp == 8 &&
+	       s.fetch[2].type == PROBE_X64, "+8(x1):x64");
+	tap_ok(s.fetch[3].reg == PROBE_REG_SP && s.fetch[3].deref && s.fetch[3].disp == -16 &&
+	       s.fetch[3].type == PROBE_U8, "-16(sp):u8");
+	tap_ok(s.fetch[4].reg == PROBE_REG_PC && s.fetch[4].type == PROBE_X64, "pc, x64 by default");
+	tap_ok(s.fetch[5].reg == PROBE_REG_SP && !s.fetch[5].deref, "sp");
+	tap_ok(probe_spec_parse("q=f", &s, &why) == 0 && s.offset == 0 && s.nfetch == 0,
+	       "a bare symbol is offset 0, no fetches");
+	tap_ok(probe_spec_parse("q=f+8,x30,x29:u64", &s, &why) == 0 && s.fetch[0].reg == 30,
+	       "x30");
+}
+
+static void bad_spec(const char *text, const char *want)
+{
+	struct probe_spec s;
+	const char *why = "";
+	int r = probe_spec_parse(text, &s, &why);
+
+	if (!tap_ok(r == -1 && strstr(why, want), "\"%s\" refused: %s", text, want))
+		tap_diag("got %d, \"%s\"", r, why);
+}
+
+static void types(void)
+{
+	tap_ok(probe_type_value(PROBE_U8, 0x1234) == 0x34, "u8 keeps the low byte");
+	tap_ok(probe_type_value(PROBE_S8, 0xff) == -1, "s8 0xff is -1");
+	tap_ok(probe_type_value(PROBE_S16, 0x18000) == -32768, "s16 0x18000 is -32768");
+	tap_ok(probe_type_value(PROBE_U32, 0xffffffff00000005ULL) == 5, "u32 drops the high half");
+	tap_ok(probe_type_value(PROBE_S32, 0xfffffffe) == -2, "s32 0xfffffffe is -2");
+	tap_ok(probe_type_value(PROBE_X64, 0x8000000000000000ULL) == INT64_MIN, "x64 is all 64 bits");
+	tap_ok(probe_type_size(PROBE_X32) == 4 && probe_type_size(PROBE_S64) == 8 &&
+	       probe_type_size(PROBE_U16) == 2, "sizes");
+	tap_ok(!strcmp(probe_type_name(PROBE_X32), "x32") && !strcmp(probe_type_name(99), "?"),
+	       "names");
+}
+
+int main(void)
+{
+	insns();
+	good_spec();
+	bad_spec("p1", "expected NAME=");
+	bad_spec("=f+8", "expected NAME=");
+	bad_spec("1p=f+8", "expected NAME=");
+	bad_spec("p=+8", "expected a symbol");
+	bad_spec("p=f+zz", "not a number");
+	bad_spec("p=f+6", "multiple of 4");
+	bad_spec("p=f+0x100000000", "not a number");
+	bad_spec("p=f+8,x31", "unknown register");
+	bad_spec("p=f+8,x01", "unknown register");
+	bad_spec("p=f+8,w0", "unknown register");
+	bad_spec("p=f+8,x0:u128", "unknown type");
+	bad_spec("p=f+8,x0:", "unknown type");
+	bad_spec("p=f+8,+8(pc)", "memory is");
+	bad_spec("p=f+8,+8(x1", "memory is");
+	bad_spec("p=f+8,+8x(x1)", "memory is");
+	bad_spec("p=f+8,+4294967296(x1)", "memory is");
+	bad_spec("p=f+8,a-b=x0", "a fetch's name");
+	bad_spec("p=f+8,x0,x1,x2,x3,x4,x5,x6,x7,x8", "too many fetches");
+	types();
+	return tap_done();
+}

@@ -1,0 +1,105 @@
+"""test/probe_boot.py: probes from the kernel command line (trace_probe=,
+trace/control/probe_ctl.c) on the test image: planted before main() where
+the ELF says the probed instruction is, several in one word; their records
+captured and shown by the host by name and type (report, Chrome JSON,
+CTF read by babeltrace2, trace-cmd's kprobe-style events read by
+trace-cmd report); a
+probe on an instruction that reads the PC, and a malformed one, each
+refused with its reason and the run ended before main()."""
+import json
+import os
+import re
+import subprocess
+
+from harness import HOST, ROOT, boot, expect, run
+
+
+def offsets(image_dir):
+    """{name: address} of the test's probe functions and labels (nm)."""
+    nm = subprocess.run(["aarch64-linux-gnu-nm", os.path.join(image_dir, "baretrace.elf")],
+                        capture_output=True, text=True).stdout
+    return {m.group(2): int(m.group(1), 16)
+            for m in re.finditer(r"^([0-9a-f]+) [tT] (pb_\w+)$", nm, re.M)}
+
+
+def check_probe_boot(res, board, image_dir):
+    a = offsets(image_dir)
+    need = ["pb_mt", "pb_mt_at", "pb_add", "pb_add_at", "pb_refused", "pb_adrp_at"]
+    if any(n not in a for n in need):
+        res.record("probe boot: the test's probe labels are in the ELF", False, str(a))
+        return
+    mt, add = a["pb_mt_at"] - a["pb_mt"], a["pb_add_at"] - a["pb_add"]
+    args = (f"panic=poweroff trace_probe=bp=pb_mt+{mt},x2:u32,sum=x3:s32;"
+            f"bq=pb_add+0x{add:x},a=x2:u8,b=x3:x32 -- ktest probe_boot")
+    st, out = boot(board, image_dir, "direct", args)
+    expect(res, "probe boot: trace_probe= plants two probes in one word before main()",
+           st, out, present=[r"^ok 1 probe_boot_planted_probes_count_and_fetch$"])
+    check_probe_report(res, board, image_dir, args)
+    adrp = a["pb_adrp_at"] - a["pb_refused"]
+    st, out = boot(board, image_dir, "direct",
+                   f"panic=poweroff trace_probe=bad=pb_refused+{adrp} -- ktest probe_boot")
+    expect(res, "probe boot: a probe on ADRP is refused with its reason, the run ends",
+           st, out, status=2,
+           present=[rf"^probe: bad at pb_refused\+0x{adrp:x}: an address relative to the PC "
+                    r"\(ADR, ADRP\); nothing planted$", r"trace: not applied: trace_probe"],
+           absent=[r"^ok 1"])
+    st, out = boot(board, image_dir, "direct",
+                   "panic=poweroff trace_probe=p=pb_mt+6 -- ktest probe_boot")
+    expect(res, "probe boot: a malformed trace_probe= is named and the run ends",
+           st, out, status=2,
+           present=[r"trace_probe: 'p=pb_mt\+6': the offset is not a multiple of 4"],
+           absent=[r"^ok 1"])
+
+
+def check_probe_report(res, board, image_dir, bootargs):
+    """The same boot under a capture: report prints each hit with its
+    fields by name and type, the Chrome export has them as args, the CTF
+    export a class per probe that babeltrace2 reads."""
+    st, out = run(["make", "-s", f"BOARD={board}", "build/host/baretrace"])
+    if st != 0:
+        res.record("probe report: the host tool builds", False, out)
+        return
+    tool, bt = os.path.join(HOST, "baretrace"), os.path.join(HOST, "probe_boot.bt")
+    st, out = run(["tools/qemu-run", "--image", os.path.join(image_dir, "Image"),
+                   "--bootargs", bootargs, "--capture", bt], timeout=120)
+    rep = subprocess.run([tool, "report", bt, "--elf", os.path.join(image_dir, "baretrace.elf")],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60).stdout
+    lines = [l.split(": ", 1)[1] for l in rep.splitlines() if ": probe " in l]
+    want = ["probe bp: x2=5 sum=6", "probe bp: x2=7 sum=8", "probe bq: a=1 b=0x2"]
+    res.record("probe report: each hit of a trace_probe= boot by name and type, in order",
+               st == 0 and lines == want, f"status {st}, lines {lines}\n{rep[-3000:]}\n{out[-2000:]}")
+    js = os.path.join(HOST, "probe_boot.json")
+    subprocess.run([tool, "export", "--format=chrome-json", "-o", js, bt, "--elf",
+                    os.path.join(image_dir, "baretrace.elf")], cwd=ROOT,
+                   capture_output=True, text=True, timeout=60)
+    try:
+        with open(js) as f:
+            evs = json.load(f)
+        evs = evs.get("traceEvents", evs) if isinstance(evs, dict) else evs
+        got = [(e["name"], e.get("args")) for e in evs if e.get("cat") == "probe"]
+    except (OSError, ValueError, KeyError) as e:
+        got = [repr(e)]
+    res.record("probe report: Chrome JSON has each hit as an instant event, fields as args",
+               got == [("probe bp", {"x2": "5", "sum": "6"}), ("probe bp", {"x2": "7", "sum": "8"}),
+                       ("probe bq", {"a": "1", "b": "0x2"})], str(got))
+    ctf = os.path.join(HOST, "probe_boot.ctf")
+    subprocess.run([tool, "export", "--format=ctf", "-o", ctf, bt, "--elf",
+                    os.path.join(image_dir, "baretrace.elf")], cwd=ROOT,
+                   capture_output=True, text=True, timeout=60)
+    st, out = run(["babeltrace2", ctf], timeout=60)
+    got = [re.sub(r".*\{ (faulted = .*) \}$", r"\1", l) for l in out.splitlines() if " probe:" in l]
+    res.record("probe report: the CTF export read by babeltrace2 has a class per probe, "
+               "fields by name and type",
+               st == 0 and got == ["faulted = 0, x2 = 5, sum = 6", "faulted = 0, x2 = 7, sum = 8",
+                                   "faulted = 0, a = 1, b = 0x2"]
+               and sum(" probe:bp:" in l for l in out.splitlines()) == 2, f"{got}\n{out[-2000:]}")
+    dat = os.path.join(HOST, "probe_boot.dat")
+    subprocess.run([tool, "export", "--format=trace-cmd", "-o", dat, bt, "--elf",
+                    os.path.join(image_dir, "baretrace.elf")], cwd=ROOT,
+                   capture_output=True, text=True, timeout=60)
+    st, out = run(["trace-cmd", "report", dat], timeout=60)
+    got = [re.sub(r".*\s(b[pq]):\s+\([0-9a-f]+\) ", r"\1: ", l) for l in out.splitlines()
+           if re.search(r"\sb[pq]:\s+\(", l)]
+    res.record("probe report: trace-cmd report reads the .dat's kprobes events, fields by name",
+               st == 0 and got == ["bp: x2=5 sum=6", "bp: x2=7 sum=8", "bq: a=1 b=0x2"],
+               f"{got}\n{out[-2000:]}")

@@ -1,0 +1,48 @@
+"""test/readme_run.py: running one example of the docs as a user types it,
+and matching what it printed against the docs' output block (the rules
+are in test/readme_examples.py, which runs the stage)."""
+import os
+import re
+
+
+def line_regex(line):
+    parts = re.split(r"(\.\.\.|NNN)", line)
+    return "".join(".*" if p == "..." else r"\d+" if p == "NNN" else re.escape(p)
+                   for p in parts)
+
+
+def match_output(expected, actual):
+    """None if 'actual' shows the 'expected' block (rules above), else
+    the first expected line not found where it should be."""
+    lines = [l.rstrip() for l in actual.replace("\r", "").splitlines()]
+    pos, free = 0, True          # free: any number of lines may come first
+    for want in expected.rstrip("\n").splitlines():
+        if want.strip() == "...":
+            free = True
+            continue
+        rx = re.compile(line_regex(want.rstrip()))
+        if free:
+            hit = next((i for i in range(pos, len(lines)) if rx.fullmatch(lines[i])), None)
+        else:
+            hit = pos if pos < len(lines) and rx.fullmatch(lines[pos]) else None
+        if hit is None:
+            return want
+        pos, free = hit + 1, False
+    return None
+
+
+def run_example(h, code, timeout=180):
+    try:    # what build/run/status says must come from this run
+        os.remove(run_dir_file(h, "status"))
+    except FileNotFoundError:
+        pass
+    # As a user types it: not inside make test's make (whose MAKELEVEL
+    # turns make's "make: ***" lines into "make[1]: ***").
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")}
+    st, out = h.run(["bash", "-c", code], timeout=timeout, env=env)
+    return st, h.strip_frames(out)
+
+
+def run_dir_file(h, name):
+    return os.path.join(h.ROOT, "build", "run", name)

@@ -1,0 +1,31 @@
+/* test/target/probe_check.h: what the probe suites share (test_probe.c,
+ * test_probe_mt.c): the probed functions, their labels, and helpers. */
+#ifndef TEST_PROBE_CHECK_H
+#define TEST_PROBE_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/probe.h"
+
+#define PB __attribute__((noipa))
+#define INSN_ADD_X4_X2_X3	0x8b030044U
+
+/* Each has its probed instruction at a label, operands in fixed
+ * registers: pb_add_at and pb_mt_at "add x4, x2, x3" (pb_add: x5 = p),
+ * pb_adrp_at an ADRP, pb_b_at a B (test_probe.c). */
+uint64_t pb_add(uint64_t a, uint64_t b, const uint32_t *p);
+uint64_t pb_refused(uint64_t a);
+uint64_t pb_mt(uint64_t a, uint64_t b);
+extern char pb_add_at[], pb_adrp_at[], pb_b_at[], pb_mt_at[];
+
+uint32_t pbt_insn_at(const void *a);
+/* "NAME=SYMBOL+OFF[,FETCHES]" for the label 'at' inside function fn. */
+void pbt_spec(char *buf, size_t size, const char *name, const char *func,
+	       uintptr_t fn, const void *at, const char *fetches);
+/* Parses and plants: probe_plant's result, or -100 when the text is bad. */
+int pbt_plant(const char *text, const char **why);
+bool pbt_view(const char *name, struct probe_view *v);
+
+#endif /* TEST_PROBE_CHECK_H */

@@ -1,0 +1,366 @@
+/*
+ * trace/core/probe.c: probes at any instruction of a function with a
+ * patch site.
+ *
+ * Planting replaces one instruction with BRK #0xb70. The BRK's exception
+ * comes here (exception_set_brk_handler): the handler finds the probe by
+ * the address, counts the hit, records the fetched values (an extension
+ * record, docs/wire.md 2.6 subtype 5) and resumes in the probe's slot
+ * (trace/core/probe_xol.S), which runs the displaced instruction with the
+ * interrupted code's registers and PSTATE and branches back to the next
+ * instruction. So a hit costs one exception and two instructions, and no
+ * register of the probed code changes (ARCHITECTURE.md 7a).
+ *
+ *   probed address     before          planted
+ *   func+off           insn            BRK #0xb70
+ *   slot+0             BRK #0xb71      insn
+ *   slot+4             BRK #0xb71      B func+off+4
+ *
+ * Only instructions that compute the same anywhere may be displaced
+ * (trace/core/probe_insn.c). Probes go in functions with a patch site
+ * only, past its two words: the trace core, exception entry and the
+ * console and export path have none, and a BRK there could be taken
+ * inside its own handler or in the middle of a ring write.
+ *
+ * Planting: the slot's two words, the cache maintenance that makes them
+ * fetchable (to the PoU, broadcast), then the probe is published, then
+ * the BRK: one aligned 32-bit write through the text alias. The Arm ARM
+ * lets a CPU execute a word while another writes it only when the old
+ * and the new instruction are both among B, BL, BRK, HVC, ISB, NOP, SMC,
+ * SVC (B2.2.5); "any instruction -> BRK" is not, so the write is made
+ * while every other CPU waits in an interrupt and each runs an ISB
+ * before it goes on (patch_stop_write32, trace/core/patch_stop.c). A
+ * CPU that takes the BRK reaches the slot by an ERET, a context
+ * synchronisation event, so it fetches the slot's new words.
+ *
+ * Removal: the instruction goes back the same way. Once every CPU has
+ * stopped for it, no CPU executes the BRK, and none is in the handler
+ * (it runs with interrupts masked, so a CPU stops only after it). A CPU
+ * may still be in the slot, though: the ERET puts back the interrupted
+ * code's PSTATE, interrupts on included.
+ * So rounds follow in which each CPU says whether the code its IPI
+ * interrupted is in the slot (irq_frame's ELR), until none is; only then
+ * is the slot, or the probe's entry, used again. A CPU that is not in the
+ * slot at its IPI can never enter it again: the BRK is gone.
+ *
+ * Locking: trace_lock serialises planting and removal (held across their
+ * stops and rounds, like the patcher). The handler takes no lock: it reads a probe
+ * entry published with a release store of its address, and an entry
+ * changes only after the grace period above.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include <baretrace_trace.h>
+
+#include "barrier.h"
+#include "core.h"
+#include "exception.h"
+#include "fault.h"
+#include "kprintf.h"
+#include "percpu.h"
+#include "probe.h"
+#include "probe_insn.h"
+#include "ring/ring.h"
+#include "smp.h"
+#include "symbols.h"
+#include "text_alias.h"
+#include "wire.h"
+
+struct probe {
+	/* The probed address; 0 while the entry is free. Written under
+	 * trace_lock: set (release) once the rest is in place, cleared
+	 * once no CPU can take the probe's BRK any more. */
+	uintptr_t addr;
+	uint32_t insn;
+	uint32_t number;	/* on the wire: unique this boot, never reused */
+	struct probe_spec spec;
+	/* Any CPU adds, in the handler (atomically: several CPUs hit the
+	 * same probe); reset when the entry is planted again. */
+	uint64_t hits;
+	uint64_t unrecorded;
+	/* Odd while a planting writes the entry: probe_get, which takes no
+	 * lock (the exporter calls it, on any CPU), copies it again then. */
+	uint32_t seq;
+};
+
+static struct probe probes[PROBE_MAX];
+static unsigned int planted;	/* under trace_lock */
+static uint32_t numbered;	/* under trace_lock: the last number given */
+
+static uintptr_t slot_of(unsigned int i)
+{
+	return (uintptr_t)probe_xol_slots + (uintptr_t)i * PROBE_SLOT_BYTES;
+}
+
+/* Memory fetches are allowed to fault (a bad pointer in the probed code):
+ * the value is then 0 and its bit in the record's mask says so. The
+ * interrupted code may itself be under a fault probe: its recovery
+ * point is kept. */
+static int fetch_memory(uintptr_t at, unsigned int size, uint64_t *v)
+{
+	struct percpu *pc = this_cpu();
+	uintptr_t recover = pc->fault_recover;
+	uint64_t esr = pc->fault_esr;
+	int err = fault_probe_read((const void *)at, size, v);
+
+	pc->fault_recover = recover;
+	pc->fault_esr = esr;
+	return err;
+}
+
+/* Subtype 5: probe varint, count u8, faulted mask u8, values (zigzag). */
+static bool record(const struct probe *p, const struct exc_frame *f)
+{
+	int64_t val[PROBE_FETCH_MAX];
+	unsigned int n = p->spec.nfetch, payload = wire_varint_len(p->number) + 2;
+	uint8_t faulted = 0;
+	uint8_t *w;
+
+	for (unsigned int k = 0; k < n; k++) {
+		const struct probe_fetch *fe = &p->spec.fetch[k];
+		uint64_t raw = fe->reg == PROBE_REG_SP ? f->sp :
+			       fe->reg == PROBE_REG_PC ? f->elr : f->x[fe->reg];
+
+		if (fe->deref && fetch_memory(raw + (uint64_t)(int64_t)fe->disp,
+					      probe_type_size(fe->type), &raw)) {
+			raw = 0;
+			faulted |= (uint8_t)(1u << k);
+		}
+		val[k] = probe_type_value(fe->type, raw);
+		payload += wire_varint_len(wire_zigzag(val[k]));
+	}
+	w = ring_reserve(WIRE_REC_EXT, 1 + wire_varint_len(payload) + payload);
+	if (!w)
+		return false;
+	*w++ = WIRE_EXT_PROBE;
+	w += wire_varint_put(w, payload);
+	w += wire_varint_put(w, p->number);
+	*w++ = (uint8_t)n;
+	*w++ = faulted;
+	for (unsigned int k = 0; k < n; k++)
+		w += wire_varint_put(w, wire_zigzag(val[k]));
+	ring_commit();
+	return true;
+}
+
+/* The BRK handler: exception context, interrupts masked. */
+static bool probe_brk(struct exc_frame *f, unsigned int imm)
+{
+	if (imm != PROBE_BRK_IMM)
+		return false;
+	for (unsigned int i = 0; i < PROBE_MAX; i++) {
+		struct probe *p = &probes[i];
+
+		if (__atomic_load_n(&p->addr, __ATOMIC_ACQUIRE) != f->elr)
+			continue;
+		__atomic_fetch_add(&p->hits, 1, __ATOMIC_RELAXED);
+		/* In a trace callback the ring may be mid-record: count only. */
+		if (this_cpu()->trace_callback_daif || !record(p, f))
+			__atomic_fetch_add(&p->unrecorded, 1, __ATOMIC_RELAXED);
+		f->elr = slot_of(i);
+		return true;
+	}
+	/* Not a planted probe's address. Removal keeps the entry until no
+	 * CPU can take its BRK, so this is a BRK #0xb70 of someone else's:
+	 * a crash, unless the word was put back meanwhile (then run it). */
+	return READ_ONCE(*(const uint32_t *)f->elr) != INSN_BRK(PROBE_BRK_IMM);
+}
+
+struct slot_check {
+	uintptr_t lo, hi;
+	uint64_t busy;		/* CPUs whose interrupted code is in [lo, hi) */
+};
+
+static void slot_check_here(void *arg)
+{
+	struct slot_check *c = arg;
+	const struct exc_frame *f = this_cpu()->irq_frame;	/* the IPI's */
+
+	if (f && f->elr >= c->lo && f->elr < c->hi)
+		__atomic_fetch_or(&c->busy, 1ULL << cpu_id(), __ATOMIC_RELAXED);
+}
+
+#define SLOT_TRY_US	10000
+#define SLOT_TRIES	1000	/* 10 s of CPUs that never answer */
+
+/* Whether every other CPU has been seen outside slot i (see the top). */
+static bool slot_quiet(unsigned int i)
+{
+	struct slot_check c = { slot_of(i), slot_of(i) + PROBE_SLOT_BYTES, 0 };
+	uint64_t left = nr_cpus_online > 1 ? smp_others_mask() : 0;
+
+	for (unsigned int t = 0; left && t < SLOT_TRIES; t++) {
+		__atomic_store_n(&c.busy, 0, __ATOMIC_RELAXED);
+		left &= ~smp_call_cpus_bounded(left, slot_check_here, &c, SLOT_TRY_US);
+		left |= __atomic_load_n(&c.busy, __ATOMIC_RELAXED);
+	}
+	return !left;
+}
+
+/* Why the instruction at addr in a function [func, func + size) may not
+ * carry a probe, or NULL. */
+static const char *place_refusal(uintptr_t func, uintptr_t addr)
+{
+	unsigned int site = trace_site_fast(func);
+
+	if (site >= bt_site_count || site_func(site) != func)
+		return "the function has no patch site (the trace core, exception entry "
+		       "and the console path are not probed)";
+	if (addr < func + 8)
+		return "offsets 0 and 4 are the function's patch site (use 8 or more)";
+	for (unsigned int i = 0; i < PROBE_MAX; i++)
+		if (probes[i].addr == addr)
+			return "a probe is there already";
+	return probe_insn_refusal(*(const volatile uint32_t *)addr);
+}
+
+static int find(const char *name)
+{
+	for (int i = 0; i < PROBE_MAX; i++)
+		if (probes[i].addr && !strcmp(probes[i].spec.name, name))
+			return i;
+	return -1;
+}
+
+static int plant_locked(const struct probe_spec *s, const char **why,
+			bool (*taken)(uintptr_t addr))
+{
+	uintptr_t func = sym_address(s->sym), off, size, addr, slot;
+	const char *no;
+	unsigned int i;
+	uint32_t insn;
+	int err;
+
+	if (!func || !sym_lookup(func, &off, &size))
+		return *why = "no function of that name", TRACE_EINVAL;
+	if (s->offset >= size)
+		return *why = "the offset is past the function's end", TRACE_EINVAL;
+	addr = func + s->offset;
+	if (find(s->name) >= 0)
+		return *why = "a probe of that name exists", TRACE_EINVAL;
+	if ((no = place_refusal(func, addr)))
+		return *why = no, TRACE_EINVAL;
+	if (taken && taken(addr))
+		return *why = "a tracepoint patches that word", TRACE_EINVAL;
+	for (i = 0; i < PROBE_MAX && probes[i].addr; i++)
+		;
+	if (i == PROBE_MAX)
+		return *why = "every probe slot is taken", TRACE_EBUSY;
+	if (patch_round_missed())
+		return *why = "a CPU did not answer a synchronisation round", TRACE_EBUSY;
+	slot = slot_of(i);
+	if (!patch_b_reaches(slot + 4, addr + 4))
+		return *why = "the slot is out of a branch's reach", TRACE_EINVAL;
+	insn = *(const volatile uint32_t *)addr;
+	/* The slot: no CPU can be in it (free entries passed slot_quiet). */
+	if (text_write32((void *)slot, *(const uint32_t *)slot, insn) ||
+	    text_write32((void *)(slot + 4), *(const uint32_t *)(slot + 4),
+			 patch_insn_b(slot + 4, addr + 4)))
+		return *why = "the slot could not be written", TRACE_EPATCH;
+	text_sync(slot, slot + PROBE_SLOT_BYTES);
+	/* Interrupts masked while the count is odd: an exporter on this CPU
+	 * would wait for it for ever. */
+	unsigned long flags = irq_save();
+
+	__atomic_store_n(&probes[i].seq, probes[i].seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);	/* odd before the new fields */
+	probes[i].insn = insn;
+	probes[i].number = ++numbered;
+	probes[i].spec = *s;
+	__atomic_store_n(&probes[i].seq, probes[i].seq + 1, __ATOMIC_RELEASE);
+	irq_restore(flags);
+	__atomic_store_n(&probes[i].hits, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&probes[i].unrecorded, 0, __ATOMIC_RELAXED);
+	exception_set_brk_handler(probe_brk);
+	__atomic_store_n(&probes[i].addr, addr, __ATOMIC_RELEASE);
+	dsb_ish();	/* the entry is visible before its BRK can be */
+	err = patch_stop_write32(addr, insn, INSN_BRK(PROBE_BRK_IMM));
+	if (err) {	/* nothing written: no CPU can have seen the entry */
+		__atomic_store_n(&probes[i].addr, 0, __ATOMIC_RELAXED);
+		return *why = err == PATCH_ESTOPPED ? "a CPU did not stop to let the "
+			      "instruction change (interrupts masked?)" :
+			      "the instruction changed under the probe", TRACE_EPATCH;
+	}
+	planted++;
+	return 0;
+}
+
+int probe_plant(const struct probe_spec *s, const char **why, bool (*taken)(uintptr_t addr))
+{
+	int err;
+
+	spin_lock(&trace_lock);
+	err = plant_locked(s, why, taken);
+	spin_unlock(&trace_lock);
+	return err;
+}
+
+int probe_remove(const char *name, const char **why)
+{
+	int i, err = 0;
+
+	spin_lock(&trace_lock);
+	i = find(name);
+	if (i < 0) {
+		*why = "no probe of that name";
+		err = TRACE_EINVAL;
+	} else if (patch_round_missed()) {
+		*why = "a CPU did not answer a synchronisation round";
+		err = TRACE_EBUSY;
+	} else if ((err = patch_stop_write32(probes[i].addr, INSN_BRK(PROBE_BRK_IMM),
+					     probes[i].insn))) {
+		*why = err == PATCH_ESTOPPED ? "a CPU did not stop to let the instruction "
+		       "change (interrupts masked?); the probe stays" :
+		       "the probe's BRK is not where it was planted";
+		err = TRACE_EPATCH;
+	} else {
+		/* No CPU takes the BRK now, and none is in the handler (the
+		 * stop waited for them all); one may still be in the slot. */
+		if (!slot_quiet((unsigned int)i)) {
+			/* Keep the entry (its address is no longer
+			 * executed) and so the slot, for good. */
+			kprintf("probe: %s: a CPU did not leave its slot; the slot is not reused\n",
+				name);
+			probes[i].spec.name[0] = '\0';
+		} else {
+			__atomic_store_n(&probes[i].addr, 0, __ATOMIC_RELAXED);
+		}
+		planted--;
+	}
+	spin_unlock(&trace_lock);
+	return err;
+}
+
+/* Any context, any CPU; waits only while a planting writes entry i. */
+bool probe_get(unsigned int i, struct probe_view *out)
+{
+	const struct probe *p;
+
+	if (i >= PROBE_MAX)
+		return false;
+	p = &probes[i];
+	for (;;) {
+		uint32_t seq = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
+
+		if (seq & 1)
+			continue;	/* a planting is writing it */
+		out->addr = __atomic_load_n(&p->addr, __ATOMIC_ACQUIRE);
+		out->spec = p->spec;
+		out->insn = p->insn;
+		out->number = p->number;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);	/* the copy before the check */
+		if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) == seq)
+			break;
+	}
+	if (!out->addr || !out->spec.name[0])
+		return false;
+	out->hits = __atomic_load_n(&p->hits, __ATOMIC_RELAXED);
+	out->unrecorded = __atomic_load_n(&p->unrecorded, __ATOMIC_RELAXED);
+	return true;
+}
+
+unsigned int probe_count(void)
+{
+	return READ_ONCE(planted);
+}
