@@ -149,8 +149,10 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 		if (r.kind == WIRE_REC_LOST)
 			continue;
 		events++;
-		if (r.kind == WIRE_REC_EXT && (wire_ext_parse(&r, &x) <= 0 ||
-					       (x.subtype == WIRE_EXT_STRING && !bt_decode_strings))) {
+		if (r.kind == WIRE_REC_EXT && wire_ext_parse(&r, &x) > 0 &&
+		    x.subtype == WIRE_EXT_STRING && !bt_decode_strings)
+			continue;	/* a string the command does not show: not an error */
+		if (r.kind == WIRE_REC_EXT && wire_ext_parse(&r, &x) <= 0) {
 			/* Unknown subtypes are skipped; known ones that do not
 			 * parse are skipped and counted. */
 			if (r.subtype >= WIRE_EXT_ARGS && r.subtype <= WIRE_EXT_STRING &&
