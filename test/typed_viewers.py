@@ -168,8 +168,9 @@ def check_kernelshark(h, res, dat, want, times):
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                     start_new_session=True)
             try:
-                if d.window("Kernel Shark", 60):
-                    img = d.settled(30)
+                if d.window("Kernel Shark", 60):  # then its plots and list drawn
+                    img = d.settled(60, ready=lambda i: len(_bands(i, i[1] // 12)) ==
+                                    len(times))
             finally:
                 proc.terminate()
                 try:

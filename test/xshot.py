@@ -98,18 +98,22 @@ class Display:
                              check=True).stdout
         return read_xwd(raw)
 
-    def settled(self, timeout, quiet=1.0):
+    def settled(self, timeout, quiet=1.0, ready=None):
         """The screen once it stopped changing for 'quiet' seconds (the
-        program drew everything), or as it is at timeout."""
+        program drew everything) and, if given, ready(screen) says it shows
+        what is awaited (a program that pauses between drawing steps on a
+        loaded machine looks settled too early); else as it is at timeout."""
         end = time.monotonic() + timeout
-        last, since = self.grab(), time.monotonic()
+        last, since, checked = self.grab(), time.monotonic(), None
         while time.monotonic() < end:
             time.sleep(0.25)
             now = self.grab()
             if now != last:
                 last, since = now, time.monotonic()
-            elif time.monotonic() - since >= quiet:
-                break
+            elif time.monotonic() - since >= quiet and checked is not last:
+                checked = last  # ready() is asked once per settled screen
+                if ready is None or ready(last):
+                    break
         return last
 
 
