@@ -97,34 +97,6 @@ def check_tracecmd(h, res, tool, bt, elf, want):
     return dat, times
 
 
-def _bands(img, top):
-    """Horizontal lines of one saturated colour at least 60% of the
-    screen wide, below y=top: [(y0, y1, x0, x1, colour)], the CPU plots'
-    task lines."""
-    width, height, rgb = img
-    rows = []
-    for y in range(top, height):
-        row, x, best = rgb[3 * y * width:3 * (y + 1) * width], 0, (0, 0, None)
-        while x < width:
-            px, start = row[3 * x:3 * x + 3], x
-            if max(px) - min(px) <= 80:  # grey, white, black
-                x += 1
-                continue
-            while x < width and row[3 * x:3 * x + 3] == px:
-                x += 1
-            if x - start > best[1] - best[0]:
-                best = (start, x, px)
-        if best[1] - best[0] >= 0.6 * width:
-            rows.append((y, best[0], best[1], best[2]))
-    bands = []
-    for y, x0, x1, col in rows:
-        if bands and bands[-1][1] == y - 1 and bands[-1][4] == col:
-            bands[-1][1] = y
-        else:
-            bands.append([y, y, x0, x1, col])
-    return bands
-
-
 def _marks(img, band):
     """Columns with the band's colour in the 8 rows above it: the event
     marks, as runs [(x0, x1)]."""
@@ -156,44 +128,24 @@ def check_kernelshark(h, res, dat, want, times):
                    "installs them)", False, f"missing: {' '.join(missing)}")
         return
     shot = os.path.join(h.HOST, "typed-kernelshark.png")
-    cache = tempfile.mkdtemp(prefix="bt-kshark-")  # its settings, not the user's
-    os.makedirs(os.path.join(cache, "kernelshark"))
-    with open(os.path.join(cache, "kernelshark", "setting.ini"), "w") as f:
-        f.write("[General]\nnoRootWarn=true\n")  # no dialog over the window for root
-    img, text, log, started = None, "", "", time.monotonic()
-    try:
-        with xshot.Display(1280, 900) as d:
-            proc = subprocess.Popen(["kernelshark", "-geometry", "1280x900+0+0", "-i", dat],
-                                    env=dict(d.env(), XDG_CACHE_HOME=cache),
-                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                    start_new_session=True)
-            try:
-                if d.window("Kernel Shark", 60):  # then its plots and list drawn
-                    img = d.settled(60, ready=lambda i: len(_bands(i, i[1] // 12)) ==
-                                    len(times))
-            finally:
-                proc.terminate()
-                try:
-                    log = proc.communicate(timeout=10)[0].decode(errors="replace")
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    log = proc.communicate()[0].decode(errors="replace")
-        if img:
-            xshot.write_png(shot, img)
-            width, height, _ = img
-            # the list view, right of its first columns, twice the size for tesseract
-            ppm = os.path.join(cache, "list.ppm")
+    started = time.monotonic()
+    img, log = xshot.kernelshark(dat, lambda i: len(xshot.bands(i)) == len(times))
+    text = ""
+    if img:
+        xshot.write_png(shot, img)
+        width, height, _ = img
+        # the list view, right of its first columns, twice the size for tesseract
+        with tempfile.TemporaryDirectory(prefix="bt-ocr-") as tmp:
+            ppm = os.path.join(tmp, "list.ppm")
             xshot.write_ppm(ppm, xshot.scale(xshot.crop(img, width // 5, height // 4,
                                                        width, height), 2))
             text = subprocess.run(["tesseract", ppm, "-"], capture_output=True,
                                   text=True, timeout=120).stdout
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
     took = time.monotonic() - started
 
     # One plot per CPU with events, in CPU order; its marks where its
     # events' times put them on the time axis (first to last event).
-    bands = _bands(img, img[1] // 12) if img else []
+    bands = xshot.bands(img) if img else []
     marks = [_marks(img, b) for b in bands]
     t0 = min(min(v) for v in times.values())
     t1 = max(max(v) for v in times.values())

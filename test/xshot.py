@@ -1,4 +1,5 @@
-"""test/xshot.py: a GUI program under Xvfb, and a screenshot of it.
+"""test/xshot.py: a GUI program under Xvfb, and a screenshot of it
+(KernelShark's, with the bands of its CPU plots found in it).
 
 Xvfb gives a private X display (no window manager); xdotool waits for a
 window to be mapped and for the program to stop changing it; xwd dumps
@@ -115,6 +116,64 @@ class Display:
                 if ready is None or ready(last):
                     break
         return last
+
+
+def kernelshark(dat, ready, timeout=60):
+    """KernelShark showing dat on a private 1280x900 display: (the
+    screen once its window is up, drawn and ready(screen) holds, or None;
+    what it printed). Its settings are a private file saying not to warn
+    about running as root (the warning is a dialog over the window)."""
+    img, log = None, ""
+    with tempfile.TemporaryDirectory(prefix="bt-kshark-") as cache, Display(1280, 900) as d:
+        os.makedirs(os.path.join(cache, "kernelshark"))
+        with open(os.path.join(cache, "kernelshark", "setting.ini"), "w") as f:
+            f.write("[General]\nnoRootWarn=true\n")
+        proc = subprocess.Popen(["kernelshark", "-geometry", "1280x900+0+0", "-i", dat],
+                                env=dict(d.env(), XDG_CACHE_HOME=cache),
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        try:
+            if d.window("Kernel Shark", timeout):  # then its plots and list drawn
+                img = d.settled(timeout, ready=ready)
+        finally:
+            proc.terminate()
+            try:
+                log = proc.communicate(timeout=10)[0].decode(errors="replace")
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                log = proc.communicate()[0].decode(errors="replace")
+    return img, log
+
+
+def bands(img, top=None):
+    """Horizontal lines of one saturated colour at least 60% of the
+    screen wide, below y=top (a twelfth of the screen: under menu and
+    buttons): [[y0, y1, x0, x1, colour]], KernelShark's CPU plots' task
+    lines, top to bottom."""
+    width, height, rgb = img
+    top = height // 12 if top is None else top
+    rows = []
+    for y in range(top, height):
+        row, x, best = rgb[3 * y * width:3 * (y + 1) * width], 0, (0, 0, None)
+        while x < width:
+            px, start = row[3 * x:3 * x + 3], x
+            if max(px) - min(px) <= 80:  # grey, white, black
+                x += 1
+                continue
+            while x < width and row[3 * x:3 * x + 3] == px:
+                x += 1
+            if x - start > best[1] - best[0]:
+                best = (start, x, px)
+        if best[1] - best[0] >= 0.6 * width:
+            rows.append((y, best[0], best[1], best[2]))
+    bands = []
+    for y, x0, x1, col in rows:
+        if bands and bands[-1][1] == y - 1 and bands[-1][4] == col:
+            bands[-1][1] = y
+        else:
+            bands.append([y, y, x0, x1, col])
+    return bands
+
 
 
 def read_xwd(raw):
