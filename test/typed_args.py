@@ -9,7 +9,8 @@ expected lines are derived here from the seed, by the formulas of
 test/apps/typed/main.c, and each return value is also checked against
 what the app printed on the console (so the derivation is checked too).
 Then the same trace with --no-types (raw registers, whose low bytes must
-still hold the values), the Chrome export's typed "args", and the CTF
+still hold the values), the Chrome export's typed "args", the trace-cmd
+export in trace-cmd and KernelShark (typed_viewers.py), and the CTF
 export's typed strings as babeltrace2 reads them.
 
 Part of the 'apps' stage; alone: python3 test/typed_args.py
@@ -145,6 +146,14 @@ def check(h, res, board):
                ((regs[2] & 0xffff) ^ 0x8000) - 0x8000 == -1000 * SEED,
                f"ty_narrow raw: {narrow}\n{raw[-1500:]}")
 
+    sst, stats = h.run([tool, "stats", bt, "--elf", elf])
+    folded = os.path.join(h.HOST, "typed.folded")
+    fst, fout = h.run([tool, "export", "--format", "folded", bt, "--elf", elf, "-o", folded])
+    res.record("typed: commands that do not show strings (stats, export folded) skip the "
+               "string records quietly: no 'malformed' warnings for them",
+               sst == 0 and fst == 0 and "ty_greet" in stats and
+               "malformed" not in stats + fout, (stats + fout)[-1500:])
+
     js = os.path.join(h.HOST, "typed.json")
     rst, out = h.run([tool, "export", "--format", "chrome", bt, "--elf", elf, "-o", js])
     events = []
@@ -198,6 +207,10 @@ def check(h, res, board):
                got == [w for w in want if w[0] in ("ty_greet", "ty_sensor_read")],
                f"got {out!r}, want {spec!r}; bad {bad}: {bad_out!r}; usage {usage}\n"
                + report2[-1500:])
+
+    import typed_viewers
+    dat, times = typed_viewers.check_tracecmd(h, res, tool, bt, elf, want)
+    typed_viewers.check_kernelshark(h, res, dat, want, times)
 
     if not shutil.which("babeltrace2"):
         return

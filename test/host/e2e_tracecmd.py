@@ -14,7 +14,11 @@ by Debian's trace-cmd.
       ns, its name and its fields; then the default view (function names,
       the function_graph layout, the drop line, tracepoint text), function
       names from kallsyms with --elf, and the errors (missing trace, not a
-      trace, unwritable output) that leave no file behind.
+      trace, unwritable output) that leave no file behind. Then KernelShark
+      (under Xvfb, test/xshot.py) opens the export of a 3-CPU trace from
+      tools/gentrace (beside BARETRACE): its screenshot must show three CPU
+      plots, each its own colour (typed_viewers.py checks a real trace's
+      marks and list view).
 
   e2e_tracecmd.py BARETRACE --real TRACE.bt ELF
       A real capture from the trace stage (the demo under function_graph
@@ -34,8 +38,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import e2e_baretrace as enc  # noqa: E402
 import e2e_wire as wire
+import xshot  # noqa: E402
 
 NS = 16                       # ticks of wire.FREQ (62.5 MHz) in ns
 BASE = 0x40080000             # _text in the metadata
@@ -150,6 +156,23 @@ def events(text):
         if m:
             drops[int(m[1])] = drops.get(int(m[1]), 0) + int(m[2])
     return out, drops
+
+
+def kernelshark_cpus(tap, tool, tmp):
+    """KernelShark opens the export of a 3-CPU trace: a plot per CPU."""
+    missing = [t for t in ("kernelshark", "Xvfb", "xdotool", "xwd") if not shutil.which(t)]
+    if not tap.ok(not missing, "KernelShark and Xvfb are installed (tools/setup installs them)",
+                  " ".join(missing)):
+        return
+    bt, dat = os.path.join(tmp, "g.bt"), os.path.join(tmp, "g.dat")
+    rc, _, err = run([os.path.join(os.path.dirname(tool), "gentrace"), bt, "3000", "3", "graph"])
+    rc2, _, err2 = run([tool, "export", "--format=trace-cmd", "-o", dat, bt])
+    img, log = xshot.kernelshark(dat, lambda i: len(xshot.bands(i)) == 3) \
+        if rc == 0 and rc2 == 0 else (None, err + err2)
+    bands = xshot.bands(img) if img else []
+    tap.ok(len(bands) == 3 and len({tuple(b[4]) for b in bands}) == 3,
+           "KernelShark opens the export of a 3-CPU trace: three CPU plots, each its own colour",
+           f"bands {[b[:4] for b in bands]}\n{log[-1500:]}")
 
 
 def synthetic_checks(tap, tool, tmp):
@@ -314,6 +337,7 @@ def main():
             real_checks(tap, tool, tmp, sys.argv[i + 1], sys.argv[i + 2])
         else:
             synthetic_checks(tap, tool, tmp)
+            kernelshark_cpus(tap, tool, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"1..{tap.n}")

@@ -109,7 +109,9 @@ static const char export_usage[] =
 	"        for counts) and its width is exactly proportional to data-ticks\n"
 	"  export --format=trace-cmd -o FILE.dat TRACE.bt [--elf ELF]\n"
 	"        a trace-cmd.dat (v6) file for trace-cmd report and KernelShark, a CPU\n"
-	"        per CPU of the trace; where the run ended a print event\n";
+	"        per CPU of the trace; where the run ended a print event. With --elf,\n"
+	"        recorded arguments and return values are events of system \"typed\":\n"
+	"        FUNC, a field per parameter, and FUNC__return, its field ret\n";
 
 static const char graph_usage[] =
 	"  graph [FUNC] TRACE.bt [--elf ELF] [FILTERS]\n"

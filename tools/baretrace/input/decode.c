@@ -143,14 +143,18 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 	}
 	while ((rc = wire_rec_next(&d->it, &r)) == WIRE_REC_OK) {
 		struct wire_ext x;
+		int parsed;
 
 		n++;
 		/* Kind 6 is informational (wire.md 2.8): holes place losses. */
 		if (r.kind == WIRE_REC_LOST)
 			continue;
 		events++;
-		if (r.kind == WIRE_REC_EXT && (wire_ext_parse(&r, &x) <= 0 ||
-					       (x.subtype == WIRE_EXT_STRING && !bt_decode_strings))) {
+		parsed = r.kind == WIRE_REC_EXT ? wire_ext_parse(&r, &x) : 1;
+		if (parsed > 0 && r.kind == WIRE_REC_EXT && x.subtype == WIRE_EXT_STRING &&
+		    !bt_decode_strings)
+			continue;	/* a string the command does not show: not an error */
+		if (parsed <= 0) {
 			/* Unknown subtypes are skipped; known ones that do not
 			 * parse are skipped and counted. */
 			if (r.subtype >= WIRE_EXT_ARGS && r.subtype <= WIRE_EXT_STRING &&

@@ -288,7 +288,9 @@ enum { BT_TC_ID_FUNCTION = 1, BT_TC_ID_PRINT = 5, BT_TC_ID_GRAPH_EXIT = 10,
        BT_TC_ID_GRAPH_ENTRY = 11, BT_TC_ID_FIRST_TRACEPOINT = 100,
        /* system "kprobes", one event per probe schema (meta.probes' index),
         * above every tracepoint slot meta.c can hold */
-       BT_TC_ID_FIRST_PROBE = 8192 };
+       BT_TC_ID_FIRST_PROBE = 8192,
+       /* system "typed": function i's arguments 2i, its return value 2i + 1 */
+       BT_TC_ID_FIRST_TYPED = 12288, BT_TC_ID_LAST = 65535 };
 
 /* A growing byte buffer. */
 struct bt_tc_buf {
@@ -321,8 +323,39 @@ void bt_tc_spill_near(const char *out);
 int bt_tc_copy(struct bt_tc_cpu *c, FILE *out);
 void bt_tc_free(struct bt_tc_cpu *c);
 
+/* export_tracecmd_typed.c: typed arguments and return values as events
+ * of system "typed", one pair per function (docs in the file). */
+struct bt_tc_typed;
+struct bt_tc_typed *bt_tc_typed_new(void);
+void bt_tc_typed_free(struct bt_tc_typed *t);
+/* Decoded records of one CPU, in order, before the exporter's own: 1 if
+ * the record was taken (an arguments or string record), else 0. Writes
+ * the arguments event held for cpu once its strings are complete. */
+int bt_tc_typed_record(struct bt_tc_typed *t, struct bt_decoder *d, unsigned cpu,
+		       const struct wire_record *r, struct bt_tc_cpu *out);
+/* A graph exit: the return value's event (after the funcgraph_exit). */
+void bt_tc_typed_exit(struct bt_tc_typed *t, struct bt_decoder *d, unsigned cpu,
+		      const struct wire_record *r, struct bt_tc_cpu *out);
+/* Writes what is held for cpu (before a hole, at the end). */
+void bt_tc_typed_flush(struct bt_tc_typed *t, struct bt_decoder *d, unsigned cpu,
+		       struct bt_tc_cpu *out);
+/* The events' formats: how many, and event i's format text into b. */
+unsigned bt_tc_typed_count(const struct bt_tc_typed *t);
+void bt_tc_typed_format(const struct bt_tc_typed *t, unsigned i, struct bt_tc_buf *b);
+
 /* export_tracecmd_head.c: everything up to and including "flyrecord". */
-void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsigned ncpus);
+void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsigned ncpus,
+		  const struct bt_tc_typed *typed);
+/* A field of an event format: "unsigned long ip" at offset 8, 8 bytes. */
+struct bt_tc_field {
+	const char *decl;
+	unsigned offset, size;
+	int is_signed;
+};
+/* An event's format text (tracefs' events/SYS/EV/format) into t. */
+void bt_tc_format_text(struct bt_tc_buf *t, const char *name, unsigned id,
+		       const struct bt_tc_field *f, unsigned n, const char *print);
+void bt_tc_printf(struct bt_tc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A tracepoint's event layout (export_tracecmd.c): off[i] is field i's
  * offset (integers 8 bytes from offset 8, then a 4-byte __data_loc per
  * string); returns (and stores in *fixed) where string bytes start. */

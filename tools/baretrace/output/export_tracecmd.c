@@ -10,8 +10,12 @@
  *                                                calltime, rettime
  *   trace_printf          ftrace:print           ip (0), buf
  *   tracepoint "sys:ev"   sys:ev                 the schema's fields
- * Extension records (arguments, stack traces, triggers) have no ftrace
- * counterpart here and are left out.
+ *   arguments, strings    typed:FUNC             by parameter name and type
+ *   return values         typed:FUNC__return     ret, by type
+ * (the last two where the ELF's DWARF gives the function's signature:
+ * export_tracecmd_typed.c). Other extension records (stack traces,
+ * triggers; arguments with no signature) have no ftrace counterpart here
+ * and are left out.
  *
  * Addresses: a function at offset X from _text has address base + X,
  * where base is _text's address from the trace metadata (where the
@@ -44,6 +48,7 @@ struct tc_export {
 	struct bt_depths depths;
 	uint64_t exits[BT_MAX_CPUS];	/* ordinal of the next exit, per CPU */
 	uint64_t base;
+	struct bt_tc_typed *typed;
 };
 
 unsigned bt_tc_layout(const struct bt_schema *sc, unsigned *off, unsigned *fixed)
@@ -207,6 +212,8 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 	size_t len;
 
 	x->base = d->meta.text_base ? d->meta.text_base : BT_TC_DEFAULT_BASE;
+	if (bt_tc_typed_record(x->typed, d, cpu, r, &x->cpu[cpu]))
+		return;		/* arguments: written with their strings */
 	switch (r->kind) {
 	case WIRE_REC_FUNC:
 	case WIRE_REC_FUNC_CALLER:
@@ -224,6 +231,7 @@ static void on_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
 		break;
 	case WIRE_REC_EXIT:
 		graph_exit(d, x, cpu, r);
+		bt_tc_typed_exit(x->typed, d, cpu, r, &x->cpu[cpu]);
 		break;
 	case WIRE_REC_EVENT:
 		tracepoint(d, x, cpu, r);
@@ -246,6 +254,7 @@ static void on_hole(struct bt_decoder *d, unsigned cpu, uint64_t events, const c
 	struct tc_export *x = d->user;
 
 	(void)cause;
+	bt_tc_typed_flush(x->typed, d, cpu, &x->cpu[cpu]);	/* it came before the hole */
 	bt_tc_lost(&x->cpu[cpu], events);
 }
 
@@ -272,7 +281,7 @@ static void write_file(struct tc_export *x, struct bt_decoder *d, const char *ou
 	if (d->meta.ncpus > ncpus)
 		ncpus = d->meta.ncpus < BT_MAX_CPUS ? (unsigned)d->meta.ncpus : BT_MAX_CPUS;
 	ncpus = ncpus ? ncpus : 1;	/* nothing says: one */
-	bt_tc_header(&h, d, x->base, ncpus);
+	bt_tc_header(&h, d, x->base, ncpus, x->typed);
 	at = (h.len + 16 * (uint64_t)ncpus + BT_TC_PAGE - 1) / BT_TC_PAGE * BT_TC_PAGE;
 	for (unsigned c = 0; c < ncpus; c++) {	/* where each CPU's pages go */
 		uint8_t pair[16];
@@ -310,14 +319,20 @@ int bt_export_tracecmd(const char *trace, const char *elf, const char *out)
 	bt_depths_read(&x.depths, trace, elf);
 	bt_tc_spill_near(out);
 	bt_dec_init(&d, &tc_visitor, &x);
+	bt_decode_strings = 1;	/* a char * shows its string */
+	x.typed = bt_tc_typed_new();
 	if (elf)
 		bt_dec_use_elf(&d, elf);
 	rc = bt_decode_file(&d, trace);
 	x.base = d.meta.text_base ? d.meta.text_base : BT_TC_DEFAULT_BASE;
+	for (unsigned c = 0; c < BT_MAX_CPUS; c++)
+		bt_tc_typed_flush(x.typed, &d, c, &x.cpu[c]);
 	if (!rc)
 		write_file(&x, &d, out);
 	for (unsigned c = 0; c < BT_MAX_CPUS; c++)
 		bt_tc_free(&x.cpu[c]);
+	bt_tc_typed_free(x.typed);
+	x.typed = NULL;
 	bt_stacks_free(&x.stacks);
 	bt_depths_free(&x.depths);
 	bt_dec_free(&d);

@@ -20,12 +20,6 @@
 
 #include "../bt.h"
 
-struct field_text {
-	const char *decl;	/* "unsigned long ip" */
-	unsigned offset, size;
-	int is_signed;
-};
-
 static void put(struct bt_tc_buf *b, const void *p, size_t n)
 {
 	b->p = bt_grow(b->p, &b->cap, b->len + n, 1);
@@ -42,8 +36,7 @@ static void put_le(struct bt_tc_buf *b, uint64_t v, unsigned n)
 	put(b, x, n);
 }
 
-static void __attribute__((format(printf, 2, 3)))
-text_printf(struct bt_tc_buf *b, const char *fmt, ...)
+void bt_tc_printf(struct bt_tc_buf *b, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -65,10 +58,10 @@ static void put_sized(struct bt_tc_buf *b, const struct bt_tc_buf *text, unsigne
 	put(b, text->p, text->len);
 }
 
-static void format_text(struct bt_tc_buf *t, const char *name, unsigned id,
-			const struct field_text *f, unsigned n, const char *print)
+void bt_tc_format_text(struct bt_tc_buf *t, const char *name, unsigned id,
+		       const struct bt_tc_field *f, unsigned n, const char *print)
 {
-	static const struct field_text common[] = {
+	static const struct bt_tc_field common[] = {
 		{ "unsigned short common_type", 0, 2, 0 },
 		{ "unsigned char common_flags", 2, 1, 0 },
 		{ "unsigned char common_preempt_count", 3, 1, 0 },
@@ -76,46 +69,46 @@ static void format_text(struct bt_tc_buf *t, const char *name, unsigned id,
 	};
 
 	t->len = 0;
-	text_printf(t, "name: %s\nID: %u\nformat:\n", name, id);
+	bt_tc_printf(t, "name: %s\nID: %u\nformat:\n", name, id);
 	for (unsigned i = 0; i < 4 + n; i++) {
-		const struct field_text *x = i < 4 ? &common[i] : &f[i - 4];
+		const struct bt_tc_field *x = i < 4 ? &common[i] : &f[i - 4];
 
-		text_printf(t, "%s\tfield:%s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
+		bt_tc_printf(t, "%s\tfield:%s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
 			     i == 4 ? "\n" : "", x->decl, x->offset, x->size, x->is_signed);
 	}
-	text_printf(t, "\nprint fmt: %s\n", print);
+	bt_tc_printf(t, "\nprint fmt: %s\n", print);
 }
 
 static void ftrace_formats(struct bt_tc_buf *b, struct bt_tc_buf *t)
 {
-	static const struct field_text func[] = {
+	static const struct bt_tc_field func[] = {
 		{ "unsigned long ip", 8, 8, 0 }, { "unsigned long parent_ip", 16, 8, 0 },
 	};
-	static const struct field_text entry[] = {
+	static const struct bt_tc_field entry[] = {
 		{ "unsigned long func", 8, 8, 0 }, { "int depth", 16, 4, 1 },
 	};
-	static const struct field_text exit[] = {
+	static const struct bt_tc_field exit[] = {
 		{ "unsigned long func", 8, 8, 0 }, { "int depth", 16, 4, 1 },
 		{ "unsigned int overrun", 20, 4, 0 },
 		{ "unsigned long long calltime", 24, 8, 0 },
 		{ "unsigned long long rettime", 32, 8, 0 },
 	};
-	static const struct field_text print[] = {
+	static const struct bt_tc_field print[] = {
 		{ "unsigned long ip", 8, 8, 0 }, { "char buf[]", 16, 0, 0 },
 	};
 
 	put_le(b, 4, 4);
-	format_text(t, "function", BT_TC_ID_FUNCTION, func, 2,
+	bt_tc_format_text(t, "function", BT_TC_ID_FUNCTION, func, 2,
 		    "\" %ps <-- %ps\", (void *)REC->ip, (void *)REC->parent_ip");
 	put_sized(b, t, 8);
-	format_text(t, "funcgraph_entry", BT_TC_ID_GRAPH_ENTRY, entry, 2,
+	bt_tc_format_text(t, "funcgraph_entry", BT_TC_ID_GRAPH_ENTRY, entry, 2,
 		    "\"--> %ps (%d)\", (void *)REC->func, REC->depth");
 	put_sized(b, t, 8);
-	format_text(t, "funcgraph_exit", BT_TC_ID_GRAPH_EXIT, exit, 5,
+	bt_tc_format_text(t, "funcgraph_exit", BT_TC_ID_GRAPH_EXIT, exit, 5,
 		    "\"<-- %ps (%d) (start: %llx  end: %llx) over: %d\", (void *)REC->func, "
 		    "REC->depth, REC->calltime, REC->rettime, REC->depth");
 	put_sized(b, t, 8);
-	format_text(t, "print", BT_TC_ID_PRINT, print, 2, "\"%ps: %s\", (void *)REC->ip, REC->buf");
+	bt_tc_format_text(t, "print", BT_TC_ID_PRINT, print, 2, "\"%ps: %s\", (void *)REC->ip, REC->buf");
 	put_sized(b, t, 8);
 }
 
@@ -147,14 +140,14 @@ static void split_name(const char *name, char *sys, char *ev, size_t n)
 static void tracepoint_format(struct bt_tc_buf *t, const struct bt_schema *sc, unsigned id,
 			      const char *ev)
 {
-	struct field_text f[BT_TC_FIELDS];
+	struct bt_tc_field f[BT_TC_FIELDS];
 	unsigned off[BT_TC_FIELDS], n = sc->nfields;
 	static char decl[BT_TC_FIELDS][160];
 	struct bt_tc_buf print = { 0 }, args = { 0 };
 
 	bt_tc_layout(sc, off, NULL);
-	text_printf(&print, "\"");
-	text_printf(&args, "%s", "");	/* a terminated string even with no fields */
+	bt_tc_printf(&print, "\"");
+	bt_tc_printf(&args, "%s", "");	/* a terminated string even with no fields */
 	for (unsigned i = 0; i < n; i++) {
 		const struct bt_field *x = &sc->fields[i];
 		int str = x->type == WIRE_FIELD_STRING;
@@ -163,16 +156,16 @@ static void tracepoint_format(struct bt_tc_buf *t, const struct bt_schema *sc, u
 
 		snprintf(decl[i], sizeof(decl[i]), "%s %s",
 			 str ? "__data_loc char[]" : sgn ? "s64" : "u64", x->name);
-		f[i] = (struct field_text){ decl[i], off[i], str ? 4 : 8, sgn };
-		text_printf(&print, "%s%s=%s", i ? " " : "", x->name,
+		f[i] = (struct bt_tc_field){ decl[i], off[i], str ? 4 : 8, sgn };
+		bt_tc_printf(&print, "%s%s=%s", i ? " " : "", x->name,
 			    str ? "%s" : hex ? "0x%llx" : sgn ? "%lld" : "%llu");
 		if (str)
-			text_printf(&args, ", __get_str(%s)", x->name);
+			bt_tc_printf(&args, ", __get_str(%s)", x->name);
 		else
-			text_printf(&args, ", REC->%s", x->name);
+			bt_tc_printf(&args, ", REC->%s", x->name);
 	}
-	text_printf(&print, "\"%s", (char *)args.p);
-	format_text(t, ev, id, f, n, (char *)print.p);
+	bt_tc_printf(&print, "\"%s", (char *)args.p);
+	bt_tc_format_text(t, ev, id, f, n, (char *)print.p);
 	free(print.p);
 	free(args.p);
 }
@@ -181,7 +174,7 @@ static void tracepoint_format(struct bt_tc_buf *t, const struct bt_schema *sc, u
  * each fetch as a 64-bit field, printed "(ip) name=value ...". */
 static void probe_format(struct bt_tc_buf *t, const struct bt_probe *p, unsigned id)
 {
-	struct field_text f[1 + BT_PROBE_FETCH_MAX];
+	struct bt_tc_field f[1 + BT_PROBE_FETCH_MAX];
 	static char decl[1 + BT_PROBE_FETCH_MAX][160];
 	struct bt_tc_buf print = { 0 }, args = { 0 };
 	char ev[128];
@@ -189,9 +182,9 @@ static void probe_format(struct bt_tc_buf *t, const struct bt_probe *p, unsigned
 	snprintf(ev, sizeof(ev), "%s", p->name);
 	for (char *c = ev; *c; c++)
 		*c = isalnum((unsigned char)*c) ? *c : '_';
-	f[0] = (struct field_text){ "unsigned long __probe_ip", 8, 8, 0 };
-	text_printf(&print, "\"(%%lx)");
-	text_printf(&args, ", REC->__probe_ip");
+	f[0] = (struct bt_tc_field){ "unsigned long __probe_ip", 8, 8, 0 };
+	bt_tc_printf(&print, "\"(%%lx)");
+	bt_tc_printf(&args, ", REC->__probe_ip");
 	for (unsigned i = 0; i < p->nfetch; i++) {
 		uint8_t ty = p->type[i];
 		int sgn = ty >= WIRE_FIELD_S8 && ty <= WIRE_FIELD_S64;
@@ -202,20 +195,23 @@ static void probe_format(struct bt_tc_buf *t, const struct bt_probe *p, unsigned
 		for (char *c = name; *c; c++)
 			*c = isalnum((unsigned char)*c) ? *c : '_';
 		snprintf(decl[1 + i], sizeof(decl[1 + i]), "%s %s", sgn ? "s64" : "u64", name);
-		f[1 + i] = (struct field_text){ decl[1 + i], 16 + 8 * i, 8, sgn };
-		text_printf(&print, " %s=%s", name, hex ? "0x%llx" : sgn ? "%lld" : "%llu");
-		text_printf(&args, ", REC->%s", name);
+		f[1 + i] = (struct bt_tc_field){ decl[1 + i], 16 + 8 * i, 8, sgn };
+		bt_tc_printf(&print, " %s=%s", name, hex ? "0x%llx" : sgn ? "%lld" : "%llu");
+		bt_tc_printf(&args, ", REC->%s", name);
 	}
-	text_printf(&print, "\"%s", (char *)args.p);
-	format_text(t, ev, id, f, 1 + p->nfetch, (char *)print.p);
+	bt_tc_printf(&print, "\"%s", (char *)args.p);
+	bt_tc_format_text(t, ev, id, f, 1 + p->nfetch, (char *)print.p);
 	free(print.p);
 	free(args.p);
 }
 
-/* The live schemas, grouped by system in order of first appearance; the
- * probes last, as system "kprobes". */
-static void event_systems(struct bt_tc_buf *b, struct bt_tc_buf *t, const struct bt_meta *m)
+/* The typed arguments first, as system "typed" (export_tracecmd_typed.c),
+ * then the probes, as system "kprobes", then the live schemas, grouped by
+ * system in order of first appearance. */
+static void event_systems(struct bt_tc_buf *b, struct bt_tc_buf *t, const struct bt_meta *m,
+			  const struct bt_tc_typed *typed)
 {
+	unsigned ntyped = bt_tc_typed_count(typed);
 	char (*sys)[128] = calloc(m->nschemas + 1, sizeof(*sys));
 	char ev[128], other[128];
 	size_t nsys = 0;
@@ -232,7 +228,15 @@ static void event_systems(struct bt_tc_buf *b, struct bt_tc_buf *t, const struct
 			k++;
 		nsys += k == nsys;
 	}
-	put_le(b, nsys + (m->nprobes > 0), 4);
+	put_le(b, nsys + (m->nprobes > 0) + (ntyped > 0), 4);
+	if (ntyped) {
+		put(b, "typed", 6);
+		put_le(b, ntyped, 4);
+		for (unsigned i = 0; i < ntyped; i++) {
+			bt_tc_typed_format(typed, i, t);
+			put_sized(b, t, 8);
+		}
+	}
 	if (m->nprobes) {
 		put(b, "kprobes", 8);
 		put_le(b, m->nprobes, 4);
@@ -298,16 +302,17 @@ static void kallsyms(struct bt_tc_buf *t, struct bt_symtab *s, uint64_t base)
 	for (size_t i = 0; i < n; i++) {
 		if (!v[i].name)
 			continue;
-		text_printf(t, "%016llx T ", (unsigned long long)(base + v[i].start));
+		bt_tc_printf(t, "%016llx T ", (unsigned long long)(base + v[i].start));
 		sym_word(t, v[i].name);
 		put(t, "\n", 1);
 		end = v[i].start + v[i].size > end ? v[i].start + v[i].size : end;
 	}
 	if (end)
-		text_printf(t, "%016llx T _etext\n", (unsigned long long)(base + end));
+		bt_tc_printf(t, "%016llx T _etext\n", (unsigned long long)(base + end));
 }
 
-void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsigned ncpus)
+void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsigned ncpus,
+		  const struct bt_tc_typed *typed)
 {
 	struct bt_tc_buf t = { 0 };
 
@@ -316,26 +321,26 @@ void bt_tc_header(struct bt_tc_buf *b, struct bt_decoder *d, uint64_t base, unsi
 	put(b, "\0\x08", 2);			/* little-endian, 8-byte long */
 	put_le(b, BT_TC_PAGE, 4);
 	put(b, "header_page", 12);
-	text_printf(&t, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	bt_tc_printf(&t, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
 		     "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
 		     "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
 		     "\tfield: char data;\toffset:16;\tsize:%u;\tsigned:1;\n", BT_TC_PAGE - 16);
 	put_sized(b, &t, 8);
 	put(b, "header_event", 13);
 	t.len = 0;
-	text_printf(&t, "# compressed entry header\n\ttype_len    :    5 bits\n"
+	bt_tc_printf(&t, "# compressed entry header\n\ttype_len    :    5 bits\n"
 		     "\ttime_delta  :   27 bits\n\tarray       :   32 bits\n\n"
 		     "\tpadding     : type == 29\n\ttime_extend : type == 30\n"
 		     "\ttime_stamp : type == 31\n\tdata max type_len  == 28\n");
 	put_sized(b, &t, 8);
 	ftrace_formats(b, &t);
-	event_systems(b, &t, &d->meta);
+	event_systems(b, &t, &d->meta, typed);
 	kallsyms(&t, &d->syms, base);
 	put_sized(b, &t, 4);
 	put_le(b, 0, 4);			/* no printk formats */
 	t.len = 0;
 	for (unsigned c = 0; c < ncpus; c++)
-		text_printf(&t, "%u cpu%u\n", c + 1, c);
+		bt_tc_printf(&t, "%u cpu%u\n", c + 1, c);
 	put_sized(b, &t, 8);
 	put_le(b, ncpus, 4);
 	put(b, "options  ", 10);
