@@ -79,6 +79,18 @@ def check_typed_exports(h, res, board, calls):
                st == 0 and bst == 0 and bool(want) and list(zip(args, rets)) == want,
                f"export {st}, babeltrace2 {bst}; {len(args)} args, {len(rets)} returns\n"
                + text[-1500:])
+    dat = os.path.join(h.HOST, "readme-typed.dat")
+    st, out = h.run([os.path.join(h.HOST, "baretrace"), "export", "--format=trace-cmd", "-o",
+                     dat, run_dir_file(h, "trace.bt"), "--elf", elf])
+    tst, text = h.run(["trace-cmd", "report", dat], timeout=120) if st == 0 else (st, out)
+    args = [int(v) for v in re.findall(r" fsm_step: +\(m=0x[0-9a-f]+, value=(-?\d+)\)$",
+                                       text, re.M)]
+    rets = re.findall(r" fsm_step__return: +ret=(\w+)$", text, re.M)
+    res.record("readme: example 'typed': the trace-cmd export, read by trace-cmd report, has "
+               "every fsm_step call's typed arguments and return value, as report shows them",
+               st == 0 and tst == 0 and bool(want) and list(zip(args, rets)) == want,
+               f"export {st}, trace-cmd {tst}; {len(args)} args, {len(rets)} returns\n"
+               + text[-1500:])
 
 
 def check_probe(h, res, board, code, output):
