@@ -16,6 +16,7 @@
 #include "kprintf.h"
 #include "pmu.h"
 #include "probe_check.h"
+#include "tracers/retprobe.h"
 
 /* Other CPUs call pb_mt and check every result while this one plants and
  * removes a probe on its add, round after round. */
@@ -145,6 +146,41 @@ KTEST(probe_cost_of_a_hit)
 		(unsigned long long)((two - plain) / COST_CALLS),
 		(unsigned long long)(plain / COST_CALLS));
 	KT_EXPECT(t, none > plain && two > none);
+}
+
+/* A return probe's hit: the entry callback that hooks the return, the
+ * return through fgraph_return's C path, one record. */
+static int ret_plant(const char *text)
+{
+	struct probe_spec s;
+	const char *why;
+
+	return probe_spec_parse(text, &s, &why) ? -100 : retprobe_plant(&s, &why);
+}
+
+KTEST(probe_return_cost_of_a_hit)
+{
+	const char *why;
+
+	pmu_init();
+	if (!insns_of(1))
+		return ktest_skip(t, "the PMU counts instructions only under -icount");
+	uint64_t plain = insns_of(COST_CALLS);
+
+	KT_EQ(t, ret_plant("rcost0=pb_mt%return"), 0);
+	uint64_t none = insns_of(COST_CALLS);
+
+	KT_EQ(t, retprobe_remove("rcost0", &why), 0);
+	KT_EQ(t, ret_plant("rcost1=pb_mt%return,$retval:u64"), 0);
+	uint64_t one = insns_of(COST_CALLS);
+
+	KT_EQ(t, retprobe_remove("rcost1", &why), 0);
+	kprintf("# return probe cost in instructions per hit: no fetch %llu, $retval %llu "
+		"(a call without the probe %llu)\n",
+		(unsigned long long)((none - plain) / COST_CALLS),
+		(unsigned long long)((one - plain) / COST_CALLS),
+		(unsigned long long)(plain / COST_CALLS));
+	KT_EXPECT(t, none > plain && one > none);
 }
 
 /* After a boot with trace_probe=bp=pb_mt+OFF,x2:u32,x3;bq=pb_add+OFF

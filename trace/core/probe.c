@@ -110,17 +110,19 @@ static int fetch_memory(uintptr_t at, unsigned int size, uint64_t *v)
 }
 
 /* Subtype 5: probe varint, count u8, faulted mask u8, values (zigzag). */
-static bool record(const struct probe *p, const struct exc_frame *f)
+bool probe_record(uint32_t number, const struct probe_spec *s, const uint64_t *x,
+		  uint64_t sp, uint64_t pc)
 {
 	int64_t val[PROBE_FETCH_MAX];
-	unsigned int n = p->spec.nfetch, payload = wire_varint_len(p->number) + 2;
+	unsigned int n = s->nfetch, payload = wire_varint_len(number) + 2;
 	uint8_t faulted = 0;
 	uint8_t *w;
 
 	for (unsigned int k = 0; k < n; k++) {
-		const struct probe_fetch *fe = &p->spec.fetch[k];
-		uint64_t raw = fe->reg == PROBE_REG_SP ? f->sp :
-			       fe->reg == PROBE_REG_PC ? f->elr : f->x[fe->reg];
+		const struct probe_fetch *fe = &s->fetch[k];
+		uint64_t raw = fe->reg == PROBE_REG_SP ? sp :
+			       fe->reg == PROBE_REG_PC ? pc :
+			       fe->reg == PROBE_REG_RETVAL ? x[0] : x[fe->reg];
 
 		if (fe->deref && fetch_memory(raw + (uint64_t)(int64_t)fe->disp,
 					      probe_type_size(fe->type), &raw)) {
@@ -135,13 +137,18 @@ static bool record(const struct probe *p, const struct exc_frame *f)
 		return false;
 	*w++ = WIRE_EXT_PROBE;
 	w += wire_varint_put(w, payload);
-	w += wire_varint_put(w, p->number);
+	w += wire_varint_put(w, number);
 	*w++ = (uint8_t)n;
 	*w++ = faulted;
 	for (unsigned int k = 0; k < n; k++)
 		w += wire_varint_put(w, wire_zigzag(val[k]));
 	ring_commit();
 	return true;
+}
+
+uint32_t probe_take_number(void)
+{
+	return ++numbered;
 }
 
 /* The BRK handler: exception context, interrupts masked. */
@@ -156,7 +163,8 @@ static bool probe_brk(struct exc_frame *f, unsigned int imm)
 			continue;
 		__atomic_fetch_add(&p->hits, 1, __ATOMIC_RELAXED);
 		/* In a trace callback the ring may be mid-record: count only. */
-		if (this_cpu()->trace_callback_daif || !record(p, f))
+		if (this_cpu()->trace_callback_daif ||
+		    !probe_record(p->number, &p->spec, f->x, f->sp, f->elr))
 			__atomic_fetch_add(&p->unrecorded, 1, __ATOMIC_RELAXED);
 		f->elr = slot_of(i);
 		return true;
@@ -233,6 +241,8 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 	uint32_t insn;
 	int err;
 
+	if (s->ret)
+		return *why = "a return probe (trace/tracers/retprobe.c plants those)", TRACE_EINVAL;
 	if (!func || !sym_lookup(func, &off, &size))
 		return *why = "no function of that name", TRACE_EINVAL;
 	if (s->offset >= size)
@@ -268,7 +278,7 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 	__atomic_store_n(&probes[i].seq, probes[i].seq + 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_RELEASE);	/* odd before the new fields */
 	probes[i].insn = insn;
-	probes[i].number = ++numbered;
+	probes[i].number = probe_take_number();
 	probes[i].spec = *s;
 	__atomic_store_n(&probes[i].seq, probes[i].seq + 1, __ATOMIC_RELEASE);
 	irq_restore(flags);

@@ -83,11 +83,13 @@ static int number(const char *s, const char *e, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-/* x0..x30, sp or pc in [s, e); the code or -1. */
+/* x0..x30, sp, pc or $retval in [s, e); the code or -1. */
 static int reg(const char *s, const char *e)
 {
 	uint64_t n;
 
+	if (e - s == 7 && !memcmp(s, "$retval", 7))
+		return PROBE_REG_RETVAL;
 	if (e - s == 2 && !memcmp(s, "sp", 2))
 		return PROBE_REG_SP;
 	if (e - s == 2 && !memcmp(s, "pc", 2))
@@ -142,19 +144,34 @@ static int fetch(const char *s, const char *e, struct probe_fetch *f, const char
 
 		if (!open || e[-1] != ')' || (num < open && number(num, open, 0x7fffffff, &d)) ||
 		    (r = reg(open + 1, e - 1)) < 0 || r == PROBE_REG_PC)
-			return *why = "memory is [+|-]DISP(xN) or DISP(sp), DISP below 2^31", -1;
+			return *why = "memory is [+|-]DISP(xN), DISP(sp) or DISP($retval), "
+			      "DISP below 2^31", -1;
 		f->deref = 1;
 		f->disp = *loc == '-' ? -(int32_t)d : (int32_t)d;
 	} else if ((r = reg(loc, e)) < 0) {
-		return *why = "unknown register (x0..x30, sp, pc)", -1;
+		return *why = "unknown register (x0..x30, sp, pc, $retval)", -1;
 	}
 	f->reg = (uint8_t)r;
-	if (!eq) {	/* named after its location, cut to fit */
+	if (!eq && r == PROBE_REG_RETVAL && !f->deref) {
+		memcpy(f->name, "retval", 7);	/* a word: CTF and trace-cmd fields */
+	} else if (!eq) {	/* named after its location, cut to fit */
 		size_t n = (size_t)(e - loc) < PROBE_NAME_MAX - 1 ? (size_t)(e - loc) : PROBE_NAME_MAX - 1;
 
 		memcpy(f->name, loc, n);
 	}
 	return 0;
+}
+
+/* Why fetch f cannot be taken where probe s runs, or NULL. At a return
+ * only x0 ($retval) and sp (as at the call) still mean what they did:
+ * the other registers hold whatever the function left in them. */
+static const char *where_refusal(const struct probe_spec *s, const struct probe_fetch *f)
+{
+	if (!s->ret && f->reg == PROBE_REG_RETVAL)
+		return "$retval is for return probes (SYMBOL%return)";
+	if (s->ret && f->reg != PROBE_REG_RETVAL && f->reg != PROBE_REG_SP)
+		return "a return probe fetches $retval, sp and memory at them";
+	return NULL;
 }
 
 int probe_spec_parse(const char *text, struct probe_spec *out, const char **why)
@@ -169,12 +186,17 @@ int probe_spec_parse(const char *text, struct probe_spec *out, const char **why)
 	s = eq + 1;
 	for (e = s; *e && *e != ',' && *e != ' '; e++)
 		;
-	plus = find(s, e, '+');
-	if (!plus)
+	plus = find(s, e, '%');
+	if (plus) {	/* SYMBOL%return */
+		if (e - plus != 7 || memcmp(plus, "%return", 7))
+			return *why = "after SYMBOL only +OFFSET or %return", -1;
+		out->ret = 1;
+	} else if (!(plus = find(s, e, '+'))) {
 		plus = e;
+	}
 	if (plus == s || plus - s >= PROBE_SYM_MAX)
 		return *why = "expected a symbol after NAME=", -1;
-	if (plus < e && number(plus + 1, e, 0xffffffff, &off))
+	if (!out->ret && plus < e && number(plus + 1, e, 0xffffffff, &off))
 		return *why = "the offset is not a number", -1;
 	if (off & 3)
 		return *why = "the offset is not a multiple of 4 (one instruction)", -1;
@@ -190,6 +212,8 @@ int probe_spec_parse(const char *text, struct probe_spec *out, const char **why)
 		if (out->nfetch == PROBE_FETCH_MAX)
 			return *why = "too many fetches (at most 8)", -1;
 		if (fetch(s, e, &out->fetch[out->nfetch], why))
+			return -1;
+		if ((*why = where_refusal(out, &out->fetch[out->nfetch])))
 			return -1;
 		out->nfetch++;
 	}

@@ -4,8 +4,10 @@
  * (test/host/test_probe_insn.c).
  *
  *   NAME=SYMBOL[+OFFSET] [FETCH]...     fetches separated by ',' or ' '
+ *   NAME=SYMBOL%return [FETCH]...       a return probe: when SYMBOL returns
  *   FETCH = [FNAME=]LOC[:TYPE]
  *   LOC   = x0..x30 | sp | pc | [+|-]DISP(xN|sp)     memory at reg + DISP
+ *         | $retval | [+|-]DISP($retval)             return probes only
  *   TYPE  = u8 u16 u32 u64 s8 s16 s32 s64 x32 x64   (default x64)
  *
  * One word on the kernel command line: "trace_probe=p=f+8,x0:u32,+8(x1):x64".
@@ -29,6 +31,7 @@ enum probe_type {
 
 #define PROBE_REG_SP	31
 #define PROBE_REG_PC	32
+#define PROBE_REG_RETVAL 33	/* x0 as the function returned */
 
 struct probe_fetch {
 	char name[PROBE_NAME_MAX];
@@ -42,6 +45,7 @@ struct probe_spec {
 	char name[PROBE_NAME_MAX];
 	char sym[PROBE_SYM_MAX];
 	uint32_t offset;
+	uint8_t ret;		/* 1: SYMBOL%return, a return probe */
 	unsigned int nfetch;
 	struct probe_fetch fetch[PROBE_FETCH_MAX];
 };
