@@ -7,6 +7,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <baretrace.h>
 
@@ -210,4 +211,32 @@ KTEST(probe_boot_planted_probes_count_and_fetch)
 	KT_EQ(t, probe_remove("bp", &why), 0);
 	KT_EQ(t, probe_remove("bq", &why), 0);
 	KT_EQ(t, pbt_insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
+}
+
+/* After a boot with trace_probe=br=pb_mt%return,$retval:u32;
+ * bw=pb_ret_ptr%return,$retval,w=+0($retval):x32 (test/probe_boot.py);
+ * skipped in other boots. */
+KTEST(probe_boot_planted_return_probes_count)
+{
+	struct probe_view v;
+	const char *why;
+	bool br = false, bw = false;
+
+	for (unsigned int i = 0; i < RETPROBE_MAX; i++)
+		if (retprobe_get(i, &v)) {
+			br |= !strcmp(v.spec.name, "br") && v.addr == (uintptr_t)pb_mt && !v.hits;
+			bw |= !strcmp(v.spec.name, "bw") && v.addr == (uintptr_t)pb_ret_ptr;
+		}
+	if (!br && !bw)
+		return ktest_skip(t, "no trace_probe=br=... on the command line");
+	KT_EXPECT(t, br && bw);
+	KT_EQ(t, pb_mt(5, 6), 11);
+	KT_EQ(t, pb_mt(7, 8), 15);
+	KT_EQ(t, *pb_ret_ptr(2), 0xdeadbeef);
+	for (unsigned int i = 0; i < RETPROBE_MAX; i++)
+		if (retprobe_get(i, &v))
+			KT_EQ(t, v.hits, !strcmp(v.spec.name, "br") ? 2 : 1);
+	KT_EQ(t, retprobe_remove("br", &why), 0);
+	KT_EQ(t, retprobe_remove("bw", &why), 0);
+	KT_EQ(t, retprobe_count(), 0);
 }
