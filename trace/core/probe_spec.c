@@ -188,7 +188,7 @@ int probe_spec_parse(const char *text, struct probe_spec *out, const char **why)
 		;
 	plus = find(s, e, '%');
 	if (plus) {	/* SYMBOL%return */
-		if (e - plus != 7 || memcmp(plus, "%return", 7))
+		if (e - plus != 7 || memcmp(plus, "%return", 7) || find(s, plus, '+'))
 			return *why = "after SYMBOL only +OFFSET or %return", -1;
 		out->ret = 1;
 	} else if (!(plus = find(s, e, '+'))) {
