@@ -118,6 +118,17 @@ static void good_spec(void)
 	       "-8(sp) at a return");
 	tap_ok(probe_spec_parse("r=f%return", &s, &why) == 0 && s.ret && !s.nfetch,
 	       "a return probe without fetches counts only");
+	tap_ok(probe_spec_parse("g=f+8,@counter:u32,p=@pair+8,@name.1:s8", &s, &why) == 0 &&
+	       s.nfetch == 3, "globals parse (%s)", why);
+	tap_ok(s.fetch[0].reg == PROBE_REG_GLOBAL && s.fetch[0].deref && !s.fetch[0].disp &&
+	       !strcmp(s.fetch[0].gsym, "counter") && !strcmp(s.fetch[0].name, "@counter") &&
+	       s.fetch[0].type == PROBE_U32, "@counter:u32, named by its text");
+	tap_ok(s.fetch[1].reg == PROBE_REG_GLOBAL && s.fetch[1].disp == 8 &&
+	       !strcmp(s.fetch[1].gsym, "pair") && !strcmp(s.fetch[1].name, "p") &&
+	       s.fetch[1].type == PROBE_X64, "p=@pair+8, x64 by default");
+	tap_ok(!strcmp(s.fetch[2].gsym, "name.1"), "a static's name.N");
+	tap_ok(probe_spec_parse("g=f%return,$retval,@counter+0x10:u16", &s, &why) == 0 &&
+	       s.fetch[1].disp == 16, "a global in a return probe (%s)", why);
 	tap_ok(probe_spec_parse("r=f%return,+0($retval)", &s, &why) == 0 &&
 	       !strcmp(s.fetch[0].name, "+0($retval)"), "memory at $retval named by its text");
 }
@@ -178,6 +189,12 @@ int main(void)
 	bad_spec("p=f+8,$retval", "$retval is for return probes");
 	bad_spec("p=f+8,+8($retval)", "$retval is for return probes");
 	bad_spec("r=f%return,$retva", "unknown register");
+	bad_spec("g=f+8,@", "a global is @SYMBOL");
+	bad_spec("g=f+8,@+8", "a global is @SYMBOL");
+	bad_spec("g=f+8,@a-b", "a global is @SYMBOL");
+	bad_spec("g=f+8,@a+zz", "a global is @SYMBOL");
+	bad_spec("g=f+8,@a+4294967296", "a global is @SYMBOL");
+	bad_spec("g=f+8,@a_name_longer_than_forty_seven_characters_is_cut_no", "a global is @SYMBOL");
 	types();
 	return tap_done();
 }

@@ -88,7 +88,10 @@ static void describe(const struct probe_spec *s)
 			strcpy(loc, "$retval");
 		else
 			ksnprintf(loc, sizeof(loc), "x%u", f->reg);
-		if (f->deref)
+		if (f->reg == PROBE_REG_GLOBAL)
+			kprintf(" %s=@%s+%d:%s", f->name, f->gsym, (int)f->disp,
+				probe_type_name(f->type));
+		else if (f->deref)
 			kprintf(" %s=%s%d(%s):%s", f->name, f->disp < 0 ? "" : "+", (int)f->disp,
 				loc, probe_type_name(f->type));
 		else

@@ -122,7 +122,8 @@ bool probe_record(uint32_t number, const struct probe_spec *s, const uint64_t *x
 		const struct probe_fetch *fe = &s->fetch[k];
 		uint64_t raw = fe->reg == PROBE_REG_SP ? sp :
 			       fe->reg == PROBE_REG_PC ? pc :
-			       fe->reg == PROBE_REG_RETVAL ? x[0] : x[fe->reg];
+			       fe->reg == PROBE_REG_RETVAL ? x[0] :
+			       fe->reg == PROBE_REG_GLOBAL ? fe->addr : x[fe->reg];
 
 		if (fe->deref && fetch_memory(raw + (uint64_t)(int64_t)fe->disp,
 					      probe_type_size(fe->type), &raw)) {
@@ -144,6 +145,22 @@ bool probe_record(uint32_t number, const struct probe_spec *s, const uint64_t *x
 		w += wire_varint_put(w, wire_zigzag(val[k]));
 	ring_commit();
 	return true;
+}
+
+int probe_resolve(struct probe_spec *s, const char **why)
+{
+	for (unsigned int k = 0; k < s->nfetch; k++) {
+		struct probe_fetch *fe = &s->fetch[k];
+		uintptr_t size = 0;
+
+		if (fe->reg != PROBE_REG_GLOBAL)
+			continue;
+		if (!(fe->addr = sym_object(fe->gsym, &size)))
+			return *why = "no global or static variable of that name (@SYMBOL)", -1;
+		if ((uint64_t)fe->disp + probe_type_size(fe->type) > size)
+			return *why = "the fetch reads past the variable's end (@SYMBOL+OFF)", -1;
+	}
+	return 0;
 }
 
 uint32_t probe_take_number(void)
@@ -300,10 +317,13 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 
 int probe_plant(const struct probe_spec *s, const char **why, bool (*taken)(uintptr_t addr))
 {
+	struct probe_spec r = *s;
 	int err;
 
+	if (probe_resolve(&r, why))
+		return TRACE_EINVAL;
 	spin_lock(&trace_lock);
-	err = plant_locked(s, why, taken);
+	err = plant_locked(&r, why, taken);
 	spin_unlock(&trace_lock);
 	return err;
 }

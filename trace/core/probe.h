@@ -49,6 +49,10 @@ unsigned int probe_count(void);
  * no room (or none is set up). */
 bool probe_record(uint32_t number, const struct probe_spec *s, const uint64_t *x,
 		  uint64_t sp, uint64_t pc);
+/* Gives each @SYMBOL fetch of s its variable's address (kernel/report's
+ * table of data objects); 0, or -1 with *why set for an unknown name or
+ * a read past the variable. probe_plant and retprobe_plant call it. */
+int probe_resolve(struct probe_spec *s, const char **why);
 /* A probe number never given before this boot (return probes share the
  * numbers: trace/tracers/retprobe.c). Under trace_lock. */
 uint32_t probe_take_number(void);

@@ -111,6 +111,16 @@ static int name_ok(const char *s, const char *e)
 	return 1;
 }
 
+/* A symbol's name: letters, digits, _ and . (a static's "name.1"). */
+static int sym_ok(const char *s, const char *e)
+{
+	for (; s < e; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.'))
+			return 0;
+	return 1;
+}
+
 static int fetch(const char *s, const char *e, struct probe_fetch *f, const char **why)
 {
 	const char *eq = find(s, e, '='), *colon, *loc = s;
@@ -137,7 +147,20 @@ static int fetch(const char *s, const char *e, struct probe_fetch *f, const char
 			return *why = "unknown type (u8..u64, s8..s64, x32, x64)", -1;
 		e = colon;
 	}
-	if (loc < e && (*loc == '+' || *loc == '-' || *loc == '(' || (*loc >= '0' && *loc <= '9'))) {
+	if (loc < e && *loc == '@') {	/* @SYMBOL[+OFF] */
+		const char *plus = find(loc, e, '+');
+		uint64_t d = 0;
+
+		if (!plus)
+			plus = e;
+		if (plus == loc + 1 || plus - loc - 1 >= PROBE_GSYM_MAX || !sym_ok(loc + 1, plus) ||
+		    (plus < e && number(plus + 1, e, 0x7fffffff, &d)))
+			return *why = "a global is @SYMBOL[+OFF] (a variable's name, OFF below 2^31)", -1;
+		memcpy(f->gsym, loc + 1, (size_t)(plus - loc - 1));
+		f->deref = 1;
+		f->disp = (int32_t)d;
+		r = PROBE_REG_GLOBAL;
+	} else if (loc < e && (*loc == '+' || *loc == '-' || *loc == '(' || (*loc >= '0' && *loc <= '9'))) {
 		const char *open = find(loc, e, '(');
 		const char *num = *loc == '+' || *loc == '-' ? loc + 1 : loc;
 		uint64_t d = 0;
@@ -149,7 +172,7 @@ static int fetch(const char *s, const char *e, struct probe_fetch *f, const char
 		f->deref = 1;
 		f->disp = *loc == '-' ? -(int32_t)d : (int32_t)d;
 	} else if ((r = reg(loc, e)) < 0) {
-		return *why = "unknown register (x0..x30, sp, pc, $retval)", -1;
+		return *why = "unknown register (x0..x30, sp, pc, $retval) or global (@SYMBOL)", -1;
 	}
 	f->reg = (uint8_t)r;
 	if (!eq && r == PROBE_REG_RETVAL && !f->deref) {
@@ -169,14 +192,15 @@ static const char *where_refusal(const struct probe_spec *s, const struct probe_
 {
 	if (!s->ret && f->reg == PROBE_REG_RETVAL)
 		return "$retval is for return probes (SYMBOL%return)";
-	if (s->ret && f->reg != PROBE_REG_RETVAL && f->reg != PROBE_REG_SP)
-		return "a return probe fetches $retval, sp and memory at them";
+	if (s->ret && f->reg != PROBE_REG_RETVAL && f->reg != PROBE_REG_SP &&
+	    f->reg != PROBE_REG_GLOBAL)
+		return "a return probe fetches $retval, sp, memory at them and globals (@SYMBOL)";
 	return NULL;
 }
 
 int probe_spec_parse(const char *text, struct probe_spec *out, const char **why)
 {
-	const char *eq = strchr(text, '='), *s, *e, *plus;
+	const char *eq = strchr(text, '='), *s, *e, *plus, *no;
 	uint64_t off = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -213,8 +237,8 @@ int probe_spec_parse(const char *text, struct probe_spec *out, const char **why)
 			return *why = "too many fetches (at most 8)", -1;
 		if (fetch(s, e, &out->fetch[out->nfetch], why))
 			return -1;
-		if ((*why = where_refusal(out, &out->fetch[out->nfetch])))
-			return -1;
+		if ((no = where_refusal(out, &out->fetch[out->nfetch])))
+			return *why = no, -1;
 		out->nfetch++;
 	}
 	return 0;

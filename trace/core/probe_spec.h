@@ -8,6 +8,8 @@
  *   FETCH = [FNAME=]LOC[:TYPE]
  *   LOC   = x0..x30 | sp | pc | [+|-]DISP(xN|sp)     memory at reg + DISP
  *         | $retval | [+|-]DISP($retval)             return probes only
+ *         | @SYMBOL[+OFF]        memory in a global or static variable, by
+ *                                name (resolved when planted: probe_resolve)
  *   TYPE  = u8 u16 u32 u64 s8 s16 s32 s64 x32 x64   (default x64)
  *
  * One word on the kernel command line: "trace_probe=p=f+8,x0:u32,+8(x1):x64".
@@ -32,6 +34,8 @@ enum probe_type {
 #define PROBE_REG_SP	31
 #define PROBE_REG_PC	32
 #define PROBE_REG_RETVAL 33	/* x0 as the function returned */
+#define PROBE_REG_GLOBAL 34	/* 'addr' (a data object's, + disp) */
+#define PROBE_GSYM_MAX	48	/* a data object's name, NUL included */
 
 struct probe_fetch {
 	char name[PROBE_NAME_MAX];
@@ -39,6 +43,8 @@ struct probe_fetch {
 	uint8_t type;		/* enum probe_type */
 	uint8_t deref;		/* 1: memory at reg + disp, of the type's size */
 	int32_t disp;
+	char gsym[PROBE_GSYM_MAX];	/* PROBE_REG_GLOBAL: the object's name */
+	uint64_t addr;		/* PROBE_REG_GLOBAL: its address, once planted */
 };
 
 struct probe_spec {

@@ -2,6 +2,8 @@
  * trace/tracers/retprobe.c: return probes, NAME=SYMBOL%return with
  * fetches of $retval, sp and memory at them (retprobe.h).
  *
+ * Fetches: $retval, sp, memory at them and globals (@SYMBOL).
+ *
  * No new mechanism: each return probe is an ops of its own on its
  * function's patch site, like the histograms. Its entry callback hooks
  * the return through the shadow stack (fgraph.c) with a frame owned by
@@ -190,10 +192,13 @@ static int plant_locked(const struct probe_spec *s, const char **why)
 
 int retprobe_plant(const struct probe_spec *s, const char **why)
 {
+	struct probe_spec r = *s;
 	int err;
 
+	if (probe_resolve(&r, why))
+		return TRACE_EINVAL;
 	spin_lock(&plant_lock);
-	err = plant_locked(s, why);
+	err = plant_locked(&r, why);
 	spin_unlock(&plant_lock);
 	return err;
 }
