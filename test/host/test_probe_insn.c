@@ -129,6 +129,15 @@ static void good_spec(void)
 	tap_ok(!strcmp(s.fetch[2].gsym, "name.1"), "a static's name.N");
 	tap_ok(probe_spec_parse("g=f%return,$retval,@counter+0x10:u16", &s, &why) == 0 &&
 	       s.fetch[1].disp == 16, "a global in a return probe (%s)", why);
+	tap_ok(probe_spec_parse("n=f+8,+8(+0(x1)):u32,-4(+16(+0(sp))),+2(@head+8):u8", &s, &why) == 0,
+	       "nested memory parses (%s)", why);
+	tap_ok(s.fetch[0].reg == 1 && s.fetch[0].deref == 2 && s.fetch[0].idisp[0] == 0 &&
+	       s.fetch[0].disp == 8 && s.fetch[0].type == PROBE_U32, "+8(+0(x1)): two reads");
+	tap_ok(s.fetch[1].reg == PROBE_REG_SP && s.fetch[1].deref == 3 && s.fetch[1].idisp[0] == 0 &&
+	       s.fetch[1].idisp[1] == 16 && s.fetch[1].disp == -4, "-4(+16(+0(sp))): three reads");
+	tap_ok(s.fetch[2].reg == PROBE_REG_GLOBAL && s.fetch[2].deref == 2 &&
+	       s.fetch[2].idisp[0] == 8 && s.fetch[2].disp == 2 && !strcmp(s.fetch[2].gsym, "head"),
+	       "+2(@head+8): the pointer at head+8, then a byte");
 	tap_ok(probe_spec_parse("r=f%return,+0($retval)", &s, &why) == 0 &&
 	       !strcmp(s.fetch[0].name, "+0($retval)"), "memory at $retval named by its text");
 }
@@ -173,7 +182,11 @@ int main(void)
 	bad_spec("p=f+8,w0", "unknown register");
 	bad_spec("p=f+8,x0:u128", "unknown type");
 	bad_spec("p=f+8,x0:", "unknown type");
-	bad_spec("p=f+8,+8(pc)", "memory is");
+	bad_spec("p=f+8,+8(pc)", "memory at pc");
+	bad_spec("p=f+8,+8(+0(pc))", "memory at pc");
+	bad_spec("p=f+8,+0(+0(+0(+0(x1))))", "too many memory reads");
+	bad_spec("p=f+8,+8(+0(x1)", "memory is");
+	bad_spec("p=f+8,+8(+0(x31))", "unknown register");
 	bad_spec("p=f+8,+8(x1", "memory is");
 	bad_spec("p=f+8,+8x(x1)", "memory is");
 	bad_spec("p=f+8,+4294967296(x1)", "memory is");

@@ -4,7 +4,9 @@
  * of data objects, tools/mktables_objs.c): the variables' values when
  * the probe ran, for an instruction probe and a return probe, a static
  * found by its name, and refusals (no such variable, a function's name,
- * a read past the variable's end) that plant nothing.
+ * a read past the variable's end) that plant nothing; and nested memory
+ * fetches, +D(+D(...)), through a global and a register, a null link
+ * marked as a fault.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -14,6 +16,7 @@
 #include <baretrace_trace.h>
 
 #include "ktest.h"
+#include "kprintf.h"
 #include "symbols.h"
 #include "tracecheck.h"
 #include "tracers/retprobe.h"
@@ -145,4 +148,62 @@ KTEST(probe_global_refusals_plant_nothing)
 	KT_EQ(t, probe_count(), before);
 	KT_EQ(t, retprobe_count(), rbefore);
 	KT_EQ(t, pbt_insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
+}
+
+/* A two-node list the nested fetches walk. */
+struct pb_node {
+	uint32_t val;
+	uint32_t pad;
+	struct pb_node *next;
+};
+static struct pb_node pb_n2 = { .val = 22 }, pb_n1 = { .val = 11, .next = &pb_n2 };
+struct pb_node *volatile pb_ghead = &pb_n1;
+
+KTEST(probe_nested_memory_fetches_follow_pointers)
+{
+	static const uint32_t words[4];
+	int64_t v[4][4];
+	char text[200];
+	const char *why;
+
+	KT_EQ(t, pb_ghead->val, 11);	/* used, so the link keeps it (--gc-sections) */
+	check_reset();
+	pbt_spec(text, sizeof(text), "nest", "pb_add", (uintptr_t)pb_add, pb_add_at,
+		 "+0(@pb_ghead):u32,+0(+8(@pb_ghead)):u32,+0(+8(x5)):s32,+8(+8(+8(x5)))");
+	KT_EQ(t, plant(text, &why), 0);
+	if (*why)
+		kprintf("# %s\n", why);
+	uint32_t number = number_of("nest", false);
+
+	/* x5 is the list's first node (pb_add's third argument). */
+	KT_EQ(t, pb_add(1, 2, (const uint32_t *)&pb_n1), 3);
+	pb_n2.val = (uint32_t)-5;
+	KT_EQ(t, pb_add(1, 2, (const uint32_t *)&pb_n1), 3);
+	pb_n2.val = 22;
+	KT_EQ(t, pb_add(1, 2, words), 3);	/* words: +8 holds 0, a null link */
+	KT_EQ(t, probe_remove("nest", &why), 0);
+	unsigned int n = check_collect(smp_cpu_id(), recs, CHECK_MAX), got = 0;
+
+	for (unsigned int i = 0; i < n && got < 3; i++) {
+		const uint8_t *p = recs[i].data, *end = p + recs[i].data_len;
+
+		if (recs[i].kind != WIRE_REC_EXT || recs[i].subtype != WIRE_EXT_PROBE ||
+		    next_varint(&p, end) != number || *p++ != 4)
+			continue;
+		uint8_t mask = *p++;
+
+		for (unsigned int k = 0; k < 4; k++)
+			v[got][k] = wire_unzigzag(next_varint(&p, end));
+		/* The last fetch: n1->next->next is null, +8 of it faults. */
+		KT_EQ(t, mask, got < 2 ? 8 : 12);	/* then x5 + 8 is null too */
+		got++;
+	}
+	KT_EQ(t, got, 3);
+	KT_EQ(t, v[0][0], 11);
+	KT_EQ(t, v[0][1], 22);
+	KT_EQ(t, v[0][2], 22);
+	KT_EQ(t, v[1][2], -5);
+	KT_EQ(t, v[1][1], 0xfffffffb);		/* u32 of the same word */
+	KT_EQ(t, v[2][0], 11);			/* the globals' reads, still good */
+	KT_EQ(t, v[2][2], 0);			/* faulted: 0 */
 }

@@ -76,26 +76,34 @@ KERNEL_PARAM("trace_probe", param_probe,
 	     "NAME=SYMBOL[+OFFSET|%return][,FETCH]...[;...]: probes at instructions "
 	     "and returns (see 'probe')");
 
+/* A fetch's location as the spec would write it: "+8(+0(x1))". */
+static void location(const struct probe_fetch *f, char *buf, size_t size)
+{
+	char in[64];
+
+	if (f->reg == PROBE_REG_GLOBAL)
+		ksnprintf(buf, size, "@%s+%d", f->gsym, f->deref == 1 ? (int)f->disp : (int)f->idisp[0]);
+	else if (f->reg == PROBE_REG_SP || f->reg == PROBE_REG_PC || f->reg == PROBE_REG_RETVAL)
+		ksnprintf(buf, size, "%s", f->reg == PROBE_REG_SP ? "sp" :
+			  f->reg == PROBE_REG_PC ? "pc" : "$retval");
+	else
+		ksnprintf(buf, size, "x%u", f->reg);
+	for (unsigned int l = f->reg == PROBE_REG_GLOBAL; l < f->deref; l++) {
+		int d = l + 1 == f->deref ? (int)f->disp : (int)f->idisp[l];
+
+		strcpy(in, buf);
+		ksnprintf(buf, size, "%s%d(%s)", d < 0 ? "" : "+", d, in);
+	}
+}
+
 static void describe(const struct probe_spec *s)
 {
 	for (unsigned int k = 0; k < s->nfetch; k++) {
 		const struct probe_fetch *f = &s->fetch[k];
-		char loc[24];
+		char loc[64];
 
-		if (f->reg == PROBE_REG_SP || f->reg == PROBE_REG_PC)
-			strcpy(loc, f->reg == PROBE_REG_SP ? "sp" : "pc");
-		else if (f->reg == PROBE_REG_RETVAL)
-			strcpy(loc, "$retval");
-		else
-			ksnprintf(loc, sizeof(loc), "x%u", f->reg);
-		if (f->reg == PROBE_REG_GLOBAL)
-			kprintf(" %s=@%s+%d:%s", f->name, f->gsym, (int)f->disp,
-				probe_type_name(f->type));
-		else if (f->deref)
-			kprintf(" %s=%s%d(%s):%s", f->name, f->disp < 0 ? "" : "+", (int)f->disp,
-				loc, probe_type_name(f->type));
-		else
-			kprintf(" %s=%s:%s", f->name, loc, probe_type_name(f->type));
+		location(f, loc, sizeof(loc));
+		kprintf(" %s=%s:%s", f->name, loc, probe_type_name(f->type));
 	}
 }
 

@@ -125,10 +125,16 @@ bool probe_record(uint32_t number, const struct probe_spec *s, const uint64_t *x
 			       fe->reg == PROBE_REG_RETVAL ? x[0] :
 			       fe->reg == PROBE_REG_GLOBAL ? fe->addr : x[fe->reg];
 
-		if (fe->deref && fetch_memory(raw + (uint64_t)(int64_t)fe->disp,
-					      probe_type_size(fe->type), &raw)) {
-			raw = 0;
-			faulted |= (uint8_t)(1u << k);
+		for (unsigned int l = 0; l < fe->deref; l++) {
+			bool last = l + 1 == fe->deref;
+			int32_t d = last ? fe->disp : fe->idisp[l];
+
+			if (fetch_memory(raw + (uint64_t)(int64_t)d,
+					 last ? probe_type_size(fe->type) : 8, &raw)) {
+				raw = 0;
+				faulted |= (uint8_t)(1u << k);
+				break;
+			}
 		}
 		val[k] = probe_type_value(fe->type, raw);
 		payload += wire_varint_len(wire_zigzag(val[k]));
@@ -157,7 +163,8 @@ int probe_resolve(struct probe_spec *s, const char **why)
 			continue;
 		if (!(fe->addr = sym_object(fe->gsym, &size)))
 			return *why = "no global or static variable of that name (@SYMBOL)", -1;
-		if ((uint64_t)fe->disp + probe_type_size(fe->type) > size)
+		if (fe->deref == 1 ? (uint64_t)fe->disp + probe_type_size(fe->type) > size :
+		    (uint64_t)fe->idisp[0] + 8 > size)
 			return *why = "the fetch reads past the variable's end (@SYMBOL+OFF)", -1;
 	}
 	return 0;

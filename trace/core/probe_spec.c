@@ -121,6 +121,55 @@ static int sym_ok(const char *s, const char *e)
 	return 1;
 }
 
+/* One more memory read, of displacement d, outside those f has. */
+static int add_read(struct probe_fetch *f, int64_t d, const char **why)
+{
+	if (f->deref == PROBE_DEREF_MAX)
+		return *why = "too many memory reads in one fetch (at most 3)", -1;
+	if (f->deref)
+		f->idisp[f->deref - 1] = f->disp;
+	f->disp = (int32_t)d;
+	f->deref++;
+	return 0;
+}
+
+/* The location [s, e) into f (its memory reads, innermost first, and the
+ * global's name); the base register's code, or -1 with *why set. */
+static int location(const char *s, const char *e, struct probe_fetch *f, const char **why)
+{
+	int r;
+
+	if (s < e && *s == '@') {	/* @SYMBOL[+OFF] */
+		const char *plus = find(s, e, '+');
+		uint64_t d = 0;
+
+		if (!plus)
+			plus = e;
+		if (plus == s + 1 || plus - s - 1 >= PROBE_GSYM_MAX || !sym_ok(s + 1, plus) ||
+		    (plus < e && number(plus + 1, e, 0x7fffffff, &d)))
+			return *why = "a global is @SYMBOL[+OFF] (a variable's name, OFF below 2^31)", -1;
+		memcpy(f->gsym, s + 1, (size_t)(plus - s - 1));
+		return add_read(f, (int64_t)d, why) ? -1 : PROBE_REG_GLOBAL;
+	}
+	if (s < e && (*s == '+' || *s == '-' || *s == '(' || (*s >= '0' && *s <= '9'))) {
+		const char *open = find(s, e, '(');
+		const char *num = *s == '+' || *s == '-' ? s + 1 : s;
+		uint64_t d = 0;
+
+		if (!open || e[-1] != ')' || (num < open && number(num, open, 0x7fffffff, &d)))
+			return *why = "memory is [+|-]DISP(xN), DISP(sp), DISP($retval) or "
+				      "DISP(MEMORY), DISP below 2^31", -1;
+		if ((r = location(open + 1, e - 1, f, why)) < 0)
+			return -1;
+		if (r == PROBE_REG_PC && !f->deref)
+			return *why = "memory at pc is not read (the probed instruction is known)", -1;
+		return add_read(f, *s == '-' ? -(int64_t)d : (int64_t)d, why) ? -1 : r;
+	}
+	if ((r = reg(s, e)) < 0)
+		return *why = "unknown register (x0..x30, sp, pc, $retval) or global (@SYMBOL)", -1;
+	return r;
+}
+
 static int fetch(const char *s, const char *e, struct probe_fetch *f, const char **why)
 {
 	const char *eq = find(s, e, '='), *colon, *loc = s;
@@ -147,33 +196,8 @@ static int fetch(const char *s, const char *e, struct probe_fetch *f, const char
 			return *why = "unknown type (u8..u64, s8..s64, x32, x64)", -1;
 		e = colon;
 	}
-	if (loc < e && *loc == '@') {	/* @SYMBOL[+OFF] */
-		const char *plus = find(loc, e, '+');
-		uint64_t d = 0;
-
-		if (!plus)
-			plus = e;
-		if (plus == loc + 1 || plus - loc - 1 >= PROBE_GSYM_MAX || !sym_ok(loc + 1, plus) ||
-		    (plus < e && number(plus + 1, e, 0x7fffffff, &d)))
-			return *why = "a global is @SYMBOL[+OFF] (a variable's name, OFF below 2^31)", -1;
-		memcpy(f->gsym, loc + 1, (size_t)(plus - loc - 1));
-		f->deref = 1;
-		f->disp = (int32_t)d;
-		r = PROBE_REG_GLOBAL;
-	} else if (loc < e && (*loc == '+' || *loc == '-' || *loc == '(' || (*loc >= '0' && *loc <= '9'))) {
-		const char *open = find(loc, e, '(');
-		const char *num = *loc == '+' || *loc == '-' ? loc + 1 : loc;
-		uint64_t d = 0;
-
-		if (!open || e[-1] != ')' || (num < open && number(num, open, 0x7fffffff, &d)) ||
-		    (r = reg(open + 1, e - 1)) < 0 || r == PROBE_REG_PC)
-			return *why = "memory is [+|-]DISP(xN), DISP(sp) or DISP($retval), "
-			      "DISP below 2^31", -1;
-		f->deref = 1;
-		f->disp = *loc == '-' ? -(int32_t)d : (int32_t)d;
-	} else if ((r = reg(loc, e)) < 0) {
-		return *why = "unknown register (x0..x30, sp, pc, $retval) or global (@SYMBOL)", -1;
-	}
+	if ((r = location(loc, e, f, why)) < 0)
+		return -1;
 	f->reg = (uint8_t)r;
 	if (!eq && r == PROBE_REG_RETVAL && !f->deref) {
 		memcpy(f->name, "retval", 7);	/* a word: CTF and trace-cmd fields */
