@@ -32,6 +32,23 @@ static int fetch_memory(uintptr_t at, unsigned int size, uint64_t *v)
 	return err;
 }
 
+/* The memory reads of fetch fe from *v on (probe_spec.h): 0 with the
+ * value in *v, or -1 with *v = 0 when one faulted. Out of line: a
+ * register's fetch, the common one, stays short. */
+static int __attribute__((noinline)) follow(const struct probe_fetch *fe, uint64_t *v)
+{
+	for (unsigned int l = 0; l < fe->deref; l++) {
+		bool last = l + 1 == fe->deref;
+
+		if (fetch_memory(*v + (uint64_t)(int64_t)(last ? fe->disp : fe->idisp[l]),
+				 last ? probe_type_size(fe->type) : 8, v)) {
+			*v = 0;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Subtype 5: probe varint, count u8, faulted mask u8, values (zigzag). */
 bool probe_record(uint32_t number, const struct probe_spec *s, const uint64_t *x,
 		  uint64_t sp, uint64_t pc)
@@ -43,22 +60,13 @@ bool probe_record(uint32_t number, const struct probe_spec *s, const uint64_t *x
 
 	for (unsigned int k = 0; k < n; k++) {
 		const struct probe_fetch *fe = &s->fetch[k];
-		uint64_t raw = fe->reg == PROBE_REG_SP ? sp :
+		uint64_t raw = fe->reg < PROBE_REG_SP ? x[fe->reg] :
+			       fe->reg == PROBE_REG_SP ? sp :
 			       fe->reg == PROBE_REG_PC ? pc :
-			       fe->reg == PROBE_REG_RETVAL ? x[0] :
-			       fe->reg == PROBE_REG_GLOBAL ? fe->addr : x[fe->reg];
+			       fe->reg == PROBE_REG_RETVAL ? x[0] : fe->addr;
 
-		for (unsigned int l = 0; l < fe->deref; l++) {
-			bool last = l + 1 == fe->deref;
-			int32_t d = last ? fe->disp : fe->idisp[l];
-
-			if (fetch_memory(raw + (uint64_t)(int64_t)d,
-					 last ? probe_type_size(fe->type) : 8, &raw)) {
-				raw = 0;
-				faulted |= (uint8_t)(1u << k);
-				break;
-			}
-		}
+		if (fe->deref && follow(fe, &raw))
+			faulted |= (uint8_t)(1u << k);
 		val[k] = probe_type_value(fe->type, raw);
 		payload += wire_varint_len(wire_zigzag(val[k]));
 	}
