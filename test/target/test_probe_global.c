@@ -16,6 +16,7 @@
 #include <baretrace_trace.h>
 
 #include "ktest.h"
+#include "shell.h"
 #include "kprintf.h"
 #include "symbols.h"
 #include "tracecheck.h"
@@ -162,6 +163,7 @@ struct pb_node *volatile pb_ghead = &pb_n1;
 KTEST(probe_nested_memory_fetches_follow_pointers)
 {
 	static const uint32_t words[4];
+	char line[SHELL_LINE_MAX];
 	int64_t v[4][4];
 	char text[200];
 	const char *why;
@@ -181,6 +183,8 @@ KTEST(probe_nested_memory_fetches_follow_pointers)
 	KT_EQ(t, pb_add(1, 2, (const uint32_t *)&pb_n1), 3);
 	pb_n2.val = 22;
 	KT_EQ(t, pb_add(1, 2, words), 3);	/* words: +8 holds 0, a null link */
+	strcpy(line, "probe");
+	KT_EQ(t, shell_exec(line), 0);		/* the list writes the locations back */
 	KT_EQ(t, probe_remove("nest", &why), 0);
 	unsigned int n = check_collect(smp_cpu_id(), recs, CHECK_MAX), got = 0;
 

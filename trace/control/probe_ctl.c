@@ -81,8 +81,12 @@ static void location(const struct probe_fetch *f, char *buf, size_t size)
 {
 	char in[64];
 
-	if (f->reg == PROBE_REG_GLOBAL)
-		ksnprintf(buf, size, "@%s+%d", f->gsym, f->deref == 1 ? (int)f->disp : (int)f->idisp[0]);
+	int off = f->deref == 1 ? (int)f->disp : (int)f->idisp[0];
+
+	if (f->reg == PROBE_REG_GLOBAL && off)
+		ksnprintf(buf, size, "@%s+%d", f->gsym, off);
+	else if (f->reg == PROBE_REG_GLOBAL)
+		ksnprintf(buf, size, "@%s", f->gsym);
 	else if (f->reg == PROBE_REG_SP || f->reg == PROBE_REG_PC || f->reg == PROBE_REG_RETVAL)
 		ksnprintf(buf, size, "%s", f->reg == PROBE_REG_SP ? "sp" :
 			  f->reg == PROBE_REG_PC ? "pc" : "$retval");
