@@ -287,8 +287,8 @@ static void emit(FILE *f, const struct symtab *t, const char *map, const char *e
 		fprintf(f, "\t.long %ld\t// %s\n", sites[i], t->v[sites[i]].name);
 	fprintf(f, "\t.globl bt_site_count\nbt_site_count:\n\t.long %zu\n", nsites);
 	emit_folders(f, t, sites, nsites, map);
-	objs_emit(f, elf, t->text_base);
 	fprintf(f, "\t.globl bt_tables_end\nbt_tables_end:\n");
+	objs_emit(f, elf, t->text_base);
 	fprintf(f, "\t.section .bss.bt_site_state, \"aw\", %%nobits\n\t.balign 16\n"
 		   "\t.globl bt_site_state\nbt_site_state:\n\t.space %zu\n",
 		nsites * BT_SITE_STATE_SIZE + 16);

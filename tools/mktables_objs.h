@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 /* Writes bt_objs, bt_obj_count and bt_obj_names (kernel/report/tables.h)
- * into f, inside .bt_tables: every sized data object of 'elf' (NULL: none,
+ * into f, in section .bt_objs (after .bt_tables): every sized data object of 'elf' (NULL: none,
  * the first link), one per address, sorted by address, its offset from
  * text_base. Dies with a message on an ELF it cannot read. */
 void objs_emit(FILE *f, const char *elf, unsigned long text_base);
