@@ -299,6 +299,10 @@ bool probe_get(unsigned int i, struct probe_view *out)
 	if (i >= PROBE_MAX)
 		return false;
 	p = &probes[i];
+	/* A free entry, the common case, without copying its spec (the
+	 * exporter asks for every entry at each metadata frame). */
+	if (!__atomic_load_n(&p->addr, __ATOMIC_RELAXED))
+		return false;
 	for (;;) {
 		uint32_t seq = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
 

@@ -240,6 +240,10 @@ bool retprobe_get(unsigned int i, struct probe_view *out)
 	if (i >= RETPROBE_MAX)
 		return false;
 	p = &rps[i];
+	/* A free entry, the common case, without copying its spec (the
+	 * exporter asks for every entry at each metadata frame). */
+	if (!__atomic_load_n(&p->func, __ATOMIC_RELAXED))
+		return false;
 	for (;;) {
 		uint32_t seq = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
 
