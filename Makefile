@@ -189,10 +189,10 @@ $(OBJ)/baretrace.ld: linker/baretrace.ld.S kernel/lib/config.h
 	$(Q)$(CC) -E -P -x c -D__ASSEMBLER__ -Ikernel $(addprefix -I,$(KERNEL_DIRS)) -Iboard/$(BOARD) $< -o $@
 
 $(HOST)/mktables: tools/mktables.c tools/mktables_map.c tools/mktables_map.h \
-		  kernel/report/tables.h | setup-check
+		  tools/mktables_objs.c tools/mktables_objs.h kernel/report/tables.h | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ tools/mktables.c tools/mktables_map.c -lelf
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ tools/mktables.c tools/mktables_map.c tools/mktables_objs.c -lelf
 
 # Two links: the first with empty tables, from which mktables writes the
 # symbol table; the second with it. No function may move in between.
@@ -226,10 +226,23 @@ $(OUT)/tables.S: $(OUT)/baretrace.1.elf $(HOST)/mktables
 	$(Q)$(HOST)/mktables --notrace $(NOTRACE_OBJS)
 	$(Q)$(HOST)/mktables -o $@ --map $<.map $<
 
-$(OUT)/baretrace.elf: $(OUT)/baretrace.1.elf $(OUT)/tables.o $(OUT)/app_name.o
+# The second link moves the data past the tables (tools/mktables_objs.c):
+# the third takes the data objects' addresses from the second, and moves
+# nothing.
+$(OUT)/baretrace.2.elf: $(OUT)/baretrace.1.elf $(OUT)/tables.o $(OUT)/app_name.o
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(call link,$(OUT)/tables.o $(OUT)/app_name.o,$@)
 	$(Q)$(HOST)/mktables --same-text $(OUT)/baretrace.1.elf $@
+
+$(OUT)/tables.3.S: $(OUT)/baretrace.2.elf $(HOST)/mktables
+	@$(if $(Q),echo "  TABLES  $@")
+	$(Q)$(HOST)/mktables -o $@ --map $(OUT)/baretrace.1.elf.map $<
+
+$(OUT)/baretrace.elf: $(OUT)/baretrace.2.elf $(OUT)/tables.3.o $(OUT)/app_name.o
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(call link,$(OUT)/tables.3.o $(OUT)/app_name.o,$@)
+	$(Q)$(HOST)/mktables --same-text $(OUT)/baretrace.1.elf $@
+	$(Q)$(HOST)/mktables --same-data $(OUT)/baretrace.2.elf $@
 	$(Q)cp $@.map $(OUT)/baretrace.map
 
 $(OUT)/Image: $(OUT)/baretrace.elf
@@ -240,7 +253,7 @@ $(OUT)/Image: $(OUT)/baretrace.elf
 # tracers, exporter, down to the UART) calls no function with a patch site.
 $(OUT)/baretrace.lst: $(OUT)/baretrace.elf tools/check-trace-path
 	$(Q)$(OBJDUMP) -d $< > $@.tmp
-	$(Q)tools/check-trace-path $@.tmp $(OUT)/tables.S $<
+	$(Q)tools/check-trace-path $@.tmp $(OUT)/tables.3.S $<
 	$(Q)mv $@.tmp $@
 
 # CC_INCLUDE: the cross compiler's own headers (stddef.h, stdint.h), used

@@ -95,6 +95,9 @@ SECTIONS
 	}
 	/* Written by tools/mktables between link 1 and link 2. */
 	.bt_tables : ALIGN(8) { KEEP(*(.bt_tables)) }
+	/* The data objects' table (tools/mktables_objs.c), outside the
+	 * image hash that covers .bt_tables. */
+	.bt_objs : ALIGN(8) { KEEP(*(.bt_objs)) }
 	/* The bounds come from the output section: relocations the linker
 	 * makes itself (GOT entries) are added after symbols inside it are
 	 * evaluated, so __rela_end must not be a '.' inside the section. */

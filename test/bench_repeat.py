@@ -52,3 +52,10 @@ def check_probe_figures(res, bench_dir):
                "the first above an exception's 62 frame moves",
                62 < p["hit_insns"] < p["hit_two_regs_insns"] < p["hit_two_regs_one_word_insns"],
                json.dumps(p))
+    # A return probe's hit: the site's call to its ops and the return
+    # through fgraph_return's C path (which alone saves and restores 9
+    # registers and calls fgraph_exit) are well above 62; $retval adds.
+    res.record(f"probe.json: a return probe's hit {p.get('return_hit_insns')} insns, with "
+               f"$retval {p.get('return_hit_retval_insns')}: above 62, the fetch adds",
+               "return_hit_insns" in p and
+               62 < p["return_hit_insns"] < p["return_hit_retval_insns"], json.dumps(p))

@@ -5,7 +5,9 @@ captured and shown by the host by name and type (report, Chrome JSON,
 CTF read by babeltrace2, trace-cmd's kprobe-style events read by
 trace-cmd report); a
 probe on an instruction that reads the PC, and a malformed one, each
-refused with its reason and the run ended before main()."""
+refused with its reason and the run ended before main(). Return probes
+(SYMBOL%return, $retval) the same way, and refused on a function without
+a patch site."""
 import json
 import os
 import re
@@ -33,8 +35,9 @@ def check_probe_boot(res, board, image_dir):
             f"bq=pb_add+0x{add:x},a=x2:u8,b=x3:x32 -- ktest probe_boot")
     st, out = boot(board, image_dir, "direct", args)
     expect(res, "probe boot: trace_probe= plants two probes in one word before main()",
-           st, out, present=[r"^ok 1 probe_boot_planted_probes_count_and_fetch$"])
+           st, out, present=[r"^ok \d+ probe_boot_planted_probes_count_and_fetch$"])
     check_probe_report(res, board, image_dir, args)
+    check_return_probe_boot(res, board, image_dir)
     adrp = a["pb_adrp_at"] - a["pb_refused"]
     st, out = boot(board, image_dir, "direct",
                    f"panic=poweroff trace_probe=bad=pb_refused+{adrp} -- ktest probe_boot")
@@ -103,3 +106,64 @@ def check_probe_report(res, board, image_dir, bootargs):
     res.record("probe report: trace-cmd report reads the .dat's kprobes events, fields by name",
                st == 0 and got == ["bp: x2=5 sum=6", "bp: x2=7 sum=8", "bq: a=1 b=0x2"],
                f"{got}\n{out[-2000:]}")
+
+
+def exports(bt, image_dir, name):
+    """(report text, Chrome events of category probe, babeltrace2 lines,
+    trace-cmd report lines) of capture bt."""
+    tool, elf = os.path.join(HOST, "baretrace"), os.path.join(image_dir, "baretrace.elf")
+    rep = subprocess.run([tool, "report", bt, "--elf", elf], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60).stdout
+    js, ctf, dat = (os.path.join(HOST, name + ext) for ext in (".json", ".ctf", ".dat"))
+    for fmt, out in (("chrome-json", js), ("ctf", ctf), ("trace-cmd", dat)):
+        subprocess.run([tool, "export", "--format=" + fmt, "-o", out, bt, "--elf", elf],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    try:
+        with open(js) as f:
+            evs = json.load(f)
+        evs = evs.get("traceEvents", evs) if isinstance(evs, dict) else evs
+        chrome = [(e["name"], e.get("args")) for e in evs if e.get("cat") == "probe"]
+    except (OSError, ValueError, KeyError) as e:
+        chrome = [repr(e)]
+    _, babel = run(["babeltrace2", ctf], timeout=60)
+    _, tcmd = run(["trace-cmd", "report", dat], timeout=60)
+    return rep, chrome, babel.splitlines(), tcmd.splitlines()
+
+
+def check_return_probe_boot(res, board, image_dir):
+    """Two return probes from trace_probe=, one fetching memory at the
+    returned pointer: ktest probe_boot_planted_return_probes_count calls
+    pb_mt(5, 6), pb_mt(7, 8) and pb_ret_ptr(2); each return shows with what
+    the function returned in the report and every export."""
+    args = ("panic=poweroff trace_probe=br=pb_mt%return,$retval:u32;"
+            "bw=pb_ret_ptr%return,w=+0($retval):x32,v=+4($retval):u32 -- ktest probe_boot")
+    bt = os.path.join(HOST, "retprobe_boot.bt")
+    st, out = run(["tools/qemu-run", "--image", os.path.join(image_dir, "Image"),
+                   "--bootargs", args, "--capture", bt], timeout=120)
+    expect(res, "return probe boot: trace_probe= plants two return probes before main()",
+           st, out, present=[r"ok \d+ probe_boot_planted_return_probes_count\r?$"],
+           absent=[r"not ok"])
+    rep, chrome, babel, tcmd = exports(bt, image_dir, "retprobe_boot")
+    lines = [l.split(": ", 1)[1] for l in rep.splitlines() if ": probe " in l]
+    res.record("return probe report: each return by name, $retval and memory at it",
+               lines == ["probe br (return): retval=11", "probe br (return): retval=15",
+                         "probe bw (return): w=0xdeadbeef v=1145324612"],
+               f"{lines}\n{rep[-2000:]}")
+    res.record("return probe report: Chrome JSON has each return as an instant event",
+               chrome == [("probe br", {"retval": "11"}), ("probe br", {"retval": "15"}),
+                          ("probe bw", {"w": "0xdeadbeef", "v": "1145324612"})], str(chrome))
+    got = [re.sub(r".*\{ (faulted = .*) \}$", r"\1", l) for l in babel if " probe:" in l]
+    res.record("return probe report: babeltrace2 reads them from the CTF export",
+               got == ["faulted = 0, retval = 11", "faulted = 0, retval = 15",
+                       "faulted = 0, w = 0xDEADBEEF, v = 1145324612"], str(got))  # babeltrace2's hex
+    got = [re.sub(r".*\s(b[rw]):\s+\([0-9a-f]+\) ", r"\1: ", l) for l in tcmd
+           if re.search(r"\sb[rw]:\s+\(", l)]
+    res.record("return probe report: trace-cmd report reads them from the .dat",
+               got == ["br: retval=11", "br: retval=15", "bw: w=0xdeadbeef v=1145324612"],
+               str(got))
+    st, out = boot(board, image_dir, "direct",
+                   "panic=poweroff trace_probe=bad=ring_reserve%return -- ktest probe_boot")
+    expect(res, "return probe boot: a function without a patch site is refused, the run ends",
+           st, out, status=2,
+           present=[r"^probe: bad at ring_reserve%return: the function has no patch site"],
+           absent=[r"^ok 1"])

@@ -13,9 +13,12 @@
  *       function, if a site is not 8-byte aligned or is not four NOPs.
  *       With --map, also the folder of each site's source (boot, kernel,
  *       drivers, app, ...; tools/mktables_map.c) for coverage's summary.
+ *       Also the data objects' table (mktables_objs.c).
  *   mktables --same-text FIRST.elf SECOND.elf
  *       Fails unless every function has the same address and size in
  *       both links: adding the tables must not move any text.
+ *   mktables --same-data SECOND.elf THIRD.elf
+ *       The same for every data object (mktables_objs.c says why).
  *   mktables --notrace OBJ...
  *       Fails, naming the function, if any of these objects (the trace
  *       core, exception entry, console path, early boot) has a patch site.
@@ -35,6 +38,7 @@
 #define BT_TABLES_HOST
 #include "../kernel/report/tables.h"
 #include "mktables_map.h"
+#include "mktables_objs.h"
 
 struct sym {
 	unsigned long addr;
@@ -259,7 +263,7 @@ static void emit_folders(FILE *f, const struct symtab *t, const long *sites, siz
 	free(folder);
 }
 
-static void emit(FILE *f, const struct symtab *t, const char *map)
+static void emit(FILE *f, const struct symtab *t, const char *map, const char *elf)
 {
 	unsigned long name = 0;
 	size_t nsites = 0;
@@ -284,6 +288,7 @@ static void emit(FILE *f, const struct symtab *t, const char *map)
 	fprintf(f, "\t.globl bt_site_count\nbt_site_count:\n\t.long %zu\n", nsites);
 	emit_folders(f, t, sites, nsites, map);
 	fprintf(f, "\t.globl bt_tables_end\nbt_tables_end:\n");
+	objs_emit(f, elf, t->text_base);
 	fprintf(f, "\t.section .bss.bt_site_state, \"aw\", %%nobits\n\t.balign 16\n"
 		   "\t.globl bt_site_state\nbt_site_state:\n\t.space %zu\n",
 		nsites * BT_SITE_STATE_SIZE + 16);
@@ -359,6 +364,8 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "--same-text"))
 		return same_text(argv[2], argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "--same-data"))
+		return objs_same(argv[2], argv[3]);
 	if (argc >= 2 && !strcmp(argv[1], "--notrace"))
 		return check_notrace(argc - 2, argv + 2);
 	for (int i = 1; i < argc; i++) {
@@ -385,7 +392,7 @@ int main(int argc, char **argv)
 
 	if (!f)
 		die("cannot write %s", out);
-	emit(f, &t, empty ? NULL : map);
+	emit(f, &t, empty ? NULL : map, empty ? NULL : elf);
 	if (fclose(f))
 		die("error writing %s", out);
 	return 0;

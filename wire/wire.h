@@ -98,6 +98,9 @@ enum wire_meta_key {
 #define WIRE_EXT_TRIGGER	3
 #define WIRE_EXT_OUTCOME	4	/* how the run ended: enum run_outcome, kernel/report/outcome.h */
 #define WIRE_EXT_PROBE		5	/* a probe hit and its fetched values (trace/core/probe.c) */
+/* Key 10's fetch count byte: bit 7 set for a return probe (its address
+ * is the function's entry, its hits are the function's returns). */
+#define WIRE_PROBE_RETURN	0x80
 #define WIRE_EXT_STRING		6	/* a string an argument points to (trace_args=F:N:sR) */
 #define WIRE_STR_CUT		1	/* its flags: no NUL within the bytes recorded */
 #define WIRE_STR_UNREADABLE	2	/* outside RAM, or a read faulted */

@@ -58,6 +58,23 @@ uintptr_t sym_address(const char *name)
 	return 0;
 }
 
+uintptr_t sym_object(const char *name, uintptr_t *size)
+{
+	for (uint32_t i = 0; i < bt_obj_count; i++) {
+		const char *a = bt_obj_names + bt_objs[i].name, *b = name;
+
+		while (*a && *a == *b) {
+			a++;
+			b++;
+		}
+		if (*a == *b) {
+			*size = bt_objs[i].size;
+			return (uintptr_t)_text + bt_objs[i].start;
+		}
+	}
+	return 0;
+}
+
 unsigned int sym_count(void)
 {
 	return bt_sym_count;

@@ -13,6 +13,9 @@
 const char *sym_lookup(uintptr_t addr, uintptr_t *offset, uintptr_t *size);
 /* Address of a function by exact name, 0 if unknown. */
 uintptr_t sym_address(const char *name);
+/* Address and size of a data object (a global or a static: the first of
+ * that name) by exact name; 0 if unknown. */
+uintptr_t sym_object(const char *name, uintptr_t *size);
 unsigned int sym_count(void);
 
 #endif /* KERNEL_SYMBOLS_H */

@@ -43,6 +43,12 @@ extern char bt_tables_start[], bt_tables_end[];
 extern const uint8_t bt_site_folder[];
 extern const char bt_folder_names[];
 extern const uint32_t bt_folder_count;
+/* Every sized data object (globals and statics, not thread-local), as
+ * bt_syms: offset from _text, size, name in bt_obj_names; sorted by
+ * address (tools/mktables_objs.c). */
+extern const struct bt_sym bt_objs[];
+extern const uint32_t bt_obj_count;
+extern const char bt_obj_names[];
 #endif
 
 #endif /* KERNEL_TABLES_H */

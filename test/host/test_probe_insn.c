@@ -104,6 +104,42 @@ static void good_spec(void)
 	       "a bare symbol is offset 0, no fetches");
 	tap_ok(probe_spec_parse("q=f+8,x30,x29:u64", &s, &why) == 0 && s.fetch[0].reg == 30,
 	       "x30");
+	tap_ok(!s.ret, "an instruction probe is not a return probe");
+	tap_ok(probe_spec_parse("r=f%return,$retval:s32 w=+8($retval):u16,-8(sp)", &s, &why) == 0,
+	       "a return probe parses (%s)", why);
+	tap_ok(s.ret && !strcmp(s.sym, "f") && s.offset == 0 && s.nfetch == 3,
+	       "SYMBOL%%return: the symbol, a return probe, three fetches");
+	tap_ok(s.fetch[0].reg == PROBE_REG_RETVAL && !s.fetch[0].deref &&
+	       s.fetch[0].type == PROBE_S32 && !strcmp(s.fetch[0].name, "retval"),
+	       "$retval:s32, named retval (a word for CTF and trace-cmd)");
+	tap_ok(s.fetch[1].reg == PROBE_REG_RETVAL && s.fetch[1].deref && s.fetch[1].disp == 8 &&
+	       s.fetch[1].type == PROBE_U16 && !strcmp(s.fetch[1].name, "w"), "w=+8($retval):u16");
+	tap_ok(s.fetch[2].reg == PROBE_REG_SP && s.fetch[2].deref && s.fetch[2].disp == -8,
+	       "-8(sp) at a return");
+	tap_ok(probe_spec_parse("r=f%return", &s, &why) == 0 && s.ret && !s.nfetch,
+	       "a return probe without fetches counts only");
+	tap_ok(probe_spec_parse("g=f+8,@counter:u32,p=@pair+8,@name.1:s8", &s, &why) == 0 &&
+	       s.nfetch == 3, "globals parse (%s)", why);
+	tap_ok(s.fetch[0].reg == PROBE_REG_GLOBAL && s.fetch[0].deref && !s.fetch[0].disp &&
+	       !strcmp(s.fetch[0].gsym, "counter") && !strcmp(s.fetch[0].name, "@counter") &&
+	       s.fetch[0].type == PROBE_U32, "@counter:u32, named by its text");
+	tap_ok(s.fetch[1].reg == PROBE_REG_GLOBAL && s.fetch[1].disp == 8 &&
+	       !strcmp(s.fetch[1].gsym, "pair") && !strcmp(s.fetch[1].name, "p") &&
+	       s.fetch[1].type == PROBE_X64, "p=@pair+8, x64 by default");
+	tap_ok(!strcmp(s.fetch[2].gsym, "name.1"), "a static's name.N");
+	tap_ok(probe_spec_parse("g=f%return,$retval,@counter+0x10:u16", &s, &why) == 0 &&
+	       s.fetch[1].disp == 16, "a global in a return probe (%s)", why);
+	tap_ok(probe_spec_parse("n=f+8,+8(+0(x1)):u32,-4(+16(+0(sp))),+2(@head+8):u8", &s, &why) == 0,
+	       "nested memory parses (%s)", why);
+	tap_ok(s.fetch[0].reg == 1 && s.fetch[0].deref == 2 && s.fetch[0].idisp[0] == 0 &&
+	       s.fetch[0].disp == 8 && s.fetch[0].type == PROBE_U32, "+8(+0(x1)): two reads");
+	tap_ok(s.fetch[1].reg == PROBE_REG_SP && s.fetch[1].deref == 3 && s.fetch[1].idisp[0] == 0 &&
+	       s.fetch[1].idisp[1] == 16 && s.fetch[1].disp == -4, "-4(+16(+0(sp))): three reads");
+	tap_ok(s.fetch[2].reg == PROBE_REG_GLOBAL && s.fetch[2].deref == 2 &&
+	       s.fetch[2].idisp[0] == 8 && s.fetch[2].disp == 2 && !strcmp(s.fetch[2].gsym, "head"),
+	       "+2(@head+8): the pointer at head+8, then a byte");
+	tap_ok(probe_spec_parse("r=f%return,+0($retval)", &s, &why) == 0 &&
+	       !strcmp(s.fetch[0].name, "+0($retval)"), "memory at $retval named by its text");
 }
 
 static void bad_spec(const char *text, const char *want)
@@ -146,12 +182,32 @@ int main(void)
 	bad_spec("p=f+8,w0", "unknown register");
 	bad_spec("p=f+8,x0:u128", "unknown type");
 	bad_spec("p=f+8,x0:", "unknown type");
-	bad_spec("p=f+8,+8(pc)", "memory is");
+	bad_spec("p=f+8,+8(pc)", "memory at pc");
+	bad_spec("p=f+8,+8(+0(pc))", "memory at pc");
+	bad_spec("p=f+8,+0(+0(+0(+0(x1))))", "too many memory reads");
+	bad_spec("p=f+8,+8(+0(x1)", "memory is");
+	bad_spec("p=f+8,+8(+0(x31))", "unknown register");
 	bad_spec("p=f+8,+8(x1", "memory is");
 	bad_spec("p=f+8,+8x(x1)", "memory is");
 	bad_spec("p=f+8,+4294967296(x1)", "memory is");
 	bad_spec("p=f+8,a-b=x0", "a fetch's name");
 	bad_spec("p=f+8,x0,x1,x2,x3,x4,x5,x6,x7,x8", "too many fetches");
+	bad_spec("r=f%retur", "only +OFFSET or %return");
+	bad_spec("r=f%return+8", "only +OFFSET or %return");
+	bad_spec("r=f+8%return", "only +OFFSET or %return");
+	bad_spec("r=%return", "expected a symbol");
+	bad_spec("r=f%return,x1", "a return probe fetches $retval, sp");
+	bad_spec("r=f%return,pc", "a return probe fetches $retval, sp");
+	bad_spec("r=f%return,+8(x0)", "a return probe fetches $retval, sp");
+	bad_spec("p=f+8,$retval", "$retval is for return probes");
+	bad_spec("p=f+8,+8($retval)", "$retval is for return probes");
+	bad_spec("r=f%return,$retva", "unknown register");
+	bad_spec("g=f+8,@", "a global is @SYMBOL");
+	bad_spec("g=f+8,@+8", "a global is @SYMBOL");
+	bad_spec("g=f+8,@a-b", "a global is @SYMBOL");
+	bad_spec("g=f+8,@a+zz", "a global is @SYMBOL");
+	bad_spec("g=f+8,@a+4294967296", "a global is @SYMBOL");
+	bad_spec("g=f+8,@a_name_longer_than_forty_seven_characters_is_cut_no", "a global is @SYMBOL");
 	types();
 	return tap_done();
 }

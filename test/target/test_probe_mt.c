@@ -7,6 +7,7 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <baretrace.h>
 
@@ -16,6 +17,7 @@
 #include "kprintf.h"
 #include "pmu.h"
 #include "probe_check.h"
+#include "tracers/retprobe.h"
 
 /* Other CPUs call pb_mt and check every result while this one plants and
  * removes a probe on its add, round after round. */
@@ -147,6 +149,41 @@ KTEST(probe_cost_of_a_hit)
 	KT_EXPECT(t, none > plain && two > none);
 }
 
+/* A return probe's hit: the entry callback that hooks the return, the
+ * return through fgraph_return's C path, one record. */
+static int ret_plant(const char *text)
+{
+	struct probe_spec s;
+	const char *why;
+
+	return probe_spec_parse(text, &s, &why) ? -100 : retprobe_plant(&s, &why);
+}
+
+KTEST(probe_return_cost_of_a_hit)
+{
+	const char *why;
+
+	pmu_init();
+	if (!insns_of(1))
+		return ktest_skip(t, "the PMU counts instructions only under -icount");
+	uint64_t plain = insns_of(COST_CALLS);
+
+	KT_EQ(t, ret_plant("rcost0=pb_mt%return"), 0);
+	uint64_t none = insns_of(COST_CALLS);
+
+	KT_EQ(t, retprobe_remove("rcost0", &why), 0);
+	KT_EQ(t, ret_plant("rcost1=pb_mt%return,$retval:u64"), 0);
+	uint64_t one = insns_of(COST_CALLS);
+
+	KT_EQ(t, retprobe_remove("rcost1", &why), 0);
+	kprintf("# return probe cost in instructions per hit: no fetch %llu, $retval %llu "
+		"(a call without the probe %llu)\n",
+		(unsigned long long)((none - plain) / COST_CALLS),
+		(unsigned long long)((one - plain) / COST_CALLS),
+		(unsigned long long)(plain / COST_CALLS));
+	KT_EXPECT(t, none > plain && one > none);
+}
+
 /* After a boot with trace_probe=bp=pb_mt+OFF,x2:u32,x3;bq=pb_add+OFF
  * (test/probe_boot.py); skipped in other boots. */
 KTEST(probe_boot_planted_probes_count_and_fetch)
@@ -174,4 +211,32 @@ KTEST(probe_boot_planted_probes_count_and_fetch)
 	KT_EQ(t, probe_remove("bp", &why), 0);
 	KT_EQ(t, probe_remove("bq", &why), 0);
 	KT_EQ(t, pbt_insn_at(pb_mt_at), INSN_ADD_X4_X2_X3);
+}
+
+/* After a boot with trace_probe=br=pb_mt%return,$retval:u32;
+ * bw=pb_ret_ptr%return,$retval,w=+0($retval):x32 (test/probe_boot.py);
+ * skipped in other boots. */
+KTEST(probe_boot_planted_return_probes_count)
+{
+	struct probe_view v;
+	const char *why;
+	bool br = false, bw = false;
+
+	for (unsigned int i = 0; i < RETPROBE_MAX; i++)
+		if (retprobe_get(i, &v)) {
+			br |= !strcmp(v.spec.name, "br") && v.addr == (uintptr_t)pb_mt && !v.hits;
+			bw |= !strcmp(v.spec.name, "bw") && v.addr == (uintptr_t)pb_ret_ptr;
+		}
+	if (!br && !bw)
+		return ktest_skip(t, "no trace_probe=br=... on the command line");
+	KT_EXPECT(t, br && bw);
+	KT_EQ(t, pb_mt(5, 6), 11);
+	KT_EQ(t, pb_mt(7, 8), 15);
+	KT_EQ(t, *pb_ret_ptr(2), 0xdeadbeef);
+	for (unsigned int i = 0; i < RETPROBE_MAX; i++)
+		if (retprobe_get(i, &v))
+			KT_EQ(t, v.hits, !strcmp(v.spec.name, "br") ? 2 : 1);
+	KT_EQ(t, retprobe_remove("br", &why), 0);
+	KT_EQ(t, retprobe_remove("bw", &why), 0);
+	KT_EQ(t, retprobe_count(), 0);
 }

@@ -5,6 +5,8 @@
  *   trace_probe=NAME=SYMBOL[+OFFSET][,FETCH]...[;NAME=...]   (one word)
  *   probe                                  list, with hit counts
  *   probe NAME=SYMBOL[+OFFSET] [FETCH]...  add
+ *   probe NAME=SYMBOL%return [FETCH]...    add a return probe
+ *                                          (trace/tracers/retprobe.c)
  *   probe -NAME                            remove
  *
  * Every probe's text is parsed in full before anything is planted; a
@@ -18,6 +20,7 @@
 #include "bootargs.h"
 #include "core/probe.h"
 #include "events/tracepoint.h"
+#include "tracers/retprobe.h"
 #include "kprintf.h"
 #include "shell.h"
 #include "control.h"
@@ -70,24 +73,54 @@ static int param_probe(const char *v)
 	return 0;
 }
 KERNEL_PARAM("trace_probe", param_probe,
-	     "NAME=SYMBOL[+OFFSET][,FETCH]...[;...]: probes at instructions (see 'probe')");
+	     "NAME=SYMBOL[+OFFSET|%return][,FETCH]...[;...]: probes at instructions "
+	     "and returns (see 'probe')");
+
+/* A fetch's location as the spec would write it: "+8(+0(x1))". */
+static void location(const struct probe_fetch *f, char *buf, size_t size)
+{
+	char in[64];
+
+	int off = f->deref == 1 ? (int)f->disp : (int)f->idisp[0];
+
+	if (f->reg == PROBE_REG_GLOBAL && off)
+		ksnprintf(buf, size, "@%s+%d", f->gsym, off);
+	else if (f->reg == PROBE_REG_GLOBAL)
+		ksnprintf(buf, size, "@%s", f->gsym);
+	else if (f->reg == PROBE_REG_SP || f->reg == PROBE_REG_PC || f->reg == PROBE_REG_RETVAL)
+		ksnprintf(buf, size, "%s", f->reg == PROBE_REG_SP ? "sp" :
+			  f->reg == PROBE_REG_PC ? "pc" : "$retval");
+	else
+		ksnprintf(buf, size, "x%u", f->reg);
+	for (unsigned int l = f->reg == PROBE_REG_GLOBAL; l < f->deref; l++) {
+		int d = l + 1 == f->deref ? (int)f->disp : (int)f->idisp[l];
+
+		strcpy(in, buf);
+		ksnprintf(buf, size, "%s%d(%s)", d < 0 ? "" : "+", d, in);
+	}
+}
 
 static void describe(const struct probe_spec *s)
 {
 	for (unsigned int k = 0; k < s->nfetch; k++) {
 		const struct probe_fetch *f = &s->fetch[k];
-		char loc[24];
+		char loc[64];
 
-		if (f->reg == PROBE_REG_SP || f->reg == PROBE_REG_PC)
-			strcpy(loc, f->reg == PROBE_REG_SP ? "sp" : "pc");
-		else
-			ksnprintf(loc, sizeof(loc), "x%u", f->reg);
-		if (f->deref)
-			kprintf(" %s=%s%d(%s):%s", f->name, f->disp < 0 ? "" : "+", (int)f->disp,
-				loc, probe_type_name(f->type));
-		else
-			kprintf(" %s=%s:%s", f->name, loc, probe_type_name(f->type));
+		location(f, loc, sizeof(loc));
+		kprintf(" %s=%s:%s", f->name, loc, probe_type_name(f->type));
 	}
+}
+
+/* Probes and return probes share one name space (probe -NAME). */
+static bool name_taken(const char *name)
+{
+	struct probe_view v;
+
+	for (unsigned int i = 0; i < PROBE_MAX; i++)
+		if ((probe_get(i, &v) && !strcmp(v.spec.name, name)) ||
+		    (i < RETPROBE_MAX && retprobe_get(i, &v) && !strcmp(v.spec.name, name)))
+			return true;
+	return false;
 }
 
 static int add(const char *text)
@@ -100,8 +133,16 @@ static int add(const char *text)
 		kprintf("probe: '%s': %s\n", text, why);
 		return TRACE_EINVAL;
 	}
+	if (name_taken(s.name)) {
+		kprintf("probe: %s: a probe of that name exists; nothing planted\n", s.name);
+		return TRACE_EINVAL;
+	}
 	trace_export_ready();	/* rings for its records; without them it only counts */
-	if ((err = probe_plant(&s, &why, tp_site_word))) {
+	if (s.ret && (err = retprobe_plant(&s, &why))) {
+		kprintf("probe: %s at %s%%return: %s; nothing planted\n", s.name, s.sym, why);
+		return err;
+	}
+	if (!s.ret && (err = probe_plant(&s, &why, tp_site_word))) {
 		kprintf("probe: %s at %s+0x%x: %s; nothing planted\n", s.name, s.sym,
 			(unsigned int)s.offset, why);
 		return err;
@@ -126,7 +167,7 @@ static void list(void)
 {
 	struct probe_view v;
 
-	if (!probe_count())
+	if (!probe_count() && !retprobe_count())
 		kprintf("no probes\n");
 	for (unsigned int i = 0; i < PROBE_MAX; i++) {
 		if (!probe_get(i, &v))
@@ -137,6 +178,17 @@ static void list(void)
 		describe(&v.spec);
 		kprintf("\n");
 	}
+	for (unsigned int i = 0; i < RETPROBE_MAX; i++) {
+		if (!retprobe_get(i, &v))
+			continue;
+		kprintf("%s %s%%return hits %llu unrecorded %llu", v.spec.name, v.spec.sym,
+			(unsigned long long)v.hits, (unsigned long long)v.unrecorded);
+		describe(&v.spec);
+		kprintf("\n");
+	}
+	if (retprobe_missed())
+		kprintf("return probes: %llu calls not hooked (return hooks stopped or "
+			"the shadow stack full)\n", (unsigned long long)retprobe_missed());
 }
 
 static int cmd_probe(int argc, char **argv)
@@ -152,7 +204,11 @@ static int cmd_probe(int argc, char **argv)
 	if (argv[1][0] == '-') {
 		if (argc != 2)
 			return shell_usage("probe", "-NAME takes nothing after it");
-		if (probe_remove(argv[1] + 1, &why)) {
+		int err = probe_remove(argv[1] + 1, &why);
+
+		if (err == TRACE_EINVAL && !strcmp(why, "no probe of that name"))
+			err = retprobe_remove(argv[1] + 1, &why);
+		if (err) {
 			kprintf("probe: %s: %s\n", argv[1] + 1, why);
 			return 1;
 		}
@@ -170,5 +226,5 @@ static int cmd_probe(int argc, char **argv)
 	}
 	return add(text) ? 1 : 0;
 }
-SHELL_CMD(probe, cmd_probe, "[NAME=SYMBOL[+OFFSET] [FETCH...] | -NAME]",
-	  "probes at instructions: add, remove, or list with hit counts");
+SHELL_CMD(probe, cmd_probe, "[NAME=SYMBOL[+OFFSET|%return] [FETCH...] | -NAME]",
+	  "probes at instructions and returns: add, remove, or list with hit counts");

@@ -5,7 +5,7 @@
  * Planting replaces one instruction with BRK #0xb70. The BRK's exception
  * comes here (exception_set_brk_handler): the handler finds the probe by
  * the address, counts the hit, records the fetched values (an extension
- * record, docs/wire.md 2.6 subtype 5) and resumes in the probe's slot
+ * record, docs/wire.md 2.6 subtype 5: probe_record.c) and resumes in the probe's slot
  * (trace/core/probe_xol.S), which runs the displaced instruction with the
  * interrupted code's registers and PSTATE and branches back to the next
  * instruction. So a hit costs one exception and two instructions, and no
@@ -56,16 +56,13 @@
 #include "barrier.h"
 #include "core.h"
 #include "exception.h"
-#include "fault.h"
 #include "kprintf.h"
 #include "percpu.h"
 #include "probe.h"
 #include "probe_insn.h"
-#include "ring/ring.h"
 #include "smp.h"
 #include "symbols.h"
 #include "text_alias.h"
-#include "wire.h"
 
 struct probe {
 	/* The probed address; 0 while the entry is free. Written under
@@ -93,55 +90,9 @@ static uintptr_t slot_of(unsigned int i)
 	return (uintptr_t)probe_xol_slots + (uintptr_t)i * PROBE_SLOT_BYTES;
 }
 
-/* Memory fetches are allowed to fault (a bad pointer in the probed code):
- * the value is then 0 and its bit in the record's mask says so. The
- * interrupted code may itself be under a fault probe: its recovery
- * point is kept. */
-static int fetch_memory(uintptr_t at, unsigned int size, uint64_t *v)
+uint32_t probe_take_number(void)
 {
-	struct percpu *pc = this_cpu();
-	uintptr_t recover = pc->fault_recover;
-	uint64_t esr = pc->fault_esr;
-	int err = fault_probe_read((const void *)at, size, v);
-
-	pc->fault_recover = recover;
-	pc->fault_esr = esr;
-	return err;
-}
-
-/* Subtype 5: probe varint, count u8, faulted mask u8, values (zigzag). */
-static bool record(const struct probe *p, const struct exc_frame *f)
-{
-	int64_t val[PROBE_FETCH_MAX];
-	unsigned int n = p->spec.nfetch, payload = wire_varint_len(p->number) + 2;
-	uint8_t faulted = 0;
-	uint8_t *w;
-
-	for (unsigned int k = 0; k < n; k++) {
-		const struct probe_fetch *fe = &p->spec.fetch[k];
-		uint64_t raw = fe->reg == PROBE_REG_SP ? f->sp :
-			       fe->reg == PROBE_REG_PC ? f->elr : f->x[fe->reg];
-
-		if (fe->deref && fetch_memory(raw + (uint64_t)(int64_t)fe->disp,
-					      probe_type_size(fe->type), &raw)) {
-			raw = 0;
-			faulted |= (uint8_t)(1u << k);
-		}
-		val[k] = probe_type_value(fe->type, raw);
-		payload += wire_varint_len(wire_zigzag(val[k]));
-	}
-	w = ring_reserve(WIRE_REC_EXT, 1 + wire_varint_len(payload) + payload);
-	if (!w)
-		return false;
-	*w++ = WIRE_EXT_PROBE;
-	w += wire_varint_put(w, payload);
-	w += wire_varint_put(w, p->number);
-	*w++ = (uint8_t)n;
-	*w++ = faulted;
-	for (unsigned int k = 0; k < n; k++)
-		w += wire_varint_put(w, wire_zigzag(val[k]));
-	ring_commit();
-	return true;
+	return ++numbered;
 }
 
 /* The BRK handler: exception context, interrupts masked. */
@@ -156,7 +107,8 @@ static bool probe_brk(struct exc_frame *f, unsigned int imm)
 			continue;
 		__atomic_fetch_add(&p->hits, 1, __ATOMIC_RELAXED);
 		/* In a trace callback the ring may be mid-record: count only. */
-		if (this_cpu()->trace_callback_daif || !record(p, f))
+		if (this_cpu()->trace_callback_daif ||
+		    !probe_record(p->number, &p->spec, f->x, f->sp, f->elr))
 			__atomic_fetch_add(&p->unrecorded, 1, __ATOMIC_RELAXED);
 		f->elr = slot_of(i);
 		return true;
@@ -232,6 +184,8 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 	uint32_t insn;
 	int err;
 
+	if (s->ret)
+		return *why = "a return probe (trace/tracers/retprobe.c plants those)", TRACE_EINVAL;
 	if (!func || !sym_lookup(func, &off, &size))
 		return *why = "no function of that name", TRACE_EINVAL;
 	if (s->offset >= size)
@@ -266,7 +220,7 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 	__atomic_store_n(&probes[i].seq, probes[i].seq + 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_RELEASE);	/* odd before the new fields */
 	probes[i].insn = insn;
-	probes[i].number = ++numbered;
+	probes[i].number = probe_take_number();
 	probes[i].spec = *s;
 	__atomic_store_n(&probes[i].seq, probes[i].seq + 1, __ATOMIC_RELEASE);
 	irq_restore(flags);
@@ -288,10 +242,13 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 
 int probe_plant(const struct probe_spec *s, const char **why, bool (*taken)(uintptr_t addr))
 {
+	struct probe_spec r = *s;
 	int err;
 
+	if (probe_resolve(&r, why))
+		return TRACE_EINVAL;
 	spin_lock(&trace_lock);
-	err = plant_locked(s, why, taken);
+	err = plant_locked(&r, why, taken);
 	spin_unlock(&trace_lock);
 	return err;
 }
@@ -340,6 +297,10 @@ bool probe_get(unsigned int i, struct probe_view *out)
 	if (i >= PROBE_MAX)
 		return false;
 	p = &probes[i];
+	/* A free entry, the common case, without copying its spec (the
+	 * exporter asks for every entry at each metadata frame). */
+	if (!__atomic_load_n(&p->addr, __ATOMIC_RELAXED))
+		return false;
 	for (;;) {
 		uint32_t seq = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE);
 

@@ -42,6 +42,21 @@ bool probe_get(unsigned int i, struct probe_view *out);
 /* The number of probes planted. */
 unsigned int probe_count(void);
 
+/* Records a hit of the probe numbered 'number' with spec s's fetches
+ * (subtype 5) in this CPU's ring: registers from x[] (x[0] for
+ * $retval; a return probe's spec reads nothing else of it), sp and pc.
+ * Interrupts masked, not in a trace callback; false when the ring had
+ * no room (or none is set up). */
+bool probe_record(uint32_t number, const struct probe_spec *s, const uint64_t *x,
+		  uint64_t sp, uint64_t pc);
+/* Gives each @SYMBOL fetch of s its variable's address (kernel/report's
+ * table of data objects); 0, or -1 with *why set for an unknown name or
+ * a read past the variable. probe_plant and retprobe_plant call it. */
+int probe_resolve(struct probe_spec *s, const char **why);
+/* A probe number never given before this boot (return probes share the
+ * numbers: trace/tracers/retprobe.c). Under trace_lock. */
+uint32_t probe_take_number(void);
+
 /* trace/core/probe_xol.S: PROBE_MAX slots of PROBE_SLOT_BYTES. */
 extern char probe_xol_slots[];
 #endif

@@ -83,11 +83,13 @@ static int number(const char *s, const char *e, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-/* x0..x30, sp or pc in [s, e); the code or -1. */
+/* x0..x30, sp, pc or $retval in [s, e); the code or -1. */
 static int reg(const char *s, const char *e)
 {
 	uint64_t n;
 
+	if (e - s == 7 && !memcmp(s, "$retval", 7))
+		return PROBE_REG_RETVAL;
 	if (e - s == 2 && !memcmp(s, "sp", 2))
 		return PROBE_REG_SP;
 	if (e - s == 2 && !memcmp(s, "pc", 2))
@@ -107,6 +109,65 @@ static int name_ok(const char *s, const char *e)
 		      (*s >= '0' && *s <= '9') || *s == '_'))
 			return 0;
 	return 1;
+}
+
+/* A symbol's name: letters, digits, _ and . (a static's "name.1"). */
+static int sym_ok(const char *s, const char *e)
+{
+	for (; s < e; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.'))
+			return 0;
+	return 1;
+}
+
+/* One more memory read, of displacement d, outside those f has. */
+static int add_read(struct probe_fetch *f, int64_t d, const char **why)
+{
+	if (f->deref == PROBE_DEREF_MAX)
+		return *why = "too many memory reads in one fetch (at most 3)", -1;
+	if (f->deref)
+		f->idisp[f->deref - 1] = f->disp;
+	f->disp = (int32_t)d;
+	f->deref++;
+	return 0;
+}
+
+/* The location [s, e) into f (its memory reads, innermost first, and the
+ * global's name); the base register's code, or -1 with *why set. */
+static int location(const char *s, const char *e, struct probe_fetch *f, const char **why)
+{
+	int r;
+
+	if (s < e && *s == '@') {	/* @SYMBOL[+OFF] */
+		const char *plus = find(s, e, '+');
+		uint64_t d = 0;
+
+		if (!plus)
+			plus = e;
+		if (plus == s + 1 || plus - s - 1 >= PROBE_GSYM_MAX || !sym_ok(s + 1, plus) ||
+		    (plus < e && number(plus + 1, e, 0x7fffffff, &d)))
+			return *why = "a global is @SYMBOL[+OFF] (a variable's name, OFF below 2^31)", -1;
+		memcpy(f->gsym, s + 1, (size_t)(plus - s - 1));
+		return add_read(f, (int64_t)d, why) ? -1 : PROBE_REG_GLOBAL;
+	}
+	if (s < e && (*s == '+' || *s == '-' || *s == '(' || (*s >= '0' && *s <= '9'))) {
+		const char *open = find(s, e, '(');
+		const char *num = *s == '+' || *s == '-' ? s + 1 : s;
+		uint64_t d = 0;
+
+		if (!open || e[-1] != ')' || (num < open && number(num, open, 0x7fffffff, &d)))
+			return *why = "memory is [+|-]DISP(xN), DISP(sp), DISP($retval) or "
+				      "DISP(MEMORY), DISP below 2^31", -1;
+		if ((r = location(open + 1, e - 1, f, why)) < 0)
+			return -1;
+		if (r == PROBE_REG_PC && !f->deref)
+			return *why = "memory at pc is not read (the probed instruction is known)", -1;
+		return add_read(f, *s == '-' ? -(int64_t)d : (int64_t)d, why) ? -1 : r;
+	}
+	if ((r = reg(s, e)) < 0)
+		return *why = "unknown register (x0..x30, sp, pc, $retval) or global (@SYMBOL)", -1;
+	return r;
 }
 
 static int fetch(const char *s, const char *e, struct probe_fetch *f, const char **why)
@@ -135,21 +196,12 @@ static int fetch(const char *s, const char *e, struct probe_fetch *f, const char
 			return *why = "unknown type (u8..u64, s8..s64, x32, x64)", -1;
 		e = colon;
 	}
-	if (loc < e && (*loc == '+' || *loc == '-' || *loc == '(' || (*loc >= '0' && *loc <= '9'))) {
-		const char *open = find(loc, e, '(');
-		const char *num = *loc == '+' || *loc == '-' ? loc + 1 : loc;
-		uint64_t d = 0;
-
-		if (!open || e[-1] != ')' || (num < open && number(num, open, 0x7fffffff, &d)) ||
-		    (r = reg(open + 1, e - 1)) < 0 || r == PROBE_REG_PC)
-			return *why = "memory is [+|-]DISP(xN) or DISP(sp), DISP below 2^31", -1;
-		f->deref = 1;
-		f->disp = *loc == '-' ? -(int32_t)d : (int32_t)d;
-	} else if ((r = reg(loc, e)) < 0) {
-		return *why = "unknown register (x0..x30, sp, pc)", -1;
-	}
+	if ((r = location(loc, e, f, why)) < 0)
+		return -1;
 	f->reg = (uint8_t)r;
-	if (!eq) {	/* named after its location, cut to fit */
+	if (!eq && r == PROBE_REG_RETVAL && !f->deref) {
+		memcpy(f->name, "retval", 7);	/* a word: CTF and trace-cmd fields */
+	} else if (!eq) {	/* named after its location, cut to fit */
 		size_t n = (size_t)(e - loc) < PROBE_NAME_MAX - 1 ? (size_t)(e - loc) : PROBE_NAME_MAX - 1;
 
 		memcpy(f->name, loc, n);
@@ -157,9 +209,22 @@ static int fetch(const char *s, const char *e, struct probe_fetch *f, const char
 	return 0;
 }
 
+/* Why fetch f cannot be taken where probe s runs, or NULL. At a return
+ * only x0 ($retval) and sp (as at the call) still mean what they did:
+ * the other registers hold whatever the function left in them. */
+static const char *where_refusal(const struct probe_spec *s, const struct probe_fetch *f)
+{
+	if (!s->ret && f->reg == PROBE_REG_RETVAL)
+		return "$retval is for return probes (SYMBOL%return)";
+	if (s->ret && f->reg != PROBE_REG_RETVAL && f->reg != PROBE_REG_SP &&
+	    f->reg != PROBE_REG_GLOBAL)
+		return "a return probe fetches $retval, sp, memory at them and globals (@SYMBOL)";
+	return NULL;
+}
+
 int probe_spec_parse(const char *text, struct probe_spec *out, const char **why)
 {
-	const char *eq = strchr(text, '='), *s, *e, *plus;
+	const char *eq = strchr(text, '='), *s, *e, *plus, *no;
 	uint64_t off = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -169,12 +234,17 @@ int probe_spec_parse(const char *text, struct probe_spec *out, const char **why)
 	s = eq + 1;
 	for (e = s; *e && *e != ',' && *e != ' '; e++)
 		;
-	plus = find(s, e, '+');
-	if (!plus)
+	plus = find(s, e, '%');
+	if (plus) {	/* SYMBOL%return */
+		if (e - plus != 7 || memcmp(plus, "%return", 7) || find(s, plus, '+'))
+			return *why = "after SYMBOL only +OFFSET or %return", -1;
+		out->ret = 1;
+	} else if (!(plus = find(s, e, '+'))) {
 		plus = e;
+	}
 	if (plus == s || plus - s >= PROBE_SYM_MAX)
 		return *why = "expected a symbol after NAME=", -1;
-	if (plus < e && number(plus + 1, e, 0xffffffff, &off))
+	if (!out->ret && plus < e && number(plus + 1, e, 0xffffffff, &off))
 		return *why = "the offset is not a number", -1;
 	if (off & 3)
 		return *why = "the offset is not a multiple of 4 (one instruction)", -1;
@@ -191,6 +261,8 @@ int probe_spec_parse(const char *text, struct probe_spec *out, const char **why)
 			return *why = "too many fetches (at most 8)", -1;
 		if (fetch(s, e, &out->fetch[out->nfetch], why))
 			return -1;
+		if ((no = where_refusal(out, &out->fetch[out->nfetch])))
+			return *why = no, -1;
 		out->nfetch++;
 	}
 	return 0;

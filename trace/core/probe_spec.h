@@ -4,8 +4,15 @@
  * (test/host/test_probe_insn.c).
  *
  *   NAME=SYMBOL[+OFFSET] [FETCH]...     fetches separated by ',' or ' '
+ *   NAME=SYMBOL%return [FETCH]...       a return probe: when SYMBOL returns
  *   FETCH = [FNAME=]LOC[:TYPE]
  *   LOC   = x0..x30 | sp | pc | [+|-]DISP(xN|sp)     memory at reg + DISP
+ *         | $retval | [+|-]DISP($retval)             return probes only
+ *         | @SYMBOL[+OFF]        memory in a global or static variable, by
+ *                                name (resolved when planted: probe_resolve)
+ *   Memory nests: [+|-]DISP(MEM) reads the pointer MEM holds (64 bits), then
+ *   the type's size at that pointer + DISP; "+8(+0(x1))", "+4(@head)".
+ *   At most PROBE_DEREF_MAX reads.
  *   TYPE  = u8 u16 u32 u64 s8 s16 s32 s64 x32 x64   (default x64)
  *
  * One word on the kernel command line: "trace_probe=p=f+8,x0:u32,+8(x1):x64".
@@ -29,19 +36,30 @@ enum probe_type {
 
 #define PROBE_REG_SP	31
 #define PROBE_REG_PC	32
+#define PROBE_REG_RETVAL 33	/* x0 as the function returned */
+#define PROBE_REG_GLOBAL 34	/* 'addr' (a data object's, + disp) */
+#define PROBE_GSYM_MAX	48	/* a data object's name, NUL included */
+#define PROBE_DEREF_MAX	3	/* memory reads in one fetch */
 
 struct probe_fetch {
 	char name[PROBE_NAME_MAX];
 	uint8_t reg;		/* 0-30 xN, PROBE_REG_SP, PROBE_REG_PC */
 	uint8_t type;		/* enum probe_type */
-	uint8_t deref;		/* 1: memory at reg + disp, of the type's size */
+	/* Memory reads: 0 for the register itself. Reads 1..deref-1 take
+	 * 64-bit pointers at (the value so far + idisp[k]); the last reads
+	 * the type's size at (the value so far + disp). */
+	uint8_t deref;
 	int32_t disp;
+	int32_t idisp[PROBE_DEREF_MAX - 1];
+	char gsym[PROBE_GSYM_MAX];	/* PROBE_REG_GLOBAL: the object's name */
+	uint64_t addr;		/* PROBE_REG_GLOBAL: its address, once planted */
 };
 
 struct probe_spec {
 	char name[PROBE_NAME_MAX];
 	char sym[PROBE_SYM_MAX];
 	uint32_t offset;
+	uint8_t ret;		/* 1: SYMBOL%return, a return probe */
 	unsigned int nfetch;
 	struct probe_fetch fetch[PROBE_FETCH_MAX];
 };

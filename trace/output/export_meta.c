@@ -8,6 +8,7 @@
 
 #include "core/core.h"
 #include "core/probe.h"
+#include "tracers/retprobe.h"
 #include "export_int.h"
 #include "ktime.h"
 #include "smp.h"
@@ -30,20 +31,24 @@ unsigned int trace_format_count(void);
 /* Probe schemas (wire.md 2.2 key 10) from probe slot 'from' on while
  * they fit in o; the next slot to write. A probe planted or removed
  * meanwhile is in the next set (probe_ctl sends one after each). */
+#define PROBE_META_SLOTS	(PROBE_MAX + RETPROBE_MAX)	/* return probes after */
+
 static unsigned int probe_meta(struct wire_out *o, unsigned int from)
 {
 	struct probe_view v;
 
-	for (; from < PROBE_MAX; from++) {
+	for (; from < PROBE_META_SLOTS; from++) {
 		size_t before = o->len;
+		bool ret = from >= PROBE_MAX;
 
-		if (!probe_get(from, &v))
+		if (ret ? !retprobe_get(from - PROBE_MAX, &v) : !probe_get(from, &v))
 			continue;
 		wire_out_varint(o, WIRE_META_PROBE);
 		wire_out_varint(o, v.number);
 		wire_out_str(o, v.spec.name, strlen(v.spec.name));
 		wire_out_varint(o, v.addr - (uintptr_t)_text);
-		wire_out_u8(o, (uint8_t)v.spec.nfetch);
+		/* Bit 7: a return probe (the address is the function's). */
+		wire_out_u8(o, (uint8_t)(v.spec.nfetch | (ret ? WIRE_PROBE_RETURN : 0)));
 		for (unsigned int k = 0; k < v.spec.nfetch; k++) {
 			wire_out_str(o, v.spec.fetch[k].name, strlen(v.spec.fetch[k].name));
 			wire_out_u8(o, v.spec.fetch[k].type);
@@ -99,7 +104,7 @@ unsigned int export_send_meta(void)
 			break;	/* one item larger than a frame: never fits */
 		export_send(WIRE_FRAME_META, 0, meta_seq++, body, o.len);
 		frames++;
-		if (fmt == nfmt && ev == nev && pr == PROBE_MAX)
+		if (fmt == nfmt && ev == nev && pr == PROBE_META_SLOTS)
 			break;
 		wire_out_init(&o, body, sizeof(body));
 	}

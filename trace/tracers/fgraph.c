@@ -39,6 +39,8 @@ static void frame_done(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t
 		graph_exit(st, f, now, retval, returned);
 	else if (f->owner == FGRAPH_HIST)
 		hist_exit(st, f, now, returned);
+	else if (f->owner == FGRAPH_RETPROBE)
+		retprobe_exit(f, retval, f->sp, returned);
 	else
 		profile_exit(st, f, now);
 }

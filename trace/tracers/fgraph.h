@@ -51,6 +51,7 @@ enum fgraph_owner {
 	FGRAPH_GRAPH = 1,
 	FGRAPH_PROFILE = 2,
 	FGRAPH_HIST = 3,	/* duration histograms (hist.c); never pushed fast */
+	FGRAPH_RETPROBE = 4,	/* return probes (retprobe.c); never pushed fast */
 };
 
 /* A frame pushed by a recorder in assembly (trace/tracers/rec_graph.S):
@@ -62,11 +63,11 @@ struct fgraph_frame {
 	uint64_t ret;		/* real return address */
 	uint64_t fp;		/* caller's frame pointer at the call */
 	uint64_t sp;		/* stack pointer at the call (= at the return) */
-	uint64_t ts;		/* counter at entry */
+	uint64_t ts;		/* counter at entry; a return probe's: its number */
 	uint32_t site;
 	uint8_t owner;		/* enum fgraph_owner */
 	uint8_t flags;		/* owner's own, and FGRAPH_FLAG_FAST */
-	uint16_t pad;
+	uint16_t aux;		/* owner's own: a return probe's entry */
 };
 
 /* The last frames unwound as abandoned, kept so that a return they
@@ -131,6 +132,7 @@ void graph_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now,
 		uint64_t retval, bool returned);
 void profile_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now);
 void hist_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now, bool returned);
+void retprobe_exit(struct fgraph_frame *f, uint64_t retval, uint64_t sp, bool returned);
 
 /* The real return address behind the n-th fgraph_return (0 = innermost)
  * on this CPU's stack, for backtraces; 0 if there is none. */

@@ -56,7 +56,9 @@ struct bt_format {
 struct bt_probe {
 	uint64_t id;
 	char *name;
-	uint64_t offset;	/* the probed address - _text */
+	uint64_t offset;	/* the probed address - _text (a return
+				   probe's: its function's entry) */
+	int ret;		/* a return probe (SYMBOL%return) */
 	unsigned nfetch;
 	char *fetch[BT_PROBE_FETCH_MAX];
 	uint8_t type[BT_PROBE_FETCH_MAX];

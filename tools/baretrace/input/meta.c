@@ -140,8 +140,9 @@ static void free_probe(struct bt_probe *p)
 		free(p->fetch[i]);
 }
 
-/* Key 10: probe varint, name, offset varint, count u8, each fetch a name
- * and a type u8. Replaces the probe number's earlier schema. */
+/* Key 10: probe varint, name, offset varint, count u8 (bit 7: a return
+ * probe), each fetch a name and a type u8. Replaces the probe number's
+ * earlier schema. */
 static int parse_probe(struct bt_meta *m, struct cur *c)
 {
 	struct bt_probe p = { 0 };
@@ -150,6 +151,8 @@ static int parse_probe(struct bt_meta *m, struct cur *c)
 	p.name = get_str(c);
 	p.offset = get_varint(c);
 	p.nfetch = get_u8(c);
+	p.ret = (p.nfetch & WIRE_PROBE_RETURN) != 0;
+	p.nfetch &= ~(unsigned)WIRE_PROBE_RETURN;
 	if (p.nfetch > BT_PROBE_FETCH_MAX)
 		c->bad = 1;
 	for (unsigned i = 0; i < p.nfetch && !c->bad; i++) {

@@ -60,7 +60,7 @@ void bt_fmt_probe(const struct bt_decoder *d, const struct wire_ext *x, char *bu
 	uint64_t u;
 
 	if (p)
-		snprintf(buf, cap, "probe %s:", p->name);
+		snprintf(buf, cap, "probe %s%s:", p->name, p->ret ? " (return)" : "");
 	else
 		snprintf(buf, cap, "probe #%llu:", (unsigned long long)x->probe);
 	len = strlen(buf);
