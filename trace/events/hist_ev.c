@@ -95,6 +95,17 @@ static void hist_ev_hit(const struct tp_event *ev, const uint64_t *fields)
 	}
 }
 
+/* The first n characters of p, cut to fit, for a message. */
+static const char *shown(const char *p, size_t n)
+{
+	static char buf[80];
+
+	n = n < sizeof(buf) - 1 ? n : sizeof(buf) - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
 /* The index of field 'name' (n characters) in ev, or -1 (said why). */
 static int field_of(const struct tp_event *ev, const char *name, size_t n, const char *what)
 {
@@ -110,7 +121,7 @@ static int field_of(const struct tp_event *ev, const char *name, size_t n, const
 		}
 		return (int)i;
 	}
-	kprintf("hist: %s has no field '%.*s'; its fields:", ev->name, (int)n, name);
+	kprintf("hist: %s has no field '%s'; its fields:", ev->name, shown(name, n));
 	for (unsigned int i = 0; i < ev->nfields; i++)
 		kprintf(" %s", ev->fields[i].name);
 	kprintf("\n");
@@ -129,8 +140,8 @@ static int parse_one(const char *p, size_t n, struct hist_ev_spec *s)
 	if (!c2 || c2 == c1 + 1 || fend == c2 + 1 || (size_t)(c2 - p) >= sizeof(name) ||
 	    (c3 && (strncmp(c3, ":keys=", 6) || c3 + 6 == end ||
 		    memchr(c3 + 6, ':', (size_t)(end - c3 - 6))))) {
-		kprintf("hist: '%.*s' is not SYSTEM:EVENT:FIELD or SYSTEM:EVENT:FIELD:keys=KEY\n",
-			(int)n, p);
+		kprintf("hist: '%s' is not SYSTEM:EVENT:FIELD or SYSTEM:EVENT:FIELD:keys=KEY\n",
+			shown(p, n));
 		return -1;
 	}
 	memcpy(name, p, (size_t)(c2 - p));
@@ -224,6 +235,15 @@ int hist_ev_stop(void)
 	if (!err)
 		attached = false;
 	return err;
+}
+
+int hist_ev_forget(void)
+{
+	if (attached)
+		return TRACE_EBUSY;
+	nspecs = 0;
+	hist_ev_clear();
+	return 0;
 }
 
 bool hist_ev_on(void)

@@ -49,6 +49,9 @@ int hist_ev_start(const char *specs);
 /* Detaches (the counts are kept: printing and sending still work). */
 int hist_ev_stop(void);
 bool hist_ev_on(void);
+/* While off: back to never started (nothing sent or printed at the end
+ * of the run). 0, or TRACE_EBUSY while on. */
+int hist_ev_forget(void);
 /* Every count to zero, without stopping anyone (as hist_clear). */
 void hist_ev_clear(void);
 /* The specs of the last start (0 if none ever started). */
