@@ -56,6 +56,8 @@ int main(int argc, char **argv)
 		return scenario_golden();
 	if (!strcmp(argv[0], "histwork"))
 		return scenario_histwork();
+	if (!strcmp(argv[0], "histev"))
+		return scenario_histev();
 	if (!strcmp(argv[0], "reset"))
 		return scenario_reset(argc > 1 ? argv[1] : NULL);
 	if (!strcmp(argv[0], "soak") && argc == 2)
@@ -88,7 +90,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, panic, printlines, golden, histwork, reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic], hang, gdbhang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, panic, printlines, golden, histwork, histev, reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic], hang, gdbhang, args)\n",
 	       argv[0]);
 	return 2;
 }

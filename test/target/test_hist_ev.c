@@ -30,7 +30,8 @@
 TP_DEFINE(histev, hit, TP_FIELD(U32, key, "%u"), TP_FIELD(U64, val, "%lu"),
 	  TP_FIELD(S32, delta, "%d"), TP_STRING(tag, 8), TP_FIELD(U8, small, "%u"));
 
-static __attribute__((noinline)) void hev_fire(uint32_t key, uint64_t val)
+/* Also the 'histev' scenario's (scenario_hist.c). */
+__attribute__((noinline)) void hev_fire(uint32_t key, uint64_t val)
 {
 	trace_event(histev, hit, key, val, -1, "t", (uint8_t)val);
 }

@@ -382,6 +382,11 @@ int bt_hist_main(int argc, char **argv);	/* its command line */
  * when it cannot be read or has none. */
 struct bt_hist;
 void bt_hist_load(const char *trace, const char *elf, struct bt_decoder *d, struct bt_hist *h);
+/* hist_ev.c: the tracepoint field histograms (kind 1): bars (a blank
+ * line first if any_before; returns how many specs) and "events":[...]. */
+size_t bt_hist_ev_print(const struct bt_decoder *d, const struct bt_hist *h, int per_cpu,
+			int any_before);
+void bt_hist_ev_json(const struct bt_decoder *d, const struct bt_hist *h);
 /* hist_diff.c: stats --diff --hist; the exit status. */
 struct bt_diff_opts;
 int bt_hist_diff(const struct bt_diff_opts *o);
