@@ -100,10 +100,12 @@ static void add_part(struct bt_hist *h, unsigned cpu, uint64_t part,
 		return;
 	}
 	c->next_part = part + 1;
+	h->frames++;
+	if (!count)	/* an empty dump: nothing to add (fn may be NULL) */
+		return;
 	c->fn = bt_grow(c->fn, &c->cap, c->n + (size_t)count, sizeof(*c->fn));
 	memcpy(c->fn + c->n, scratch, (size_t)count * sizeof(*scratch));
 	c->n += (size_t)count;
-	h->frames++;
 }
 
 int bt_hist_add_frame(struct bt_hist *h, unsigned cpu, const uint8_t *body, size_t len)

@@ -15,8 +15,8 @@
 #define BAR_WIDTH	40
 
 /* The event's name and a field's, from the schemas (metadata key 7). */
-static const char *event_name(const struct bt_decoder *d, const struct bt_hist_ev *e,
-			      char *buf, size_t n)
+const char *bt_hist_ev_event(const struct bt_decoder *d, const struct bt_hist_ev *e,
+			     char *buf, size_t n)
 {
 	const struct bt_schema *s = bt_meta_schema(&d->meta, e->event);
 
@@ -26,8 +26,8 @@ static const char *event_name(const struct bt_decoder *d, const struct bt_hist_e
 	return buf;
 }
 
-static const char *field_name(const struct bt_decoder *d, const struct bt_hist_ev *e,
-			      uint64_t i, char *buf, size_t n)
+const char *bt_hist_ev_field(const struct bt_decoder *d, const struct bt_hist_ev *e,
+			     uint64_t i, char *buf, size_t n)
 {
 	const struct bt_schema *s = bt_meta_schema(&d->meta, e->event);
 
@@ -102,13 +102,13 @@ size_t bt_hist_ev_print(const struct bt_decoder *d, const struct bt_hist *h, int
 
 		if (!e->used)
 			continue;
-		const char *key = e->keyf ? field_name(d, e, e->keyf - 1, b3, sizeof(b3)) : NULL;
-		const char *val = field_name(d, e, e->field, b2, sizeof(b2));
+		const char *key = e->keyf ? bt_hist_ev_field(d, e, e->keyf - 1, b3, sizeof(b3)) : NULL;
+		const char *val = bt_hist_ev_field(d, e, e->field, b2, sizeof(b2));
 
 		if (any_before || specs)
 			putchar('\n');
 		specs++;
-		printf("%s: %s", event_name(d, e, b1, sizeof(b1)), val);
+		printf("%s: %s", bt_hist_ev_event(d, e, b1, sizeof(b1)), val);
 		if (key)
 			printf(" per %s", key);
 		putchar('\n');
@@ -202,12 +202,12 @@ void bt_hist_ev_json(const struct bt_decoder *d, const struct bt_hist *h)
 		if (!e->used)
 			continue;
 		printf("%s{\"spec\":%u,\"event\":", first ? "" : ",", k);
-		bt_json_str(stdout, event_name(d, e, b1, sizeof(b1)));
+		bt_json_str(stdout, bt_hist_ev_event(d, e, b1, sizeof(b1)));
 		fputs(",\"field\":", stdout);
-		bt_json_str(stdout, field_name(d, e, e->field, b2, sizeof(b2)));
+		bt_json_str(stdout, bt_hist_ev_field(d, e, e->field, b2, sizeof(b2)));
 		fputs(",\"key\":", stdout);
 		if (e->keyf)
-			bt_json_str(stdout, field_name(d, e, e->keyf - 1, b3, sizeof(b3)));
+			bt_json_str(stdout, bt_hist_ev_field(d, e, e->keyf - 1, b3, sizeof(b3)));
 		else
 			fputs("null", stdout);
 		printf(",\"other\":%llu,\"keys\":[", (unsigned long long)other_of(e));
