@@ -7,7 +7,9 @@ Per CPU and key, the counts and sums equal both the scenario's own
 formula and the events the same run recorded. Then `baretrace hist`
 (text and --json) must show the same numbers; a bad spec at boot is
 refused before main() with a clear message. Run on TCG and on
-multi-threaded TCG (every CPU fires at once).
+multi-threaded TCG (every CPU fires at once). Last, the histograms of
+both kinds in a crash report (the scenarios followed by a crash) and in
+a break-key report (timer:tick's count per CPU while two CPUs spin).
 """
 import collections
 import json
@@ -15,7 +17,9 @@ import os
 import re
 
 from bt_frames import frames, varint
-from harness import HOST, make_var, run
+from coverage_frames import frames as raw_frames, raw_boot
+from harness import HOST, input_boot_cmd, make_var, run
+from hist_frames import hist_dumps
 
 SPEC = "histev:hit:val:keys=key"
 
@@ -104,6 +108,8 @@ def check_hist_ev_frames(res, board, image_dir):
     check_run(res, board, image_dir, "")
     check_run(res, board, image_dir, "-accel tcg,thread=multi")
     check_refused(res, board, image_dir)
+    check_crash(res, board, image_dir)
+    check_break_key(res, image_dir)
 
 
 def check_run(res, board, image_dir, flags):
@@ -166,3 +172,70 @@ def check_refused(res, board, image_dir):
         res.record(f"hist events: trace_hist={spec} is refused before main() with a clear "
                    "message", msg in out and "not applied" in out and "histev: cpu" not in out
                    and st != 0, out[-1500:])
+
+
+def report_frames(out, start, end):
+    """(type, cpu, body) of the frames between the two markers of a report."""
+    a = out.find(start)
+    b = out.find(end, a)
+    return [(t, c, body) for t, c, _, body in raw_frames(out[a:b])] if 0 <= a < b else []
+
+
+def sets(out, kind):
+    """The type-10 frames of one kind after the crash report, split into
+    the sends they came in (each send begins with CPU 0's part 0)."""
+    a = out.find(b"==== end of crash report")
+    out_sets = []
+    for t, c, _, b in raw_frames(out[a:]) if a >= 0 else []:
+        if t != 10 or not b or b[0] != kind:
+            continue
+        if c == 0 and varint(b, 1)[0] == 0:
+            out_sets.append([])
+        if out_sets:
+            out_sets[-1].append((t, c, b))
+    return out_sets
+
+
+def check_crash(res, board, image_dir):
+    """A crash after the scenario: the crash hook sends the histograms
+    (a first set), and the end of the run, which follows here
+    (panic=poweroff), a second; with panic=reset only the first would
+    reach the host. Both must hold what the scenario did."""
+    ncpus = int(make_var(board, "QEMU_SMP"))
+    st, out = raw_boot(board, image_dir, f"panic=poweroff trace_hist={SPEC} -- histev crash")
+    got = [{c: d[1] for c, d in ev_dumps(x).items()} for x in sets(out, 1)]
+    res.record("hist events: the crash sends the field histograms (then the end of the run "
+               "again), the hits fired before the crash", st == 139 and len(got) == 2 and
+               all(g == formula(ncpus) for g in got),
+               f"status {st}, sets {got}\n" + out[-1500:].decode(errors="replace"))
+    st, out = raw_boot(board, image_dir, "panic=poweroff trace_hist=hs_work -- histwork crash")
+    text = out.decode(errors="replace").replace("\r", "")
+    made = {int(c): int(n) for c, n in re.findall(r"^histwork: cpu (\d+) made (\d+) calls$",
+                                                  text, re.M)}
+    got = [{c: sum(sum(bk.values()) for _, bk in d.values()) for c, d in hist_dumps(x).items()}
+           for x in sets(out, 0)]
+    res.record("hist: the crash sends the duration histograms (then the end of the run again), "
+               "the calls made before the crash", st == 139 and len(made) == ncpus and
+               len(got) == 2 and all(g == made for g in got),
+               f"status {st}, made {made}, sets {got}\n" + text[-1500:])
+
+
+def check_break_key(res, image_dir):
+    """Ctrl-\\ twice while CPUs 0 and 1 spin: the break report carries each
+    CPU's timer:tick counts keyed by the CPU, a CPU only its own; the run
+    goes on and its end sends totals at least as large."""
+    cmd = ["tools/qemu-run", "--image", os.path.join(image_dir, "Image"), "--smp", "4",
+           "--bootargs", "panic=poweroff trace_hist=timer:tick:count:keys=cpu -- spin 3"]
+    st, out = input_boot_cmd(cmd, "spin: CPUs 0 and 1 spin", b"\x1c\x1c", raw=True)
+    at = ev_dumps(report_frames(out, b"==== baretrace break on CPU", b"==== end of break report"))
+    end = out.find(b"==== end of break report")
+    last = ev_dumps([(t, c, b) for t, c, _, b in raw_frames(out[end:])]) if end > 0 else {}
+    own = all(set(d[1]) <= {c} for c, d in at.items())
+    hits = {c: sum(sum(bk.values()) for _, bk in d[1].values()) for c, d in at.items()}
+    after = {c: sum(sum(bk.values()) for _, bk in d[1].values()) for c, d in last.items()}
+    res.record("hist events: the break report sends the field histograms (timer:tick per CPU, "
+               "each CPU only its own key), and the end of the run larger totals",
+               st == 0 and len(at) == 4 and own and hits.get(0, 0) > 0 and
+               all(after.get(c, 0) >= n for c, n in hits.items()),
+               f"status {st}, at the break {hits}, at the end {after}, keys "
+               f"{ {c: sorted(d[1]) for c, d in at.items()} }\n" + out[-1500:].decode(errors="replace"))

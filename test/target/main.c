@@ -54,10 +54,13 @@ int main(int argc, char **argv)
 		return scenario_conread();
 	if (!strcmp(argv[0], "golden"))
 		return scenario_golden();
-	if (!strcmp(argv[0], "histwork"))
-		return scenario_histwork();
-	if (!strcmp(argv[0], "histev"))
-		return scenario_histev();
+	/* "histwork crash", "histev crash": the same, then a crash (the
+	 * histograms go out with the crash report). */
+	if (!strcmp(argv[0], "histwork") || !strcmp(argv[0], "histev")) {
+		int st = argv[0][4] == 'w' ? scenario_histwork() : scenario_histev();
+
+		return argc > 1 && !strcmp(argv[1], "crash") ? scenario_crash("null") : st;
+	}
 	if (!strcmp(argv[0], "reset"))
 		return scenario_reset(argc > 1 ? argv[1] : NULL);
 	if (!strcmp(argv[0], "soak") && argc == 2)
@@ -90,7 +93,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, panic, printlines, golden, histwork, histev, reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic], hang, gdbhang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, panic, printlines, golden, histwork [crash], histev [crash], reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic], hang, gdbhang, args)\n",
 	       argv[0]);
 	return 2;
 }
