@@ -81,9 +81,9 @@ static void hist_ev_hit(const struct tp_event *ev, const uint64_t *fields)
 			t->other = 0;
 			__atomic_store_n(&t->seen, e, __ATOMIC_RELEASE);
 		}
-		uint64_t v = tp_field_value(&ev->fields[s->field], fields[s->field]);
-		uint64_t key = s->key == HIST_EV_NOKEY ? 0 :
-			       tp_field_value(&ev->fields[s->key], fields[s->key]);
+		/* tp_field_value for an unsigned field: its width's bits */
+		uint64_t v = fields[s->field] & s->vmask;
+		uint64_t key = s->key == HIST_EV_NOKEY ? 0 : fields[s->key] & s->kmask;
 		struct hist_ev_row *r = row_for(t, key);
 
 		if (!r) {
@@ -156,6 +156,8 @@ static int parse_one(const char *p, size_t n, struct hist_ev_spec *s)
 		return -1;
 	s->field = (uint8_t)f;
 	s->key = (uint8_t)k;
+	s->vmask = tp_field_value(&s->ev->fields[f], ~0ULL);
+	s->kmask = k == HIST_EV_NOKEY ? 0 : tp_field_value(&s->ev->fields[k], ~0ULL);
 	return 0;
 }
 

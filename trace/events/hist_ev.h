@@ -38,6 +38,7 @@ struct hist_ev_spec {
 	const struct tp_event *ev;
 	uint8_t field;			/* the value's index in ev->fields */
 	uint8_t key;			/* the key's, or HIST_EV_NOKEY */
+	uint64_t vmask, kmask;		/* the fields' widths (unsigned only) */
 };
 
 /* Parses "SYS:EV:FIELD[:keys=KEY][,SPEC...]" (1 to HIST_EV_MAX specs),
