@@ -72,9 +72,13 @@ int trace_hist_events(bool on, const char *specs)
 
 	if (!on)
 		return hist_ev_stop();
-	if ((err = trace_export_ready()))
+	if ((err = hist_ev_start(specs)))	/* a bad spec changes nothing */
 		return err;
-	return hist_ev_start(specs);
+	if ((err = trace_export_ready())) {	/* the exporter carries the frames */
+		hist_ev_stop();
+		kprintf("hist: the exporter did not start (%d)\n", err);
+	}
+	return err;
 }
 
 static int hist_on(int argc, char **argv)
@@ -124,7 +128,9 @@ static int hist_on(int argc, char **argv)
 static int cmd_hist(int argc, char **argv)
 {
 	if (argc == 1) {
-		if (hist_started() || !hist_ev_on())
+		const struct hist_ev_spec *sp;
+
+		if (hist_started() || !hist_ev_specs(&sp))	/* or "not started" */
 			hist_print();
 		hist_ev_print();
 		return 0;
