@@ -101,59 +101,73 @@ void hist_ev_send(void)
 			send_one(k, &s[k], c);
 }
 
-/* Spec k's bars for each key seen on any CPU, all CPUs added. */
-static void print_spec(unsigned int k, const struct hist_ev_spec *s)
+/* The smallest key above 'after' (any, if 'first') used on any CPU in
+ * spec k; false when there is none. */
+static bool next_key(unsigned int k, bool first, uint64_t after, uint64_t *key)
 {
-	uint64_t other = 0, done[HIST_EV_KEYS * 4];	/* keys printed (at most 64 per CPU) */
-	unsigned int ndone = 0;
-	bool keyed = s->key != HIST_EV_NOKEY;
+	bool found = false;
 
-	kprintf("hist: %s: %s", s->ev->name, s->ev->fields[s->field].name);
-	if (keyed)
-		kprintf(" per %s", s->ev->fields[s->key].name);
-	kprintf("\n");
 	for (unsigned int c = 0; c < smp_num_cpus(); c++) {
 		const struct hist_ev_table *t = hist_ev_table_of(k, c);
 
 		for (unsigned int i = 0; t && i < HIST_EV_KEYS; i++) {
 			const struct hist_ev_row *r = &t->rows[i];
-			uint64_t sum[HIST_BUCKETS] = { 0 }, hits = 0, total = 0;
-			bool seen = false;
 
-			if (!row_used(r))
-				continue;
-			for (unsigned int d = 0; d < ndone; d++)
-				seen |= done[d] == r->key;
-			if (seen || ndone == sizeof(done) / sizeof(done[0]))
-				continue;
-			done[ndone++] = r->key;
-			for (unsigned int c2 = c; c2 < smp_num_cpus(); c2++) {
-				const struct hist_ev_table *t2 = hist_ev_table_of(k, c2);
-
-				for (unsigned int j = 0; t2 && j < HIST_EV_KEYS; j++) {
-					const struct hist_ev_row *r2 = &t2->rows[j];
-
-					if (!row_used(r2) || r2->key != r->key)
-						continue;
-					for (unsigned int b = 0; b < HIST_BUCKETS; b++) {
-						sum[b] += r2->bucket[b];
-						hits += r2->bucket[b];
-					}
-					total += r2->sum;
-				}
+			if (row_used(r) && (first || r->key > after) && (!found || r->key < *key)) {
+				*key = r->key;
+				found = true;
 			}
-			if (keyed)
-				kprintf("hist: %s = %lu: ", s->ev->fields[s->key].name,
-					(unsigned long)r->key);
-			else
-				kprintf("hist: ");
-			kprintf("%lu hit%s, average %lu\n", (unsigned long)hits, hits == 1 ? "" : "s",
-				(unsigned long)(total / hits));
-			hist_print_bars(sum, s->ev->fields[s->field].name);
 		}
+	}
+	return found;
+}
+
+/* Spec k's bars for each key seen on any CPU, in key order, all CPUs
+ * added. */
+static void print_spec(unsigned int k, const struct hist_ev_spec *s)
+{
+	uint64_t other = 0, key = 0;
+	bool keyed = s->key != HIST_EV_NOKEY, any = false;
+
+	kprintf("hist: %s: %s", s->ev->name, s->ev->fields[s->field].name);
+	if (keyed)
+		kprintf(" per %s", s->ev->fields[s->key].name);
+	kprintf("\n");
+	for (bool first = true; next_key(k, first, key, &key); first = false) {
+		uint64_t sum[HIST_BUCKETS] = { 0 }, hits = 0, total = 0;
+
+		for (unsigned int c = 0; c < smp_num_cpus(); c++) {
+			const struct hist_ev_table *t = hist_ev_table_of(k, c);
+
+			for (unsigned int j = 0; t && j < HIST_EV_KEYS; j++) {
+				const struct hist_ev_row *r = &t->rows[j];
+
+				if (!row_used(r) || r->key != key)
+					continue;
+				for (unsigned int b = 0; b < HIST_BUCKETS; b++) {
+					sum[b] += r->bucket[b];
+					hits += r->bucket[b];
+				}
+				total += r->sum;
+			}
+		}
+		if (!hits)
+			continue;
+		any = true;
+		if (keyed)
+			kprintf("hist: %s = %lu: ", s->ev->fields[s->key].name, (unsigned long)key);
+		else
+			kprintf("hist: ");
+		kprintf("%lu hit%s, average %lu\n", (unsigned long)hits, hits == 1 ? "" : "s",
+			(unsigned long)(total / hits));
+		hist_print_bars(sum, s->ev->fields[s->field].name);
+	}
+	for (unsigned int c = 0; c < smp_num_cpus(); c++) {
+		const struct hist_ev_table *t = hist_ev_table_of(k, c);
+
 		other += t ? t->other : 0;
 	}
-	if (!ndone)
+	if (!any)
 		kprintf("hist: no hits\n");
 	if (other)
 		kprintf("hist: %lu hits of keys past the %u a CPU keeps, not counted above\n",
