@@ -54,13 +54,10 @@ int main(int argc, char **argv)
 		return scenario_conread();
 	if (!strcmp(argv[0], "golden"))
 		return scenario_golden();
-	/* "histwork crash", "histev crash": the same, then a crash (the
-	 * histograms go out with the crash report). */
-	if (!strcmp(argv[0], "histwork") || !strcmp(argv[0], "histev")) {
-		int st = argv[0][4] == 'w' ? scenario_histwork() : scenario_histev();
-
-		return argc > 1 && !strcmp(argv[1], "crash") ? scenario_crash("null") : st;
-	}
+	if (!strcmp(argv[0], "histwork"))
+		return scenario_histwork(argc > 1 ? argv[1] : NULL);
+	if (!strcmp(argv[0], "histev"))
+		return scenario_histev(argc > 1 ? argv[1] : NULL);
 	if (!strcmp(argv[0], "reset"))
 		return scenario_reset(argc > 1 ? argv[1] : NULL);
 	if (!strcmp(argv[0], "soak") && argc == 2)

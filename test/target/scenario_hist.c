@@ -11,6 +11,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <baretrace.h>
 
@@ -63,7 +64,15 @@ static void work(void *arg)
 		}
 }
 
-int scenario_histwork(void)
+/* "crash" after the work: the crash report sends the histograms. */
+static int end(const char *opt)
+{
+	if (opt && !strcmp(opt, "crash"))
+		return scenario_crash("null");
+	return 0;
+}
+
+int scenario_histwork(const char *opt)
 {
 	unsigned int ncpus = smp_num_cpus();
 
@@ -74,7 +83,7 @@ int scenario_histwork(void)
 		smp_wait(c);
 	for (unsigned int c = 0; c < ncpus; c++)
 		printf("histwork: cpu %u made %lu calls\n", c, (unsigned long)made[c]);
-	return 0;
+	return end(opt);
 }
 
 static volatile uint64_t fired[NR_CPUS];
@@ -89,7 +98,7 @@ static void fire_some(void *arg)
 	}
 }
 
-int scenario_histev(void)
+int scenario_histev(const char *opt)
 {
 	unsigned int ncpus = smp_num_cpus();
 
@@ -100,5 +109,5 @@ int scenario_histev(void)
 		smp_wait(c);
 	for (unsigned int c = 0; c < ncpus; c++)
 		printf("histev: cpu %u fired %lu\n", c, (unsigned long)fired[c]);
-	return 0;
+	return end(opt);
 }
