@@ -324,7 +324,7 @@ static void start_hist(void)
 {
 	unsigned int n;
 
-	if (strchr(p_hist, ':')) {	/* SYSTEM:EVENT:FIELD[:keys=KEY],... */
+	if (p_hist[strcspn(p_hist, ":")]) {	/* SYSTEM:EVENT:FIELD[:keys=KEY],...; no strchr (SIMD) */
 		check(trace_hist_events(true, p_hist), "trace_hist", p_hist);
 		if (hist_ev_on())
 			kprintf("trace: hist on %s\n", p_hist);

@@ -128,18 +128,28 @@ static int field_of(const struct tp_event *ev, const char *name, size_t n, const
 	return -1;
 }
 
+/* The first ':' in p .. end, or NULL (newlib's memchr uses SIMD
+ * registers, which kernel code never touches). */
+static const char *colon(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (*p == ':')
+			return p;
+	return NULL;
+}
+
 /* One spec of n characters into *s, or -1 (said why). */
 static int parse_one(const char *p, size_t n, struct hist_ev_spec *s)
 {
 	char name[64];
-	const char *c1 = memchr(p, ':', n), *c2 = c1 ? memchr(c1 + 1, ':', n - (size_t)(c1 + 1 - p)) : NULL;
-	const char *end = p + n, *c3 = c2 ? memchr(c2 + 1, ':', (size_t)(end - c2 - 1)) : NULL;
+	const char *end = p + n, *c1 = colon(p, end), *c2 = c1 ? colon(c1 + 1, end) : NULL;
+	const char *c3 = c2 ? colon(c2 + 1, end) : NULL;
 	const char *fend = c3 ? c3 : end;
 	int f, k = HIST_EV_NOKEY;
 
 	if (!c2 || c2 == c1 + 1 || fend == c2 + 1 || (size_t)(c2 - p) >= sizeof(name) ||
 	    (c3 && (strncmp(c3, ":keys=", 6) || c3 + 6 == end ||
-		    memchr(c3 + 6, ':', (size_t)(end - c3 - 6))))) {
+		    colon(c3 + 6, end)))) {
 		kprintf("hist: '%s' is not SYSTEM:EVENT:FIELD or SYSTEM:EVENT:FIELD:keys=KEY\n",
 			shown(p, n));
 		return -1;
