@@ -16,6 +16,7 @@ from api_target import check_api
 from coverage_frames import check_coverage_frames
 from coverage_make import check_make_coverage
 from hist_frames import check_hist_frames, check_hist_icount
+from hist_ev_frames import check_hist_ev_frames
 from probe_boot import check_probe_boot
 
 
@@ -62,6 +63,7 @@ def stage_target(res, board):
     if board == "qemu-virt":
         check_make_coverage(res)
         check_hist_frames(res, board, image_dir)
+        check_hist_ev_frames(res, board, image_dir)
         check_hist_icount(res, board, image_dir)
 
 

@@ -129,16 +129,22 @@ def check_run(res, board, image_dir, graph_func, what):
 
 def check_hist_icount(res, board, image_dir):
     """The hist suite under -icount shift=0: exact times, and the cost of
-    a hit in instructions (the PMU counts them only there). Not the
+    a hit in instructions (the PMU counts them only there), the field
+    histograms' (hist_ev_) included. Not the
     tests where CPUs 1-3 run smp_start work for long: under -icount a
     busy secondary CPU took no timer tick for 2 s of virtual time and the
     lockup detector ended the run (seen with hist_clear_while_other_cpus_hit
     then hist_per_cpu_...; both pass on TCG and multi-threaded TCG)."""
     st, out = boot(board, image_dir, "icount", "panic=poweroff -- ktest hist_cost hist_counts "
-                   "hist_refuses hist_clear_then", timeout=180)
+                   "hist_refuses hist_clear_then hist_ev_", timeout=180)
     parse_ktap("ktap[icount hist]", out, res)
     m = re.search(r"^# hist cost in instructions per call: .*$", out, re.M)
     res.record("hist under -icount: the cost of a hit is measured, not skipped",
                st == 0 and m is not None and "SKIP" not in out, out[-1500:])
+    if m:
+        print("# " + m.group(0).lstrip("# "), flush=True)
+    m = re.search(r"^# hist_ev cost in instructions per hit .*$", out, re.M)
+    res.record("hist events under -icount: the cost of a field histogram's hit is measured",
+               st == 0 and m is not None, out[-1500:])
     if m:
         print("# " + m.group(0).lstrip("# "), flush=True)

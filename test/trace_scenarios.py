@@ -241,7 +241,9 @@ def stage_trace(h, res, board):
         (b"dump all", r"^dump: takes no arguments$"),
         (b"snapshot later", r"^snapshot: 'snapshot' takes one now"),
         (b"profile maybe", r"^profile: on \[GLOB\.\.\.\], off, send, reset"),
-        (b"hist maybe", r"^hist: on FUNC \[GLOB\.\.\.\], off, send, clear"),
+        (b"hist maybe", r"^hist: on FUNC \[GLOB\.\.\.\], on SYSTEM:EVENT:FIELD\[:keys=KEY\], "
+                        r"off, send, clear"),
+        (b"hist on timer:tick:nope", r"^hist: timer:tick has no field 'nope'; its fields: cpu count$"),
         (b"hist on", r"^hist: name the functions: hist on FUNC"),
         (b"hist on tt_[", r"^hist: invalid glob$"),
         (b"hist on no_such_fn", r"^hist: the globs choose 0 functions; a histogram needs 1 to 32$"),
@@ -279,6 +281,12 @@ def stage_trace(h, res, board):
         (b"hist", r"^hist: tt_alpha: 0 calls on 0 CPUs$"),
         (b"hist send", None),
         (b"hist clear", None),
+        (b"hist off", None),
+        (b"hist on trace:patch:words:keys=kind", r"^hist: on, trace:patch:words:keys=kind$"),
+        (b"profile on tt_*", None),     # patch batches for the field histogram to count
+        (b"profile off", None),
+        (b"hist", r"^hist: kind = 0: [1-9]\d* hits?, average \d+$"),
+        (b"hist send", None),
         (b"hist off", None),
         (b"stats", r"^patcher: \d+ batches"),
         (b"exit 7", r"^baretrace: exit status 7$"),

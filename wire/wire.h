@@ -56,6 +56,7 @@ enum wire_frame_type {
 
 /* A histogram frame's kind byte (2.12). */
 #define WIRE_HIST_DURATION	0	/* function durations, counter ticks */
+#define WIRE_HIST_EVENT		1	/* a tracepoint field's values, per key */
 #define WIRE_HIST_BUCKETS	64
 
 /* Format versions a reader of this tree accepts (the range above). */

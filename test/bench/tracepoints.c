@@ -18,15 +18,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <baretrace.h>
 #include <baretrace_trace.h>
 #include <baretrace_tracepoint.h>
 
 #include "barrier.h"
 #include "bench.h"
+#include "control/control.h"
 #include "core/core.h"
+#include "events/hist_ev.h"
+#include "events/tracepoint.h"
 #include "exception.h"
 #include "pmu.h"
-#include "events/tracepoint.h"
 
 TP_DECLARE(bench, hit);
 TP_DEFINE(bench, hit, TP_FIELD(U32, i, "%u"), TP_FIELD(U64, x, "%lu"));
@@ -144,6 +147,19 @@ void bench_tracepoints(void)
 	bad |= (cpu_call_fp_off(site_calls, &off_insns) & (1u << CPACR_FPEN_EL1_BIT)) != 0;
 	fp_off = (double)off_insns / BENCH_CALLS - base;
 	bad |= tp_probe_detach(ev, bench_probe);
+	/* A hit of the field histogram (trace/events/hist_ev.c), keyed by
+	 * the constant x: the probe alone on the site, a static call. */
+	bad |= trace_hist_events(true, "bench:hit:i:keys=x");
+	MEASURE(tp_site);	/* the first hit after the clear zeroes the table */
+	double hev = MEASURE(tp_site) - base;
+	const struct hist_ev_table *ht = hist_ev_table_of(0, smp_cpu_id());
+	uint64_t hev_hits = 0;
+
+	for (unsigned int b = 0; ht && b < HIST_BUCKETS; b++)
+		for (unsigned int k = 0; k < HIST_EV_KEYS; k++)
+			hev_hits += ht->rows[k].key == 7 ? ht->rows[k].bucket[b] : 0;
+	bad |= trace_hist_events(false, NULL) | hist_ev_forget();
+	printf("field histogram saw %lu hits of bench:hit (key x = 7)\n", (unsigned long)hev_hits);
 	if (bad || probe_hits != 8ULL * BENCH_CALLS)
 		printf("bench: tracepoints: setup failed or hits wrong (%lu)\n",
 		       (unsigned long)probe_hits);
@@ -153,11 +169,13 @@ void bench_tracepoints(void)
 	       "| one probe, iterate | %.2f |\n| two probes | %.2f |\n"
 	       "| one probe that may use FP/SIMD, caller has FP/SIMD on | %.2f |\n"
 	       "| one probe that may use FP/SIMD, caller has FP/SIMD off | %.2f |\n"
-	       "| plain C call of the probe | %.2f |\n", off - base, one, live, iter, two,
-	       fp_on, fp_off, c);
+	       "| plain C call of the probe | %.2f |\n"
+	       "| field histogram, keyed (trace_hist=bench:hit:i:keys=x) | %.2f |\n", off - base, one,
+	       live, iter, two, fp_on, fp_off, c, hev);
 	printf("BENCH-JSON tracepoints {\"off_insns\": %.2f, \"one_probe_static_call_insns\": %.2f, "
 	       "\"one_probe_iterate_insns\": %.2f, \"two_probes_insns\": %.2f, "
 	       "\"c_call_insns\": %.2f, \"one_probe_static_call_live_fp_caller_insns\": %.2f, "
-	       "\"one_fp_probe_fp_on_insns\": %.2f, \"one_fp_probe_fp_off_insns\": %.2f}\n",
-	       off - base, one, iter, two, c, live, fp_on, fp_off);
+	       "\"one_fp_probe_fp_on_insns\": %.2f, \"one_fp_probe_fp_off_insns\": %.2f, "
+	       "\"hist_event_hit_insns\": %.2f}\n",
+	       off - base, one, iter, two, c, live, fp_on, fp_off, hev);
 }

@@ -8,7 +8,9 @@
  * redzone. Checked: a body refused leaves the CPU's dump as it was; one
  * accepted holds, per function, calls equal to its buckets' total and
  * buckets in range; the same body taken again as a new dump (part 0)
- * gives the same dump.
+ * gives the same dump. Kind 1 (a tracepoint field per key) too: each
+ * key's hits equal its buckets' total, and the function dump is left
+ * alone.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,6 +58,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			     !memcmp(copy, c->fn, was * sizeof(*copy)));
 		}
 		free(copy);
+		for (unsigned k = 0; k < BT_HIST_EV_MAX; k++) {
+			const struct bt_hist_cpu *e = h.ev[k].used ? &h.ev[k].keys->cpu[cpu] : NULL;
+
+			for (size_t i = 0; e && i < e->n; i++) {
+				uint64_t sum = 0;
+
+				for (unsigned b = 0; b < WIRE_HIST_BUCKETS; b++)
+					sum += e->fn[i].bucket[b];
+				must(sum == e->fn[i].calls && e->fn[i].calls > 0);
+			}
+		}
 	}
 	bt_hist_free(&h);
 	free(body);

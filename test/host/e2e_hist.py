@@ -32,6 +32,17 @@ def hist_body(part, entries):
     return b
 
 
+def ev_body(part, spec, event, field, keyf, other, entries):
+    """A kind-1 body (a tracepoint field per key); entries: [(key, sum, {bucket: hits})]."""
+    b = bytes([1]) + b"".join(wire.varint(v) for v in (part, spec, event, field, keyf, other))
+    b += bytes([len(entries)])
+    for key, total, bk in entries:
+        b += wire.varint(key) + wire.varint(total) + wire.varint(len(bk))
+        for k in sorted(bk):
+            b += bytes([k]) + wire.varint(bk[k])
+    return b
+
+
 def write_bt(path, frames):
     """frames: [(type, cpu, seq, body)] after the metadata and symbols."""
     head = [(2, 0, 0, wire.metadata(0x12345678, version=3)),
@@ -55,8 +66,58 @@ NEW = [
     (10, 0, 0, hist_body(0, [(2, 4 * 3072, {12: 4}), (3, 100, {7: 1})])),
 ]
 
+# Field histograms: spec 0 is irq_entry's irq per irq (event 1, field 0,
+# key field 0), spec 1 sched_tick's ptr (event 2, field 0, no key).
+OLD_EV = [
+    (10, 0, 0, ev_body(0, 0, 1, 0, 1, 2, [(5, 20, {3: 4}), (9, 18, {4: 2})])),
+    (10, 1, 1, ev_body(0, 0, 1, 0, 1, 0, [(5, 5, {3: 1})])),
+    (10, 1, 2, ev_body(1, 0, 1, 0, 1, 0, [(9, 20, {5: 1})])),     # CPU 1 goes on
+    (10, 0, 3, ev_body(0, 1, 2, 0, 0, 0, [(0, 3, {1: 1, 2: 1})])),
+]
+NEW_EV = [
+    (10, 0, 0, ev_body(0, 0, 1, 0, 1, 0, [(5, 50, {4: 5}), (9, 18, {4: 2})])),
+    (10, 1, 1, ev_body(0, 0, 1, 0, 1, 0, [(9, 20, {5: 1})])),
+]
+
+
+def ev_checks(tap, tool, tmp):
+    old, new = os.path.join(tmp, "old_ev.bt"), os.path.join(tmp, "new_ev.bt")
+    write_bt(old, OLD_EV)
+    write_bt(new, NEW_EV)
+    st, out, err = run([tool, "hist", old])
+    tap.ok(st == 0 and re.search(r"^irq_entry: irq per irq$", out, re.M) and
+           re.search(r"^irq = 5: 5 hits on 2 CPUs, average 5, p50 <= 7, p99 <= 7$", out, re.M) and
+           re.search(r"^irq = 9: 3 hits on 2 CPUs, average 12, p50 <= 15, p99 <= 31$", out, re.M) and
+           re.search(r"^ +4 -> 7 : 5 +\|\*{40}\|$", out, re.M) and
+           re.search(r"^2 hits of keys the target had no room for", out, re.M) and
+           re.search(r"^sched_tick: ptr$", out, re.M) and
+           re.search(r"^all hits: 2 hits on 1 CPU, average 1, p50 <= 1, p99 <= 3$", out, re.M),
+           "hist: field histograms per key, CPUs summed (a continued part included), the "
+           "other count, an unkeyed spec", out + err)
+    st, out, err = run([tool, "hist", old, "--json"])
+    try:
+        ev = json.loads(out)["events"]
+        keys = {k["key"]: (k["hits"], k["sum"], k["p50"]) for k in ev[0]["keys"]}
+        per = {(p["cpu"], k["key"]): {b["bucket"]: b["count"] for b in p["buckets"]}
+               for k in ev[0]["keys"] for p in k["per_cpu"]}
+        ok = (ev[0]["event"] == "irq_entry" and ev[0]["field"] == "irq" and
+              ev[0]["key"] == "irq" and ev[0]["other"] == 2 and
+              keys == {5: (5, 25, 7), 9: (3, 38, 15)} and
+              per == {(0, 5): {3: 4}, (1, 5): {3: 1}, (0, 9): {4: 2}, (1, 9): {5: 1}} and
+              ev[1]["key"] is None and ev[1]["keys"][0]["hits"] == 2)
+    except (ValueError, KeyError, IndexError) as e:
+        ok, err = False, f"{err}\n{e}"
+    tap.ok(ok, "hist --json: \"events\" with each key's hits, sums, bounds and CPUs", out + err)
+    st, out, err = run([tool, "stats", "--diff", old, new, "--hist", "--fail-above", "50"])
+    tap.ok(st == 3 and re.search(r"^ +5 +5 +7 +15 +\+114% .* irq_entry irq per irq = 5$", out, re.M)
+           and re.search(r"^ +3 +3 +15 +15 +\+0% .* irq_entry irq per irq = 9$", out, re.M)
+           and "key 5 grew past 50%" in err and "key 9 grew" not in err,
+           "stats --diff --hist: a key's p50 one bucket up (+114 %) fails --fail-above 50, "
+           "the unchanged key does not", out + err)
+
 
 def checks(tap, tool, tmp):
+    ev_checks(tap, tool, tmp)
     old, new, empty = (os.path.join(tmp, n) for n in ("old.bt", "new.bt", "empty.bt"))
     write_bt(old, OLD)
     write_bt(new, NEW)

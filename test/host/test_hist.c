@@ -98,7 +98,7 @@ static void test_model(void)
 	len = body(p, 0, b1, 1);
 	bad += bt_hist_add_frame(&h, 2, p, len - 1) == -1;	/* cut in the last count */
 	bad += bt_hist_add_frame(&h, 2, p, 2) == -1;
-	p[0] = 1;						/* a kind not known */
+	p[0] = 2;						/* a kind not known */
 	bad += bt_hist_add_frame(&h, 2, p, len) == -1;
 	p[0] = WIRE_HIST_DURATION;
 	p[2] = 200;						/* count over 127 */
@@ -122,6 +122,40 @@ static void test_model(void)
 	tap_ok(bt_hist_percentile(&f, 50) == 7 && bt_hist_percentile(&f, 99) == 31 &&
 	       bt_hist_percentile(&f, 100) == 511, "percentile bounds: p50 <= 7, p99 <= 31, "
 	       "p100 <= 511 ticks");
+}
+
+/* Kind 1 (a tracepoint field per key): the head's spec, event, field,
+ * key field and other count kept, the keys as a bt_hist's sites, a
+ * continued part, a spec past the reader's and a cut body refused. */
+static void test_event_kind(void)
+{
+	/* kind 1, part 0, spec 2, event 7, field 1, key field 0 + 1, other 3,
+	 * 2 keys: key 300 (varint ac 02), sum 10, {3: 2}; key 4, sum 1, {1: 1} */
+	static const uint8_t b0[] = { 1, 0, 2, 7, 1, 1, 3, 2, 0xac, 0x02, 10, 1, 3, 2,
+				      4, 1, 1, 1, 1 };
+	/* part 1 of the same dump: key 5, sum 0, {0: 4} */
+	static const uint8_t b1[] = { 1, 1, 2, 7, 1, 1, 3, 1, 5, 0, 1, 0, 4 };
+	static const uint8_t far[] = { 1, 0, BT_HIST_EV_MAX, 7, 1, 1, 0, 0 };
+	static struct bt_hist h;
+	int bad = 0;
+
+	bt_hist_init(&h);
+	tap_ok(bt_hist_add_frame(&h, 1, b0, sizeof(b0)) == 0 &&
+	       bt_hist_add_frame(&h, 1, b1, sizeof(b1)) == 0 && h.ev[2].used &&
+	       h.ev[2].event == 7 && h.ev[2].field == 1 && h.ev[2].keyf == 1 &&
+	       h.ev[2].other[1] == 3 && bt_hist_of(h.ev[2].keys, 1, 300)->bucket[3] == 2 &&
+	       bt_hist_of(h.ev[2].keys, 1, 300)->sum == 10 &&
+	       bt_hist_of(h.ev[2].keys, 1, 4)->calls == 1 &&
+	       bt_hist_of(h.ev[2].keys, 1, 5)->bucket[0] == 4 && !h.cpu[1].n,
+	       "kind 1: spec, event, field, key field, other and each key's buckets kept apart "
+	       "from the function histograms, a continued part added");
+	bad += bt_hist_add_frame(&h, 1, far, sizeof(far)) == -1;
+	bad += bt_hist_add_frame(&h, 1, b0, sizeof(b0) - 1) == -1;
+	bad += bt_hist_add_frame(&h, 1, b0, 6) == -1;		/* cut in the head */
+	tap_ok(bad == 3 && bt_hist_of(h.ev[2].keys, 1, 5) && !h.ev[BT_HIST_EV_MAX - 1].used,
+	       "kind 1: a spec past the reader's, a cut body, a cut head: refused, nothing "
+	       "changed (%d of 3)", bad);
+	bt_hist_free(&h);
 }
 
 static unsigned hists;
@@ -161,6 +195,7 @@ static void test_decoder(void)
 int main(void)
 {
 	test_model();
+	test_event_kind();
 	test_decoder();
 	return tap_done();
 }

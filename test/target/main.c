@@ -55,7 +55,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[0], "golden"))
 		return scenario_golden();
 	if (!strcmp(argv[0], "histwork"))
-		return scenario_histwork();
+		return scenario_histwork(argc > 1 ? argv[1] : NULL);
+	if (!strcmp(argv[0], "histev"))
+		return scenario_histev(argc > 1 ? argv[1] : NULL);
 	if (!strcmp(argv[0], "reset"))
 		return scenario_reset(argc > 1 ? argv[1] : NULL);
 	if (!strcmp(argv[0], "soak") && argc == 2)
@@ -88,7 +90,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, panic, printlines, golden, histwork, reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic], hang, gdbhang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, panic, printlines, golden, histwork [crash], histev [crash], reset [spoil=crc|image|block], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic], hang, gdbhang, args)\n",
 	       argv[0]);
 	return 2;
 }

@@ -4,9 +4,14 @@
  * CPU calls hs_work a known number of times (CPU c: 10 + 5c calls of
  * each of three durations), so the histograms sent at the end can be
  * checked against the calls made and the graph tracer's durations.
+ *
+ * 'histev', the run test/hist_frames.py records and histograms at once
+ * (trace_event=histev:hit trace_hist=histev:hit:val:keys=key): CPU c
+ * fires histev:hit 40 + 20c times, key i % 3, value (c + 1) * i * i.
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <baretrace.h>
 
@@ -59,7 +64,15 @@ static void work(void *arg)
 		}
 }
 
-int scenario_histwork(void)
+/* "crash" after the work: the crash report sends the histograms. */
+static int end(const char *opt)
+{
+	if (opt && !strcmp(opt, "crash"))
+		return scenario_crash("null");
+	return 0;
+}
+
+int scenario_histwork(const char *opt)
 {
 	unsigned int ncpus = smp_num_cpus();
 
@@ -70,5 +83,31 @@ int scenario_histwork(void)
 		smp_wait(c);
 	for (unsigned int c = 0; c < ncpus; c++)
 		printf("histwork: cpu %u made %lu calls\n", c, (unsigned long)made[c]);
-	return 0;
+	return end(opt);
+}
+
+static volatile uint64_t fired[NR_CPUS];
+
+static void fire_some(void *arg)
+{
+	unsigned int cpu = (unsigned int)(uintptr_t)arg;
+
+	for (unsigned int i = 0; i < 40 + 20 * cpu; i++) {
+		hev_fire(i % 3, (uint64_t)(cpu + 1) * i * i);
+		fired[cpu] = fired[cpu] + 1;
+	}
+}
+
+int scenario_histev(const char *opt)
+{
+	unsigned int ncpus = smp_num_cpus();
+
+	for (unsigned int c = 1; c < ncpus; c++)
+		smp_start(c, fire_some, (void *)(uintptr_t)c);
+	fire_some((void *)0);
+	for (unsigned int c = 1; c < ncpus; c++)
+		smp_wait(c);
+	for (unsigned int c = 0; c < ncpus; c++)
+		printf("histev: cpu %u fired %lu\n", c, (unsigned long)fired[c]);
+	return end(opt);
 }

@@ -27,7 +27,12 @@ int scenario_lockcrash(const char *ms);
 void crash_null_deref(volatile uint32_t *p);
 int scenario_stuck(const char *cpu, const char *then);
 /* scenario_hist.c */
-int scenario_histwork(void);
+/* scenario_hist.c: with opt "crash", a crash after the work (the
+ * histograms go out with the crash report). */
+int scenario_histwork(const char *opt);
+int scenario_histev(const char *opt);
+/* test_hist_ev.c: fires histev:hit (key, val; the other fields fixed). */
+void hev_fire(uint32_t key, uint64_t val);
 /* scenario_reset.c */
 int scenario_reset(const char *opt);
 /* test_coverage.c: true, having marked the test skipped, while coverage

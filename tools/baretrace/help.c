@@ -84,7 +84,9 @@ static const char stats_usage[] =
 	"        --diff --hist: from the duration histograms (see hist), per function\n"
 	"        in both, calls and the p50, p90 and p99 bounds in ns (the top of the\n"
 	"        log2 bucket each falls in, so they move a bucket at a time);\n"
-	"        --fail-above: status 3 if one of them grew by more than PCT %\n";
+	"        --fail-above: status 3 if one of them grew by more than PCT %; then\n"
+	"        each tracepoint field histogram's keys (same event, field and key by\n"
+	"        name), bounds in the field's values (--floor does not apply)\n";
 
 static const char export_usage[] =
 	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
@@ -139,7 +141,10 @@ static const char hist_usage[] =
 	"        per function, its calls per power-of-two range of counter ticks (and\n"
 	"        ns) as bars, all CPUs summed, with the average and the p50 and p99\n"
 	"        bucket bounds; --per-cpu adds each CPU's; --json: the same numbers,\n"
-	"        each CPU's included, as one JSON object\n";
+	"        each CPU's included, as one JSON object. Tracepoint field histograms\n"
+	"        (trace_hist=SYSTEM:EVENT:FIELD[:keys=KEY]) follow: per key, its hits\n"
+	"        per power-of-two range of the field's values, and the hits of keys\n"
+	"        the target had no room for (\"events\" in the JSON)\n";
 static const char args_spec_usage[] =
 	"  args-spec --elf ELF FUNC... [--no-demangle]\n"
 	"        prints the trace_args= boot argument that records FUNC's parameters:\n"

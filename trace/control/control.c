@@ -29,6 +29,7 @@
 #include "ring/ring.h"
 #include "smp.h"
 #include "tracers/coverage.h"
+#include "events/hist_ev.h"
 #include "tracers/hist.h"
 #include "tracers/tracer.h"
 #include "uart.h"
@@ -336,12 +337,17 @@ void trace_stop_and_drain(void)
 		trace_profile(false, NULL);
 		trace_coverage(false, NULL);
 		trace_hist(false, NULL, NULL);
+		trace_hist_events(false, NULL);
 	}
 	if (profile_of(0))
 		profile_send();
 	if (hist_started()) {
 		hist_send();
 		hist_print();
+	}
+	if (hist_ev_specs(&(const struct hist_ev_spec *){ NULL })) {
+		hist_ev_send();
+		hist_ev_print();
 	}
 	if (coverage_reached()) {
 		coverage_send();

@@ -52,6 +52,10 @@ bool trace_histing(void);
 /* While it is off: forget that it ran (the end of the run sends and
  * prints nothing of it). 0, or TRACE_EBUSY while it runs. */
 int trace_hist_forget(void);
+/* hist_ctl.c: the tracepoint field histograms (trace/events/hist_ev.h),
+ * "SYSTEM:EVENT:FIELD[:keys=KEY],..." (1 to HIST_EV_MAX specs); off keeps
+ * the counts. 0, or an error said on the console, nothing changed. */
+int trace_hist_events(bool on, const char *specs);
 /* probe_ctl.c: plants the trace_probe= probes; 0, or -1 when one was
  * refused (it said why). */
 int trace_probe_boot_start(void);

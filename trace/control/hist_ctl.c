@@ -14,6 +14,7 @@
 #include "core/core.h"
 #include "kprintf.h"
 #include "shell.h"
+#include "events/hist_ev.h"
 #include "tracers/hist.h"
 #include "control.h"
 
@@ -63,6 +64,23 @@ bool trace_histing(void)
 	return histing;
 }
 
+/* trace_hist=SYSTEM:EVENT:FIELD[:keys=KEY],...: the field histograms
+ * (trace/events/hist_ev.c); what is wrong with a spec is said there. */
+int trace_hist_events(bool on, const char *specs)
+{
+	int err;
+
+	if (!on)
+		return hist_ev_stop();
+	if ((err = hist_ev_start(specs)))	/* a bad spec changes nothing */
+		return err;
+	if ((err = trace_export_ready())) {	/* the exporter carries the frames */
+		hist_ev_stop();
+		kprintf("hist: the exporter did not start (%d)\n", err);
+	}
+	return err;
+}
+
 static int hist_on(int argc, char **argv)
 {
 	char pat[SHELL_LINE_MAX] = "";
@@ -82,6 +100,14 @@ static int hist_on(int argc, char **argv)
 	}
 	if (!n)
 		return shell_usage("hist", "name the functions: hist on FUNC [GLOB...]");
+	if (pat[strcspn(pat, ":")]) {	/* SYSTEM:EVENT:FIELD: no function has a ":"; no strchr (SIMD) */
+		if (hist_ev_on())
+			return shell_usage("hist", "events already on ('hist off' first)");
+		if (trace_hist_events(true, pat))
+			return 1;	/* hist_ev_start said why */
+		kprintf("hist: on, %s\n", pat);
+		return 0;
+	}
 	if (histing)
 		return shell_usage("hist", "already on ('hist off' first)");
 	if (glob_list_bad(pat, &n))
@@ -102,22 +128,30 @@ static int hist_on(int argc, char **argv)
 static int cmd_hist(int argc, char **argv)
 {
 	if (argc == 1) {
-		hist_print();
+		const struct hist_ev_spec *sp;
+
+		if (hist_started() || !hist_ev_specs(&sp))	/* or "not started" */
+			hist_print();
+		hist_ev_print();
 		return 0;
 	}
 	if (!strcmp(argv[1], "on"))
 		return hist_on(argc, argv);
 	if (argc == 2 && !strcmp(argv[1], "off"))
-		return trace_hist(false, NULL, NULL) ? shell_usage("hist", "the patcher refused") : 0;
+		return trace_hist(false, NULL, NULL) || trace_hist_events(false, NULL) ?
+		       shell_usage("hist", "the patcher refused") : 0;
 	if (argc == 2 && !strcmp(argv[1], "send")) {
 		hist_send();
+		hist_ev_send();
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "clear")) {
 		hist_clear();
+		hist_ev_clear();
 		return 0;
 	}
-	return shell_usage("hist", "on FUNC [GLOB...], off, send, clear, or nothing to show");
+	return shell_usage("hist", "on FUNC [GLOB...], on SYSTEM:EVENT:FIELD[:keys=KEY], off, send, "
+			   "clear, or nothing to show");
 }
-SHELL_CMD(hist, cmd_hist, "[on FUNC [GLOB...]|off|send|clear]",
-	  "log2 histograms of function durations, per CPU");
+SHELL_CMD(hist, cmd_hist, "[on FUNC [GLOB...]|on SYS:EVENT:FIELD[:keys=KEY]|off|send|clear]",
+	  "log2 histograms of function durations or of a tracepoint field, per CPU");

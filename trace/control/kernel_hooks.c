@@ -2,8 +2,9 @@
  * trace/control/kernel_hooks.c: where the trace core joins the kernel. The kernel
  * never names the tracer; it offers hooks (kernel/report/hooks.h) and the trace
  * core registers on them here: its init calls, the drain and the
- * end-of-stream frame at the end of a run, the buffer dump after a crash
- * report and after a break-key or lockup report (and one CPU's newest
+ * end-of-stream frame at the end of a run, the buffer dump (and the
+ * coverage and histogram frames) after a crash report and after a
+ * break-key or lockup report (and one CPU's newest
  * records for the latter), the translation of return addresses the
  * graph tracer replaced and of the code patch sites call, for
  * backtraces, and how the run ended.
@@ -11,9 +12,11 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "events/hist_ev.h"
 #include "output/export.h"
 #include "ring/ring.h"
 #include "tracers/fgraph.h"
+#include "tracers/hist.h"
 #include "hooks.h"
 #include "kprintf.h"
 #include "tracers/tracer.h"
@@ -22,9 +25,18 @@
 #include "output/output.h"
 #include "wire.h"
 
+/* The histograms, if they ever ran (hist_out.c, hist_ev_out.c): what
+ * they counted up to the report. */
+static void send_hists(void)
+{
+	hist_send();
+	hist_ev_send();
+}
+
 static void dump_at_crash(void)
 {
 	coverage_send();	/* what was reached, if coverage ever ran */
+	send_hists();
 	if (!trace_active())
 		return;
 	kprintf("==== trace buffers at the crash ====\n");
@@ -36,6 +48,7 @@ static void dump_at_crash(void)
 static void dump_at_hang(const char *why)
 {
 	coverage_send();
+	send_hists();
 	if (!trace_active()) {
 		kprintf("(no tracer running: no trace to dump)\n");
 		return;

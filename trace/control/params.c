@@ -32,6 +32,7 @@
 #include "power.h"
 #include "ring/ring.h"
 #include "tracers/coverage.h"
+#include "events/hist_ev.h"
 #include "tracers/hist.h"
 #include "tracers/tracer.h"
 #include "control.h"
@@ -107,7 +108,8 @@ KERNEL_PARAM("trace_coverage", param_coverage,
 	     "function coverage on these (globs, '*' for all) beside the tracer of trace=");
 static int param_hist(const char *v) { return set_globs(&p_hist, v); }
 KERNEL_PARAM("trace_hist", param_hist,
-	     "log2 histograms of these functions' durations (1 to 32 functions), beside trace=");
+	     "log2 histograms of these functions' durations (1 to 32 functions), beside trace=;"
+	     " or of tracepoint fields: SYSTEM:EVENT:FIELD[:keys=KEY],... (1 to 4)");
 static int param_trigger(const char *v) { return set_str(&p_trigger, v); }
 KERNEL_PARAM("trace_trigger", param_trigger, "func:action[:count],... (see 'trigger')");
 static int param_args(const char *v) { return set_str(&p_args, v); }
@@ -321,6 +323,13 @@ static void start_coverage(bool alone)
 static void start_hist(void)
 {
 	unsigned int n;
+
+	if (p_hist[strcspn(p_hist, ":")]) {	/* SYSTEM:EVENT:FIELD[:keys=KEY],...; no strchr (SIMD) */
+		check(trace_hist_events(true, p_hist), "trace_hist", p_hist);
+		if (hist_ev_on())
+			kprintf("trace: hist on %s\n", p_hist);
+		return;
+	}
 	int err = trace_hist(true, p_hist, &n);
 
 	trace_warn_unmatched("trace: trace_hist", p_hist);

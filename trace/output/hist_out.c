@@ -47,13 +47,20 @@ static bool row_empty(const struct hist_row *r)
 	return true;
 }
 
+/* One sequence for all type-10 frames of the run (both kinds). */
+uint64_t hist_frame_seq(void)
+{
+	static uint64_t seq;
+
+	return seq++;
+}
+
 /* Callers: the console, the end of the run; one at a time (the body is
  * static; export_frame copies it). Every CPU online gets a dump, an
  * empty one included, so the host replaces what it had of each. */
 void hist_send(void)
 {
 	static uint8_t body[RING_FRAME_BODY_MAX];
-	static uint64_t seq;	/* one sequence for all type-10 frames */
 	const unsigned int *sites;
 	unsigned int n = hist_functions(&sites);
 
@@ -87,7 +94,7 @@ void hist_send(void)
 				count++;
 			}
 			body[at] = (uint8_t)count;
-			export_frame(WIRE_FRAME_HIST, c, seq++, body, o.len);
+			export_frame(WIRE_FRAME_HIST, c, hist_frame_seq(), body, o.len);
 			part++;
 		} while (k < n);
 	}
@@ -95,8 +102,8 @@ void hist_send(void)
 
 static void print_one(unsigned int site, unsigned int slot)
 {
-	uint64_t sum[HIST_BUCKETS] = { 0 }, calls = 0, total = 0, most = 0;
-	unsigned int cpus = 0, lo = HIST_BUCKETS, hi = 0;
+	uint64_t sum[HIST_BUCKETS] = { 0 }, calls = 0, total = 0;
+	unsigned int cpus = 0;
 
 	for (unsigned int c = 0; c < smp_num_cpus(); c++) {
 		const struct hist_row *r = hist_row_of(c, slot);
@@ -119,13 +126,22 @@ static void print_one(unsigned int site, unsigned int slot)
 		return;
 	}
 	kprintf(", average %lu ticks\n", (unsigned long)(total / calls));
+	hist_print_bars(sum, "ticks");
+}
+
+/* The bars of one histogram, from its first used bucket to its last. */
+void hist_print_bars(const uint64_t *sum, const char *unit)
+{
+	uint64_t most = 0;
+	unsigned int lo = HIST_BUCKETS, hi = 0;
+
 	for (unsigned int b = 0; b < HIST_BUCKETS; b++)
 		if (sum[b]) {
 			lo = b < lo ? b : lo;
 			hi = b;
 			most = sum[b] > most ? sum[b] : most;
 		}
-	kprintf("%24s : %-10s distribution\n", "ticks", "count");
+	kprintf("%24s : %-10s distribution\n", unit, "count");
 	for (unsigned int b = lo; b <= hi; b++) {
 		uint64_t from = b ? 1ULL << (b - 1) : 0, to = b ? (1ULL << b) - 1 : 0;
 		unsigned int stars = (unsigned int)(sum[b] * BAR_WIDTH / most);

@@ -61,5 +61,9 @@ const struct hist_row *hist_row_of(unsigned int cpu, unsigned int slot);
  * function, all CPUs summed, on the console. */
 void hist_send(void);
 void hist_print(void);
+/* The next sequence number of a type-10 frame (every kind). */
+uint64_t hist_frame_seq(void);
+/* Bars from the first used bucket of sum[] to its last. */
+void hist_print_bars(const uint64_t *sum, const char *unit);
 
 #endif /* TRACE_HIST_H */

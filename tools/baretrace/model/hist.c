@@ -21,20 +21,36 @@ void bt_hist_free(struct bt_hist *h)
 {
 	for (unsigned c = 0; c < BT_MAX_CPUS; c++)
 		free(h->cpu[c].fn);
+	for (unsigned k = 0; k < BT_HIST_EV_MAX; k++)
+		if (h->ev[k].keys) {
+			bt_hist_free(h->ev[k].keys);
+			free(h->ev[k].keys);
+		}
 	memset(h, 0, sizeof(*h));
 }
 
+/* A body's head: kind 0 has the part only; kind 1 (a tracepoint field)
+ * also spec, event, field, key field + 1 and the other count. */
+struct head {
+	unsigned kind;
+	uint64_t part, spec, event, field, keyf, other;
+};
+
 /* One body into out[] (room for 127 entries); the count, or -1. */
-static int parse(const uint8_t *p, size_t n, uint64_t *part, struct bt_hist_fn *out)
+static int parse(const uint8_t *p, size_t n, struct head *hd, struct bt_hist_fn *out)
 {
+	uint64_t *want[] = { &hd->part, &hd->spec, &hd->event, &hd->field, &hd->keyf, &hd->other };
 	size_t at = 1;
 	unsigned count;
 	int k;
 
-	if (n < 3 || p[0] != WIRE_HIST_DURATION)
+	memset(hd, 0, sizeof(*hd));
+	if (n < 3 || (p[0] != WIRE_HIST_DURATION && p[0] != WIRE_HIST_EVENT))
 		return -1;
-	if ((k = wire_varint_get(p + at, n - at, part)) < 0 || (at += (size_t)k) >= n)
-		return -1;
+	hd->kind = p[0];
+	for (unsigned i = 0; i < (hd->kind == WIRE_HIST_EVENT ? 6u : 1u); i++)
+		if ((k = wire_varint_get(p + at, n - at, want[i])) < 0 || (at += (size_t)k) >= n)
+			return -1;
 	count = p[at++];
 	if (count > 127)
 		return -1;
@@ -70,28 +86,61 @@ static int parse(const uint8_t *p, size_t n, uint64_t *part, struct bt_hist_fn *
 	return (int)count;
 }
 
-int bt_hist_add_frame(struct bt_hist *h, unsigned cpu, const uint8_t *body, size_t len)
+/* count entries of one part into h's CPU cpu. */
+static void add_part(struct bt_hist *h, unsigned cpu, uint64_t part,
+		     const struct bt_hist_fn *scratch, int count)
 {
-	static struct bt_hist_fn scratch[127];
-	struct bt_hist_cpu *c;
-	uint64_t part;
-	int count;
+	struct bt_hist_cpu *c = &h->cpu[cpu];
 
-	if (cpu >= BT_MAX_CPUS || (count = parse(body, len, &part, scratch)) < 0)
-		return -1;
-	c = &h->cpu[cpu];
 	if (part == 0) {
 		c->n = 0;	/* a new dump replaces the CPU's last one */
 		c->dumps++;
 	} else if (!c->dumps || part != c->next_part) {
 		h->orphans++;	/* its dump's first frames are missing */
-		return 0;
+		return;
 	}
 	c->next_part = part + 1;
+	h->frames++;
+	if (!count)	/* an empty dump: nothing to add (fn may be NULL) */
+		return;
 	c->fn = bt_grow(c->fn, &c->cap, c->n + (size_t)count, sizeof(*c->fn));
 	memcpy(c->fn + c->n, scratch, (size_t)count * sizeof(*scratch));
 	c->n += (size_t)count;
+}
+
+int bt_hist_add_frame(struct bt_hist *h, unsigned cpu, const uint8_t *body, size_t len)
+{
+	static struct bt_hist_fn scratch[127];
+	struct head hd;
+	struct bt_hist_ev *e;
+	int count;
+
+	if (cpu >= BT_MAX_CPUS || (count = parse(body, len, &hd, scratch)) < 0)
+		return -1;
+	if (hd.kind == WIRE_HIST_DURATION) {
+		add_part(h, cpu, hd.part, scratch, count);
+		return 0;
+	}
+	if (hd.spec >= BT_HIST_EV_MAX)
+		return -1;
+	e = &h->ev[hd.spec];
+	if (e->used && (e->event != hd.event || e->field != hd.field || e->keyf != hd.keyf)) {
+		bt_hist_free(e->keys);	/* the run started other specs: a new one */
+		memset(e->other, 0, sizeof(e->other));
+	}
+	if (!e->keys) {
+		e->keys = bt_grow(NULL, &(size_t){ 0 }, 1, sizeof(*e->keys));
+		bt_hist_init(e->keys);
+	}
+	e->used = 1;
+	e->event = hd.event;
+	e->field = hd.field;
+	e->keyf = hd.keyf;
+	e->other[cpu] = hd.other;
+	add_part(e->keys, cpu, hd.part, scratch, count);
 	h->frames++;
+	h->orphans += e->keys->orphans;
+	e->keys->orphans = 0;
 	return 0;
 }
 

@@ -212,10 +212,22 @@ struct bt_hist_cpu {
 	uint64_t dumps, next_part;
 };
 
+/* A tracepoint field's histogram (kind 1, docs/wire.md 2.12), one per
+ * 'spec' number of the run: its keys are kept as the functions of a
+ * struct bt_hist, the key value in place of the site. */
+#define BT_HIST_EV_MAX	16
+struct bt_hist_ev {
+	int used;
+	uint64_t event, field, keyf;	/* keyf: the key field + 1, 0 = no key */
+	uint64_t other[BT_MAX_CPUS];	/* per CPU: hits of keys past its table */
+	struct bt_hist *keys;
+};
+
 struct bt_hist {
 	struct bt_hist_cpu cpu[BT_MAX_CPUS];
 	uint64_t frames;		/* type-10 frames taken */
 	uint64_t orphans;		/* parts whose dump's start was missing */
+	struct bt_hist_ev ev[BT_HIST_EV_MAX];
 };
 
 void bt_hist_init(struct bt_hist *h);

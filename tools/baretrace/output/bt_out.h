@@ -415,6 +415,23 @@ int bt_hist_main(int argc, char **argv);	/* its command line */
  * when it cannot be read or has none. */
 struct bt_hist;
 void bt_hist_load(const char *trace, const char *elf, struct bt_decoder *d, struct bt_hist *h);
+/* hist_ev.c: the tracepoint field histograms (kind 1): bars (a blank
+ * line first if any_before; returns how many specs) and "events":[...]. */
+size_t bt_hist_ev_print(const struct bt_decoder *d, const struct bt_hist *h, int per_cpu,
+			int any_before);
+void bt_hist_ev_json(const struct bt_decoder *d, const struct bt_hist *h);
+/* A spec's event name and field i's name, from the schemas (or "event N",
+ * "field N" in buf). */
+const char *bt_hist_ev_event(const struct bt_decoder *d, const struct bt_hist_ev *e,
+			     char *buf, size_t n);
+const char *bt_hist_ev_field(const struct bt_decoder *d, const struct bt_hist_ev *e,
+			     uint64_t i, char *buf, size_t n);
+/* hist_diff_ev.c: stats --diff --hist's rows for the field histograms
+ * in both traces (same event, field and key by name); how many rows,
+ * *over += those that grew past --fail-above. */
+size_t bt_hist_diff_ev(const struct bt_decoder *od, const struct bt_hist *oh,
+		       const struct bt_decoder *nd, const struct bt_hist *nh,
+		       const struct bt_diff_opts *opt, size_t *over);
 /* hist_diff.c: stats --diff --hist; the exit status. */
 struct bt_diff_opts;
 int bt_hist_diff(const struct bt_diff_opts *o);

@@ -152,7 +152,7 @@ int bt_hist_cmd(const char *trace, const char *elf, int per_cpu, int json)
 	n = bt_hist_sites(&h, &sites);
 	if (json)
 		printf("{\"freq_hz\":%llu,\"unit\":\"ticks\",\"functions\":[",
-		       (unsigned long long)hz);
+		       (unsigned long long)hz);	/* "]," then "events":[...] at the end */
 	for (size_t i = 0; i < n; i++) {
 		const char *name = bt_site_name(&d.syms, sites[i], buf, sizeof(buf));
 		struct bt_hist_fn sum;
@@ -179,11 +179,14 @@ int bt_hist_cmd(const char *trace, const char *elf, int per_cpu, int json)
 			bars(f, hz);
 		}
 	}
-	if (json)
-		puts("]}");
-	else if (!n)
+	if (json) {
+		fputs("],", stdout);
+		bt_hist_ev_json(&d, &h);
+		puts("}");
+	} else if (!bt_hist_ev_print(&d, &h, per_cpu, n != 0) && !n) {
 		printf("no function had a call in the histograms (%llu frames)\n",
 		       (unsigned long long)h.frames);
+	}
 	free(sites);
 	bt_dec_free(&d);
 	bt_hist_free(&h);

@@ -13,6 +13,7 @@
  *
  * --fail-above PCT: exit status 3 when a function's p50, p90 or p99 grew
  * by more than PCT % and by at least the floor (--floor US, default 1 us).
+ * The tracepoint field histograms follow (hist_diff_ev.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -105,16 +106,18 @@ int bt_hist_diff(const struct bt_diff_opts *opt)
 				opt->fail_pct);
 		}
 	}
+	both += bt_hist_diff_ev(&o.d, &o.h, &n.d, &n.h, opt, &over);
 	if (!both) {
 		fflush(stdout);
-		fprintf(stderr, "baretrace: stats --diff --hist: %s and %s share no function with "
-			"a histogram: nothing to compare\n", opt->old_trace, opt->new_trace);
+		fprintf(stderr, "baretrace: stats --diff --hist: %s and %s share no function or "
+			"tracepoint field with a histogram: nothing to compare\n", opt->old_trace,
+			opt->new_trace);
 		release(&o);
 		release(&n);
 		return BT_EXIT_INPUT;
 	}
 	if (opt->fail)
-		printf("# --fail-above %g%%: %zu function%s over (p50, p90 or p99)\n",
+		printf("# --fail-above %g%%: %zu row%s over (p50, p90 or p99)\n",
 		       opt->fail_pct, over, bt_plural(over));
 	release(&o);
 	release(&n);
