@@ -19,7 +19,7 @@ import re
 from bt_frames import frames, varint
 from coverage_frames import frames as raw_frames, raw_boot
 from harness import HOST, input_boot_cmd, make_var, run
-from hist_frames import hist_dumps
+from hist_frames import hist_dumps, hist_row
 
 SPEC = "histev:hit:val:keys=key"
 
@@ -49,13 +49,7 @@ def ev_dumps(fr):
         if part == 0:
             out[cpu] = (other, {})
         for _ in range(count):
-            key, j = varint(b, j)
-            total, j = varint(b, j)
-            used, j = varint(b, j)
-            bk = {}
-            for _ in range(used):
-                bb = b[j]
-                bk[bb], j = varint(b, j + 1)
+            key, total, bk, j = hist_row(b, j)
             out[cpu][1][key] = (total, bk)
     return out
 

@@ -35,15 +35,22 @@ def hist_dumps(fr):
         if part == 0:
             out[cpu] = {}
         for _ in range(count):
-            site, j = varint(b, j)
-            total, j = varint(b, j)
-            used, j = varint(b, j)
-            bk = {}
-            for _ in range(used):
-                bb = b[j]
-                bk[bb], j = varint(b, j + 1)
+            site, total, bk, j = hist_row(b, j)
             out.setdefault(cpu, {})[site] = (total, bk)
     return out
+
+
+def hist_row(b, j):
+    """One row of a type-10 body at b[j]: (site or key, sum, {bucket:
+    count}, where the next row starts) (docs/wire.md 2.12)."""
+    ident, j = varint(b, j)
+    total, j = varint(b, j)
+    used, j = varint(b, j)
+    bk = {}
+    for _ in range(used):
+        bb = b[j]
+        bk[bb], j = varint(b, j + 1)
+    return ident, total, bk, j
 
 
 def check_hist_frames(res, board, image_dir):

@@ -101,5 +101,6 @@ def stage_host_units(res):
         # the committed seeds stay as they are.
         scratch = os.path.join(HOST, "corpus_" + name)
         os.makedirs(scratch, exist_ok=True)
-        st, out = run([exe, "-runs=20000", "-max_len=4096", scratch, corpus], timeout=300)
+        st, out = run([exe, "-runs=20000", "-max_len=4096", f"-artifact_prefix={HOST}/",
+                       scratch, corpus], timeout=300)
         res.record(f"fuzz {name}: 20000 runs without a crash", st == 0, out)

@@ -4,7 +4,8 @@
  * command) from arbitrary bytes, and an instruction word from the first
  * four. The parser must stay inside the text and, when it accepts it,
  * leave a spec whose every field is in range (names NUL-terminated, at
- * most 8 fetches, registers 0-32, types known, offsets multiples of 4);
+ * most 8 fetches, registers 0-34 (x0-x30, sp, pc, $retval, a global),
+ * at most 3 reads each, types known, offsets multiples of 4);
  * when it refuses, it says why.
  */
 #include <stdint.h>
@@ -39,9 +40,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		must(s.offset % 4 == 0 && s.nfetch <= PROBE_FETCH_MAX);
 		for (unsigned int k = 0; k < s.nfetch; k++) {
 			must(memchr(s.fetch[k].name, 0, sizeof(s.fetch[k].name)) != NULL);
-			must(s.fetch[k].reg <= PROBE_REG_PC && s.fetch[k].deref <= 1);
-			must(strcmp(probe_type_name(s.fetch[k].type), "?") != 0);
-			must(!s.fetch[k].deref || s.fetch[k].reg != PROBE_REG_PC);
+			const struct probe_fetch *f = &s.fetch[k];
+
+			must(f->reg <= PROBE_REG_GLOBAL && f->deref <= PROBE_DEREF_MAX);
+			must(strcmp(probe_type_name(f->type), "?") != 0);
+			must(!f->deref || f->reg != PROBE_REG_PC);
+			/* $retval only in a return probe, which fetches nothing
+			 * but it, sp, memory at them and globals */
+			must(f->reg != PROBE_REG_RETVAL || s.ret);
+			must(!s.ret || f->reg == PROBE_REG_RETVAL || f->reg == PROBE_REG_SP ||
+			     f->reg == PROBE_REG_GLOBAL);
+			/* a global is memory, named */
+			must(f->reg != PROBE_REG_GLOBAL ||
+			     (f->deref >= 1 && f->gsym[0] && memchr(f->gsym, 0, sizeof(f->gsym))));
 		}
 	}
 	free(text);

@@ -16,28 +16,6 @@
 
 extern const struct tp_event __bt_events_start[];
 
-/* The head (at most 6 varints and 2 bytes) and one row, every bucket
- * used, fit one body. */
-_Static_assert(RING_FRAME_BODY_MAX >= 2 + 6 * WIRE_VARINT_MAX + 1 +
-	       3 * WIRE_VARINT_MAX + HIST_BUCKETS * (1 + WIRE_VARINT_MAX),
-	       "one row fits a frame");
-
-static void put_row(struct wire_out *o, const struct hist_ev_row *r)
-{
-	unsigned int used = 0;
-
-	for (unsigned int b = 0; b < HIST_BUCKETS; b++)
-		used += r->bucket[b] != 0;
-	wire_out_varint(o, r->key);
-	wire_out_varint(o, r->sum);
-	wire_out_varint(o, used);
-	for (unsigned int b = 0; b < HIST_BUCKETS; b++)
-		if (r->bucket[b]) {
-			wire_out_u8(o, (uint8_t)b);
-			wire_out_varint(o, r->bucket[b]);
-		}
-}
-
 static bool row_used(const struct hist_ev_row *r)
 {
 	if (!__atomic_load_n(&r->used, __ATOMIC_ACQUIRE))
@@ -75,7 +53,7 @@ static void send_one(unsigned int k, const struct hist_ev_spec *s, unsigned int 
 
 			if (!row_used(&t->rows[i]))
 				continue;
-			put_row(&o, &t->rows[i]);
+			hist_put_row(&o, t->rows[i].key, t->rows[i].sum, t->rows[i].bucket);
 			if (o.overflow) {	/* goes in the next frame */
 				o.len = before;
 				o.overflow = 0;

@@ -22,20 +22,22 @@ _Static_assert(HIST_BUCKETS == WIRE_HIST_BUCKETS, "the wire's buckets are the ta
 _Static_assert(RING_FRAME_BODY_MAX >= 3 + 2 * WIRE_VARINT_MAX + 1 + 2 + HIST_BUCKETS * (1 + WIRE_VARINT_MAX),
 	       "one histogram fits a frame");
 
-/* One histogram's entry; o->overflow set if it did not fit. */
-static void put_row(struct wire_out *o, unsigned int site, const struct hist_row *r)
+/* One histogram's entry (a function's site or a field's key, the sum,
+ * the buckets in use); o->overflow set if it did not fit. Both kinds of
+ * frame 10 write their rows here (docs/wire.md 2.12). */
+void hist_put_row(struct wire_out *o, uint64_t id, uint64_t sum, const uint64_t *bucket)
 {
 	unsigned int used = 0;
 
 	for (unsigned int b = 0; b < HIST_BUCKETS; b++)
-		used += r->bucket[b] != 0;
-	wire_out_varint(o, site);
-	wire_out_varint(o, r->sum);
+		used += bucket[b] != 0;
+	wire_out_varint(o, id);
+	wire_out_varint(o, sum);
 	wire_out_varint(o, used);
 	for (unsigned int b = 0; b < HIST_BUCKETS; b++)
-		if (r->bucket[b]) {
+		if (bucket[b]) {
 			wire_out_u8(o, (uint8_t)b);
-			wire_out_varint(o, r->bucket[b]);
+			wire_out_varint(o, bucket[b]);
 		}
 }
 
@@ -85,7 +87,7 @@ void hist_send(void)
 
 				if (!r || row_empty(r))
 					continue;
-				put_row(&o, sites[k], r);
+				hist_put_row(&o, sites[k], r->sum, r->bucket);
 				if (o.overflow) {	/* goes in the next frame */
 					o.len = before;
 					o.overflow = 0;

@@ -65,5 +65,7 @@ void hist_print(void);
 uint64_t hist_frame_seq(void);
 /* Bars from the first used bucket of sum[] to its last. */
 void hist_print_bars(const uint64_t *sum, const char *unit);
+struct wire_out;
+void hist_put_row(struct wire_out *o, uint64_t id, uint64_t sum, const uint64_t *bucket);
 
 #endif /* TRACE_HIST_H */

@@ -74,7 +74,9 @@ static void head(const char *name, const struct bt_hist_fn *f, const char *where
 	putchar('\n');
 }
 
-static void json_buckets(const struct bt_hist_fn *f)
+/* "buckets":[...] of one histogram, the bounds named lo/hi plus 'unit'
+ * ("_ticks" for durations, "" for a field's own values). */
+void bt_hist_json_buckets(const struct bt_hist_fn *f, const char *unit)
 {
 	int first = 1;
 
@@ -85,9 +87,9 @@ static void json_buckets(const struct bt_hist_fn *f)
 		if (!f->bucket[b])
 			continue;
 		bt_hist_range(b, &lo, &hi);
-		printf("%s{\"bucket\":%u,\"lo_ticks\":%llu,\"hi_ticks\":%llu,\"count\":%llu}",
-		       first ? "" : ",", b, (unsigned long long)lo, (unsigned long long)hi,
-		       (unsigned long long)f->bucket[b]);
+		printf("%s{\"bucket\":%u,\"lo%s\":%llu,\"hi%s\":%llu,\"count\":%llu}",
+		       first ? "" : ",", b, unit, (unsigned long long)lo, unit,
+		       (unsigned long long)hi, (unsigned long long)f->bucket[b]);
 		first = 0;
 	}
 	putchar(']');
@@ -106,7 +108,7 @@ static void json_fn(const char *name, const struct bt_hist_fn *sum, const struct
 	       (unsigned long long)bt_hist_percentile(sum, 50),
 	       (unsigned long long)bt_hist_percentile(sum, 90),
 	       (unsigned long long)bt_hist_percentile(sum, 99));
-	json_buckets(sum);
+	bt_hist_json_buckets(sum, "_ticks");
 	fputs(",\"per_cpu\":[", stdout);
 	for (unsigned c = 0; c < BT_MAX_CPUS; c++) {
 		const struct bt_hist_fn *f = bt_hist_of(h, c, sum->site);
@@ -115,7 +117,7 @@ static void json_fn(const char *name, const struct bt_hist_fn *sum, const struct
 			continue;
 		printf("%s{\"cpu\":%u,\"calls\":%llu,\"sum_ticks\":%llu,", first ? "" : ",", c,
 		       (unsigned long long)f->calls, (unsigned long long)f->sum);
-		json_buckets(f);
+		bt_hist_json_buckets(f, "_ticks");
 		putchar('}');
 		first = 0;
 	}

@@ -140,25 +140,6 @@ size_t bt_hist_ev_print(const struct bt_decoder *d, const struct bt_hist *h, int
 	return specs;
 }
 
-static void json_buckets(const struct bt_hist_fn *f)
-{
-	int first = 1;
-
-	fputs("\"buckets\":[", stdout);
-	for (unsigned b = 0; b < WIRE_HIST_BUCKETS; b++) {
-		uint64_t lo, hi;
-
-		if (!f->bucket[b])
-			continue;
-		bt_hist_range(b, &lo, &hi);
-		printf("%s{\"bucket\":%u,\"lo\":%llu,\"hi\":%llu,\"count\":%llu}", first ? "" : ",",
-		       b, (unsigned long long)lo, (unsigned long long)hi,
-		       (unsigned long long)f->bucket[b]);
-		first = 0;
-	}
-	putchar(']');
-}
-
 static void json_key(const struct bt_hist_ev *e, uint64_t key)
 {
 	struct bt_hist_fn sum;
@@ -171,7 +152,7 @@ static void json_key(const struct bt_hist_ev *e, uint64_t key)
 	       (unsigned long long)bt_hist_percentile(&sum, 50),
 	       (unsigned long long)bt_hist_percentile(&sum, 90),
 	       (unsigned long long)bt_hist_percentile(&sum, 99));
-	json_buckets(&sum);
+	bt_hist_json_buckets(&sum, "");
 	fputs(",\"per_cpu\":[", stdout);
 	for (unsigned c = 0; c < BT_MAX_CPUS; c++) {
 		const struct bt_hist_fn *f = bt_hist_of(e->keys, c, key);
@@ -180,7 +161,7 @@ static void json_key(const struct bt_hist_ev *e, uint64_t key)
 			continue;
 		printf("%s{\"cpu\":%u,\"hits\":%llu,\"sum\":%llu,", first ? "" : ",", c,
 		       (unsigned long long)f->calls, (unsigned long long)f->sum);
-		json_buckets(f);
+		bt_hist_json_buckets(f, "");
 		putchar('}');
 		first = 0;
 	}
