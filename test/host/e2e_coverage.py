@@ -25,6 +25,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import zlib
 
 from e2e_baretrace import run, tap_main
@@ -195,15 +196,25 @@ def in_chromium(tap, page, tmp):
     exe = shutil.which("chromium") or shutil.which("chromium-browser")
     if not tap.ok(exe, "chromium is installed (tools/setup installs it)"):
         return ""
-    try:
-        p = subprocess.run([exe, "--headless=new", "--disable-gpu", "--no-sandbox",
-                            "--user-data-dir=" + os.path.join(tmp, "chromium-profile"),
-                            "--dump-dom", "file://" + page],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-    except subprocess.TimeoutExpired:
-        return ""
-    text = html.unescape(re.sub(r"<[^>]+>", " ", p.stdout.decode(errors="replace")))
-    return re.sub(r"\s+", " ", text)
+    # A profile of its own for each page: a chromium still leaving the
+    # last one (its helpers outlive --dump-dom on a loaded machine) holds
+    # that profile's lock, and a second chromium on it printed nothing.
+    # An empty page is tried once more; the checks read what it shows.
+    out, err = b"", b""
+    for _ in range(2):
+        profile = tempfile.mkdtemp(prefix="chromium-profile-", dir=tmp)
+        try:
+            p = subprocess.run([exe, "--headless=new", "--disable-gpu", "--no-sandbox",
+                                "--user-data-dir=" + profile, "--dump-dom", "file://" + page],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+            out, err = p.stdout, p.stderr
+        except subprocess.TimeoutExpired:
+            out, err = b"", b"chromium: no page within 120 s"
+        if out.strip():
+            break
+    text = html.unescape(re.sub(r"<[^>]+>", " ", out.decode(errors="replace")))
+    text = re.sub(r"\s+", " ", text)
+    return text if text.strip() else "(chromium printed nothing: " + err.decode(errors="replace")[-400:] + ")"
 
 
 def genhtml(tap, tool, tmp, info):
