@@ -3,7 +3,9 @@
 #
 # make coverage: the KTAP suites (APP=test/target) booted once on this
 # board's QEMU under trace=coverage and captured; the coverage frames of
-# the capture become lcov data and genhtml's report:
+# the capture become lcov data and genhtml's report (its folders relative
+# to the tree, --prefix: genhtml's own guess depends on where the tree is;
+# for a clone in /tmp/cc2 it took /tmp/cc2/test, so kernel/ was missing):
 #   build/coverage/ktest.bt        the capture
 #   build/coverage/coverage.info   lcov tracefile (baretrace coverage)
 #   build/coverage/index.html      genhtml's report
@@ -25,8 +27,8 @@ coverage: host-tools $(QEMU_DTB_DEP)
 	  --capture $(COVERAGE_DIR)/ktest.bt || status=$$?; echo; \
 	$(BT) coverage $(COVERAGE_DIR)/ktest.bt --elf $(KTEST_OUT)/baretrace.elf \
 	  -o $(COVERAGE_DIR)/coverage.info || exit $$?; \
-	genhtml -q --title "baretrace KTAP suites ($(BOARD))" -o $(COVERAGE_DIR) \
-	  $(COVERAGE_DIR)/coverage.info || exit $$?; \
+	genhtml -q --title "baretrace KTAP suites ($(BOARD))" --prefix $(CURDIR) \
+	  -o $(COVERAGE_DIR) $(COVERAGE_DIR)/coverage.info || exit $$?; \
 	echo "trace:  $(COVERAGE_DIR)/ktest.bt"; echo "lcov:   $(COVERAGE_DIR)/coverage.info"; \
 	echo "html:   $(COVERAGE_DIR)/index.html"; \
 	[ $$status = 0 ] || echo "make coverage: the KTAP run ended $$(cat $(COVERAGE_DIR)/status 2>/dev/null || echo "with status $$status")" >&2; \
@@ -41,5 +43,6 @@ coverage-html: $(HOST)/baretrace
 	$(Q)mkdir -p $(COVERAGE_DIR)
 	$(Q)$(BT) coverage $(TRACES) $(foreach e,$(or $(ELFS),$(OUT)/baretrace.elf),--elf $(e)) \
 	  -o $(COVERAGE_DIR)/coverage.info
-	$(Q)genhtml -q --title baretrace -o $(COVERAGE_DIR) $(COVERAGE_DIR)/coverage.info
+	$(Q)genhtml -q --title baretrace --prefix $(CURDIR) -o $(COVERAGE_DIR) \
+	  $(COVERAGE_DIR)/coverage.info
 	@echo "html:   $(COVERAGE_DIR)/index.html"

@@ -219,7 +219,9 @@ def in_chromium(tap, page, tmp):
 
 def genhtml(tap, tool, tmp, info):
     outdir = os.path.join(tmp, "html")
-    rc, _, err = run(["genhtml", "-q", "-o", outdir, info])
+    # folders relative to the tree, wherever it is (as make coverage)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    rc, _, err = run(["genhtml", "-q", "--prefix", root, "-o", outdir, info])
     if tap.ok(rc == 0, "genhtml renders the .info", err):
         check_pages(tap, outdir, info, tmp)
 

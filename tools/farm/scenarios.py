@@ -227,7 +227,7 @@ def capture_coverage(bt, elf, out_dir):
     # the HTML is a convenience: without lcov (tools/setup installs it)
     # the .info is still there, and the runner's line says there is no HTML
     if shutil.which("genhtml"):
-        subprocess.run(["genhtml", "-q", "--title", "baretrace", "-o",
+        subprocess.run(["genhtml", "-q", "--title", "baretrace", "--prefix", ROOT, "-o",
                         os.path.join(out_dir, "coverage-html"), info],
                        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, timeout=300)
     return int(total.group(1)), int(total.group(2))
