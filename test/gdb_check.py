@@ -68,6 +68,7 @@ def check_constants(h, res):
     import bt_wire
     w = wire_h_values(os.path.join(h.ROOT, "wire", "wire.h"))
     pairs = {"VERSION": "WIRE_VERSION", "DELTA_ESCAPE": "WIRE_DELTA_ESCAPE",
+             "CALLER_SLOTS": "WIRE_CALLER_CACHE",
              "EXIT_HAS_RETVAL": "WIRE_EXIT_HAS_RETVAL", "FIELD_STRING": "WIRE_FIELD_STRING",
              "FIELD_S8": "WIRE_FIELD_S8", "FIELD_PTR": "WIRE_FIELD_PTR"}
     for py in dir(bt_wire):

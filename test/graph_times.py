@@ -32,18 +32,20 @@ def graph_time_skews(path):
                 dt, k = varint(body, k)
             ts += dt
             first += kind != 6
-            if kind in (0, 1, 6):               # site [caller] / count
+            if kind == 0:                       # caller slot (wire.md 2.2)
+                k += 1
+            elif kind in (1, 6):                # site, caller / count
                 _, k = varint(body, k)
                 if kind == 1:
                     _, k = varint(body, k)
                 if kind == 6:
                     st.clear()
-            elif kind == 3:
-                site, k = varint(body, k)
+            elif kind == 3:                     # site: two bytes, depth
+                site, k = body[k] | body[k + 1] << 8, k + 2
                 _, k = varint(body, k)
                 st.append((site, ts))
             elif kind == 2:
-                site, k = varint(body, k)
+                site, k = body[k] | body[k + 1] << 8, k + 2
                 dur, k = varint(body, k)
                 k += 1
                 if body[k - 1] & 1:

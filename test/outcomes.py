@@ -68,14 +68,17 @@ def read_outcomes(path):
             k += 1
             if dt == 31:
                 _, k = varint(body, k)
-            if kind in (0, 6):
+            if kind == 0:                       # caller slot (wire.md 2.2)
+                k += 1
+            elif kind == 6:
                 _, k = varint(body, k)
-            elif kind in (1, 3):
+            elif kind == 1:
                 _, k = varint(body, k)
                 _, k = varint(body, k)
+            elif kind == 3:                     # site: two bytes, depth
+                _, k = varint(body, k + 2)
             elif kind == 2:
-                _, k = varint(body, k)
-                _, k = varint(body, k)
+                _, k = varint(body, k + 2)
                 k += 1
                 if body[k - 1] & 1:
                     _, k = varint(body, k)

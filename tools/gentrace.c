@@ -138,18 +138,18 @@ static void put_symbols(void)
 	for (unsigned first = 0; first < nsites;) {
 		uint8_t body[4096];
 		struct wire_out o;
+		struct wire_sym_state prev;
 		unsigned count = 0;
 
 		wire_out_init(&o, body, sizeof(body));
 		wire_out_varint(&o, first);
 		wire_out_varint(&o, 0);		/* count, patched below (< 128: one byte) */
+		wire_sym_begin(&prev);
 		for (unsigned i = first; i < nsites && count < 100; i++, count++) {
 			char name[128];
 			int n = site_name(name, sizeof(name), i);
 
-			wire_out_varint(&o, 0x1000 + (uint64_t)i * 64);
-			wire_out_varint(&o, 64);
-			wire_out_str(&o, name, (size_t)n);
+			wire_out_sym(&o, &prev, 0x1000 + (uint64_t)i * 64, 64, name, (size_t)n);
 		}
 		body[1 + wire_varint_len(first) - 1] = (uint8_t)count;
 		put_frame(WIRE_FRAME_SYMS, 0, syms_seq++, body, o.len);

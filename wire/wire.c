@@ -209,30 +209,52 @@ void wire_rec_header(struct wire_out *o, unsigned kind, uint64_t delta)
 	wire_out_bytes(o, b, n);
 }
 
+/* The site of a kind 2 or 3: two bytes from version 4, a varint before. */
+static void out_site(struct wire_out *o, uint64_t site, int slots)
+{
+	if (!slots) {
+		wire_out_varint(o, site);
+	} else if (site > 0xffff) {
+		o->overflow = 1;
+	} else {
+		wire_out_u8(o, (uint8_t)site);
+		wire_out_u8(o, (uint8_t)(site >> 8));
+	}
+}
+
 int wire_rec_encode(struct wire_out *o, const struct wire_record *r)
 {
+	return wire_rec_encode_ver(o, r, WIRE_VERSION);
+}
+
+int wire_rec_encode_ver(struct wire_out *o, const struct wire_record *r, unsigned version)
+{
 	size_t start = o->len;
+	int slots = version >= WIRE_VERSION_SLOTS;
 
 	if (r->kind > WIRE_REC_EXT || (r->kind == WIRE_REC_PRINTF && r->count > 255))
 		return -1;
 	wire_rec_header(o, r->kind, r->delta);
 	switch (r->kind) {
 	case WIRE_REC_FUNC:
-		wire_out_varint(o, r->site);
+		if (slots)
+			wire_out_u8(o, (uint8_t)(r->site & (WIRE_CALLER_CACHE - 1)));
+		else
+			wire_out_varint(o, r->site);
 		break;
 	case WIRE_REC_FUNC_CALLER:
 		wire_out_varint(o, r->site);
 		wire_out_varint(o, r->caller);
 		break;
 	case WIRE_REC_EXIT:
-		wire_out_varint(o, r->site);
+		out_site(o, r->site, slots);
 		wire_out_varint(o, r->duration);
 		wire_out_u8(o, r->flags);
 		if (r->flags & WIRE_EXIT_HAS_RETVAL)
 			wire_out_varint(o, wire_zigzag(r->retval));
 		break;
 	case WIRE_REC_GRAPH_ENTRY:
-		wire_out_varint(o, r->site);
+		out_site(o, r->site, slots);
 		wire_out_varint(o, r->depth);
 		break;
 	case WIRE_REC_EVENT:
@@ -339,4 +361,67 @@ size_t wire_frame_build(uint8_t *out, size_t cap, unsigned type, unsigned cpu,
 	wire_out_bytes(&o, body, body_len);
 	wire_out_u32le(&o, wire_crc32(0, out, o.len));
 	return o.len;
+}
+
+/* ---- symbol dump entries (section 2.3, version 4) ----------------------- */
+
+void wire_sym_begin(struct wire_sym_state *s)
+{
+	s->end = 0;
+	s->len = 0;
+}
+
+/* The name becomes the one the next entry is coded against. */
+void wire_sym_took(struct wire_sym_state *s, size_t shared, const uint8_t *rest, size_t rest_len)
+{
+	size_t i;
+
+	for (i = 0; shared + i < WIRE_SYM_SHARED_MAX && i < rest_len; i++)
+		s->name[shared + i] = rest[i];
+	s->len = shared + i;
+}
+
+void wire_out_sym(struct wire_out *o, struct wire_sym_state *s, uint64_t off, uint64_t size,
+		  const void *name, size_t n)
+{
+	const uint8_t *b = name;
+	size_t shared = 0;
+
+	while (shared < s->len && shared < n && s->name[shared] == b[shared])
+		shared++;
+	wire_out_varint(o, wire_zigzag((int64_t)(off - s->end)));
+	wire_out_varint(o, size);
+	wire_out_u8(o, (uint8_t)shared);
+	wire_out_str(o, b + shared, n - shared);
+	s->end = off + size;
+	wire_sym_took(s, shared, b + shared, n - shared);
+}
+
+static int sym_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	int n = *p < end ? wire_varint_get(*p, (size_t)(end - *p), v) : -1;
+
+	if (n < 0)
+		return -1;
+	*p += n;
+	return 0;
+}
+
+int wire_sym_get(const uint8_t **p, const uint8_t *end, struct wire_sym_state *s,
+		 uint64_t *off, uint64_t *size, size_t *shared, const uint8_t **rest,
+		 size_t *rest_len)
+{
+	uint64_t gap, n;
+
+	if (sym_varint(p, end, &gap) || sym_varint(p, end, size) || *p >= end)
+		return -1;
+	*shared = *(*p)++;
+	if (*shared > s->len || sym_varint(p, end, &n) || n > (uint64_t)(end - *p))
+		return -1;
+	*off = s->end + (uint64_t)wire_unzigzag(gap);
+	s->end = *off + *size;
+	*rest = *p;
+	*rest_len = (size_t)n;
+	*p += n;
+	return 0;
 }

@@ -36,6 +36,14 @@ static inline uint8_t rd_u8(struct rd *r)
 	return *r->p++;
 }
 
+/* Two bytes, little-endian. */
+static inline uint16_t rd_u16le(struct rd *r)
+{
+	uint16_t lo = rd_u8(r);
+
+	return (uint16_t)(lo | rd_u8(r) << 8);
+}
+
 static inline void rd_skip(struct rd *r, uint64_t n)
 {
 	if (r->bad || n > (uint64_t)(r->end - r->p))

@@ -21,7 +21,14 @@ static void skip_fields(struct rd *r, const uint8_t *types, int n)
 	}
 }
 
-/* Parses one record at it->p without resolving kind-0 callers. */
+/* The site of a kind 2 or 3: two bytes from version 4, a varint before. */
+static uint64_t rd_site(struct rd *r, int slots)
+{
+	return slots ? rd_u16le(r) : rd_varint(r);
+}
+
+/* Parses one record at it->p without resolving kind-0 callers; a
+ * version-4 kind 0 gets its slot as its site. */
 static int rec_parse(const struct wire_rec_iter *it, const uint8_t *p,
 		     struct wire_record *out, const uint8_t **next)
 {
@@ -29,6 +36,7 @@ static int rec_parse(const struct wire_rec_iter *it, const uint8_t *p,
 	struct wire_record z = { 0 };
 	uint8_t h = rd_u8(&r);
 	const uint8_t *types;
+	int slots = it->version >= WIRE_VERSION_SLOTS;
 	int n;
 
 	z.kind = h >> 5;
@@ -37,7 +45,7 @@ static int rec_parse(const struct wire_rec_iter *it, const uint8_t *p,
 		z.delta = rd_varint(&r);
 	switch (z.kind) {
 	case WIRE_REC_FUNC:
-		z.site = rd_varint(&r);
+		z.site = slots ? rd_u8(&r) : rd_varint(&r);
 		break;
 	case WIRE_REC_FUNC_CALLER:
 		z.site = rd_varint(&r);
@@ -45,14 +53,14 @@ static int rec_parse(const struct wire_rec_iter *it, const uint8_t *p,
 		z.has_caller = 1;
 		break;
 	case WIRE_REC_EXIT:
-		z.site = rd_varint(&r);
+		z.site = rd_site(&r, slots);
 		z.duration = rd_varint(&r);
 		z.flags = rd_u8(&r);
 		if (z.flags & WIRE_EXIT_HAS_RETVAL)
 			z.retval = wire_unzigzag(rd_varint(&r));
 		break;
 	case WIRE_REC_GRAPH_ENTRY:
-		z.site = rd_varint(&r);
+		z.site = rd_site(&r, slots);
 		z.depth = rd_varint(&r);
 		break;
 	case WIRE_REC_EVENT:
@@ -100,6 +108,7 @@ int wire_rec_begin(struct wire_rec_iter *it, const uint8_t *body, size_t len,
 	it->first_event = rd_varint(&r);
 	it->first = it->p = r.p;
 	it->end = body + len;
+	it->version = WIRE_VERSION;
 	it->error = r.bad ? WIRE_REC_EBAD : 0;
 	it->event_types = event_types;
 	it->ctx = ctx;
@@ -139,9 +148,29 @@ int wire_rec_next(struct wire_rec_iter *it, struct wire_record *r)
 		it->error = rc;
 		return rc;
 	}
+	if (r->kind == WIRE_REC_FUNC && it->version >= WIRE_VERSION_SLOTS) {
+		/* The slot a kind 1 of this block filled; an empty one is
+		 * not a record any writer makes. */
+		unsigned slot = (unsigned)r->site;
+
+		if (!it->callers[slot].site_plus1) {
+			it->error = WIRE_REC_EBAD;
+			return it->error;
+		}
+		r->site = it->callers[slot].site_plus1 - 1;
+		r->caller = it->callers[slot].caller;
+		r->has_caller = 1;
+	}
 	it->ts += r->delta;
 	r->ts = it->ts;
-	if (r->kind == WIRE_REC_FUNC || r->kind == WIRE_REC_FUNC_CALLER) {
+	if (it->version >= WIRE_VERSION_SLOTS) {
+		if (r->kind == WIRE_REC_FUNC_CALLER) {
+			unsigned slot = (unsigned)(r->site & (WIRE_CALLER_CACHE - 1));
+
+			it->callers[slot].site_plus1 = r->site + 1;
+			it->callers[slot].caller = r->caller;
+		}
+	} else if (r->kind == WIRE_REC_FUNC || r->kind == WIRE_REC_FUNC_CALLER) {
 		unsigned slot = (unsigned)(r->site & (WIRE_CALLER_CACHE - 1));
 		uint64_t key = r->site + 1;	/* site ~0 wraps to 0: never cached */
 

@@ -111,6 +111,7 @@ int main(void)
 	test_bits();
 	tap_ok(meta_version(2) == 0, "metadata version 2 read");
 	tap_ok(meta_version(3) == 0, "metadata version 3 (coverage) read");
-	tap_ok(meta_version(4) == -1, "metadata version 4 refused");
+	tap_ok(meta_version(4) == 0, "metadata version 4 (caller slots) read");
+	tap_ok(meta_version(WIRE_VERSION_MAX + 1) == -1, "metadata of a later version refused");
 	return tap_done();
 }

@@ -125,6 +125,7 @@ static void test_pending(void)
 	uint8_t m[256], dump[64];
 	size_t mn = meta(m, WIRE_VERSION);
 	struct wire_out o;
+	struct wire_sym_state prev;
 	char nb[32];
 
 	seen[0] = 0;
@@ -137,16 +138,23 @@ static void test_pending(void)
 	feed(&d, WIRE_FRAME_META, 0, 0, m, mn);
 	wire_out_init(&o, dump, sizeof(dump));
 	wire_out_varint(&o, 1);		/* first site */
-	wire_out_varint(&o, 1);		/* count */
-	wire_out_varint(&o, 0x40);
-	wire_out_varint(&o, 0x10);
-	wire_out_str(&o, "main", 4);
+	wire_out_varint(&o, 2);		/* count */
+	wire_sym_begin(&prev);
+	wire_out_sym(&o, &prev, 0x40, 0x10, "main", 4);
+	wire_out_sym(&o, &prev, 0x60, 0x8, "main_loop", 9);
+	tap_ok(o.len == 2 + 9 + 9 && dump[2] == 0x80 && dump[3] == 0x01 && dump[11] == 0x20 &&
+	       dump[13] == 4 && dump[14] == 5 && !memcmp(dump + 15, "_loop", 5),
+	       "symbols: an entry is its gap, size, the name's shared bytes and the rest");
 	feed(&d, WIRE_FRAME_SYMS, 0, 0, dump, o.len);
 	tap_eq_str(seen, "", "pending: still held while metadata and symbols arrive");
 	feed_block(&d, 0, BT_MAX_PENDING + 5, 1);
 	tap_ok(d.records == BT_MAX_PENDING + 1 && d.npending == 0,
 	       "pending: decoded, in order, at the first data frame after metadata");
 	tap_eq_str(bt_func_name(&d, 1, nb, sizeof(nb)), "main", "symbols: site 1 named by the dump");
+	tap_eq_str(bt_func_name(&d, 2, nb, sizeof(nb)), "main_loop",
+		   "symbols: a name front-coded against the one before");
+	tap_eq_str(bt_caller_name(&d.syms, (0x60 + 4) / 4, nb, sizeof(nb)), "main_loop",
+		   "symbols: its offset from the gap after main's end");
 	tap_eq_str(bt_func_name(&d, 0, nb, sizeof(nb)), "site#0", "symbols: an unknown site is site#N");
 	tap_eq_str(bt_caller_name(&d.syms, (0x40 + 8) / 4, nb, sizeof(nb)), "main",
 		   "symbols: a return address inside main");
@@ -154,6 +162,34 @@ static void test_pending(void)
 		   "symbols: an address past main's end stays an address");
 	tap_ok(d.meta.freq == 1000000 && d.meta.have_hash && d.meta.image_hash == 0xfeedf00d,
 	       "metadata: frequency and image hash, past a key from the future");
+	bt_dec_free(&d);
+}
+
+/* A version 3 stream's symbol dump: each entry whole (wire.md 2.3). */
+static void test_syms_v3(void)
+{
+	static struct bt_decoder d;
+	uint8_t m[256], dump[64];
+	size_t mn = meta(m, 3);
+	struct wire_out o;
+	char nb[32];
+
+	bt_dec_init(&d, &visitor, NULL);
+	d.quiet = 1;
+	feed(&d, WIRE_FRAME_META, 0, 0, m, mn);
+	wire_out_init(&o, dump, sizeof(dump));
+	wire_out_varint(&o, 0);
+	wire_out_varint(&o, 2);
+	wire_out_varint(&o, 0x40);
+	wire_out_varint(&o, 0x10);
+	wire_out_str(&o, "main", 4);
+	wire_out_varint(&o, 0x60);
+	wire_out_varint(&o, 0x8);
+	wire_out_str(&o, "idle", 4);
+	feed(&d, WIRE_FRAME_SYMS, 0, 0, dump, o.len);
+	tap_eq_str(bt_func_name(&d, 1, nb, sizeof(nb)), "idle", "symbols v3: entries read whole");
+	tap_eq_str(bt_caller_name(&d.syms, (0x60 + 4) / 4, nb, sizeof(nb)), "idle",
+		   "symbols v3: offsets from _text");
 	bt_dec_free(&d);
 }
 
@@ -248,6 +284,7 @@ int main(int argc, char **argv)
 	(void)argv;
 	test_gaps();
 	test_pending();
+	test_syms_v3();
 	test_meta_sets();
 	test_versions();
 	test_render();

@@ -118,6 +118,8 @@ static int same_record(const struct wire_record *a, const struct wire_record *b)
 	       (!a->data_len || !memcmp(a->data, b->data, a->data_len));
 }
 
+/* Version 3's layout: kind-0 sites as varints, their callers found by
+ * the slot or a rescan of the block. */
 static void test_records(void)
 {
 	static const uint8_t ev_fields[] = { 0x54, 3, 'a', 'b', 'c', 0x01 }; /* 42 "abc" -1 */
@@ -150,9 +152,10 @@ static void test_records(void)
 	wire_out_varint(&o, ts);
 	wire_out_varint(&o, 300);	/* first: the block's first event number */
 	for (size_t i = 0; i < n; i++)
-		pass &= wire_rec_encode(&o, &recs[i]) == 0;
+		pass &= wire_rec_encode_ver(&o, &recs[i], 3) == 0;
 	tap_ok(pass && !o.overflow, "records: every kind encodes");
 	tap_eq_int(wire_rec_begin(it, body, o.len, types_of, NULL), 0, "records: block begins");
+	it->version = 3;
 	tap_eq_int((int)it->first_event, 300, "records: the block's first event number");
 	for (size_t i = 0; i < n; i++) {
 		int rc = wire_rec_next(it, &r);
@@ -181,15 +184,18 @@ static void test_records(void)
 		int rc = 0, got = 0;
 
 		memcpy(copy, body, len);
-		if (wire_rec_begin(it, copy, len, types_of, NULL) == 0)
+		if (wire_rec_begin(it, copy, len, types_of, NULL) == 0) {
+			it->version = 3;
 			while ((rc = wire_rec_next(it, &r)) == WIRE_REC_OK)
 				got++;
+		}
 		cuts_ok &= got <= (int)n && (rc == WIRE_REC_DONE || rc == WIRE_REC_EBAD);
 		free(copy);
 	}
 	tap_ok(cuts_ok, "records: a block cut at any byte never reads past its end");
 
 	wire_rec_begin(it, body, o.len, NULL, NULL);
+	it->version = 3;
 	int rc;
 
 	for (int i = 0; (rc = wire_rec_next(it, &r)) == WIRE_REC_OK; i++)
@@ -203,6 +209,71 @@ static void test_records(void)
 	tap_ok(!wire_arg_next(&p, end, &a1) && !wire_arg_next(&p, end, &a2) &&
 	       wire_arg_next(&p, end, &a3) == -1 && a1 == 1 && a2 == -128,
 	       "records: printf arguments read back as 1, -128, then end");
+	free(it);
+}
+
+/* Version 4 (wire.md 2.2): a kind 0 is its header and the caller slot
+ * (site & 255), two bytes for any site number; kinds 2 and 3 carry the
+ * site in two bytes. The bytes are checked as written, then decoded. */
+static void test_records_v4(void)
+{
+	const struct wire_record recs[] = {
+		{ .kind = 1, .delta = 0, .site = 5, .caller = 0x1234 },
+		{ .kind = 0, .delta = 3, .site = 5 },
+		{ .kind = 1, .delta = 2, .site = 3077, .caller = 77 },	/* slot 5 again */
+		{ .kind = 0, .delta = 40, .site = 3077 },		/* long delta */
+		{ .kind = 3, .delta = 1, .site = 3077, .depth = 2 },
+		{ .kind = 2, .delta = 4, .site = 3077, .duration = 5 },
+	};
+	static const uint8_t want[] = {
+		0x20, 0x05, 0xb4, 0x24,		/* kind 1: site 5, caller 0x1234 */
+		0x03, 0x05,			/* kind 0: slot 5 */
+		0x22, 0x85, 0x18, 0x4d,		/* kind 1: site 3077 (varint), caller 77 */
+		0x1f, 0x28, 0x05,		/* kind 0, delta 40 (varint): slot 5 */
+		0x61, 0x05, 0x0c, 0x02,		/* kind 3: site 3077 = 0x0c05 LE, depth 2 */
+		0x44, 0x05, 0x0c, 0x05, 0x00,	/* kind 2: site, duration 5, flags */
+	};
+	size_t n = sizeof(recs) / sizeof(recs[0]);
+	uint8_t body[128];
+	struct wire_out o;
+	struct wire_rec_iter *it = malloc(sizeof(*it));
+	struct wire_record r, big = { .kind = 3, .site = 0x10000 };
+	int pass = 1;
+
+	wire_out_init(&o, body, sizeof(body));
+	wire_out_varint(&o, 1000);
+	wire_out_varint(&o, 0);
+	for (size_t i = 0; i < n; i++)
+		pass &= wire_rec_encode(&o, &recs[i]) == 0;
+	tap_ok(pass && o.len == 3 + sizeof(want) && !memcmp(body + 3, want, sizeof(want)),
+	       "records v4: a kind 0 is two bytes whatever the site, graph sites two bytes");
+	wire_rec_begin(it, body, o.len, NULL, NULL);
+	for (size_t i = 0; i < n; i++) {
+		int rc = wire_rec_next(it, &r);
+
+		pass &= rc == WIRE_REC_OK && same_record(&r, &recs[i]);
+	}
+	tap_ok(pass && wire_rec_next(it, &r) == WIRE_REC_DONE,
+	       "records v4: every record decodes to what was encoded");
+	wire_rec_begin(it, body, o.len, NULL, NULL);
+	wire_rec_next(it, &r);
+	wire_rec_next(it, &r);
+	pass = r.site == 5 && r.has_caller && r.caller == 0x1234;
+	wire_rec_next(it, &r);
+	wire_rec_next(it, &r);
+	tap_ok(pass && r.site == 3077 && r.has_caller && r.caller == 77,
+	       "records v4: a kind 0 takes the site and caller of its slot's last kind 1");
+
+	/* A slot no kind 1 filled: no writer makes it, the block is bad. */
+	static const uint8_t orphan[] = { 0x00, 0x00, 0x20, 0x05, 0x01, 0x01, 0x06 };
+
+	wire_rec_begin(it, orphan, sizeof(orphan), NULL, NULL);
+	pass = wire_rec_next(it, &r) == WIRE_REC_OK;
+	tap_ok(pass && wire_rec_next(it, &r) == WIRE_REC_EBAD && wire_rec_next(it, &r) == WIRE_REC_EBAD,
+	       "records v4: a kind 0 naming an empty slot is malformed, and stays so");
+	wire_out_init(&o, body, sizeof(body));
+	tap_ok(wire_rec_encode(&o, &big) == -1 && o.len == 0,
+	       "records v4: a graph site above 0xffff is refused");
 	free(it);
 }
 
@@ -300,6 +371,7 @@ int main(int argc, char **argv)
 	test_crc();
 	test_header();
 	test_records();
+	test_records_v4();
 	test_frames();
 	test_masked();
 	return tap_done();

@@ -152,9 +152,10 @@ class Image:
         while first < self.nsites:
             entries = b""
             count = 0
+            prev = wire.SymState()
             for s in range(first, min(self.nsites, first + 127)):
                 start, size, _ = self.syms[self.sites[s]]
-                e = wire.varint(start) + wire.varint(size) + wire.string(self.site_name(s).encode())
+                e = prev.entry(start, size, self.site_name(s).encode())
                 if len(entries) + len(e) > wire.BODY_MAX - 64 - 10:
                     break
                 entries += e

@@ -8,7 +8,7 @@ still are.
 """
 import zlib
 
-VERSION = 3                     # WIRE_VERSION
+VERSION = 4                     # WIRE_VERSION
 BT_MAGIC = b"BTRACE\0\1"        # docs/wire.md 3
 
 FRAME_DATA, FRAME_META, FRAME_SYMS, FRAME_END = 1, 2, 3, 4
@@ -20,6 +20,7 @@ REC_FUNC, REC_FUNC_CALLER, REC_EXIT, REC_GRAPH_ENTRY = 0, 1, 2, 3
 REC_EVENT, REC_PRINTF, REC_LOST, REC_EXT = 4, 5, 6, 7
 
 DELTA_ESCAPE = 31
+CALLER_SLOTS = 256              # WIRE_CALLER_CACHE: a block's caller slots
 EXIT_HAS_RETVAL = 0x01
 FIELD_S8, FIELD_PTR, FIELD_STRING = 5, 9, 10     # 1-4 unsigned, 5-8 signed
 
@@ -104,6 +105,25 @@ def split_items(first, items, limit=BODY_MAX):
     return bodies
 
 
+class SymState:
+    """A symbol dump frame's entries, each coded against the one before
+    (docs/wire.md 2.3, version 4): gap from its end (zigzag), size, the
+    bytes its name shares with the previous name, the rest."""
+
+    def __init__(self):
+        self.end, self.name = 0, b""
+
+    def entry(self, off, size, name):
+        shared = 0
+        while shared < min(len(self.name), len(name), 255) and self.name[shared] == name[shared]:
+            shared += 1
+        gap = off - self.end
+        out = varint(zigzag(gap)) + varint(size)
+        out += bytes([shared]) + string(name[shared:])
+        self.end, self.name = off + size, name[:255]
+        return out
+
+
 def data_body(base_ts, first, records):
     """A data block body (docs/wire.md 2.1)."""
     return varint(base_ts) + varint(first) + bytes(records)
@@ -124,7 +144,8 @@ def end_body(totals):
 def decode_records(data, base_ts, event_types=None):
     """Yields the records of a block's data (after base_ts and first) as
     dicts: kind, ts and the kind's fields (docs/wire.md 2.1). A kind-0
-    caller is the last kind-1 caller of that site in the block. Stops
+    record names a caller slot: the site and caller of the block's last
+    kind 1 in that slot (site % CALLER_SLOTS, version 4). Stops
     with a record {'kind': None, 'error': text} at a malformed one.
     event_types(id) gives a tracepoint's field types, or None."""
     pos, ts, callers = 0, base_ts, {}
@@ -138,13 +159,22 @@ def decode_records(data, base_ts, event_types=None):
                 delta, pos = get_varint(data, pos)
             ts += delta
             r = {"kind": kind, "ts": ts}
-            if kind in (REC_FUNC, REC_FUNC_CALLER, REC_EXIT, REC_GRAPH_ENTRY):
+            if kind == REC_FUNC_CALLER:
                 r["site"], pos = get_varint(data, pos)
+            elif kind in (REC_EXIT, REC_GRAPH_ENTRY):
+                if pos + 2 > len(data):
+                    raise IndexError("site past the block")
+                r["site"] = data[pos] | data[pos + 1] << 8
+                pos += 2
             if kind == REC_FUNC_CALLER:
                 r["caller"], pos = get_varint(data, pos)
-                callers[r["site"]] = r["caller"]
+                callers[r["site"] % CALLER_SLOTS] = (r["site"], r["caller"])
             elif kind == REC_FUNC:
-                r["caller"] = callers.get(r["site"])
+                slot = data[pos]
+                pos += 1
+                if slot not in callers:
+                    raise ValueError(f"kind 0 names caller slot {slot}, which no kind 1 filled")
+                r["site"], r["caller"] = callers[slot]
             elif kind == REC_EXIT:
                 r["duration"], pos = get_varint(data, pos)
                 r["flags"] = data[pos]

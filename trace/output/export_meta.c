@@ -111,13 +111,15 @@ unsigned int export_send_meta(void)
 	return frames;
 }
 
-/* Symbol dump: as many sites per frame as fit. */
+/* Symbol dump: as many sites per frame as fit, each coded against the
+ * one before it in the frame (wire.md 2.3). */
 void export_send_symbols(void)
 {
 	unsigned int n = trace_site_count();
 
 	for (unsigned int first = 0; first < n;) {
 		struct wire_out o;
+		struct wire_sym_state prev;
 		unsigned int count = 0;
 		size_t mark;
 
@@ -125,13 +127,16 @@ void export_send_symbols(void)
 		wire_out_varint(&o, first);
 		mark = o.len;
 		wire_out_varint(&o, 0);	/* count, patched below (1 byte) */
+		wire_sym_begin(&prev);
 		for (unsigned int i = first; i < n && count < 127; i++) {
 			const char *name = trace_site_name(i);
 			size_t before = o.len;
 
-			wire_out_varint(&o, trace_site_addr(i) - (uintptr_t)_text);
-			wire_out_varint(&o, bt_syms[bt_sites[i]].size);
-			wire_out_str(&o, name, strlen(name));
+			/* Against the entry before it (wire.md 2.3): a
+			 * rolled-back one ends the frame, which the next
+			 * starts afresh. */
+			wire_out_sym(&o, &prev, trace_site_addr(i) - (uintptr_t)_text,
+				     bt_syms[bt_sites[i]].size, name, strlen(name));
 			if (o.overflow || o.len > sizeof(body) - 64) {
 				o.len = before;
 				o.overflow = 0;

@@ -46,9 +46,10 @@
 #define RING_CALLER_CACHE	256
 #define RING_FRAME_BODY_MAX	(RING_BLOCK_SIZE + 16)	/* largest frame body sent */
 #define RING_FUNC_RECORD_MAX	21	/* header, delta, site, caller */
-/* Room wr_fast_end leaves: the largest record a fast path writes, a
- * graph exit without a return value (header 1 + delta 10, site 5,
- * duration 10, flags 1), so none of them adds a margin of its own. */
+/* Room wr_fast_end leaves: at least the largest record a fast path
+ * writes, a graph exit without a return value (header 1 + delta 10,
+ * site 2, duration 10, flags 1), so none of them adds a margin of its
+ * own. */
 #define RING_FAST_ROOM		27
 
 enum ring_mode {
@@ -225,6 +226,14 @@ static inline uint8_t *ring_put_varint(uint8_t *p, uint64_t v)
 	return p;
 }
 
+/* A graph record's site: two bytes, little-endian (wire.md 2.2). */
+static inline uint8_t *ring_put_site(uint8_t *p, unsigned int site)
+{
+	p[0] = (uint8_t)site;
+	p[1] = (uint8_t)(site >> 8);
+	return p + 2;
+}
+
 static inline unsigned int ring_varint_len(uint64_t v)
 {
 	unsigned int n = 1;
@@ -269,9 +278,11 @@ static inline void ring_put_done(struct ring_cpu *r, uint8_t *end, uint64_t now)
 
 /*
  * The function tracer's record, inline in its callback: one header
- * byte (kind 0 or 1, delta), the site, and the caller unless this site
- * had the same caller earlier in the block. Interrupts masked; r is
- * this CPU's ring. 'caller' is the traced function's return address,
+ * byte (kind 0 or 1, delta), then for a kind 1 the site and the caller,
+ * for a kind 0 (this site's caller slot holds this site and caller: the
+ * block had a kind 1 of both since the slot last changed) the slot, one
+ * byte, whatever the site's number (wire.md 2.2). Interrupts masked; r
+ * is this CPU's ring. 'caller' is the traced function's return address,
  * 'now' is CNTVCT. trace/tracers/rec_function.S writes the same bytes.
  */
 static inline void ring_put_func(struct ring_cpu *r, unsigned int site,
@@ -296,12 +307,11 @@ static inline void ring_put_func(struct ring_cpu *r, unsigned int site,
 		*p++ = (uint8_t)(kind << 5 | 31);
 		p = ring_put_varint(p, delta);
 	}
-	if (__builtin_expect(site < 0x80, 1))
-		*p++ = (uint8_t)site;
-	else
+	if (__builtin_expect(!kind, 1)) {
+		*p++ = (uint8_t)site;	/* the slot: site % RING_CALLER_CACHE */
+	} else {
+		/* The caller in 4-byte units from _text (wire.md 2.2). */
 		p = ring_put_varint(p, site);
-	if (kind) {
-		/* In 4-byte units from _text (wire.md 2.2). */
 		p = ring_put_varint(p, (caller - (uintptr_t)_text) >> 2);
 		*slot = key;
 		r->cache_used = key;

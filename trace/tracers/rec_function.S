@@ -14,12 +14,15 @@
  *          rule, as in trace_caller), unless this CPU is inside a
  *          callback (percpu->trace_callback_daif != 0, the recursion
  *          guard of entry.S):
- *          appends a function record (kind 0, or kind 1 with the caller
- *          when this site's last caller in the block differs: the
- *          caller cache keys on caller << 16 | site, and the ring clears
- *          it when a block opens, so the common case, a hit, computes
- *          no caller offset) to this
- *          CPU's ring and counts it; restores DAIF and continues at
+ *          appends a function record to this CPU's ring: kind 0,
+ *          two bytes (header and the slot, site & 255), when the slot
+ *          of the block's caller cache holds this site and caller, so
+ *          the common case, a hit, costs the same for any site number
+ *          and computes no caller offset; kind 1 with the site and the
+ *          caller otherwise, which fills the slot (the cache keys on
+ *          caller << 16 | site; the ring clears it when a block opens;
+ *          the host keeps the same slots, wire.md 2.2), and counts
+ *          it; restores DAIF and continues at
  *          func + 8 with x30 = x9. When the record may not fit inline
  *          (no current block, block full, recording paused or ended:
  *          wr >= wr_fast_end) it changes nothing and branches to
@@ -63,12 +66,11 @@ trace_rec_function:
 	.endif
 	ldr	x18, [x16, #REC_RING_CACHE]
 	cmp	x18, x13
-	b.ne	.Lmiss				// kind 1: the caller goes too
-	tst	w15, #0xffffff80		// site < 0x80: one byte
-	ccmp	x14, #31, #2, eq		// and delta < 31 (a long site sets C)
+	b.ne	.Lmiss				// kind 1: the site and caller go too
+	cmp	x14, #31
 	b.hs	.Lkind0_long
 	orr	w14, w14, w15, lsl #8
-	strh	w14, [x12], #2			// header (kind 0, delta), site
+	strh	w14, [x12], #2			// header (kind 0, delta), slot = site & 255
 .Lcommit:
 	REC_COMMIT x11, x12, x16, w16
 .Ldone:
@@ -78,37 +80,27 @@ trace_rec_function:
 	ret	x16
 
 .Lkind0_long:
-	mov	w18, #0
-	b	.Lheader
+	mov	w13, #31
+	strb	w13, [x12], #1			// header: kind 0, long delta
+	REC_PUT_VARINT x14, w14, w16, x12
+	strb	w15, [x12], #1			// the slot
+	b	.Lcommit
 .Lmiss:
 	str	x13, [x16, #REC_RING_CACHE]
 	str	x13, [x11, #REC_RING_CACHE_USED]	// never 0: the block clears it
-	mov	w18, #(1 << 5)
-.Lheader:					// w18 = kind << 5
-	cmp	x14, #31
-	b.hs	.Llong_delta
-	orr	w14, w14, w18
-	strb	w14, [x12], #1			// header: kind, delta
+	REC_PUT_HEADER 1, x14, w14, x12, .Llong_delta
 .Lsite:
-	cmp	w15, #0x80
-	b.hs	.Llong_site
-	strb	w15, [x12], #1
-.Lcaller:
-	cbz	w18, .Lcommit
+	REC_PUT_VARINT x15, w15, w16, x12
 	adrp	x16, _text			// page aligned: adrp is exact
 	sub	x17, x9, x16
 	lsr	x17, x17, #2			// caller_off4
 	REC_PUT_VARINT x17, w17, w16, x12
 	b	.Lcommit
-
 .Llong_delta:
-	orr	w13, w18, #31
+	mov	w13, #(1 << 5 | 31)
 	strb	w13, [x12], #1
 	REC_PUT_VARINT x14, w14, w16, x12
 	b	.Lsite
-.Llong_site:
-	REC_PUT_VARINT x15, w15, w16, x12
-	b	.Lcaller
 .Lslow:
 	msr	daif, x10
 	b	trace_caller

@@ -21,7 +21,7 @@
  *          {ret = x9, fp = x29, sp, ts = now, site, owner, flags =
  *          FGRAPH_FLAG_FAST} on this CPU's shadow stack and makes
  *          fgraph_return the return address; the graph entry also
- *          appends a kind-3 record (site, depth) and counts the depth.
+ *          appends a kind-3 record (site in two bytes, depth) and counts the depth.
  *          Continues at func + 8 with x30 = the return address.
  *          Anything unusual changes nothing and branches to trace_caller
  *          (the C callback through the site's literal): hooking stopped,
@@ -39,7 +39,7 @@
  *          its owner | flags << 8 (one halfword load); x0-x8
  *          the function's return values, x29 and sp as it returned
  *   does:  pops the frame; for a graph frame appends a kind-2 record
- *          (site, duration, no return value) and counts the depth down;
+ *          (site in two bytes, duration, no return value) and counts the depth down;
  *          for a profiler frame adds the call to its row (calls, total,
  *          min, max); for a histogram frame adds it to its bucket and
  *          sum (hist_exit's work when this CPU's rows are current);
@@ -118,22 +118,21 @@ trace_rec_graph:
 	add	w14, w13, #1
 	str	w14, [x12, #REC_FG_GRAPH_DEPTH]
 	REC_TAKE_DELTA x11, x18, x14
-	orr	w17, w15, w13
-	tst	w17, #0xffffff80		// site and depth below 0x80: a byte each
-	ccmp	x14, #31, #2, eq		// and delta < 31 (a long one sets C)
+	cmp	w13, #0x80			// depth below 0x80: one byte
+	ccmp	x14, #31, #2, lo		// and delta < 31 (a long one sets C)
 	b.hs	.Lentry_long
 	orr	w14, w14, #(REC_KIND_GRAPH_ENTRY << 5)
-	orr	w14, w14, w15, lsl #8
-	orr	w14, w14, w13, lsl #16
-	str	w14, [x16], #3			// header, site, depth (a 4th byte
-.Lentry_commit:					// the next record overwrites)
+	orr	w14, w14, w15, lsl #8		// site: two bytes, any number
+	orr	w14, w14, w13, lsl #24
+	str	w14, [x16], #4			// header, site, depth
+.Lentry_commit:
 	REC_COMMIT x11, x16, x17, w17
 .Ldone1:
 	HOOK_RETURN
 .Lentry_long:
 	REC_PUT_HEADER REC_KIND_GRAPH_ENTRY, x14, w14, x16, .Lentry_long_delta
 .Lentry_site:
-	REC_PUT_VARINT x15, w15, w17, x16
+	strh	w15, [x16], #2
 	REC_PUT_VARINT x13, w13, w17, x16
 	b	.Lentry_commit
 .Lentry_long_delta:
@@ -241,12 +240,12 @@ fgraph_fast_exit:
 	sub	w13, w13, #1
 	str	w13, [x12, #REC_FG_GRAPH_DEPTH]
 	REC_TAKE_DELTA x11, x17, x13
-	tst	w15, #0xffffff80		// site below 0x80: one byte
-	ccmp	x13, #31, #2, eq		// and delta < 31 (a long one sets C)
+	cmp	x13, #31
 	b.hs	.Lexit_long
 	orr	w13, w13, #(REC_KIND_EXIT << 5)
 	orr	w13, w13, w15, lsl #8
-	strh	w13, [x16], #2			// header, site
+	str	w13, [x16], #3			// header, site: two bytes (a 4th
+						// the duration overwrites)
 .Lexit_duration:
 	REC_PUT_VARINT x18, w18, w17, x16
 	strb	wzr, [x16], #1			// flags: no return value
@@ -256,7 +255,7 @@ fgraph_fast_exit:
 .Lexit_long:
 	REC_PUT_HEADER REC_KIND_EXIT, x13, w13, x16, .Lexit_long_delta
 .Lexit_site:
-	REC_PUT_VARINT x15, w15, w17, x16
+	strh	w15, [x16], #2
 	b	.Lexit_duration
 .Lexit_long_delta:
 	mov	w17, #(REC_KIND_EXIT << 5 | 31)

@@ -29,6 +29,7 @@ _Static_assert(__builtin_offsetof(struct ring_cpu, cache_used) == REC_RING_CACHE
 _Static_assert(__builtin_offsetof(struct ring_cpu, last_ts) == REC_RING_LAST_TS, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, cache) == REC_RING_CACHE, "recorder.h");
 _Static_assert(RING_CALLER_CACHE - 1 == REC_RING_CACHE_MASK, "recorder.h");
+_Static_assert(RING_CALLER_CACHE == WIRE_CALLER_CACHE, "the host keeps the same caller slots");
 _Static_assert(WIRE_REC_FUNC == 0 && WIRE_REC_FUNC_CALLER == 1, "rec_function.S");
 _Static_assert(__builtin_offsetof(struct percpu, profile) == REC_PERCPU_PROFILE, "recorder.h");
 _Static_assert(__builtin_offsetof(struct percpu, trace_site_bias) == REC_PERCPU_SITE_BIAS,
@@ -64,7 +65,7 @@ _Static_assert(__builtin_offsetof(struct profile_stat, calls) == 0 &&
 	       __builtin_offsetof(struct profile_stat, max) == 24, "rec_graph.S");
 _Static_assert(WIRE_REC_EXIT == REC_KIND_EXIT && WIRE_REC_GRAPH_ENTRY == REC_KIND_GRAPH_ENTRY,
 	       "recorder.h");
-_Static_assert(RING_FAST_ROOM >= 11 + 5 + 10 + 1 && RING_FAST_ROOM >= RING_FUNC_RECORD_MAX,
+_Static_assert(RING_FAST_ROOM >= 11 + 2 + 10 + 1 && RING_FAST_ROOM >= RING_FUNC_RECORD_MAX,
 	       "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, cur_events_hi) == REC_RING_CUR_EVENTS + 4 &&
 	       REC_RING_CUR_EVENTS + 8 == REC_RING_WR, "recorder.h: one STP");

@@ -37,18 +37,17 @@ static bool want_here(struct percpu *pc)
  * (entry) or the duration ends at (exit): docs/wire.md 2.1. */
 static void put_entry(struct ring_cpu *r, unsigned int site, uint32_t depth, uint64_t now)
 {
-	uint8_t *p = ring_put_begin(r, 11 + 5 + 5);
+	uint8_t *p = ring_put_begin(r, 11 + 2 + 5);
 
 	if (p) {
 		p = ring_put_header(p, WIRE_REC_GRAPH_ENTRY, now - r->last_ts);
-		p = ring_put_varint(p, site);
+		p = ring_put_site(p, site);
 		ring_put_done(r, ring_put_varint(p, depth), now);
 		return;
 	}
-	p = ring_reserve_at(WIRE_REC_GRAPH_ENTRY,
-			    ring_varint_len(site) + ring_varint_len(depth), now);
+	p = ring_reserve_at(WIRE_REC_GRAPH_ENTRY, 2 + ring_varint_len(depth), now);
 	if (p) {
-		p = ring_put_varint(p, site);
+		p = ring_put_site(p, site);
 		ring_put_varint(p, depth);
 		ring_commit();
 	}
@@ -58,7 +57,7 @@ static void put_entry(struct ring_cpu *r, unsigned int site, uint32_t depth, uin
 static inline uint8_t *exit_fields(uint8_t *p, unsigned int site, uint64_t dur, bool rv,
 				   uint64_t zz)
 {
-	p = ring_put_varint(p, site);
+	p = ring_put_site(p, site);
 	p = ring_put_varint(p, dur);
 	*p++ = rv ? WIRE_EXIT_HAS_RETVAL : 0;
 	return rv ? ring_put_varint(p, zz) : p;
@@ -68,7 +67,7 @@ static inline uint8_t *exit_fields(uint8_t *p, unsigned int site, uint64_t dur, 
 static void __attribute__((noinline, cold)) put_exit_slow(unsigned int site, uint64_t dur,
 							  bool rv, uint64_t zz, uint64_t now)
 {
-	uint8_t *p = ring_reserve_at(WIRE_REC_EXIT, ring_varint_len(site) + ring_varint_len(dur) +
+	uint8_t *p = ring_reserve_at(WIRE_REC_EXIT, 2 + ring_varint_len(dur) +
 				     1 + (rv ? ring_varint_len(zz) : 0), now);
 
 	if (p) {
@@ -80,7 +79,7 @@ static void __attribute__((noinline, cold)) put_exit_slow(unsigned int site, uin
 static void put_exit(struct ring_cpu *r, unsigned int site, uint64_t dur, bool rv,
 		     uint64_t zz, uint64_t now)
 {
-	uint8_t *p = ring_put_begin(r, 11 + 5 + 10 + 1 + 10);
+	uint8_t *p = ring_put_begin(r, 11 + 2 + 10 + 1 + 10);
 
 	if (!p)
 		return put_exit_slow(site, dur, rv, zz, now);

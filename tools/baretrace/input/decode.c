@@ -133,6 +133,10 @@ static void decode_data(struct bt_decoder *d, const struct wire_frame *f)
 			d->books[f->cpu].end_unknown = 1;
 		return;
 	}
+	/* The records' layout is the stream's version's (a version 2 or 3
+	 * file names its kind-0 sites; 4 names caller slots). */
+	if (d->meta.version)
+		d->it.version = (unsigned)d->meta.version;
 	if (d->v && d->v->block_begin)
 		d->v->block_begin(d, f, d->it.ts);
 	if (prev) {
@@ -307,7 +311,9 @@ int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len)
 	case WIRE_FRAME_META:
 		return take_meta(d, &f);
 	case WIRE_FRAME_SYMS:
-		if (bt_symtab_add_dump(&d->syms, f.body, f.body_len) && !d->quiet)
+		if (bt_symtab_add_dump(&d->syms, f.body, f.body_len,
+				       d->meta.version ? (unsigned)d->meta.version : WIRE_VERSION) &&
+		    !d->quiet)
 			bt_warn("symbol dump frame %llu is malformed", (unsigned long long)f.seq);
 		break;
 	case WIRE_FRAME_DATA:

@@ -64,30 +64,46 @@ static int get(const uint8_t **p, const uint8_t *end, uint64_t *v)
 	return 0;
 }
 
-int bt_symtab_add_dump(struct bt_symtab *t, const uint8_t *body, size_t len)
+int bt_symtab_add_dump(struct bt_symtab *t, const uint8_t *body, size_t len, unsigned version)
 {
 	const uint8_t *p = body, *end = body + len;
 	uint64_t first, count;
+	struct wire_sym_state prev;
 
 	if (t->from_elf)
 		return 0;	/* the ELF is the better source */
 	if (get(&p, end, &first) || get(&p, end, &count) || first > MAX_SITES ||
 	    count > MAX_SITES - first)
 		return -1;
+	wire_sym_begin(&prev);
 	for (uint64_t i = 0; i < count; i++) {
 		uint64_t start, size, n;
-		size_t site = (size_t)(first + i);
+		size_t site = (size_t)(first + i), shared = 0;
+		const uint8_t *rest;
+		char *name;
 
-		if (get(&p, end, &start) || get(&p, end, &size) || get(&p, end, &n) ||
-		    n > (uint64_t)(end - p))
-			return -1;
+		if (version >= WIRE_VERSION_SLOTS) {
+			/* Front-coded against the entry before (wire.md 2.3). */
+			if (wire_sym_get(&p, end, &prev, &start, &size, &shared, &rest, &n))
+				return -1;
+		} else {
+			if (get(&p, end, &start) || get(&p, end, &size) || get(&p, end, &n) ||
+			    n > (uint64_t)(end - p))
+				return -1;
+			rest = p;
+			p += n;
+		}
+		name = bt_alloc(shared + (size_t)n + 1);
+		memcpy(name, prev.name, shared);
+		memcpy(name + shared, rest, (size_t)n);
+		wire_sym_took(&prev, shared, rest, (size_t)n);
 		t->by_site = bt_grow(t->by_site, &t->sites_cap, site + 1, sizeof(*t->by_site));
 		if (site >= t->nsites)
 			t->nsites = site + 1;
 		free_sym(&t->by_site[site]);
 		t->by_site[site] = (struct bt_sym){ start, size, NULL, NULL };
-		bt_sym_set_name(&t->by_site[site], p, (size_t)n);
-		p += n;
+		bt_sym_set_name(&t->by_site[site], name, shared + (size_t)n);
+		free(name);
 		t->addr_dirty = 1;
 	}
 	return 0;

@@ -38,8 +38,9 @@ void bt_sym_set_name(struct bt_sym *s, const void *p, size_t n);
 
 void bt_symtab_init(struct bt_symtab *t);
 void bt_symtab_free(struct bt_symtab *t);
-/* Adds a symbol-dump body; 0, or -1 if malformed. */
-int bt_symtab_add_dump(struct bt_symtab *t, const uint8_t *body, size_t len);
+/* Adds a symbol-dump body of stream format 'version' (wire.md 2.3); 0,
+ * or -1 if malformed. */
+int bt_symtab_add_dump(struct bt_symtab *t, const uint8_t *body, size_t len, unsigned version);
 /* Name of a site: its function, or "site#N" written into buf. */
 const char *bt_site_name(struct bt_symtab *t, uint64_t site, char *buf, size_t n);
 /* Name of the function holding a caller (the wire's offset / 4). */
