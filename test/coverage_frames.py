@@ -67,18 +67,22 @@ def frames(data):
 
 
 def site_names(fr):
-    """Site number -> name from the symbol frames (type 3)."""
+    """Site number -> name from the symbol frames (type 3): front-coded
+    names, each sharing its first bytes with the name before."""
     names = {}
     for t, _, _, b in fr:
         if t != 3:
             continue
         first, j = varint(b, 0)
         count, j = varint(b, j)
+        prev = b""                          # each entry against the one before
         for s in range(first, first + count):
-            _, j = varint(b, j)             # offset
+            _, j = varint(b, j)             # gap (wire.md 2.3, version 4)
             _, j = varint(b, j)             # size
-            ln, j = varint(b, j)
-            names[s] = b[j:j + ln].decode()
+            shared = b[j]
+            ln, j = varint(b, j + 1)
+            prev = prev[:shared] + b[j:j + ln]
+            names[s] = prev.decode()
             j += ln
     return names
 
