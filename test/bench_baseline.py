@@ -213,11 +213,12 @@ def describe(finding, setter):
                 f"(baseline set by {setter}): update {BASELINE_REL} (make bench-baseline) "
                 "in the same commit")
     if kind == "new":
-        return (f"new: {name} = {new} is not in {BASELINE_REL}: add it to the baseline "
-                "(make bench-baseline) in the same commit")
+        return (f"new: {name} = {new} is not in {BASELINE_REL} (set by {setter}): add it to "
+                "the baseline (make bench-baseline) in the same commit")
     delta = f"{pct(base, new):+.2f} %"
     if kind == "improved":
-        return (f"improved: {name} baseline {base} now {new} ({delta}, {way} is better): "
+        return (f"improved: {name} baseline {base} now {new} ({delta}, {way} is better; "
+                f"baseline set by {setter}): "
                 f"update {BASELINE_REL} (make bench-baseline) in the same commit")
     if kind == "changed":
         return (f"changed: {name} baseline {base} now {new} ({delta}; a count or setting, "
