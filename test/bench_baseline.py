@@ -215,7 +215,7 @@ def describe(finding, setter):
     if kind == "new":
         return (f"new: {name} = {new} is not in {BASELINE_REL} (set by {setter}): add it to "
                 "the baseline (make bench-baseline) in the same commit")
-    delta = f"{pct(base, new):+.2f} %"
+    delta = f"{pct(base, new):+.2f} %" if base != 0 else "from 0"
     if kind == "improved":
         return (f"improved: {name} baseline {base} now {new} ({delta}, {way} is better; "
                 f"baseline set by {setter}): "
@@ -254,7 +254,8 @@ def check(res, bench_dir, board, path=BASELINE):
         if now != doc["made_with"]:
             detail = (f"the baseline was made with {doc['made_with']}, this run with {now}: "
                       "another compiler or QEMU moves figures by itself")
-    res.record(f"make bench's {len(fresh)} figures against {BASELINE_REL} (set by {setter}): "
+    shown = BASELINE_REL if os.path.abspath(path) == BASELINE else path
+    res.record(f"make bench's {len(fresh)} figures against {shown} (set by {setter}): "
                f"none worse or better than {LIMIT_PCT} %, no count changed, none missing or new"
                + ("" if not findings else
                   " (" + ", ".join(f"{n} {k}" for k, n in counts.items() if n) + ")"),
