@@ -492,8 +492,10 @@ bench: $(QEMU_DTB_DEP)
 # qemu-virt's figures are held.
 bench-baseline:
 	$(if $(filter qemu-virt,$(BOARD)),,$(error make bench-baseline holds qemu-virt's figures (the boot stage's); not BOARD=$(BOARD)))
+	$(Q)mkdir -p $(BENCH_DIR) && touch $(BENCH_DIR)/.baseline-start
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) bench
-	$(Q)python3 test/bench_baseline.py update $(BENCH_DIR) --board $(BOARD)
+	$(Q)python3 test/bench_baseline.py update $(BENCH_DIR) --board $(BOARD) \
+	  --written-after $(BENCH_DIR)/.baseline-start
 
 # The same tracer costs on Debian's arm64 Linux kernel, side by side
 # (build/bench/anchor.json); downloads the kernel package once.

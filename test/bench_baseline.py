@@ -39,8 +39,10 @@ stops doing so.
 Usage:
   python3 test/bench_baseline.py check DIR [--baseline FILE] [--board B]
   python3 test/bench_baseline.py update DIR [--baseline FILE] [--board B]
+                                    [--written-after STAMP]
 check exits 1 when a figure fails; update writes FILE (default
-test/bench/baseline.json) from DIR's figures.
+test/bench/baseline.json) from DIR's figures (with --written-after, only
+from files newer than STAMP: make bench-baseline's own run).
 """
 import fnmatch
 import json
@@ -94,12 +96,17 @@ def flatten(value, prefix, out):
     return out
 
 
-def read_figures(bench_dir):
-    """{"tracers.function_event_insns": 53.05, ...} from DIR's *.json."""
+def read_figures(bench_dir, written_after=None):
+    """{"tracers.function_event_insns": 53.05, ...} from DIR's *.json;
+    with written_after (a time), only files written since: build/bench
+    keeps files of earlier runs that this run may no longer write."""
     figures = {}
     for name in sorted(os.listdir(bench_dir)):
         path = os.path.join(bench_dir, name)
         if not name.endswith(".json") or name in EXCLUDED_FILES or not os.path.isfile(path):
+            continue
+        if written_after is not None and os.path.getmtime(path) < written_after:
+            print(f"{path}: left out, older than this make bench")
             continue
         with open(path) as f:
             flatten(json.load(f), name[:-len(".json")], figures)
@@ -124,8 +131,10 @@ def tool_versions(board):
                                 "--version"])}
 
 
-def write_baseline(bench_dir, board, path=BASELINE, versions=None):
-    figures = read_figures(bench_dir)
+def write_baseline(bench_dir, board, path=BASELINE, versions=None, written_after=None):
+    figures = read_figures(bench_dir, written_after)
+    if not figures:
+        raise ValueError(f"no make bench figures in {bench_dir}: the baseline stays as it was")
     files = {}
     for name, value in figures.items():
         file, key = name.split(".", 1)
@@ -280,7 +289,7 @@ def main(argv):
     if len(args) < 2 or args[0] not in ("check", "update"):
         print(__doc__)
         return 2
-    opts = {"--baseline": BASELINE, "--board": "qemu-virt"}
+    opts = {"--baseline": BASELINE, "--board": "qemu-virt", "--written-after": None}
     rest = args[2:]
     while rest:
         if rest[0] not in opts or len(rest) < 2:
@@ -289,7 +298,13 @@ def main(argv):
         opts[rest[0]] = rest[1]
         rest = rest[2:]
     if args[0] == "update":
-        n = write_baseline(args[1], opts["--board"], opts["--baseline"])
+        stamp = opts["--written-after"]
+        try:
+            n = write_baseline(args[1], opts["--board"], opts["--baseline"],
+                               written_after=os.path.getmtime(stamp) if stamp else None)
+        except (OSError, ValueError) as e:
+            print(f"bench_baseline: {e}")
+            return 1
         print(f"{opts['--baseline']}: {n} figures of {opts['--board']} from {args[1]}; "
               "commit it with the change that moved them")
         return 0
