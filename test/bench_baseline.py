@@ -106,7 +106,7 @@ def read_figures(bench_dir, written_after=None):
         if not name.endswith(".json") or name in EXCLUDED_FILES or not os.path.isfile(path):
             continue
         if written_after is not None and os.path.getmtime(path) < written_after:
-            print(f"{path}: left out, older than this make bench")
+            print(f"{path}: left out, older than this make bench", file=sys.stderr)
             continue
         with open(path) as f:
             flatten(json.load(f), name[:-len(".json")], figures)

@@ -12,6 +12,7 @@ Prints TAP; exit status 0 when every check passed.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -191,6 +192,7 @@ def main():
     tap.ok(gate.set_by(path) == f"uncommitted (last committed in {head} bench: new baseline)",
            "set by: a changed, uncommitted baseline says so", gate.set_by(path))
 
+    shutil.rmtree(tmp, ignore_errors=True)
     print(f"1..{tap.n}")
     return 1 if tap.failed else 0
 
