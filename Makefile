@@ -140,7 +140,7 @@ site_flags = $(if $(filter $(NOTRACE) $(APP_NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter $(GCOV),$(1)),-fprofile-arcs -ftest-coverage) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
-.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-host bench-anchor coverage coverage-html soak setup newlib host-tools install
+.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-baseline bench-host bench-anchor coverage coverage-html soak setup newlib host-tools install
 all: $(OUT)/Image $(OUT)/baretrace.lst
 
 $(NEWLIB_DONE):
@@ -486,6 +486,17 @@ bench: $(QEMU_DTB_DEP)
 	  --machine $(QEMU_MACHINE) --cpu $(QEMU_CPU) --smp $(QEMU_SMP) --mem $(QEMU_MEM) \
 	  $(if $(QEMU_BIN),--qemu $(QEMU_BIN)) $(if $(QEMU_DTB),--dtb '$(QEMU_DTB_FILE)')
 
+# make bench, then its figures become test/bench/baseline.json, which the
+# boot stage holds every later run to (test/bench_baseline.py: more than
+# 0.5 % worse or better, or a count moved, fails; docs/tests.md). Only
+# qemu-virt's figures are held.
+bench-baseline:
+	$(if $(filter qemu-virt,$(BOARD)),,$(error make bench-baseline holds qemu-virt's figures (the boot stage's); not BOARD=$(BOARD)))
+	$(Q)mkdir -p $(BENCH_DIR) && touch $(BENCH_DIR)/.baseline-start
+	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) bench
+	$(Q)python3 test/bench_baseline.py update $(BENCH_DIR) --board $(BOARD) \
+	  --written-after $(BENCH_DIR)/.baseline-start
+
 # The same tracer costs on Debian's arm64 Linux kernel, side by side
 # (build/bench/anchor.json); downloads the kernel package once.
 bench-anchor:
@@ -512,6 +523,9 @@ help:
 	@echo "  make soak         every control operation while all CPUs trace"
 	@echo "  make bench        instruction counts under -icount (build/bench/*.json;"
 	@echo "                    BOARD=rpi4 on raspi4b: build/bench/rpi4/*.json)"
+	@echo "  make bench-baseline  make bench, then its figures into test/bench/baseline.json,"
+	@echo "                    which make test holds (a figure >0.5 % worse or better fails);"
+	@echo "                    commit it with the change that moved them"
 	@echo "  make bench-anchor the same tracer costs on Debian's arm64 Linux (build/bench/anchor.json)"
 	@echo "  make bench-host   the host tool on generated 1M/10M-event traces (build/bench/host.json)"
 	@echo "  make coverage     the KTAP suites booted under trace=coverage: build/coverage/"

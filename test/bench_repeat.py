@@ -3,11 +3,13 @@ stage, QEMU virt). tools/bench boots under -icount shift=0,sleep=off;
 with plain shift=0 an idle vCPU's wait lasted host time, and two runs
 differed (demo events 4519 and 4522, callops overhead 43.02 and 43.01).
 Runs tools/bench twice, as 'make bench' does, into two folders and
-compares every JSON file byte for byte.
+compares every JSON file byte for byte; then holds the first run's
+figures to test/bench/baseline.json (test/bench_baseline.py).
 """
 import filecmp
 import os
 
+import bench_baseline
 from bench_coverage import check_coverage_figures
 from harness import ROOT, make_dir, run
 
@@ -34,6 +36,9 @@ def check_bench_repeats(res, board="qemu-virt"):
                f"differ: {differ}, missing: {missing}")
     check_coverage_figures(res, dirs[0])
     check_probe_figures(res, dirs[0])
+    # Every figure against the committed baseline (issue 38): a figure
+    # more than 0.5 % worse, or better, or a count that moved, fails.
+    bench_baseline.check(res, dirs[0], board)
 
 
 def check_probe_figures(res, bench_dir):

@@ -33,9 +33,18 @@ def sources_of(path):
     return m.group(1).split() if m else []
 
 
+# Host unit tests in Python (TAP), of the test machinery's own logic.
+HOST_PY_UNITS = [
+    ("unit_bench_baseline", 120),   # the bench gate's comparison (test/bench_baseline.py)
+]
+
+
 def stage_host(res, board):
     os.makedirs(HOST, exist_ok=True)
     stage_host_units(res)
+    for script, timeout in HOST_PY_UNITS:
+        st, out = run(["python3", f"test/host/{script}.py"], timeout=timeout)
+        parse_tap(f"host {script}", out, res, st)
     # The host tool end to end: capture, report, stats, export (TAP).
     st, out = run(["make", "-s", f"BOARD={board}", "build/host/baretrace",
                     "build/host/gentrace"])
