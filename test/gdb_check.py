@@ -16,7 +16,7 @@ killed. Then:
   - baretrace-last 5 prints the report's last 5 lines of each CPU;
   - with 2 KiB rings (older blocks overwritten or sent and reused),
     under multi-threaded TCG: the events still in the rings match the
-    console dump, and decoded + lost equals the 767 events made, from
+    console dump, and decoded + lost equals the 1487 events made, from
     the end-of-stream totals the dump writes.
 Also: tools/gdb/bt_wire.py's numbers are still wire/wire.h's.
 """
@@ -37,7 +37,10 @@ import time
 BOOT = "panic=poweroff lockup_ms=0"
 FILTER = "trace_filter=tt_alpha,tt_beta,tt_gamma trace_event=gdbhang:step"
 CPU0 = [("tt_alpha", "scenario_gdbhang")] * 5 + [("tt_beta", "scenario_gdbhang")]
-WANT = {0: CPU0 * 120, 1: [("tt_gamma", "cpu1_calls")] * 40}
+# HANG_CPU0_CALLS (1200) tt_alpha calls, a tt_beta after every fifth:
+# 1440 events, more than 2 KiB rings hold of two-byte records.
+WANT = {0: CPU0 * 240, 1: [("tt_gamma", "cpu1_calls")] * 40}
+CPU0_EVENTS = len(WANT[0])
 FUNC_CPUS = set(WANT)
 CALLS = sum(len(v) for v in WANT.values())
 WANT_CPU2 = [f"gdbhang:step: i={i} name={['alpha', 'beta', 'gamma'][i % 3]}" for i in range(6)] \
@@ -261,7 +264,8 @@ def stage_gdb(h, res, board):
                    f"{nrec} records; per CPU: {[(c, len(v)) for c, v in dump.items()]}\n"
                    f"CPU 2: {cpu2}")
         res.record("gdb[hang]: baretrace-dump reports CPU 0's block still open",
-                   re.search(r"^cpu 0: 720 events in blocks 0\.\.\d+ \(.*, 1 open\); 720 produced$",
+                   re.search(rf"^cpu 0: {CPU0_EVENTS} events in blocks 0\.\.\d+ \(.*, 1 open\); "
+                             rf"{CPU0_EVENTS} produced$",
                              gout, re.M) is not None, gout)
         report = None
         for with_elf in (True, False):
@@ -285,7 +289,7 @@ def stage_gdb(h, res, board):
         want_last = {c: (min(5, len(v)), len(v), v[-5:]) for c, v in report.items()}
         want_last[3] = (0, 0, [])
         res.record("gdb[hang]: baretrace-last 5 prints each CPU's last 5 lines of the report",
-                   last == want_last and [last[c][1] for c in range(3)] == [720, 40, 7],
+                   last == want_last and [last[c][1] for c in range(3)] == [CPU0_EVENTS, 40, 7],
                    f"got {last}\nwant {want_last}\n{gout}")
 
     if got:
@@ -330,5 +334,5 @@ def stage_gdb(h, res, board):
                    rst == 0 and funcs_only(per_cpu(lines)) == dump and dec and lost
                    and int(lost.group(2)) == EVENTS
                    and int(dec.group(1)) + int(lost.group(1)) == EVENTS
-                   and 0 < len(dump.get(0, [])) < 720,
+                   and 0 < len(dump.get(0, [])) < CPU0_EVENTS,
                    f"report status {rst}, CPU 0 kept {len(dump.get(0, []))}\n{gout}\n" + rep[-1000:])

@@ -29,7 +29,7 @@
 #include "output/output.h"
 #include "tracers/tracer.h"
 
-#define HANG_CPU0_CALLS	600
+#define HANG_CPU0_CALLS	1200	/* 1440 events: more than 2 KiB rings hold */
 #define HANG_CPU1_CALLS	40
 #define HANG_CPU2_EVENTS	6
 
