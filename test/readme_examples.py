@@ -30,7 +30,7 @@ import shlex
 import shutil
 import tempfile
 
-from docs_checks import check_install, check_links, doc_files
+from docs_checks import check_figures, check_install, check_links, doc_files
 from readme_asking import check_hist, check_probe, check_typed
 from readme_run import match_output, run_dir_file, run_example
 
@@ -299,6 +299,7 @@ def stage_readme(h, res, board):
                f"checks {sorted(CHECKS)}; in two files: {twice}")
     check_links(h, res, files)
     check_help(h, res, board)
+    check_figures(h, res, board)
     st, out = h.run(["make", f"BOARD={board}", "all", "host-tools"], timeout=600)
     if st != 0:
         res.record("readme: build the demo and the host tools", False, out)
