@@ -165,7 +165,52 @@ def check_coverage(h, res, board, code, output):
                f"status {st}; missing line {miss!r}\n" + out[-3000:])
 
 
-CHECKS = {"filter": check_filter, "status": check_status, "hello": check_hello,
+def boot_figures(text):
+    """(image KiB, CPUs, ring KiB per CPU) a boot's lines give."""
+    img = re.search(r"^baretrace: qemu-virt, .*image at 0x[0-9a-f]+ \((\d+) KiB\)", text, re.M)
+    cpus = re.search(r"^smp: (\d+) CPUs online$", text, re.M)
+    ring = re.search(r"^trace: function_graph tracer on, (\d+) KiB per CPU,", text, re.M)
+    return tuple(int(m.group(1)) if m else None for m in (img, cpus, ring))
+
+
+def check_demo(h, res, board, code, output):
+    """README's make run and its first host-tool commands: the output
+    block's lines (numbers there are one run's host-time samples) and,
+    exactly, its boot line's image size, CPUs and ring size."""
+    st, out = run_example(h, code)
+    miss = match_output(output or "", out, loose=True)
+    said, got = boot_figures(output or ""), boot_figures(out)
+    res.record("readme: example 'demo' (make run, report, stats, graph) prints what README "
+               "shows, and its boot lines' image size, CPUs and ring size "
+               f"(KiB, CPUs, KiB per CPU: README {said}, the run {got})",
+               st == 0 and output is not None and miss is None and None not in got
+               and said == got, f"status {st}; missing line {miss!r}\n" + out[-3000:])
+
+
+def check_report_filters(h, res, board, code, output):
+    """docs/host-tool.md's report filters, on the trace 'demo' left."""
+    env = dict(os.environ, PATH=h.HOST + os.pathsep + os.environ.get("PATH", ""))
+    st, out = h.run(["bash", "-c", code], env=env)
+    miss = match_output(output or "", out, loose=True)
+    res.record("readme: example 'report-filters' (docs/host-tool.md: -F --cpu, --depth "
+               "--min-duration on make run's trace) prints lines of the page's form",
+               st == 0 and output is not None and miss is None,
+               f"status {st}; missing line {miss!r}\n" + out[-3000:])
+
+
+def check_version(h, res, board, code, output):
+    """--version as the page shows it: the formats come from the tool,
+    so a new wire format version fails here until the page says it."""
+    st, out = run_example(h, code)
+    miss = match_output(output or "", out)
+    res.record("readme: example 'version' (docs/host-tool.md) prints the version and the "
+               "trace file and wire format versions the page shows",
+               st == 0 and output is not None and miss is None,
+               f"status {st}; missing line {miss!r}\n" + out)
+
+
+CHECKS = {"demo": check_demo, "report-filters": check_report_filters, "version": check_version,
+          "filter": check_filter, "status": check_status, "hello": check_hello,
           "firmware": check_firmware, "coverage": check_coverage, "typed": check_typed,
           "probe": check_probe, "hist": check_hist}
 
