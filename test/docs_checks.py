@@ -150,6 +150,12 @@ def check_install(h, res, board):
                    f"its --help names: {', '.join(commands)})",
                    ok and len(commands) >= 5 and got == want,
                    f"status {st}; tool {os.path.exists(tool)}; pages {got}, want {want}\n" + out)
+        with open(os.path.join(h.ROOT, "docs", "host-tool.md")) as f:
+            m = re.search(r"`baretrace-COMMAND\.1` for each command \(([^)]*)\)", f.read())
+        listed = re.findall(r"`([\w-]+)`", m.group(1)) if m else []
+        res.record("readme: docs/host-tool.md's man-page list names every command --help names",
+                   sorted(listed) == sorted(commands) and commands,
+                   f"page lists {listed}; --help names {commands}")
         for page in got:
             cmd = page[len("baretrace-"):-2] if page != "baretrace.1" else None
             st, text, how = render_man(h, os.path.join(man1, page))

@@ -209,10 +209,29 @@ def check_version(h, res, board, code, output):
                f"status {st}; missing line {miss!r}\n" + out)
 
 
+def check_mbedtls(h, res, board, code, output):
+    """README's mbed TLS commands: the self-tests pass untraced and
+    traced, and the traced run keeps the events the section quotes."""
+    st, out = h.run(["tools/fetch-source", "mbedtls", "--check"])
+    if st != 0:
+        h.run(["tools/fetch-source", "mbedtls"], timeout=600)
+    st, out = run_example(h, code, timeout=600)
+    miss = match_output(output or "", out)
+    with open(os.path.join(h.ROOT, "README.md")) as f:
+        prose = re.search(r"three levels deep: ([\d,]+) events, none lost", f.read())
+    got = re.search(r"^trace: (\d+) events, 0 lost,", out, re.M)
+    res.record("readme: example 'mbedtls' passes untraced and with trace_max_depth=3, keeping "
+               f"the events README quotes ({prose and prose.group(1)}; the run: "
+               f"{got and got.group(1)}), none lost",
+               st == 0 and output is not None and miss is None and prose is not None and
+               got is not None and prose.group(1).replace(",", "") == got.group(1),
+               f"status {st}; missing line {miss!r}\n" + out[-3000:])
+
+
 CHECKS = {"demo": check_demo, "report-filters": check_report_filters, "version": check_version,
           "filter": check_filter, "status": check_status, "hello": check_hello,
           "firmware": check_firmware, "coverage": check_coverage, "typed": check_typed,
-          "probe": check_probe, "hist": check_hist}
+          "probe": check_probe, "hist": check_hist, "mbedtls": check_mbedtls}
 
 
 # ---- make commands and make help ---------------------------------------------
