@@ -163,6 +163,20 @@ def check_coverage(h, res, board, code, output):
     res.record("readme: example 'coverage' (docs/coverage.md) exits 0 and prints what the "
                "page shows", st == 0 and output is not None and miss is None,
                f"status {st}; missing line {miss!r}\n" + out[-3000:])
+    # README's sample of the same output, with its exact counts, and the
+    # lcov summary line it quotes.
+    with open(os.path.join(h.ROOT, "README.md")) as f:
+        text = f.read()
+    m = re.search(r"^<!-- same output: coverage -->\n```\n(.*?)^```$", text, re.M | re.S)
+    miss = match_output(m.group(1), out) if m else "(no '<!-- same output: coverage -->' block)"
+    lcov = re.search(r"# functions\.\.: ([\d.]+)% \((\d+) of (\d+) functions\)", text)
+    got = re.search(r"^coverage: (\d+) of (\d+) functions reached", out, re.M)
+    want = got and f"{100 * int(got[1]) / int(got[2]):.1f}"
+    res.record("readme: README's make coverage sample (tests, functions reached per folder, "
+               "source files) and its lcov --summary figure are what make coverage gives",
+               miss is None and lcov is not None and got is not None and
+               (lcov[1], lcov[2], lcov[3]) == (want, got[1], got[2]),
+               f"missing line {miss!r}; lcov line {lcov and lcov.groups()}; run {got and got.groups()}")
 
 
 def boot_figures(text):
