@@ -140,7 +140,7 @@ site_flags = $(if $(filter $(NOTRACE) $(APP_NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter $(GCOV),$(1)),-fprofile-arcs -ftest-coverage) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
-.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-baseline bench-host bench-anchor coverage coverage-html soak setup newlib host-tools install
+.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-baseline bench-host bench-anchor docs coverage coverage-html soak setup newlib host-tools install
 all: $(OUT)/Image $(OUT)/baretrace.lst
 
 $(NEWLIB_DONE):
@@ -502,6 +502,15 @@ bench-baseline:
 bench-anchor:
 	$(Q)tools/bench-anchor
 
+# The figures README.md and docs/*.md quote from make bench and make
+# bench-host, written into their marked spans (<!-- fig ... -->) from
+# test/bench/baseline.json, or from a fresh make bench while the tree has
+# no baseline, and docs/bench-host.json (refreshed from a newer
+# build/bench/host.json); commit the result. The readme stage of make
+# test checks them (tools/docs-figures check).
+docs: $(if $(wildcard test/bench/baseline.json),,bench)
+	$(Q)tools/docs-figures write
+
 clean:
 	rm -rf $(BUILD)/$(BOARD) $(HOST)
 
@@ -528,6 +537,8 @@ help:
 	@echo "                    commit it with the change that moved them"
 	@echo "  make bench-anchor the same tracer costs on Debian's arm64 Linux (build/bench/anchor.json)"
 	@echo "  make bench-host   the host tool on generated 1M/10M-event traces (build/bench/host.json)"
+	@echo "  make docs         write the bench figures README.md and docs/*.md quote into their"
+	@echo "                    <!-- fig --> spans (tools/docs-figures; make test checks them)"
 	@echo "  make coverage     the KTAP suites booted under trace=coverage: build/coverage/"
 	@echo "                    ktest.bt, coverage.info (lcov) and index.html (genhtml)"
 	@echo "  make coverage-html TRACES='A.bt ...' [ELFS=...]  the same report from your own"

@@ -150,6 +150,12 @@ def check_install(h, res, board):
                    f"its --help names: {', '.join(commands)})",
                    ok and len(commands) >= 5 and got == want,
                    f"status {st}; tool {os.path.exists(tool)}; pages {got}, want {want}\n" + out)
+        with open(os.path.join(h.ROOT, "docs", "host-tool.md")) as f:
+            m = re.search(r"`baretrace-COMMAND\.1` for each command \(([^)]*)\)", f.read())
+        listed = re.findall(r"`([\w-]+)`", m.group(1)) if m else []
+        res.record("readme: docs/host-tool.md's man-page list names every command --help names",
+                   sorted(listed) == sorted(commands) and commands,
+                   f"page lists {listed}; --help names {commands}")
         for page in got:
             cmd = page[len("baretrace-"):-2] if page != "baretrace.1" else None
             st, text, how = render_man(h, os.path.join(man1, page))
@@ -165,3 +171,59 @@ def check_install(h, res, board):
                        f"{only_page}\n" + text[-3000:])
     finally:
         shutil.rmtree(dest, ignore_errors=True)
+
+
+# ---- figures from make bench (tools/docs-figures) -----------------------------
+
+def docs_figures(root):
+    """tools/docs-figures as a module (it has no .py)."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("docs_figures",
+                                                  os.path.join(root, "tools", "docs-figures"))
+    spec = importlib.util.spec_from_loader("docs_figures", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def check_figures(h, res, board):
+    """Every span of README.md and docs/*.md holds what its source gives:
+    test/bench/baseline.json when the tree has it (held to fresh runs by
+    the boot stage), else a make bench run made here (about 15 s once the
+    bench image is built). Then a planted stale span must be caught."""
+    df = docs_figures(h.ROOT)
+    how = "test/bench/baseline.json"
+    if not os.path.exists(df.BASELINE):
+        st, out = h.run(["make", f"BOARD={board}", "bench"], timeout=900)
+        how = "a make bench run"
+        if st != 0:
+            res.record("readme: make bench runs (the docs' figures are checked against it)",
+                       False, out[-3000:])
+            return
+    st, out = h.run(["tools/docs-figures", "check"])
+    n = re.search(r"check: (\d+) spans", out)
+    res.record(f"readme: the {n.group(1) if n else '?'} figures README.md and docs/*.md quote "
+               f"from make bench and make bench-host are what {how} and docs/bench-host.json "
+               "give (tools/docs-figures check; make docs writes them)",
+               st == 0 and n and int(n.group(1)) > 0, out)
+    # The check itself: a copy of README with one span's text changed and
+    # one marker broken must fail, naming that span and that marker.
+    figs, _ = df.load_figures()
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(h.ROOT, "README.md")) as f:
+            text = f.read()
+        m = df.SPAN_RE.search(text)
+        planted = (text[:m.start("text")] + "999.99" + text[m.end("text"):] +
+                   "\n<!-- fig tracers.function_event_insns->1<!-- /fig -->\n") if m else text
+        path = os.path.join(d, "README.md")
+        with open(path, "w") as f:
+            f.write(planted)
+        problems, _ = df.process(path, figs, write=False, shown="README.md")
+        line = text.count("\n", 0, m.start()) + 1 if m else 0
+    res.record("readme: the figures check fails on a planted stale span and a broken marker, "
+               "naming each (a copy of README.md)",
+               m is not None and len(problems) == 2 and
+               problems[0].startswith(f"README.md:{line}: {m.group('src').strip()}: the page "
+                                      "says '999.99'") and "not of the form" in problems[1],
+               "\n".join(problems))

@@ -13,6 +13,15 @@ Markers in README.md and docs/*.md (HTML comments, invisible when rendered):
 Every marked example needs a checker in CHECKS below and every checker an
 example (a renamed or dropped example fails the stage); a name is used in
 one file only.
+  <!-- same output: NAME -->  before a second sample of example NAME's
+                           output on another page, matched against the
+                           same run (its checker says how exactly)
+  <!-- icount runs: NAME -->  before a block with one command whose
+                           [TRACE ARGS] each row of the table after it
+                           fills (docs/applications.md; check_icount_table)
+  <!-- boot line: MAKE -> ELF -->  before a block with a boot line: its
+                           "(N KiB)" must be the size of ELF as MAKE
+                           builds it
 
 Also checked here: every 'make ...' command the docs show names a
 target the Makefile has and variables the build uses, the cheap ones of
@@ -30,7 +39,7 @@ import shlex
 import shutil
 import tempfile
 
-from docs_checks import check_install, check_links, doc_files
+from docs_checks import check_figures, check_install, check_links, doc_files
 from readme_asking import check_hist, check_probe, check_typed
 from readme_run import match_output, run_dir_file, run_example
 
@@ -163,11 +172,272 @@ def check_coverage(h, res, board, code, output):
     res.record("readme: example 'coverage' (docs/coverage.md) exits 0 and prints what the "
                "page shows", st == 0 and output is not None and miss is None,
                f"status {st}; missing line {miss!r}\n" + out[-3000:])
+    # README's sample of the same output, with its exact counts, and the
+    # lcov summary line it quotes.
+    with open(os.path.join(h.ROOT, "README.md")) as f:
+        text = f.read()
+    blocks = same_outputs(h.ROOT, "coverage")
+    miss = next((f"{name}: {m}" for name, block in blocks
+                 for m in [match_output(block, out)] if m is not None), None)
+    if not any(name == "README.md" for name, _ in blocks):
+        miss = "(no '<!-- same output: coverage -->' block in README.md)"
+    lcov = re.search(r"# functions\.\.: ([\d.]+)% \((\d+) of (\d+) functions\)", text)
+    got = re.search(r"^coverage: (\d+) of (\d+) functions reached", out, re.M)
+    want = got and f"{100 * int(got[1]) / int(got[2]):.1f}"
+    res.record("readme: the make coverage samples of README.md and docs/coverage.md "
+               f"({', '.join(n for n, _ in blocks)}: tests, functions reached per folder, "
+               "source files) and README's lcov --summary figure are what make coverage gives",
+               miss is None and lcov is not None and got is not None and
+               (lcov[1], lcov[2], lcov[3]) == (want, got[1], got[2]),
+               f"missing line {miss!r}; lcov line {lcov and lcov.groups()}; run {got and got.groups()}")
 
 
-CHECKS = {"filter": check_filter, "status": check_status, "hello": check_hello,
+def same_outputs(root, name):
+    """[(page, block)] of every '<!-- same output: NAME -->' block of
+    README.md and docs/*.md: a second sample of example NAME's output,
+    on another page, matched against the same run."""
+    found = []
+    for page in doc_files(root):
+        with open(os.path.join(root, page)) as f:
+            text = f.read()
+        found += [(page, b) for b in re.findall(
+            rf"^<!-- same output: {re.escape(name)} -->\n```\n(.*?)^```$", text, re.M | re.S)]
+    return found
+
+
+# The counts of an mbed TLS run that repeat (compared exactly), those that
+# follow the ring's draining and so the host's speed (within 5 %: a new
+# wire format moves them by more), and the rest (the times) in form only.
+MBEDTLS_EXACT = {"sites": r"^trace: (\d+) sites ready$",
+                 "suites": r"^  Executed (\d+) test suites$",
+                 "events": r"^trace: (\d+) events, \d+ lost,",
+                 "lost": r"^trace: \d+ events, (\d+) lost,",
+                 "functions": r"^# (\d+) functions, from graph records",
+                 "bootargs": r'^bootargs: (".*")$'}
+MBEDTLS_NEAR = {"frames": r"^trace: \d+ events, \d+ lost, (\d+) frames,",
+                "wire bytes": r"^trace: .* (\d+) wire bytes,",
+                "data blocks": r"^trace: .* (\d+) data blocks$"}
+REPORT_ROW_RE = re.compile(r"^ +(\d+) +[\d.]+ +[\d.]+ +[\d.]+ +[\d.]+  (\w+)$", re.M)
+
+
+def mbedtls_figures(text):
+    """({name: [exact]}, {name: [near]}, {function: calls}) of a run's
+    output (two runs: a figure may appear in both) or a page's sample of
+    it; a figure the text lacks is left out."""
+    def pick(table):
+        return {k: found for k, rx in table.items()
+                for found in [re.findall(rx, text, re.M)] if found}
+    return pick(MBEDTLS_EXACT), pick(MBEDTLS_NEAR), {
+        fn: calls for calls, fn in REPORT_ROW_RE.findall(text)}
+
+
+def mbedtls_sample_problems(block, out):
+    """What of a page's sample of README's mbed TLS run the run does not
+    give: lines (numbers as samples), then the figures compared."""
+    miss = match_output(block, out, loose=True)
+    if miss is not None:
+        return [f"no line {miss!r}"]
+    (said, said_near, said_calls), (got, got_near, got_calls) = (
+        mbedtls_figures(block), mbedtls_figures(out))
+    bad = [f"{k}: page {v}, run {got.get(k)}" for k, vs in said.items() for v in vs
+           if v not in got.get(k, [])]
+    bad += [f"{k}: page {v}, run {got_near.get(k)} (more than 5 % apart)"
+            for k, vs in said_near.items() for v in vs
+            if not any(abs(int(v) - int(g)) <= 0.05 * int(g) for g in got_near.get(k, []))]
+    bad += [f"{fn} calls: page {n}, run {got_calls.get(fn)}" for fn, n in said_calls.items()
+            if got_calls.get(fn) != n]
+    return bad
+
+
+def icount_rows(text):
+    """(command with [TRACE ARGS], [(label, args, insns, slowdown, events)])
+    of the '<!-- icount runs: NAME -->' block and the table after it."""
+    m = re.search(r"^<!-- icount runs: [\w-]+ -->\n```\n(.*?)^```$\n+((?:^\|.*\n)+)",
+                  text, re.M | re.S)
+    if not m:
+        return None, []
+    rows = []
+    for line in m.group(2).splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 5:
+            ev = re.match(r"([\d,]+), (\d+) lost", cells[4])
+            rows.append((cells[0], cells[1].strip("`"), int(cells[2].replace(",", "")),
+                         cells[3].rstrip("×x"), ev and (ev[1].replace(",", ""), ev[2])))
+    return m.group(1).replace("\\\n", " "), rows
+
+
+def check_icount_table(h, res, page, runs=2):
+    """A page's table of -icount runs: its first rows (the cheap ones) run
+    as the page's command gives them; instructions within 0.01 % (they
+    repeat to a few hundred), the slowdown over the first row to the
+    page's decimals, events and lost exactly."""
+    with open(os.path.join(h.ROOT, page)) as f:
+        cmd, rows = icount_rows(f.read())
+    bad, base = [], None
+    if cmd is None or len(rows) < runs:
+        bad.append(f"no '<!-- icount runs: NAME -->' block with {runs} rows after it")
+    for label, args, insns, slowdown, events in rows[:runs] if not bad else []:
+        with tempfile.TemporaryDirectory() as d:
+            line = cmd.replace("[TRACE ARGS]", args).replace("t.bt", os.path.join(d, "t.bt"))
+            st, out = h.run(["bash", "-c", line], timeout=300)
+        out = h.strip_frames(out)
+        got = re.search(r"^mbedtls: self-test took (\d+) counter ticks", out, re.M)
+        ev = re.search(r"^trace: (\d+) events, (\d+) lost,", out, re.M)
+        if st != 0 or not got:
+            bad.append(f"{label}: status {st}, no self-test time\n" + out[-1500:])
+            continue
+        n = int(got[1])
+        base = base or n
+        decimals = len(slowdown.partition(".")[2])
+        want_slow = f"{n / base:.{decimals}f}" if decimals else f"{n / base:.0f}"
+        if abs(n - insns) > insns / 10000:
+            bad.append(f"{label}: page {insns:,} instructions, run {n:,}")
+        if want_slow != slowdown:
+            bad.append(f"{label}: page {slowdown}x, run {want_slow}x")
+        if events and (not ev or (ev[1], ev[2]) != events):
+            bad.append(f"{label}: page {events} events, lost; run {ev and ev.groups()}")
+    res.record(f"readme: {page}'s -icount table: its first {runs} rows' instructions, "
+               "slowdown and events are what those runs give", not bad, "\n".join(bad))
+    return rows[:runs]
+
+
+BOOT_LINE_MARK_RE = re.compile(r"^<!-- boot line: (make [^>]*?) -> (\S+) -->\n```\n(.*?)^```$",
+                               re.M | re.S)
+IMAGE_KIB_RE = re.compile(r"^baretrace: [\w-]+, entered at EL\d, image at 0x[0-9a-f]+ "
+                          r"\((\d+) KiB\)", re.M)
+
+
+def elf_image_kib(h, elf):
+    """The "(N KiB)" of an image's boot line, from its ELF: kernel/main.c
+    prints (_end - _text) / 1024, both link-time symbols, so no boot is
+    needed."""
+    st, out = h.run(["aarch64-linux-gnu-nm", elf])
+    syms = dict((s, int(a, 16)) for a, _, s in (l.split() for l in out.splitlines()
+                                                 if len(l.split()) == 3))
+    if st != 0 or "_text" not in syms or "_end" not in syms:
+        return None
+    return (syms["_end"] - syms["_text"]) // 1024
+
+
+def check_boot_lines(h, res, board, texts):
+    """Every '<!-- boot line: MAKE -> ELF -->' block of the docs: its boot
+    line's image size is what MAKE builds (ELF's _end - _text; the boards'
+    builds are no-ops in a make test that ran their stages before)."""
+    bad, n = [], 0
+    for page, text in texts.items():
+        for make, elf, block in BOOT_LINE_MARK_RE.findall(text):
+            said = IMAGE_KIB_RE.search(block)
+            n += 1
+            st, out = h.run(make.split() + ([f"BOARD={board}"] if "BOARD=" not in make else []),
+                            timeout=600)
+            got = elf_image_kib(h, os.path.join(h.ROOT, elf)) if st == 0 else None
+            if not said or got is None or int(said[1]) != got:
+                bad.append(f"{page}: {make} -> {elf}: page {said and said[1]} KiB, "
+                           f"the image {got} KiB (status {st})" + ("" if st == 0 else out[-1500:]))
+    marked_lines = sum(len(IMAGE_KIB_RE.findall(b)) for t in texts.values()
+                       for _, _, b in BOOT_LINE_MARK_RE.findall(t))
+    all_lines = sum(len(IMAGE_KIB_RE.findall(t)) for p, t in texts.items() if p != "README.md")
+    if marked_lines != all_lines:
+        bad.append(f"{all_lines - marked_lines} boot line(s) of docs/*.md outside a "
+                   "'<!-- boot line: MAKE -> ELF -->' block")
+    res.record(f"readme: the image size of the {n} boot lines docs/*.md quote is the size of "
+               "the image they name (README's is example 'demo''s)", n and not bad,
+               "\n".join(bad))
+
+
+def boot_figures(text):
+    """(image KiB, CPUs, ring KiB per CPU) a boot's lines give."""
+    img = re.search(r"^baretrace: qemu-virt, .*image at 0x[0-9a-f]+ \((\d+) KiB\)", text, re.M)
+    cpus = re.search(r"^smp: (\d+) CPUs online$", text, re.M)
+    ring = re.search(r"^trace: function_graph tracer on, (\d+) KiB per CPU,", text, re.M)
+    return tuple(int(m.group(1)) if m else None for m in (img, cpus, ring))
+
+
+def check_demo(h, res, board, code, output):
+    """README's make run and its first host-tool commands: the output
+    block's lines (numbers there are one run's host-time samples) and,
+    exactly, its boot line's image size, CPUs and ring size."""
+    st, out = run_example(h, code)
+    miss = match_output(output or "", out, loose=True)
+    said, got = boot_figures(output or ""), boot_figures(out)
+    res.record("readme: example 'demo' (make run, report, stats, graph) prints what README "
+               "shows, and its boot lines' image size, CPUs and ring size "
+               f"(KiB, CPUs, KiB per CPU: README {said}, the run {got})",
+               st == 0 and output is not None and miss is None and None not in got
+               and said == got, f"status {st}; missing line {miss!r}\n" + out[-3000:])
+
+
+def check_report_filters(h, res, board, code, output):
+    """docs/host-tool.md's report filters, on the trace 'demo' left."""
+    env = dict(os.environ, PATH=h.HOST + os.pathsep + os.environ.get("PATH", ""))
+    st, out = h.run(["bash", "-c", code], env=env)
+    miss = match_output(output or "", out, loose=True)
+    res.record("readme: example 'report-filters' (docs/host-tool.md: -F --cpu, --depth "
+               "--min-duration on make run's trace) prints lines of the page's form",
+               st == 0 and output is not None and miss is None,
+               f"status {st}; missing line {miss!r}\n" + out[-3000:])
+
+
+def check_version(h, res, board, code, output):
+    """--version as the page shows it: the formats come from the tool,
+    so a new wire format version fails here until the page says it."""
+    st, out = run_example(h, code)
+    miss = match_output(output or "", out)
+    res.record("readme: example 'version' (docs/host-tool.md) prints the version and the "
+               "trace file and wire format versions the page shows",
+               st == 0 and output is not None and miss is None,
+               f"status {st}; missing line {miss!r}\n" + out)
+
+
+def check_mbedtls(h, res, board, code, output):
+    """README's mbed TLS commands: the self-tests pass untraced and
+    traced, and the traced run keeps the events the section quotes."""
+    st, out = h.run(["tools/fetch-source", "mbedtls", "--check"])
+    if st != 0:
+        h.run(["tools/fetch-source", "mbedtls"], timeout=600)
+    st, out = run_example(h, code, timeout=600)
+    miss = match_output(output or "", out)
+    with open(os.path.join(h.ROOT, "README.md")) as f:
+        prose = re.search(r"three levels deep: ([\d,]+) events, none lost", f.read())
+    got = re.search(r"^trace: (\d+) events, 0 lost,", out, re.M)
+    res.record("readme: example 'mbedtls' passes untraced and with trace_max_depth=3, keeping "
+               f"the events README quotes ({prose and prose.group(1)}; the run: "
+               f"{got and got.group(1)}), none lost",
+               st == 0 and output is not None and miss is None and prose is not None and
+               got is not None and prose.group(1).replace(",", "") == got.group(1),
+               f"status {st}; missing line {miss!r}\n" + out[-3000:])
+    # docs/applications.md's -icount table, and README's slowdown from it.
+    rows = check_icount_table(h, res, "docs/applications.md")
+    with open(os.path.join(h.ROOT, "README.md")) as f:
+        said = re.search(r"three levels deep makes it ([\d.]+)x slower", f.read())
+    res.record("readme: README's mbed TLS slowdown at three levels is docs/applications.md's "
+               f"checked one (README {said and said[1]}, the page {rows[1][3] if rows[1:] else None})",
+               said is not None and rows[1:] and said[1] == rows[1][3], "")
+    # docs/applications.md's samples of the same two runs.
+    blocks = same_outputs(h.ROOT, "mbedtls")
+    bad = [f"{page}, sample {i + 1}: {p}" for i, (page, block) in enumerate(blocks)
+           for p in mbedtls_sample_problems(block, out)]
+    res.record(f"readme: the {len(blocks)} samples of the mbed TLS runs in "
+               f"{', '.join(sorted(set(p for p, _ in blocks)))} are what the runs print "
+               "(sites, suites, events, lost, functions, calls exactly; frames, wire bytes, "
+               "data blocks within 5 %; times in form)", st == 0 and blocks and not bad,
+               "\n".join(bad))
+    # The check itself: the traced sample with its sites one more and its
+    # wire bytes 6 % fewer (what a new wire format does) must fail on both.
+    traced = next((b for _, b in blocks if "wire bytes" in b), "")
+    planted = re.sub(r"(\d+) wire bytes", lambda m: f"{int(int(m[1]) * 0.94)} wire bytes",
+                     re.sub(r"(\d+) sites ready", lambda m: f"{int(m[1]) + 1} sites ready", traced))
+    caught = mbedtls_sample_problems(planted, out)
+    res.record("readme: the mbed TLS sample check fails a planted stale sample (one more site, "
+               "6 % fewer wire bytes), naming both", len(caught) == 2 and
+               caught[0].startswith("sites:") and caught[1].startswith("wire bytes:"),
+               "\n".join(caught))
+
+
+CHECKS = {"demo": check_demo, "report-filters": check_report_filters, "version": check_version,
+          "filter": check_filter, "status": check_status, "hello": check_hello,
           "firmware": check_firmware, "coverage": check_coverage, "typed": check_typed,
-          "probe": check_probe, "hist": check_hist}
+          "probe": check_probe, "hist": check_hist, "mbedtls": check_mbedtls}
 
 
 # ---- make commands and make help ---------------------------------------------
@@ -299,6 +569,7 @@ def stage_readme(h, res, board):
                f"checks {sorted(CHECKS)}; in two files: {twice}")
     check_links(h, res, files)
     check_help(h, res, board)
+    check_figures(h, res, board)
     st, out = h.run(["make", f"BOARD={board}", "all", "host-tools"], timeout=600)
     if st != 0:
         res.record("readme: build the demo and the host tools", False, out)
@@ -307,4 +578,5 @@ def stage_readme(h, res, board):
         if name in examples:
             check(h, res, board, examples[name], outputs.get(name))
     check_make_commands(h, res, board, "\n".join(texts.values()))
+    check_boot_lines(h, res, board, texts)
     check_install(h, res, board)
