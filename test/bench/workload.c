@@ -11,6 +11,7 @@
  * is flushed and counted), so the exporter's cost is separate.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include <baretrace.h>
 #include <baretrace_trace.h>
@@ -21,32 +22,29 @@
 #include "pmu.h"
 
 #define WL(name)	wl_##name
-#define WL_LOW(name)	__attribute__((section(".text.hot.wl_" #name)))
+#define WL_PREFIX	"wl_"
 #include "workload.inc"
-
-/* Every traced function of the workload, to report where they sit. */
-static const uintptr_t wl_funcs[] = {
-	(uintptr_t)wl_crc8_step, (uintptr_t)wl_crc8, (uintptr_t)wl_list_push,
-	(uintptr_t)wl_node_weight, (uintptr_t)wl_list_sum, (uintptr_t)wl_mul_add,
-	(uintptr_t)wl_mat_cell, (uintptr_t)wl_mat_mul, (uintptr_t)wl_fsm_step,
-	(uintptr_t)wl_fsm_run, (uintptr_t)wl_round,
-};
-#define WL_FUNCS	(sizeof(wl_funcs) / sizeof(wl_funcs[0]))
 
 struct wl_sites {
 	int min, max;
+	unsigned int count;
 	unsigned int low, high;	/* below BENCH_SITE_LOW_MAX, above BENCH_SITE_HIGH_MIN */
 };
 
+/* Where the traced workload's functions sit, found by name (wl_*, GCC's
+ * clones such as wl_crc8.constprop.0 included): taking their addresses
+ * would change how GCC compiles them (workload.inc). */
 static struct wl_sites wl_sites(void)
 {
 	struct wl_sites w = { .min = -1, .max = -1 };
 
-	for (unsigned int i = 0; i < WL_FUNCS; i++) {
-		int s = trace_site_of(wl_funcs[i]);
+	for (unsigned int i = 0; i < trace_site_count(); i++) {
+		const char *name = trace_site_name(i);
+		int s = (int)i;
 
-		if (s < 0)
+		if (!name || strncmp(name, "wl_", 3))
 			continue;
+		w.count++;
 		if (w.min < 0 || s < w.min)
 			w.min = s;
 		w.max = s > w.max ? s : w.max;
@@ -176,10 +174,11 @@ void bench_workload(void)
 	struct wl_sites ws = wl_sites();
 
 	printf("\nworkload: %u calls of %u small functions, %u insns untraced (%.1f per call)\n",
-	       calls, (unsigned int)WL_FUNCS, off, (double)off / calls);
-	printf("workload sites: %d to %d, %u below %d, %u above %d\n", ws.min, ws.max, ws.low,
-	       BENCH_SITE_LOW_MAX, ws.high, BENCH_SITE_HIGH_MIN);
-	if (ws.low + ws.high != WL_FUNCS || !ws.low || !ws.high)
+	       calls, 11, off, (double)off / calls);
+	printf("workload sites (wl_*, wl_init included): %u, sites %d to %d, %u below %d, "
+	       "%u above %d\n", ws.count, ws.min, ws.max, ws.low, BENCH_SITE_LOW_MAX, ws.high,
+	       BENCH_SITE_HIGH_MIN);
+	if (ws.low + ws.high != ws.count || !ws.low || !ws.high)
 		printf("bench: FAILED: the workload's sites are not spread below %d and above %d\n",
 		       BENCH_SITE_LOW_MAX, BENCH_SITE_HIGH_MIN);
 	printf("| tracer on every function | slowdown | events | lost | export insns/event |\n"
@@ -203,11 +202,12 @@ void bench_workload(void)
 	       "\"slowdown_function\": %.3f, \"slowdown_graph\": %.3f, \"slowdown_profile\": %.3f, "
 	       "\"slowdown_function_exporting\": %.3f, \"slowdown_graph_exporting\": %.3f, "
 	       "\"export_insns_per_function_event\": %.1f, \"export_insns_per_graph_record\": %.1f, "
-	       "\"workload_lost\": %lu, \"workload_site_min\": %d, \"workload_site_max\": %d, "
-	       "\"workload_sites_low\": %u, \"workload_sites_high\": %u}\n",
+	       "\"workload_lost\": %lu, \"workload_sites\": %u, \"workload_site_min\": %d, "
+	       "\"workload_site_max\": %d, \"workload_sites_low\": %u, \"workload_sites_high\": %u}\n",
 	       calls, off, (double)fn.insns / off, (double)graph.insns / off, (double)prof / off,
 	       (double)(fn_x.insns + fn_x.flush) / off, (double)(graph_x.insns + graph_x.flush) / off,
 	       fx / fn_x.events, gx / graph_x.events,
-	       (unsigned long)(fn.lost + graph.lost + fn_x.lost + graph_x.lost), ws.min, ws.max,
+	       (unsigned long)(fn.lost + graph.lost + fn_x.lost + graph_x.lost), ws.count, ws.min,
+	       ws.max,
 	       ws.low, ws.high);
 }
