@@ -10,6 +10,7 @@
  * (targets.c), without one (notrace), and built with
  * -finstrument-functions (instrumented.c). */
 int bench_fn(int x);
+int bench_fn_low(int x);	/* the same at a site below 128 (targets.c) */
 int bench_other(int x);
 int bench_fn_notrace(int x);
 int bench_fn_instrumented(int x);
@@ -52,8 +53,25 @@ uint32_t bench_workload_insns(uint32_t (*round)(unsigned int));
 /* The cheapest of 4 runs (an interrupt in a run only adds). */
 uint32_t bench_workload_best(uint32_t (*round)(unsigned int));
 void bench_export(void);
-/* Instructions per call of bench_fn over BENCH_CALLS calls (record.c). */
+/* Instructions per call of bench_fn (of bench_fn_low) over BENCH_CALLS
+ * calls (record.c). */
 double bench_fn_per_call(void);
+double bench_fn_low_per_call(void);
+
+/* Where the measured functions sit (main.c checks them before any
+ * figure is taken): bench_fn above BENCH_SITE_HIGH_MIN, bench_fn_low
+ * below BENCH_SITE_LOW_MAX, at least BENCH_SITES_MIN sites in all. */
+#define BENCH_SITE_HIGH_MIN	2000
+#define BENCH_SITE_LOW_MAX	128
+#define BENCH_SITES_MIN		4000
+#define BENCH_FILLER_FNS	4000	/* filler.c */
+int bench_filler_sum(void);
+int bench_sites_check(void);		/* main.c: 0 when they hold */
+struct bench_sites {
+	int high, low;			/* bench_fn's, bench_fn_low's */
+	unsigned int total;
+};
+extern struct bench_sites bench_sites;
 
 /* Instructions per call of fn over BENCH_CALLS calls, loop included;
  * the caller provides 'static volatile int sink' and includes pmu.h. */

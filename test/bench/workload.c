@@ -11,6 +11,7 @@
  * is flushed and counted), so the exporter's cost is separate.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include <baretrace.h>
 #include <baretrace_trace.h>
@@ -21,7 +22,37 @@
 #include "pmu.h"
 
 #define WL(name)	wl_##name
+#define WL_PREFIX	"wl_"
 #include "workload.inc"
+
+struct wl_sites {
+	int min, max;
+	unsigned int count;
+	unsigned int low, high;	/* below BENCH_SITE_LOW_MAX, above BENCH_SITE_HIGH_MIN */
+};
+
+/* Where the traced workload's functions sit, found by name (wl_*, GCC's
+ * clones such as wl_crc8.constprop.0 included): taking their addresses
+ * would change how GCC compiles them (workload.inc). */
+static struct wl_sites wl_sites(void)
+{
+	struct wl_sites w = { .min = -1, .max = -1 };
+
+	for (unsigned int i = 0; i < trace_site_count(); i++) {
+		const char *name = trace_site_name(i);
+		int s = (int)i;
+
+		if (!name || strncmp(name, "wl_", 3))
+			continue;
+		w.count++;
+		if (w.min < 0 || s < w.min)
+			w.min = s;
+		w.max = s > w.max ? s : w.max;
+		w.low += s < BENCH_SITE_LOW_MAX;
+		w.high += s > BENCH_SITE_HIGH_MIN;
+	}
+	return w;
+}
 
 #define WL_RING		(2UL << 20)	/* bytes per CPU */
 
@@ -140,8 +171,16 @@ void bench_workload(void)
 	double fx = fn_x.insns + fn_x.flush - (double)fn.insns;
 	double gx = graph_x.insns + graph_x.flush - (double)graph.insns;
 
+	struct wl_sites ws = wl_sites();
+
 	printf("\nworkload: %u calls of %u small functions, %u insns untraced (%.1f per call)\n",
 	       calls, 11, off, (double)off / calls);
+	printf("workload sites (wl_*, wl_init included): %u, sites %d to %d, %u below %d, "
+	       "%u above %d\n", ws.count, ws.min, ws.max, ws.low, BENCH_SITE_LOW_MAX, ws.high,
+	       BENCH_SITE_HIGH_MIN);
+	if (ws.low + ws.high != ws.count || !ws.low || !ws.high)
+		printf("bench: FAILED: the workload's sites are not spread below %d and above %d\n",
+		       BENCH_SITE_LOW_MAX, BENCH_SITE_HIGH_MIN);
 	printf("| tracer on every function | slowdown | events | lost | export insns/event |\n"
 	       "|---|---:|---:|---:|---:|\n");
 	printf("| function | %.2fx | %lu | %lu | %.1f |\n", (double)fn.insns / off,
@@ -163,9 +202,12 @@ void bench_workload(void)
 	       "\"slowdown_function\": %.3f, \"slowdown_graph\": %.3f, \"slowdown_profile\": %.3f, "
 	       "\"slowdown_function_exporting\": %.3f, \"slowdown_graph_exporting\": %.3f, "
 	       "\"export_insns_per_function_event\": %.1f, \"export_insns_per_graph_record\": %.1f, "
-	       "\"workload_lost\": %lu}\n",
+	       "\"workload_lost\": %lu, \"workload_sites\": %u, \"workload_site_min\": %d, "
+	       "\"workload_site_max\": %d, \"workload_sites_low\": %u, \"workload_sites_high\": %u}\n",
 	       calls, off, (double)fn.insns / off, (double)graph.insns / off, (double)prof / off,
 	       (double)(fn_x.insns + fn_x.flush) / off, (double)(graph_x.insns + graph_x.flush) / off,
 	       fx / fn_x.events, gx / graph_x.events,
-	       (unsigned long)(fn.lost + graph.lost + fn_x.lost + graph_x.lost));
+	       (unsigned long)(fn.lost + graph.lost + fn_x.lost + graph_x.lost), ws.count, ws.min,
+	       ws.max,
+	       ws.low, ws.high);
 }

@@ -8,4 +8,5 @@
 #include "bench.h"
 
 #define WL(name)	gcov_wl_##name
+#define WL_PREFIX	"gcov_wl_"
 #include "workload.inc"

@@ -6,4 +6,5 @@
 #include "bench.h"
 
 #define WL(name)	nosite_wl_##name
+#define WL_PREFIX	"nosite_wl_"
 #include "workload.inc"
