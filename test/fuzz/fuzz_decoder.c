@@ -91,7 +91,7 @@ static int types_of(void *ctx, uint64_t id, const uint8_t **types)
 static int same(const struct wire_record *a, const struct wire_record *b)
 {
 	return a->kind == b->kind && a->delta == b->delta && a->site == b->site &&
-	       (a->kind != WIRE_REC_FUNC_CALLER || a->caller == b->caller) &&
+	       (a->kind > WIRE_REC_FUNC_CALLER || a->caller == b->caller) &&
 	       a->duration == b->duration && a->flags == b->flags && a->retval == b->retval &&
 	       a->depth == b->depth && a->id == b->id && a->count == b->count &&
 	       a->subtype == b->subtype && a->data_len == b->data_len &&
@@ -116,8 +116,17 @@ static void records(const uint8_t *body, size_t len)
 		wire_out_init(&o, buf, sizeof(buf));
 		wire_out_varint(&o, 0);		/* base_ts */
 		wire_out_varint(&o, 0);		/* first */
+		if (r.kind == WIRE_REC_FUNC) {
+			/* A kind 0 names the slot a kind 1 filled (wire.md 2.1). */
+			struct wire_record fill = { .kind = WIRE_REC_FUNC_CALLER, .site = r.site,
+						    .caller = r.caller };
+
+			must(wire_rec_encode(&o, &fill) == 0);
+		}
 		must(wire_rec_encode(&o, &r) == 0);
 		must(wire_rec_begin(&again, buf, o.len, types_of, NULL) == 0);
+		if (r.kind == WIRE_REC_FUNC)
+			must(wire_rec_next(&again, &r2) == WIRE_REC_OK);
 		must(wire_rec_next(&again, &r2) == WIRE_REC_OK && same(&r, &r2));
 		must(wire_rec_next(&again, &r2) == WIRE_REC_DONE);
 	}

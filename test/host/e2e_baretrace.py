@@ -27,6 +27,7 @@ writes the fuzz seeds for test/fuzz/fuzz_decoder.c from the same generator.
 """
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -301,13 +302,16 @@ def checks(tap, tool, tmp, update):
     rc2, out2, _ = run([tool, "report", cut])
     tap.ok(rc == 0 and " 1 damaged" in err and "(no end-of-stream frame)" in err and rc2 == 0,
            "capture of a log cut mid-frame counts the cut frame, the file reads", err)
-    # A stream format the tool does not know (3, coverage, is the newest).
-    with open(rawp + ".v4", "wb") as f:
-        f.write(wire.raw_log(good_hash, version=4)[0])
-    rc, out, err = run([tool, "capture", "--file", rawp + ".v4", "-o", tmp + "/v4s.bt"])
-    tap.ok(rc == 0 and "stream format version 4" in err, "capture stores a version-4 stream, warns", err)
-    rc, out, err = run([tool, "report", tmp + "/v4s.bt"])
-    tap.ok(rc == 1 and "format version 4 is not supported" in err,
+    # A stream format the tool does not know: one past wire.h's newest.
+    with open(os.path.join(HERE, "..", "..", "wire", "wire.h")) as f:
+        later = int(re.search(r"^#define WIRE_VERSION\s+(\d+)", f.read(), re.M).group(1)) + 1
+    with open(rawp + ".vlater", "wb") as f:
+        f.write(wire.raw_log(good_hash, version=later)[0])
+    rc, out, err = run([tool, "capture", "--file", rawp + ".vlater", "-o", tmp + "/vlater.bt"])
+    tap.ok(rc == 0 and f"stream format version {later}" in err,
+           f"capture stores a version-{later} stream, warns", err)
+    rc, out, err = run([tool, "report", tmp + "/vlater.bt"])
+    tap.ok(rc == 1 and f"format version {later} is not supported" in err,
            "report refuses a stream version it does not know: exit 1", err)
     errors(tap, tool, tmp, trace, rawp)
 

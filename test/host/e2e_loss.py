@@ -42,16 +42,23 @@ def block(base, first, records):
     return varint(base) + varint(first) + b"".join(records)
 
 
+# The stream is this tree's version (4), so it decodes the same when its
+# metadata is lost (damage_checks): graph sites in two bytes, kind-0
+# records naming the slot, which is the site below 256.
+VERSION = 4
+site = wire.site16
+
+
 def cpu0(seq):
     if seq == 0:
-        return block(T0, 0, [rec(3, 0, varint(OUTER), varint(0)), rec(3, 5, varint(LEAF), varint(1)),
-                             rec(2, 10, varint(LEAF), varint(10), bytes([0])),
-                             rec(3, 2, varint(MID), varint(1))])
+        return block(T0, 0, [rec(3, 0, site(OUTER), varint(0)), rec(3, 5, site(LEAF), varint(1)),
+                             rec(2, 10, site(LEAF), varint(10), bytes([0])),
+                             rec(3, 2, site(MID), varint(1))])
     if seq == 3:
-        return block(T0 + 1000, 12, [rec(2, 0, varint(MID), varint(1000), bytes([0])),
-                                     rec(3, 3, varint(LEAF), varint(1)),
-                                     rec(2, 20, varint(LEAF), varint(20), bytes([0])),
-                                     rec(2, 4, varint(OUTER), varint(1030), bytes([0]))])
+        return block(T0 + 1000, 12, [rec(2, 0, site(MID), varint(1000), bytes([0])),
+                                     rec(3, 3, site(LEAF), varint(1)),
+                                     rec(2, 20, site(LEAF), varint(20), bytes([0])),
+                                     rec(2, 4, site(OUTER), varint(1030), bytes([0]))])
     assert seq == 4
     return block(T0 + 2000, 16, [rec(1, 0, varint(MAIN), wire.caller_of(0x10))] +
                  [rec(0, 1, varint(MAIN))] * 3 + [rec(6, 0, varint(8))])
@@ -68,7 +75,8 @@ TOTALS = [(0, 20, 8, 0, 0, 5), (1, 21, 0, 9, 0, 4)]
 
 def loss_log(image_hash, end=True, late=False, empty_end=False, totals=TOTALS):
     f = lambda *a: escape(payload(*a))
-    out = [f(2, 0, 0, wire.metadata(image_hash)), f(3, 0, 0, wire.symdump(0, [0, 1, 2, 3]))]
+    out = [f(2, 0, 0, wire.metadata(image_hash, VERSION)),
+           f(3, 0, 0, wire.symdump(0, [0, 1, 2, 3], VERSION))]
     if not late:
         out += [f(1, 0, 0, cpu0(0)), b"loss: started\n", f(1, 1, 0, cpu1(0))]
     out += [f(1, 1, 1, cpu1(1)), f(1, 0, 3, cpu0(3))]

@@ -182,12 +182,28 @@ def metadata(image_hash, version=2, ncpus=2, app=None):
     return b
 
 
-def symdump(first, sites):
+def symdump(first, sites, version=2):
+    """A symbol dump body (2.3): whole entries before version 4, from 4
+    each against the one before (gap from its end, shared name bytes)."""
     b = varint(first) + varint(len(sites))
+    end, prev = 0, b""
     for i in sites:
         name, start, size = FUNCS[SITES[i]]
-        b += varint(start) + varint(size) + string(name)
+        if version < 4:
+            b += varint(start) + varint(size) + string(name)
+            continue
+        raw = name.encode()
+        shared = 0
+        while shared < min(len(prev), len(raw), 255) and prev[shared] == raw[shared]:
+            shared += 1
+        b += varint(zigzag(start - end)) + varint(size) + bytes([shared]) + string(raw[shared:])
+        end, prev = start + size, raw
     return b
+
+
+def site16(site):
+    """A graph record's site from version 4 (2.1): two bytes, little-endian."""
+    return struct.pack("<H", site)
 
 
 def caller_of(ret_offset):
