@@ -17,25 +17,17 @@
 
 static volatile int sink;
 
-/* Two copies of one loop, each calling its function directly (a BL, as
- * user code does), so the two figures differ only in the callee. */
-#define PER_CALL(fn) ({							\
-	uint32_t t0 = (uint32_t)pmu_insns();				\
-	int acc = 0;							\
-	for (int i = 0; i < BENCH_CALLS; i++)				\
-		acc += fn(i);						\
-	sink = acc;							\
-	(double)(uint32_t)((uint32_t)pmu_insns() - t0) / BENCH_CALLS;	\
-})
-
+/* Two copies of one loop (bench.h's MEASURE), each calling its function
+ * directly (a BL, as user code does), so the two figures differ only in
+ * the callee. */
 double bench_fn_per_call(void)
 {
-	return PER_CALL(bench_fn);
+	return MEASURE(bench_fn);
 }
 
 double bench_fn_low_per_call(void)
 {
-	return PER_CALL(bench_fn_low);
+	return MEASURE(bench_fn_low);
 }
 
 /* Function events of 'name' beyond its disabled site; *events the ring's. */
