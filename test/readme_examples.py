@@ -389,6 +389,35 @@ def check_version(h, res, board, code, output):
                f"status {st}; missing line {miss!r}\n" + out)
 
 
+MBEDTLS_SIZE_RE = re.compile(r"\((\d+) library files; (\d+) `mbedtls_` functions end up in "
+                             r"the image")
+
+
+def mbedtls_sizes(h, board):
+    """(library files, mbedtls_ functions) of the tree's examples/mbedtls:
+    the .c files of the source's library/ (app.mk builds every one), and
+    the distinct names of the ELF's FUNC symbols starting mbedtls_, a GCC
+    clone (name.isra.0, .constprop.0, ...) counted with its function."""
+    with open(os.path.join(h.ROOT, "build", "third-party", "mbedtls.dir")) as f:
+        src = os.path.join(h.ROOT, f.read().strip())
+    files = len(glob.glob(os.path.join(src, "library", "*.c")))
+    elf = os.path.join(h.ROOT, "build", board, "app-examples-mbedtls", "baretrace.elf")
+    st, out = h.run(["aarch64-linux-gnu-readelf", "-sW", elf])
+    names = {f[7].split(".")[0] for f in (ln.split() for ln in out.splitlines())
+             if len(f) >= 8 and f[3] == "FUNC" and f[7].startswith("mbedtls_")}
+    return files, (len(names) if st == 0 else None)
+
+
+def mbedtls_size_problems(text, sizes):
+    """What of docs/applications.md's '(N library files; M `mbedtls_`
+    functions end up in the image' the tree does not give."""
+    m = MBEDTLS_SIZE_RE.search(text.replace("\n", " "))
+    if not m:
+        return ["no '(N library files; M `mbedtls_` functions end up in the image'"]
+    return [f"{what}: page {said}, tree {got}" for what, said, got in
+            zip(("library files", "functions"), map(int, m.groups()), sizes) if said != got]
+
+
 def check_mbedtls(h, res, board, code, output):
     """README's mbed TLS commands: the self-tests pass untraced and
     traced, and the traced run keeps the events the section quotes."""
@@ -413,6 +442,17 @@ def check_mbedtls(h, res, board, code, output):
     res.record("readme: README's mbed TLS slowdown at three levels is docs/applications.md's "
                f"checked one (README {said and said[1]}, the page {rows[1][3] if rows[1:] else None})",
                said is not None and rows[1:] and said[1] == rows[1][3], "")
+    # docs/applications.md's size of the library, from the image the run built.
+    with open(os.path.join(h.ROOT, "docs", "applications.md")) as f:
+        page = f.read()
+    sizes = mbedtls_sizes(h, board)
+    bad = mbedtls_size_problems(page, sizes)
+    planted = mbedtls_size_problems(page.replace(f"; {sizes[1]} `mbedtls_`",
+                                                 f"; {sizes[1] + 10} `mbedtls_`"), sizes)
+    res.record(f"readme: docs/applications.md's mbed TLS size is the tree's ({sizes[0]} library "
+               f"files, {sizes[1]} mbedtls_ functions in the image); a planted 10 more "
+               "functions fails", not bad and len(planted) == 1 and
+               planted[0].startswith("functions:"), "\n".join(bad + planted))
     # docs/applications.md's samples of the same two runs.
     blocks = same_outputs(h.ROOT, "mbedtls")
     bad = [f"{page}, sample {i + 1}: {p}" for i, (page, block) in enumerate(blocks)
