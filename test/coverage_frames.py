@@ -8,6 +8,7 @@ import struct
 import subprocess
 import zlib
 
+from doc_costs import check_doc_costs
 from harness import ROOT, boot, input_boot_cmd, make_var
 
 STX, ETX, DLE, MASK = 0x02, 0x03, 0x10, 0xE0
@@ -137,6 +138,7 @@ def check_coverage_frames(res, board, image_dir):
                "what an untraced one costs",
                st == 0 and "ok 1 coverage_cost_after_the_first_hit_is_an_untraced_call\n" in out
                and "SKIP" not in out, out[-1500:])
+    check_doc_costs(res, ["coverage_cost"], out)     # docs/coverage.md's cost table
 
     st, out = raw_boot(board, image_dir,
                        "panic=poweroff trace=coverage trace_filter=crash_*,tt_* -- crash null")

@@ -16,6 +16,7 @@ import re
 from bt_frames import frames, varint
 from coverage_frames import site_names
 from graph_times import graph_time_skews
+from doc_costs import check_doc_costs
 from harness import HOST, boot, make_var, parse_ktap, run
 
 
@@ -137,13 +138,14 @@ def check_run(res, board, image_dir, graph_func, what):
 def check_hist_icount(res, board, image_dir):
     """The hist suite under -icount shift=0: exact times, and the cost of
     a hit in instructions (the PMU counts them only there), the field
-    histograms' (hist_ev_) included. Not the
+    histograms' (hist_ev_) included, and args_cost's (trace_args): the
+    docs' figures from these tests are the ones printed here. Not the
     tests where CPUs 1-3 run smp_start work for long: under -icount a
     busy secondary CPU took no timer tick for 2 s of virtual time and the
     lockup detector ended the run (seen with hist_clear_while_other_cpus_hit
     then hist_per_cpu_...; both pass on TCG and multi-threaded TCG)."""
     st, out = boot(board, image_dir, "icount", "panic=poweroff -- ktest hist_cost hist_counts "
-                   "hist_refuses hist_clear_then hist_ev_", timeout=180)
+                   "hist_refuses hist_clear_then hist_ev_ args_cost", timeout=180)
     parse_ktap("ktap[icount hist]", out, res)
     m = re.search(r"^# hist cost in instructions per call: .*$", out, re.M)
     res.record("hist under -icount: the cost of a hit is measured, not skipped",
@@ -155,3 +157,4 @@ def check_hist_icount(res, board, image_dir):
                st == 0 and m is not None, out[-1500:])
     if m:
         print("# " + m.group(0).lstrip("# "), flush=True)
+    check_doc_costs(res, ["hist_ev_cost", "args_cost"], out)
