@@ -112,6 +112,10 @@ INSTRUMENT := test/bench/instrumented.c
 # coverage through the patch sites (make bench; linked with libgcov,
 # test/bench/app.mk).
 GCOV := test/bench/workload_gcov.c
+# gcov names each object's .gcda file in the image; relative to the tree,
+# under a fixed folder, so the image's size (make bench's gcov figures)
+# does not depend on where the tree is checked out.
+GCOV_PATHS := -fprofile-dir=/gcov -fprofile-prefix-path=$(CURDIR)
 NOBUILTIN := kernel/lib/string.c
 
 KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c kernel/*/*.S kernel/*/*.c trace/*/*.S trace/*/*.c wire/*.c) \
@@ -137,7 +141,7 @@ site_flags = $(if $(filter $(NOTRACE) $(APP_NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter trace/% wire/%,$(1)),-momit-leaf-frame-pointer -foptimize-sibling-calls) \
   $(if $(filter $(STRICT_ALIGN),$(1)),-mstrict-align) \
   $(if $(filter $(INSTRUMENT),$(1)),-finstrument-functions) \
-  $(if $(filter $(GCOV),$(1)),-fprofile-arcs -ftest-coverage) \
+  $(if $(filter $(GCOV),$(1)),-fprofile-arcs -ftest-coverage $(GCOV_PATHS)) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
 .PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-baseline bench-host bench-anchor docs coverage coverage-html soak setup newlib host-tools install
