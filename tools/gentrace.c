@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "../wire/wire.h"
+#include "../wire/wire_syms.h"
 
 #define NSITES		1500	/* sites, unless MODE coverage says */
 #define BLOCK_BODY	1000	/* bytes of records per block, as the ring's 1 KiB */

@@ -13,14 +13,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The version this side writes (4: a kind-0 record names its caller
- * slot, kinds 2 and 3 carry the site in two bytes, docs/wire.md 2.2) and
- * the oldest a reader takes: a version 2 stream is a version 3 one
- * without the coverage frames (type 8 and 9, 2.11); versions 2 and 3
- * write the site of kinds 0, 2 and 3 as a varint. */
+/* The version this side writes and the oldest a reader takes (2.2):
+ * 3 added coverage frames (2.11); 4 caller slots, two-byte graph sites
+ * and front-coded symbol dumps (2.1, 2.3), from WIRE_VERSION_SLOTS. */
 #define WIRE_VERSION		4
 #define WIRE_VERSION_OLDEST	2
-/* The first version with the record layout of 2.2 as it is now. */
 #define WIRE_VERSION_SLOTS	4
 
 /* Framing bytes (section 1). Console text never contains them. */
@@ -110,7 +107,6 @@ enum wire_meta_key {
 #define WIRE_STR_CUT		1	/* its flags: no NUL within the bytes recorded */
 #define WIRE_STR_UNREADABLE	2	/* outside RAM, or a read faulted */
 
-
 /* What a fired trigger did (subtype 3's action byte). */
 enum wire_trigger_action {
 	WIRE_TRIG_TRACEON = 1, WIRE_TRIG_TRACEOFF, WIRE_TRIG_SNAPSHOT,
@@ -177,10 +173,8 @@ void wire_out_str(struct wire_out *o, const void *p, size_t n);
 
 /* ---- records (section 2.1) -------------------------------------------- */
 
-/*
- * One record, decoded or to encode. Which fields mean something depends
- * on the kind; the rest are zero after decoding.
- */
+/* One record, decoded or to encode. Which fields mean something depends
+ * on the kind; the rest are zero after decoding. */
 struct wire_record {
 	unsigned kind;
 	uint64_t delta;		/* ticks since the previous record */
@@ -206,12 +200,10 @@ struct wire_record {
 /* Writes the header byte (and the varint delta if it needs one). */
 void wire_rec_header(struct wire_out *o, unsigned kind, uint64_t delta);
 /*
- * Encodes r (kind, delta and the kind's fields; kinds 4 and 5 take their
- * pre-encoded tail from data) as WIRE_VERSION lays it out: a kind 0 as
- * the slot of r->site, which the caller must have filled in this block
- * with a kind 1 of that site and caller. Returns 0, or -1 with o->len
- * unchanged if it does not fit, the kind is not 0-7 or a site of kind
- * 2 or 3 is above 0xffff.
+ * Encodes r (kinds 4 and 5 take their pre-encoded tail from data) as
+ * WIRE_VERSION lays it out: a kind 0 as r->site's slot, which a kind 1
+ * of this block must have filled. Returns 0, or -1 with o->len unchanged
+ * if it does not fit, the kind is not 0-7 or a graph site is > 0xffff.
  */
 int wire_rec_encode(struct wire_out *o, const struct wire_record *r);
 /* The same in the layout of stream version 'version' (2 to WIRE_VERSION). */
@@ -224,18 +216,12 @@ int wire_rec_encode_ver(struct wire_out *o, const struct wire_record *r, unsigne
  */
 typedef int (*wire_event_types_fn)(void *ctx, uint64_t id, const uint8_t **types);
 
-/* The caller slots of a data block (2.2): a kind-1 record fills slot
- * site % WIRE_CALLER_CACHE with its site and caller, and a version-4
- * kind-0 record names a slot. Writer and reader keep the same slots. */
+/* A block's caller slots (2.1): a kind 1 fills slot site % this. */
 #define WIRE_CALLER_CACHE	256
 
-/*
- * Walks a data-block body. A kind-0 record's site and caller come from
- * the block's caller slots (version 4); in versions 2 and 3 a kind-0
- * record names its site, its caller comes from the slot when it holds
- * that site, else the block is rescanned from its start, so any block
- * decodes in bounded memory.
- */
+/* Walks a data-block body; a kind 0's caller (and from version 4 its
+ * site) comes from the caller slots; before 4, a slot that lost it means
+ * a rescan of the block, so any block decodes in bounded memory. */
 struct wire_rec_iter {
 	const uint8_t *first, *p, *end;
 	uint64_t ts;
@@ -257,9 +243,8 @@ enum {
 	WIRE_REC_EEVENT = -2,	/* tracepoint with no known schema */
 };
 
-/* Reads the body's head (base_ts, first); returns 0, or WIRE_REC_EBAD
- * if it has none. The records are read as WIRE_VERSION writes them; a
- * reader of an older stream sets it->version after this call. */
+/* Reads the body's head (base_ts, first): 0, or WIRE_REC_EBAD if none.
+ * Records read as WIRE_VERSION's; set it->version after, for older. */
 int wire_rec_begin(struct wire_rec_iter *it, const uint8_t *body, size_t len,
 		   wire_event_types_fn event_types, void *ctx);
 /* WIRE_REC_OK with *r filled, WIRE_REC_DONE at the end, or an error
@@ -314,38 +299,6 @@ int wire_profile_begin(struct wire_profile_iter *it, const uint8_t *body, size_t
 /* WIRE_REC_OK with *e filled, WIRE_REC_DONE after 'count' entries (bytes
  * after them are ignored), or WIRE_REC_EBAD if an entry is cut short. */
 int wire_profile_next(struct wire_profile_iter *it, struct wire_profile_entry *e);
-
-/* ---- symbol dumps (section 2.3) ------------------------------------------ */
-
-/*
- * From version 4 a symbol dump entry is coded against the previous entry
- * of its frame: the gap from that entry's end (zigzag), the size, the
- * bytes its name shares with the previous name (u8), then the rest of
- * the name (varint length + bytes). Each frame starts afresh
- * (wire_sym_begin), so a frame decodes on its own.
- */
-#define WIRE_SYM_SHARED_MAX	255
-
-struct wire_sym_state {
-	uint64_t end;		/* the previous entry's offset + size */
-	size_t len;		/* bytes of name[] that hold its name */
-	uint8_t name[WIRE_SYM_SHARED_MAX];
-};
-
-void wire_sym_begin(struct wire_sym_state *s);
-/* Writes one entry: 'off' from _text, 'size', the n-byte 'name'. */
-void wire_out_sym(struct wire_out *o, struct wire_sym_state *s, uint64_t off, uint64_t size,
-		  const void *name, size_t n);
-/*
- * Reads one entry at *p (advanced): its offset and size, and its name as
- * the first *shared bytes of s->name before this call, then *rest_len
- * bytes at *rest. Returns 0, or -1 if it is malformed or cut short.
- * Call wire_sym_took once the name is copied, before the next entry.
- */
-int wire_sym_get(const uint8_t **p, const uint8_t *end, struct wire_sym_state *s,
-		 uint64_t *off, uint64_t *size, size_t *shared, const uint8_t **rest,
-		 size_t *rest_len);
-void wire_sym_took(struct wire_sym_state *s, size_t shared, const uint8_t *rest, size_t rest_len);
 
 /* ---- data block head and end of stream (sections 2.1, 2.4) ------------ */
 

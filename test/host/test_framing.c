@@ -1,4 +1,4 @@
-/* sources: wire/wire.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c */
+/* sources: wire/wire.c wire/wire_syms.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c */
 /*
  * test/host/test_framing.c: the stream decoder (wire/wire.c) on a sample
  * UART stream of six frames interleaved with console text. Every byte

@@ -1,4 +1,4 @@
-/* sources: wire/wire.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c */
+/* sources: wire/wire.c wire/wire_syms.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c */
 /*
  * test/host/test_wire.c: the shared wire codec (wire/wire.c) against
  * values worked out by hand from docs/wire.md: varints, zigzag, CRC-32,

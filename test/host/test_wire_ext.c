@@ -1,4 +1,4 @@
-/* sources: wire/wire.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c */
+/* sources: wire/wire.c wire/wire_syms.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c */
 /*
  * test/host/test_wire_ext.c: the parts of the shared codec added for
  * docs/wire.md 2.5 and 2.6: extension records (arguments, stack traces,

@@ -14,6 +14,7 @@
 #include "smp.h"
 #include "events/tracepoint.h"
 #include "wire.h"
+#include "wire_syms.h"
 
 /* The exporter lock's holder only. */
 static uint8_t body[EXPORT_PAYLOAD_MAX];

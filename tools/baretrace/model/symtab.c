@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../bt.h"
+#include "../../../wire/wire_syms.h"
 
 /* Sites beyond this in a dump are taken as damage, not a real image. */
 #define MAX_SITES	(1u << 20)
