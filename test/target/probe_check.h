@@ -26,6 +26,10 @@ uint64_t pb_excl(uint64_t *p, uint64_t add);
 const uint32_t *pb_ret_ptr(uint64_t i);
 extern char pb_add_at[], pb_adrp_at[], pb_b_at[], pb_mt_at[];
 extern char pb_ldx_at[], pb_excl_add_at[], pb_stx_at[], pb_excl_after_at[];
+/* test_probe.c: MRS ESR_EL1, and a MOV between MSR ELR_EL1 and ERET. */
+uint64_t pb_exc_regs(void);
+void pb_eret_window(uint64_t to);
+extern char pb_esr_at[], pb_eret_mid_at[];
 
 uint32_t pbt_insn_at(const void *a);
 /* "NAME=SYMBOL+OFF[,FETCHES]" for the label 'at' inside function fn. */
