@@ -128,12 +128,12 @@ void dump_ext(const char *ts, const struct wire_record *r)
 	int rc = wire_ext_parse(r, &x);
 
 	if (rc == 0) {
-		dump_line("%s extension record of subtype %u, unknown to this version (%lu bytes)",
+		dump_line("%s extension record of subtype %u, unknown to this version (length %lu)",
 			  ts, r->subtype, (unsigned long)r->data_len);
 		return;
 	}
 	if (rc < 0) {
-		dump_line("%s malformed extension record of subtype %u (%lu bytes)", ts,
+		dump_line("%s malformed extension record of subtype %u (length %lu)", ts,
 			  r->subtype, (unsigned long)r->data_len);
 		return;
 	}
@@ -171,7 +171,7 @@ void dump_ext(const char *ts, const struct wire_record *r)
 		dump_line("%s %s", ts, line);
 		break;
 	default:	/* parsed by the wire, not worded here: still one line */
-		dump_line("%s extension record of subtype %u (%lu bytes)", ts, x.subtype,
+		dump_line("%s extension record of subtype %u (length %lu)", ts, x.subtype,
 			  (unsigned long)r->data_len);
 		break;
 	}
