@@ -15,9 +15,9 @@ struct dump_sink {
 };
 
 /* trace_dump_ring's lines, ring r shown as CPU cpu's, to sink: each
- * record as one line (docs/tracing.md, "The dump on the console"), then
- * "# cpu N: M records". Returns M, or 0 when another dump kept the
- * buffers. Any context. */
+ * record as one line (docs/tracing.md, "The dump on the console, record
+ * by record"), then "# cpu N: M records". Returns M, or 0 when another
+ * dump kept the buffers. Any context. */
 unsigned long trace_dump_ring_to(unsigned int cpu, const struct ring_cpu *r,
 				 const struct dump_sink *sink);
 
