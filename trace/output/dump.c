@@ -3,7 +3,9 @@
  * no host tool: the 'dump' command and the automatic dump after a crash
  * report. It reads without consuming: the host can still receive the
  * same blocks. A block being rewritten while it is copied is detected by
- * its sequence number and skipped.
+ * its sequence number and skipped. This file reads the rings; each
+ * block's records are decoded and worded, one line each, by
+ * dump_record.c and dump_ext.c.
  */
 #include <stdbool.h>
 #include <string.h>
