@@ -33,16 +33,17 @@ extern const struct stress_group stress_demo, stress_sha256, stress_aes, stress_
 	stress_lock;
 
 /* Records of probe 'number' in every CPU's ring since the last call,
- * and whether each of them has 'pc' as its pc fetch and no faulted
- * fetch (ring_count.c). Returns false when a ring dropped records. */
-bool stress_count_records(uint32_t number, uintptr_t pc, uint64_t *records, uint64_t *bad);
+ * and how many of them lack 'pc' as their pc fetch or have a faulted
+ * fetch (ring_count.c). Returns the records the rings dropped (full)
+ * since the last call. */
+uint64_t stress_count_records(uint32_t number, uintptr_t pc, uint64_t *records, uint64_t *bad);
 /* Fresh rings of 'bytes' per CPU, kept from the exporter (export_hold). */
 int stress_rings(unsigned long bytes);
 
 /* Sweeps one group; adds to the totals; false on any failure. */
 struct stress_totals {
 	unsigned long funcs, offsets, accepted, refused, skipped, failures;
-	uint64_t hits;
+	uint64_t hits, unrecorded;
 };
 bool stress_group_sweep(const struct stress_group *g, bool all_cpus, struct stress_totals *t);
 
