@@ -182,7 +182,7 @@ def check_icount(h, res, image_dir, lst):
     res.record(f"probe stress (icount): refused as they must be: {classes}", not wrong,
                "\n".join(wrong[:20]))
     res.record(f"probe stress (icount): no probe accepted inside a load/store-exclusive window "
-               f"({nexcl} such instructions; {tot[4]} skipped until branch i39-window)",
+               f"({nexcl} such instructions; {tot[4]} of them not tried: EXCLUSIVE_SKIP, sweep.c)",
                nexcl > 0 and not excl, "\n".join(excl))
     bad = []
     for name, insns in dis.items():
