@@ -73,9 +73,9 @@ int main(int argc, char **argv)
 			stress_group_sweep(groups[g], mt, &t);
 	uint64_t us = (time_counter() - t0) * 1000000 / time_counter_hz();
 
-	kprintf("probe-stress: %lu functions, %lu offsets: %lu accepted, %lu refused, %lu skipped; "
+	kprintf("probe-stress: %lu functions, %lu offsets: %lu accepted, %lu refused; "
 		"%lu hits (%lu unrecorded: rings full); %lu failures; %lu us\n", t.funcs,
-		t.offsets, t.accepted, t.refused, t.skipped, (unsigned long)t.hits,
+		t.offsets, t.accepted, t.refused, (unsigned long)t.hits,
 		(unsigned long)t.unrecorded, t.failures, (unsigned long)us);
 	return t.failures ? 1 : 0;
 }

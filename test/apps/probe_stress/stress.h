@@ -42,7 +42,7 @@ int stress_rings(unsigned long bytes);
 
 /* Sweeps one group; adds to the totals; false on any failure. */
 struct stress_totals {
-	unsigned long funcs, offsets, accepted, refused, skipped, failures;
+	unsigned long funcs, offsets, accepted, refused, failures;
 	uint64_t hits, unrecorded;
 };
 bool stress_group_sweep(const struct stress_group *g, bool all_cpus, struct stress_totals *t);

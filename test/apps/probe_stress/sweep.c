@@ -20,7 +20,6 @@
  * (test/probe_stress.py), which checks hits against the disassembly:
  *   ps GROUP FUNC OFF hits N [unrecorded N]
  *   ps GROUP FUNC OFF refused REASON
- *   ps GROUP FUNC OFF skipped REASON          (see EXCLUSIVE_SKIP)
  *   ps-fail GROUP FUNC OFF WHAT
  */
 #include <stdbool.h>
@@ -35,18 +34,6 @@
 #include "symbols.h"
 
 #include "stress.h"
-
-/*
- * TEMPORARY, until branch i39-window (issue 39, item 1) is merged: on
- * main a probe between a load-exclusive and its store-exclusive is
- * accepted and hangs the CPU that runs it (each BRK and ERET clears the
- * monitor, so the store never succeeds). Until the planting check
- * refuses those addresses, the sweep does not try them: it prints them
- * as "skipped". Once it does, delete EXCLUSIVE_SKIP and its use below:
- * then each such offset is tried, must be refused, and one accepted is
- * removed at once, before anything runs it, and fails the test.
- */
-#define EXCLUSIVE_SKIP 1
 
 #define STRESS_FETCHES	"pc:x64,+0(sp):u8"
 #define STRESS_TRIES	5	/* a stop that a busy host's vCPU missed */
@@ -123,7 +110,12 @@ static int run_differs(const struct stress_group *g, const struct run *r, unsign
 	return -1;
 }
 
-/* ---- the exclusive windows (TEMPORARY: see EXCLUSIVE_SKIP) ---- */
+/* ---- the exclusive windows ----
+ * A probe between a load-exclusive and its store-exclusive would hang
+ * the CPU that runs it (each BRK and ERET clears the monitor, so the
+ * store never succeeds): the planting check must refuse every such
+ * address (issue 39, item 1). One it accepts is removed at once, before
+ * anything runs it, and fails the test. */
 
 #define INSN_EXCL_MASK	0x3f800000U	/* LDXR, STXR, ... (o2 = 0) */
 #define INSN_EXCL	0x08000000U
@@ -187,12 +179,6 @@ static bool sweep_offset(const struct stress_group *g, const char *func, uintptr
 	int err, cpu;
 
 	t->offsets++;
-	if (EXCLUSIVE_SKIP && excl) {
-		kprintf("ps %s %s 0x%lx skipped inside an exclusive window (until i39-window)\n",
-			g->name, func, (unsigned long)off);
-		t->skipped++;
-		return true;
-	}
 	err = plant(func, off, &why);
 	if (err) {
 		kprintf("ps %s %s 0x%lx refused %s\n", g->name, func, (unsigned long)off, why);
