@@ -148,7 +148,7 @@ def check(h, res, name, run, word, code, who=None, end_frame=True, final=None):
     console = h.strip_frames(out)
     why = []
     want = final or f"baretrace: exit status {code} ({word})"
-    lines = re.findall(r"baretrace: exit status \d+.*$", console, re.M)
+    lines = re.findall(r"baretrace: exit status -?\d+.*$", console, re.M)
     if not lines or lines[-1] != want:
         why.append(f"final line {lines[-1:]} , wanted {want!r}")
     if rc != code:
