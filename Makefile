@@ -414,7 +414,8 @@ define RUN_REPORT
 	fi; [ -s $(RUN_DIR)/status ] || echo "unknown $$status" > $(RUN_DIR)/status; \
 	read word code < $(RUN_DIR)/status; \
 	if [ "$$word" = exit ]; then \
-	  [ $$status = 0 ] || echo "make $@: exit status $$status (main()'s status, in $(RUN_DIR)/status)" >&2; \
+	  [ $$status = 0 ] || echo "make $@: exit status $$code (main()'s status, in $(RUN_DIR)/status$$( \
+	    [ "$$code" = $$status ] || echo "; exit code $$status"))" >&2; \
 	else echo "make $@: $$word ($(RUN_DIR)/status: $$word $$code)" >&2; \
 	  [ $$status != 0 ] || status=1; fi; \
 	exit $$status

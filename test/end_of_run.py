@@ -19,13 +19,11 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 
 TARGET = re.compile(r"^trace: (\d+) events, (\d+) lost", re.M)
-# The capture's lines go to stderr, the target's console to stdout, and a
-# run's output holds both: the capture's line may start inside the
-# target's last one (the soak of a clean-clone CI: "... ring full in
-# stbaretrace capture: 4107 frames, ..."), so they are not anchored.
-CAPTURE = re.compile(r"baretrace capture: (\d+) frames, (\d+) damaged, (\d+) sequence gaps, "
+# The capture's lines start at a line start, never inside the target's
+# (test/host/e2e_capture_lines.py): anchored.
+CAPTURE = re.compile(r"^baretrace capture: (\d+) frames, (\d+) damaged, (\d+) sequence gaps, "
                      r"(\d+) events, (\d+) lost, .*?$", re.M)
-BOOKS = re.compile(r"baretrace capture: target produced (\d+) events: (\d+) decoded \+ "
+BOOKS = re.compile(r"^baretrace capture: target produced (\d+) events: (\d+) decoded \+ "
                    r"(\d+) lost on the target .*\+ (\d+) lost on the wire", re.M)
 
 

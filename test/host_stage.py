@@ -13,6 +13,8 @@ HOST_E2E = [
     ("e2e_report_order", 120),  # report: time order across CPUs, ftrace's cells
     ("e2e_capture_io", 300),    # the two-way line: stdin, --exec, raw terminal
     ("e2e_capture_end", 120),   # ending a run: --timeout, SIGINT, a target that does not answer
+    ("e2e_capture_kill", 120),  # capture --qemu never leaves QEMU behind: SIGKILL, SIGTERM
+    ("e2e_capture_lines", 120), # the capture's lines never split a console line; --log
     ("e2e_stats_diff", 300),    # stats --sort, --diff; --help, --version
     ("e2e_hist", 120),          # hist: bars, --per-cpu, --json; stats --diff --hist
     ("e2e_tracecmd", 300),      # export --format=trace-cmd read by trace-cmd report

@@ -29,6 +29,10 @@ and --status, and checks four things the code under test produced:
              with its own final line, hang 124, and no end-of-stream frame
   make run   crash and TIMEOUT=: build/run/status, make's message with the
              word, every output file; a short trace shown whole
+  negative   test/apps/exit's main() returning -1 and 256: 'exit -1' and
+             'exit 256' (never 'unknown'), qemu-run exiting 255 and 1 (a
+             process exit code is 0..255; a failing main() never exits
+             0), the end-of-stream frame's status; make run's message
 """
 import os
 import re
@@ -144,7 +148,7 @@ def check(h, res, name, run, word, code, who=None, end_frame=True, final=None):
     console = h.strip_frames(out)
     why = []
     want = final or f"baretrace: exit status {code} ({word})"
-    lines = re.findall(r"baretrace: exit status \d+.*$", console, re.M)
+    lines = re.findall(r"baretrace: exit status -?\d+.*$", console, re.M)
     if not lines or lines[-1] != want:
         why.append(f"final line {lines[-1:]} , wanted {want!r}")
     if rc != code:
@@ -172,9 +176,9 @@ def check(h, res, name, run, word, code, who=None, end_frame=True, final=None):
     return console
 
 
-def make_run(h, board, name, args, interrupt_after=None):
+def make_run(h, board, name, args, interrupt_after=None, app="test/target"):
     run_dir = os.path.join(h.HOST, f"outcome-run-{name}")
-    cmd = ["make", "-s", f"BOARD={board}", "APP=test/target", f"RUN_DIR={run_dir}"] + args + ["run"]
+    cmd = ["make", "-s", f"BOARD={board}", f"APP={app}", f"RUN_DIR={run_dir}"] + args + ["run"]
     proc = popen(cmd, h)
     try:
         out, _ = proc.communicate(timeout=h.QEMU_TIMEOUT * 2)
@@ -186,6 +190,42 @@ def make_run(h, board, name, args, interrupt_after=None):
         if os.path.isdir(run_dir) else []
     return (proc.returncode, out.decode(errors="replace").replace("\r", ""),
             open(st).read().strip() if os.path.exists(st) else "", files)
+
+
+def check_negative(h, res, board):
+    """main()'s status is an int: -1 and 256 are exit statuses like any
+    other (docs/running.md), not 'unknown'; the exit code is the status
+    modulo 256, 1 when that would be 0."""
+    st, out = h.run(["make", "-s", f"BOARD={board}", "APP=test/apps/exit"])
+    if st != 0:
+        res.record("outcome: make APP=test/apps/exit", False, out)
+        return
+    app = h.make_dir(board, "test/apps/exit")
+    for status, code in ((-1, 255), (256, 1)):
+        rc, out, line, bt = boot(h, app, f"panic=poweroff trace=function -- {status}",
+                                 f"exit{status}")
+        console = h.strip_frames(out)
+        lines = re.findall(r"^baretrace: exit status .*$", console, re.M)
+        try:
+            _, end = read_outcomes(bt) if os.path.exists(bt) else ([], None)
+        except (ValueError, IndexError) as e:
+            end = str(e)
+        res.record(f"outcome: main() returning {status}: final line 'baretrace: exit status "
+                   f"{status}', --status 'exit {status}', qemu-run exits {code}, the "
+                   f"end-of-stream frame says exit {status}",
+                   lines[-1:] == [f"baretrace: exit status {status}"] and line == f"exit {status}"
+                   and rc == code and end == (0, status),
+                   console[-1500:] + f"\nfinal lines {lines}, --status {line!r}, rc {rc}, "
+                   f"end-of-stream {end}")
+    rc, out, status, files = make_run(h, board, "negative", ["TRACE=", "BOOTARGS=-- -1"],
+                                      app="test/apps/exit")
+    res.record("outcome: make run of a main() returning -1: build/run/status 'exit -1', make "
+               "says exit status -1 and fails with Error 255",
+               status == "exit -1" and rc != 0
+               and re.search(r"^make run: exit status -1 \(main\(\)'s status, in \S+/status; "
+                             r"exit code 255\)$", out, re.M)
+               and re.search(r"^make: \*\*\* \[\S+: run\] Error 255$", out, re.M),
+               out[-2500:] + f"\nrc {rc}, status {status!r}")
 
 
 def check_dump_words(h, res, tgt, pa):
@@ -269,6 +309,7 @@ def stage_outcome(h, res, board):
                console[-2000:])
     check_ctrl_c(h, res, tgt)
     check_make_run(h, res, board)
+    check_negative(h, res, board)
     rc, out = h.run(["tools/qemu-run", "--help"])
     res.record("outcome: qemu-run --help prints its usage and exits 0",
                rc == 0 and "--status FILE" in out and "unknown option" not in out, out)

@@ -63,6 +63,9 @@
 
 void bt_die(int status, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 void bt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Called by bt_die() and bt_warn() before they write (capture: a console
+ * line left unfinished on stdout is ended first); NULL: nothing. */
+extern void (*bt_before_message)(void);
 void *bt_alloc(size_t n);		/* zeroed; dies when out of memory */
 void *bt_grow(void *p, size_t *cap, size_t want, size_t elem);
 char *bt_strndup(const void *p, size_t n);

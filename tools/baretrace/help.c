@@ -22,10 +22,13 @@
  */
 static const char capture_usage[] =
 	"  capture (--serial DEV [--baud N] | --file RAW | --qemu [--] QEMU ARGS...) -o TRACE.bt\n"
-	"          [--exec 'CMD; CMD...']... [--exec-timeout S] [--timeout S]\n"
+	"          [--exec 'CMD; CMD...']... [--exec-timeout S] [--timeout S] [--log FILE]\n"
 	"        read a UART stream: console text to stdout, checked frames to TRACE.bt;\n"
 	"        stops at end of stream, end of input or SIGTERM. --qemu takes the rest\n"
-	"        of the line as the QEMU command (give -o before it).\n"
+	"        of the line as the QEMU command (give -o before it); QEMU dies with\n"
+	"        the capture. --log FILE: a copy of stdout. The capture's own lines go\n"
+	"        to stderr, each at a line start: a console line left unfinished is\n"
+	"        ended with a newline first.\n"
 	"        With --serial or --qemu, Ctrl-C (SIGINT) and --timeout S when S seconds\n"
 	"        have passed ask the target to end the run (interrupt 130, hang 124),\n"
 	"        which reports, drains and ends the stream; without its end within\n"

@@ -80,6 +80,7 @@ static int cmd_capture(int argc, char **argv)
 		    opt_value(argc, argv, &i, "--timeout", &limit) ||
 		    opt_value(argc, argv, &i, "--baud", &baud) ||
 		    opt_value(argc, argv, &i, "--file", &o.file) ||
+		    opt_value(argc, argv, &i, "--log", &o.log) ||
 		    opt_value(argc, argv, &i, "-o", &o.out) ||
 		    opt_value(argc, argv, &i, "--output", &o.out))
 			continue;
@@ -136,6 +137,13 @@ static int cmd_capture(int argc, char **argv)
 		bt_refuse_same_file(o.file, o.out);
 	if (o.serial)
 		bt_refuse_same_file(o.serial, o.out);
+	if (o.log) {
+		bt_refuse_same_file(o.out, o.log);
+		if (o.file)
+			bt_refuse_same_file(o.file, o.log);
+		if (o.serial)
+			bt_refuse_same_file(o.serial, o.log);
+	}
 	return bt_capture(&o);
 }
 

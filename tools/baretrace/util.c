@@ -11,11 +11,21 @@
 
 #include "bt.h"
 
+void (*bt_before_message)(void);
+
+/* Whoever writes stdout may need to end a line before a message. */
+static void before_message(void)
+{
+	if (bt_before_message)
+		bt_before_message();
+	fflush(stdout);
+}
+
 void bt_die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
+	before_message();
 	fputs("baretrace: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -28,7 +38,7 @@ void bt_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
+	before_message();
 	fputs("baretrace: warning: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

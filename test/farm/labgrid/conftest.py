@@ -101,7 +101,7 @@ def exit_status(raw):
         return None
     rest = raw[at + len(EXIT_LINE):]
     line = rest[:rest.find(b"\n")] if b"\n" in rest else b""
-    m = re.match(rb"(\d+)( \([a-z]+\))?\s*$", line)
+    m = re.match(rb"(-?\d+)( \([a-z]+\))?\s*$", line)
     return int(m.group(1)) if m else None
 
 

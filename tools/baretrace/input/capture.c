@@ -24,6 +24,10 @@
  * The line is two-way (QEMU or a serial port): stdin goes to the target
  * (capture_keys.c), after the --exec commands, if any, have had their
  * replies (capture_exec.c). Ctrl-] on a terminal leaves.
+ *
+ * Console text goes out through capture_con.c, and every line of the
+ * capture's own is preceded by bt_con_break(): none starts inside a
+ * console line.
  */
 #include <errno.h>
 #include <poll.h>
@@ -76,10 +80,8 @@ struct capture {
 	uint64_t end_bytes;	/* the end-of-stream frame's, escaped */
 	int ended, version_warned;
 	struct wire_end_run run;	/* the END frame's outcome (run.known) */
-	/* status line */
+	/* status line (capture_con.c knows whether it is on screen) */
 	int status;		/* stderr is a terminal */
-	int shown;		/* a status line is on screen */
-	int mid_line;		/* text written did not end with a newline */
 	double t0, last_draw, rate_t;
 	uint64_t rate_events, rate_bytes;
 	double ev_rate, byte_rate;
@@ -95,18 +97,11 @@ static uint64_t lost_so_far(const struct bt_decoder *d)
 	return l.lost;
 }
 
-static void clear_status(struct capture *c)
-{
-	if (c->shown)
-		fputs("\r\033[K", stderr);
-	c->shown = 0;
-}
-
 static void draw_status(struct capture *c, double t)
 {
 	/* Not while keys go to the target: the console is the user's then,
 	 * and through a pipe (qemu-run's tee) text and status would mix. */
-	if (!c->status || c->mid_line || c->keys->tty)
+	if (!c->status || bt_con_mid_line() || c->keys->tty)
 		return;
 	if (t > c->rate_t) {	/* rates smoothed over the last second or so */
 		double dt = t - c->rate_t, keep = dt >= 1.0 ? 0 : 1.0 - dt;
@@ -123,7 +118,7 @@ static void draw_status(struct capture *c, double t)
 		"%.1f KB/s, %llu lost", t - c->t0, (unsigned long long)c->dec.frames,
 		(unsigned long long)c->bd.events, c->ev_rate, c->byte_rate / 1024,
 		(unsigned long long)lost_so_far(&c->bd));
-	c->shown = 1;
+	bt_con_status_drawn();
 	c->last_draw = t;
 }
 
@@ -131,22 +126,17 @@ static void on_text(struct capture *c, const uint8_t *p, size_t n)
 {
 	c->keys->hold = 0;	/* the target's UART is up */
 	bt_exec_text(&c->exec, p, n);
-	clear_status(c);
-	fwrite(p, 1, n, stdout);
-	fflush(stdout);
-	c->mid_line = p[n - 1] != '\n';
+	bt_con_text(p, n);
 }
 
 static void on_frame(struct capture *c, const struct wire_ev *ev)
 {
 	if (bt_file_write(c->out, ev->payload, ev->payload_len))
 		bt_die(BT_EXIT_INPUT, "cannot write %s: %s", c->path, strerror(errno));
-	if (bt_dec_frame(&c->bd, ev->payload, ev->payload_len) < 0 && !c->version_warned++) {
-		clear_status(c);
+	if (bt_dec_frame(&c->bd, ev->payload, ev->payload_len) < 0 && !c->version_warned++)
 		bt_warn("the target speaks stream format version %llu, this baretrace versions "
 			"%d to %d: frames are stored but cannot be decoded here",
 			(unsigned long long)c->bd.meta.version, WIRE_VERSION_MIN, WIRE_VERSION_MAX);
-	}
 	if (ev->frame.type == WIRE_FRAME_END) {
 		static uint8_t esc[2 * WIRE_MAX_PAYLOAD + 16];
 
@@ -189,8 +179,7 @@ static void summary(struct capture *c, double t, const char *why)
 	uint64_t frame_bytes = c->wire_bytes - text - c->end_bytes - c->dec.stray_bytes;
 
 	bt_loss(&c->bd, &l);
-	clear_status(c);
-	fflush(stdout);
+	bt_con_break();
 	fprintf(stderr, "baretrace capture: %llu frames, %llu damaged, %llu sequence gaps, "
 		"%llu events, %llu lost, %llu wire bytes in %.1f s -> %s%s; besides: ",
 		(unsigned long long)(c->dec.frames - (c->ended != 0)),
@@ -272,6 +261,7 @@ int bt_capture(const struct bt_capture_opts *o)
 	c.bd.quiet = 1;
 	c.status = isatty(STDERR_FILENO);
 	c.t0 = c.rate_t = now();
+	bt_con_open(o->log);
 	fd = bt_source_open(o, &child, &to_target);
 	bt_keys_init(&keys, to_target);
 	keys.hold = child != 0;
@@ -297,9 +287,8 @@ int bt_capture(const struct bt_capture_opts *o)
 		if (!c.ended && !reason && (intr || (o->timeout && now() >= c.t0 + o->timeout))) {
 			intr_asked = intr;
 			reason = intr ? 'i' : 'h';
-			clear_status(&c);
-			fflush(stdout);
-			fprintf(stderr, "\nbaretrace capture: %s: asking the target to end the run "
+			bt_con_break();
+			fprintf(stderr, "baretrace capture: %s: asking the target to end the run "
 				"(%s)\n", intr ? "interrupted" : "--timeout passed",
 				intr ? "interrupt" : "hang");
 			bt_keys_end_request(&keys, reason);
@@ -316,7 +305,7 @@ int bt_capture(const struct bt_capture_opts *o)
 			break;
 		}
 		if (c.exec.done && !keys.listened) {
-			clear_status(&c);
+			bt_con_break();
 			bt_keys_listen(&keys);	/* then the keyboard has the line */
 		}
 		bt_keys_flush(&keys);
@@ -374,6 +363,7 @@ int bt_capture(const struct bt_capture_opts *o)
 		 * not because the user left or stopped us): it did not start,
 		 * or it crashed. With the end seen, a status is
 		 * the application's (semihosting), for the runner to read. */
+		bt_con_break();
 		if (WIFEXITED(qemu))
 			fprintf(stderr, "baretrace capture: QEMU exited with status %d before "
 				"the end of the stream\n", WEXITSTATUS(qemu));
@@ -387,6 +377,7 @@ int bt_capture(const struct bt_capture_opts *o)
 	if (host_end)
 		bt_end_by_host(reason, host_end == 1, END_WAIT_S);
 	summary(&c, now(), why);
+	bt_con_close();
 	fclose(c.out);
 	bt_dec_free(&c.bd);
 	return failed ? BT_EXIT_INPUT : 0;

@@ -24,6 +24,26 @@ int bt_source_open(const struct bt_capture_opts *o, pid_t *child, int *to_target
  */
 int bt_source_close(int fd, int to_target, pid_t child, int stop_child);
 
+/* ---- capture_con.c: the console on stdout (and --log) ------------------ */
+
+/* Console text goes to stdout, and to log when not NULL (dies if it cannot
+ * be created); bt_warn() and bt_die() end a console line first from now. */
+void bt_con_open(const char *log);
+void bt_con_text(const uint8_t *p, size_t n);
+/* The last console byte written was not a newline. */
+int bt_con_mid_line(void);
+/* capture.c's status line (stderr, a terminal) was drawn; clears it. */
+void bt_con_status_drawn(void);
+void bt_con_clear_status(void);
+/* Before any line of the capture's own (stderr): clears the status line,
+ * ends an unfinished console line with '\n' on stdout (and the log),
+ * flushes stdout. */
+void bt_con_break(void);
+/* A line of the host's own on the console (the final line the host
+ * prints when it ends the run), at a line start, in the log too. */
+void bt_con_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void bt_con_close(void);
+
 /* ---- capture_keys.c: bytes toward the target --------------------------- */
 
 #define BT_KEY_LEAVE	0x1d	/* Ctrl-]: leaves an interactive capture */

@@ -57,8 +57,8 @@ void bt_exec_text(struct bt_exec *e, const uint8_t *p, size_t n)
 
 static void say(const struct bt_exec *e, const char *what)
 {
-	fflush(stdout);
-	fprintf(stderr, "\nbaretrace capture: --exec '%s' (%d of %d): %s\n",
+	bt_con_break();
+	fprintf(stderr, "baretrace capture: --exec '%s' (%d of %d): %s\n",
 		e->cmd[e->sent - 1], e->sent, e->n, what);
 }
 
@@ -87,8 +87,8 @@ int bt_exec_step(struct bt_exec *e, struct bt_keys *k, double now)
 	if (now < e->deadline)
 		return 0;
 	if (!e->sent) {
-		fflush(stdout);
-		fprintf(stderr, "\nbaretrace capture: --exec: no shell prompt '%s' within %g s "
+		bt_con_break();
+		fprintf(stderr, "baretrace capture: --exec: no shell prompt '%s' within %g s "
 			"(is the target booted with 'shell'?)\n", BT_SHELL_PROMPT, e->timeout);
 	} else {
 		char why[96];
@@ -107,7 +107,7 @@ int bt_exec_finish(struct bt_exec *e)
 		return e->failed ? -1 : 0;
 	if (e->sent == e->n)		/* the last command ended the run */
 		return 0;
-	fflush(stdout);
+	bt_con_break();
 	if (!e->sent)
 		fprintf(stderr, "baretrace capture: --exec: the run ended before the shell prompt "
 			"'%s' (is the target booted with 'shell'?)\n", BT_SHELL_PROMPT);

@@ -85,6 +85,7 @@ void bt_keys_listen(struct bt_keys *k)
 			return;
 		}
 		k->tty = 1;
+		bt_con_break();
 		fprintf(stderr, "baretrace capture: keys go to the target; Ctrl-] leaves\n");
 	}
 	k->in = STDIN_FILENO;
@@ -169,7 +170,7 @@ void bt_end_by_host(char reason, int no_answer, double wait_s)
 {
 	unsigned outcome = reason == 'h' ? RUN_HANG : RUN_INTERRUPT;
 
-	fflush(stdout);
+	bt_con_break();
 	if (no_answer)
 		fprintf(stderr, "baretrace capture: no end-of-stream frame within %g s of the end "
 			"request: the run is ended here (QEMU stopped); the status is the host's\n",
@@ -177,7 +178,6 @@ void bt_end_by_host(char reason, int no_answer, double wait_s)
 	else
 		fprintf(stderr, "baretrace capture: interrupted again: the run is ended here "
 			"(QEMU stopped); the status is the host's\n");
-	printf("baretrace: exit status %d (%s)\n", run_outcome_code(outcome, 0),
-	       run_outcome_name(outcome));
-	fflush(stdout);
+	bt_con_line("baretrace: exit status %d (%s)\n", run_outcome_code(outcome, 0),
+		    run_outcome_name(outcome));
 }

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -64,10 +65,19 @@ static int open_serial(const char *dev, unsigned baud)
  * (never our terminal), so a Ctrl-C reaches only us; we then stop it and
  * still write the summary. We hold the pipe open to the end: QEMU never
  * sees its input end, whatever happens to ours.
+ *
+ * Being in another group, QEMU would outlive a capture that is killed
+ * with its group (a harness's timeout, SIGKILL), holding whatever it
+ * inherited (a caller's stderr pipe, which its reader then waits on
+ * forever). So QEMU dies with us: the kernel sends it SIGKILL when we
+ * end, however we end (PR_SET_PDEATHSIG, kept across execvp). A parent
+ * that ended before the prctl took hold is seen by getppid() no longer
+ * being ours.
  */
 static int start_qemu(char **argv, pid_t *child, int *to_target)
 {
 	int p[2], in[2];
+	pid_t self = getpid();
 
 	if (pipe(p) || pipe(in))
 		bt_die(BT_EXIT_INPUT, "pipe: %s", strerror(errno));
@@ -75,6 +85,8 @@ static int start_qemu(char **argv, pid_t *child, int *to_target)
 	if (*child < 0)
 		bt_die(BT_EXIT_INPUT, "fork: %s", strerror(errno));
 	if (*child == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != self)
+			_exit(127);
 		setpgid(0, 0);
 		dup2(p[1], STDOUT_FILENO);
 		dup2(in[0], STDIN_FILENO);
@@ -112,6 +124,21 @@ int bt_source_open(const struct bt_capture_opts *o, pid_t *child, int *to_target
 }
 
 #define CHILD_GRACE_MS	300
+#define CHILD_TERM_MS	3000	/* after SIGTERM, before SIGKILL */
+
+/* Waits up to ms for child to end: its pid (reaped), 0 if still running. */
+static pid_t wait_ms(pid_t child, int *status, int ms)
+{
+	pid_t done;
+
+	for (int t = 0;; t += 10) {
+		while ((done = waitpid(child, status, WNOHANG)) < 0 && errno == EINTR)
+			;
+		if (done != 0 || t >= ms)
+			return done;
+		usleep(10 * 1000);
+	}
+}
 
 int bt_source_close(int fd, int to_target, pid_t child, int stop_child)
 {
@@ -125,17 +152,16 @@ int bt_source_close(int fd, int to_target, pid_t child, int stop_child)
 		return 0;
 	/* Ended by itself? Then its status says how; if not, it is stopped
 	 * here and its status (killed by us) says nothing. Its output may
-	 * close a moment before it can be reaped: give it CHILD_GRACE_MS. */
-	for (int ms = 0;; ms += 10) {
-		while ((done = waitpid(child, &status, WNOHANG)) < 0 && errno == EINTR)
-			;
-		if (done != 0 || ms >= CHILD_GRACE_MS)
-			break;
-		usleep(10 * 1000);
-	}
+	 * close a moment before it can be reaped: give it CHILD_GRACE_MS.
+	 * SIGTERM lets QEMU end cleanly; one that has not within
+	 * CHILD_TERM_MS (stopped, stuck) gets SIGKILL: never left behind. */
+	done = wait_ms(child, &status, CHILD_GRACE_MS);
 	if (done == 0) {
-		if (stop_child)
+		if (stop_child) {
 			kill(child, SIGTERM);
+			if (wait_ms(child, &status, CHILD_TERM_MS) == 0)
+				kill(child, SIGKILL);
+		}
 		while (waitpid(child, &status, 0) < 0 && errno == EINTR)
 			;
 		if (stop_child)

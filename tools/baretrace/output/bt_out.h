@@ -234,6 +234,7 @@ void bt_chrome_counters(FILE *f, struct bt_decoder *d, const struct wire_record 
 
 struct bt_capture_opts {
 	const char *serial, *file, *out;
+	const char *log;	/* --log: a copy of what goes to stdout, or NULL */
 	unsigned baud;
 	char **qemu_argv;
 	char **exec;		/* --exec: shell commands, in order */

@@ -1,0 +1,116 @@
+/*
+ * tools/baretrace/input/capture_con.c: the console side of `capture`.
+ * The target's console text goes to stdout (and, with --log FILE, to
+ * that file too: one writer, so the copy is in the order of stdout);
+ * the capture's own lines go to stderr.
+ *
+ * A line of the capture never starts inside a console line, whether
+ * stdout and stderr are one terminal, one pipe (2>&1) or two files: when
+ * the console's last byte was not a newline, the capture ends that line
+ * on stdout first (a '\n' the target did not send; the log gets it too)
+ * and only then speaks. Console text that continues the line later
+ * starts a new one. bt_warn() and bt_die() do the same through
+ * bt_before_message, so a warning or an error cannot split a line
+ * either.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../bt.h"
+#include "capture.h"
+
+static FILE *log_file;
+static const char *log_path;
+static int mid_line;	/* the last console byte written was no '\n' */
+static int status_shown;	/* capture.c's status line is on stderr's screen */
+
+/* To stdout and the log; a log that fails is dropped with a warning. */
+static void put(const void *p, size_t n)
+{
+	fwrite(p, 1, n, stdout);
+	fflush(stdout);
+	if (log_file && (fwrite(p, 1, n, log_file) != n || fflush(log_file))) {
+		FILE *f = log_file;
+
+		log_file = NULL;	/* before bt_warn, which comes back here */
+		fclose(f);
+		bt_warn("cannot write %s: %s; the console still goes to stdout", log_path,
+			strerror(errno));
+	}
+}
+
+void bt_con_open(const char *log)
+{
+	bt_before_message = bt_con_break;
+	if (!log)
+		return;
+	log_file = fopen(log, "w");
+	if (!log_file)
+		bt_die(BT_EXIT_INPUT, "cannot write %s: %s", log, strerror(errno));
+	log_path = log;
+}
+
+void bt_con_status_drawn(void)
+{
+	status_shown = 1;
+}
+
+void bt_con_clear_status(void)
+{
+	if (status_shown)
+		fputs("\r\033[K", stderr);
+	status_shown = 0;
+}
+
+void bt_con_text(const uint8_t *p, size_t n)
+{
+	if (!n)
+		return;
+	bt_con_clear_status();
+	put(p, n);
+	mid_line = p[n - 1] != '\n';
+}
+
+int bt_con_mid_line(void)
+{
+	return mid_line;
+}
+
+void bt_con_break(void)
+{
+	bt_con_clear_status();
+	if (mid_line) {
+		mid_line = 0;
+		put("\n", 1);
+	}
+	fflush(stdout);
+}
+
+void bt_con_line(const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+	int n;
+
+	bt_con_break();
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	put(line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
+void bt_con_close(void)
+{
+	FILE *f = log_file;
+
+	bt_before_message = NULL;
+	if (!f)
+		return;
+	log_file = NULL;
+	if (fclose(f))
+		bt_warn("cannot write %s: %s", log_path, strerror(errno));
+}
