@@ -175,6 +175,8 @@ static void probe_event(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
 		v = 0;
 		if (i < e->count)
 			wire_ext_value(e, &v);
+		if (i < 8 && (e->faulted >> i & 1))
+			v = 0;	/* unreadable: no value (the report and CTF say so) */
 		put_le(ev + 16 + 8 * i, (uint64_t)wire_unzigzag(v), 8);
 	}
 	bt_tc_event(&x->cpu[cpu], ns_of(d, r->ts), ev, 16 + 8 * p->nfetch);

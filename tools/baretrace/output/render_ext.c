@@ -39,10 +39,10 @@ void bt_fmt_arg_values(const int64_t *v, unsigned n, const char *sep, char *buf,
 	}
 }
 
-void bt_fmt_probe_value(uint8_t type, int64_t v, int faulted, char *buf, size_t n)
+void bt_fmt_probe_value(uint8_t type, int64_t v, int unreadable, char *buf, size_t n)
 {
-	if (faulted)
-		snprintf(buf, n, "(fault)");
+	if (unreadable)
+		snprintf(buf, n, v ? "(unreadable)" : "(fault)");
 	else if (type == BT_PROBE_X32 || type == BT_PROBE_X64)
 		snprintf(buf, n, "0x%llx", (unsigned long long)v);
 	else if (type >= WIRE_FIELD_S8 && type <= WIRE_FIELD_S64)
@@ -55,17 +55,19 @@ void bt_fmt_probe(const struct bt_decoder *d, const struct wire_ext *x, char *bu
 {
 	const struct bt_probe *p = bt_meta_probe(&d->meta, x->probe);
 	struct wire_ext walk = *x;
-	char val[32], num[24];
+	char val[32], num[24], names[BT_PROBE_FETCH_MAX][BT_PROBE_FIELD_MAX];
 	size_t len;
 	uint64_t u;
 
+	if (p)
+		bt_probe_field_names(p, names);
 	if (p)
 		snprintf(buf, cap, "probe %s%s:", p->name, p->ret ? " (return)" : "");
 	else
 		snprintf(buf, cap, "probe #%llu:", (unsigned long long)x->probe);
 	len = strlen(buf);
 	for (unsigned i = 0; i < x->count && len < cap && !wire_ext_value(&walk, &u); i++) {
-		const char *name = p && i < p->nfetch ? p->fetch[i] : NULL;
+		const char *name = p && i < p->nfetch ? names[i] : NULL;
 		uint8_t type = p && i < p->nfetch ? p->type[i] : BT_PROBE_X64;
 		int k;
 
