@@ -82,12 +82,9 @@ void bt_fmt_probe(const struct bt_decoder *d, const struct wire_ext *x, char *bu
  * one (its bit in the record's mask) by its reason, the value: 0
  * "(fault)", else "(unreadable)" (not RAM, never read). */
 void bt_fmt_probe_value(uint8_t type, int64_t v, int unreadable, char *buf, size_t n);
-
-/* ---- probe_names.c ------------------------------------------------------ */
-
 #define BT_PROBE_FIELD_MAX	72
 /* The names of p's fetches in the report and every export: words, each
- * distinct and none an export's own field (probe_names.c). */
+ * distinct and none an export's own field. */
 void bt_probe_field_names(const struct bt_probe *p, char (*names)[BT_PROBE_FIELD_MAX]);
 /* report's line(s) for an extension record on its own: "[000] ts: ..." */
 void bt_print_ext(struct bt_decoder *d, unsigned cpu, const char *ts, struct wire_ext *x);
