@@ -15,7 +15,7 @@ x0_2 faulted_2 (faulted is CTF's mask), the same in the report, in
 chrome-json (read by a JSON parser that refuses a key twice), in CTF
 (babeltrace2) and in trace-cmd's .dat (trace-cmd report); an unreadable
 fetch is "(unreadable)" or "(fault)" in the report and JSON, 0 with its
-bit in CTF's mask.
+bit in CTF's mask, "0 (unreadable)" in trace-cmd report.
 
 Usage: test/host/e2e_probe_names.py BARETRACE [--keep DIR]
 Prints TAP; exit status 0 when every check passed.
@@ -116,8 +116,8 @@ def checks(tap, tool, tmp):
         got = [re.sub(r".*\s(old|rd):\s+\([0-9a-f]+\) ", r"\1: ", l) for l in out.splitlines()
                if re.search(r"\s(old|rd):\s+\(", l)]
         tap.ok(rc == 0 and got == ["old: x0_p8=30 x0_m8=10 x0=7 x0_2=0x1234 faulted_2=99",
-                                   "rd: p=0x0 q=5", "rd: p=0x3 q=0"],
-               "trace-cmd report: each field by its own name and value", f"{got}\n{out[-2000:]}{err}")
+                                   "rd: p=0x0 (unreadable) q=5", "rd: p=0x3 q=0 (unreadable)"],
+               "trace-cmd report: each field by its own name and value, unreadable ones said", f"{got}\n{out[-2000:]}{err}")
 
 
 if __name__ == "__main__":

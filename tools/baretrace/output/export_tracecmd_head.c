@@ -171,10 +171,12 @@ static void tracepoint_format(struct bt_tc_buf *t, const struct bt_schema *sc, u
 }
 
 /* A probe as Linux's kprobe events lay one out: __probe_ip at 8, then
- * each fetch as a 64-bit field, printed "(ip) name=value ...". */
+ * each fetch as a 64-bit field, printed "(ip) name=value ...", then
+ * __unreadable (the record's mask: a fetch with its bit set prints its
+ * 0 as "0 (unreadable)"). */
 static void probe_format(struct bt_tc_buf *t, const struct bt_probe *p, unsigned id)
 {
-	struct bt_tc_field f[1 + BT_PROBE_FETCH_MAX];
+	struct bt_tc_field f[2 + BT_PROBE_FETCH_MAX];
 	static char decl[1 + BT_PROBE_FETCH_MAX][160];
 	struct bt_tc_buf print = { 0 }, args = { 0 };
 	char ev[128], names[BT_PROBE_FETCH_MAX][BT_PROBE_FIELD_MAX];
@@ -194,11 +196,14 @@ static void probe_format(struct bt_tc_buf *t, const struct bt_probe *p, unsigned
 
 		snprintf(decl[1 + i], sizeof(decl[1 + i]), "%s %.72s", sgn ? "s64" : "u64", name);
 		f[1 + i] = (struct bt_tc_field){ decl[1 + i], 16 + 8 * i, 8, sgn };
-		bt_tc_printf(&print, " %s=%s", name, hex ? "0x%llx" : sgn ? "%lld" : "%llu");
-		bt_tc_printf(&args, ", REC->%s", name);
+		bt_tc_printf(&print, " %s=%s%%s", name, hex ? "0x%llx" : sgn ? "%lld" : "%llu");
+		bt_tc_printf(&args, ", REC->%s, REC->__unreadable & %u ? \" (unreadable)\" : \"\"",
+			     name, 1u << i);
 	}
+	f[1 + p->nfetch] = (struct bt_tc_field){ "unsigned char __unreadable",
+						 16 + 8 * p->nfetch, 1, 0 };
 	bt_tc_printf(&print, "\"%s", (char *)args.p);
-	bt_tc_format_text(t, ev, id, f, 1 + p->nfetch, (char *)print.p);
+	bt_tc_format_text(t, ev, id, f, 2 + p->nfetch, (char *)print.p);
 	free(print.p);
 	free(args.p);
 }

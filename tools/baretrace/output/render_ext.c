@@ -136,7 +136,7 @@ void bt_print_ext(struct bt_decoder *d, unsigned cpu, const char *ts, struct wir
 /* Names the exports use beside the fetches (CTF's mask, trace-cmd's
  * common fields and probed address). */
 static const char *const reserved[] = {
-	"faulted", "unreadable", "__probe_ip", "common_type", "common_flags",
+	"faulted", "unreadable", "__unreadable", "__probe_ip", "common_type", "common_flags",
 	"common_preempt_count", "common_pid",
 };
 
