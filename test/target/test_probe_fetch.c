@@ -29,6 +29,11 @@
 
 static struct rec recs[CHECK_MAX];
 
+int64_t pbt_null_reason(void)
+{
+	return ram_region().base > 0x10000 ? 1 : 0;	/* kernel/cpu/mmu.c's NULL_GUARD */
+}
+
 /* Each probe record of this CPU's ring into mask[] and val[][0..1]
  * (two fetches each); how many. */
 static unsigned int probe_hits(uint8_t *mask, int64_t (*val)[2], unsigned int max)

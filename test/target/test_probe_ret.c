@@ -156,7 +156,7 @@ KTEST(probe_return_memory_at_retval_and_a_fault_marked)
 	KT_EQ(t, rp_plant("rp=pb_ret_ptr%return,$retval,w=+0($retval):x32,+4($retval):u32", &why), 0);
 	KT_EQ(t, (uintptr_t)pb_ret_ptr(2), (uintptr_t)&rp_words[2]);
 	KT_EQ(t, (uintptr_t)pb_ret_ptr(0), (uintptr_t)&rp_words[0]);
-	KT_EQ(t, (uintptr_t)pb_ret_ptr(9), 0);			/* +0(NULL): not RAM, not read */
+	KT_EQ(t, (uintptr_t)pb_ret_ptr(9), 0);			/* +0(NULL): unreadable */
 	KT_EXPECT(t, rp_view("rp", &v));
 	KT_EQ(t, v.hits, 3);
 	uint32_t number = v.number;
@@ -172,8 +172,8 @@ KTEST(probe_return_memory_at_retval_and_a_fault_marked)
 	KT_EQ(t, vals[1][2], 0x22222222);
 	KT_EQ(t, vals[2][0], 0);
 	KT_EQ(t, masks[2], 6);				/* both memory fetches unreadable */
-	KT_EQ(t, vals[2][1], 1);			/* reason 1: NULL is not RAM */
-	KT_EQ(t, vals[2][2], 1);
+	KT_EQ(t, vals[2][1], pbt_null_reason());	/* why NULL is unreadable */
+	KT_EQ(t, vals[2][2], pbt_null_reason());
 }
 
 KTEST(probe_return_refusals_change_nothing)
