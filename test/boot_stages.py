@@ -18,6 +18,7 @@ from coverage_make import check_make_coverage
 from hist_frames import check_hist_frames, check_hist_icount
 from hist_ev_frames import check_hist_ev_frames
 from probe_boot import check_probe_boot
+from dump_console import check_dump_console
 
 
 def check_fp_free_core(res, board, image_dir):
@@ -60,6 +61,7 @@ def stage_target(res, board):
     check_api(res, board, image_dir)
     check_coverage_frames(res, board, image_dir)
     check_probe_boot(res, board, image_dir)
+    check_dump_console(res, board, image_dir)
     if board == "qemu-virt":
         check_make_coverage(res)
         check_hist_frames(res, board, image_dir)

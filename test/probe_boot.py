@@ -4,7 +4,8 @@ the ELF says the probed instruction is, several in one word; their records
 captured and shown by the host by name and type (report, Chrome JSON,
 CTF read by babeltrace2, trace-cmd's kprobe-style events read by
 trace-cmd report); a
-probe on an instruction that reads the PC, and a malformed one, each
+probe on an instruction that reads the PC, one inside an exclusive
+sequence (the test's own and newlib's lock), and a malformed one, each
 refused with its reason and the run ended before main(). Return probes
 (SYMBOL%return, $retval) the same way, and refused on a function without
 a patch site."""
@@ -26,7 +27,8 @@ def offsets(image_dir):
 
 def check_probe_boot(res, board, image_dir):
     a = offsets(image_dir)
-    need = ["pb_mt", "pb_mt_at", "pb_add", "pb_add_at", "pb_refused", "pb_adrp_at"]
+    need = ["pb_mt", "pb_mt_at", "pb_add", "pb_add_at", "pb_refused", "pb_adrp_at",
+            "pb_excl", "pb_excl_add_at"]
     if any(n not in a for n in need):
         res.record("probe boot: the test's probe labels are in the ELF", False, str(a))
         return
@@ -46,11 +48,70 @@ def check_probe_boot(res, board, image_dir):
            present=[rf"^probe: bad at pb_refused\+0x{adrp:x}: an address relative to the PC "
                     r"\(ADR, ADRP\); nothing planted$", r"trace: not applied: trace_probe"],
            absent=[r"^ok 1"])
+    check_exclusive_boot(res, board, image_dir, a)
     st, out = boot(board, image_dir, "direct",
                    "panic=poweroff trace_probe=p=pb_mt+6 -- ktest probe_boot")
     expect(res, "probe boot: a malformed trace_probe= is named and the run ends",
            st, out, status=2,
            present=[r"trace_probe: 'p=pb_mt\+6': the offset is not a multiple of 4"],
+           absent=[r"^ok 1"])
+
+
+EXCLUSIVE_WHY = (r"inside an exclusive sequence \(from a load-exclusive to its "
+                 r"store-exclusive\): the probe's exception clears the monitor, so the "
+                 r"store-exclusive would fail every time; nothing planted$")
+LOAD_EXCLUSIVE = re.compile(r"^\s*([0-9a-f]+):\s+[0-9a-f]{8}\s+ld(a?)x(r[bh]?|p)\s")
+STORE_EXCLUSIVE = re.compile(r"^\s*([0-9a-f]+):\s+[0-9a-f]{8}\s+st(l?)x(r[bh]?|p)\s")
+
+
+def inside_exclusive(image_dir, func):
+    """The offset in func of the first word strictly between a
+    load-exclusive and the store-exclusive after it, read from the
+    disassembly (objdump), or None."""
+    dis = subprocess.run(["aarch64-linux-gnu-objdump", "-d", f"--disassemble={func}",
+                          os.path.join(image_dir, "baretrace.elf")],
+                         capture_output=True, text=True).stdout
+    start = re.search(rf"^([0-9a-f]+) <{re.escape(func)}>:$", dis, re.M)
+    ldx = None
+    for line in dis.splitlines():
+        if LOAD_EXCLUSIVE.match(line):
+            ldx = int(LOAD_EXCLUSIVE.match(line).group(1), 16)
+        elif STORE_EXCLUSIVE.match(line) and ldx is not None:
+            stx = int(STORE_EXCLUSIVE.match(line).group(1), 16)
+            if start and stx - ldx >= 8:
+                return ldx + 4 - int(start.group(1), 16)
+            ldx = None
+    return None
+
+
+def check_exclusive_boot(res, board, image_dir, a):
+    """issue 39: a probe between a load-exclusive and its store-exclusive
+    is refused with its reason and the run ends before main(); planted,
+    the store-exclusive would fail on every pass and the CPU loop: the
+    test's own atomic add (ktest probe_boot_exclusive_sequence_runs calls
+    it if the probe got through: the run then hangs, and QEMU is killed
+    after 60 s) and newlib's lock, a real function of the image."""
+    add = a["pb_excl_add_at"] - a["pb_excl"]
+    st, out = boot(board, image_dir, "direct",
+                   f"panic=poweroff trace_probe=bx=pb_excl+{add},x0 -- ktest probe_boot",
+                   timeout=60)
+    expect(res, "probe boot: a probe inside an exclusive sequence is refused with its "
+           "reason, the run ends (not hangs)", st, out, status=2,
+           present=[rf"^probe: bx at pb_excl\+0x{add:x}: " + EXCLUSIVE_WHY,
+                    r"trace: not applied: trace_probe"],
+           absent=[r"^ok 1", r"^not ok"])
+    func = "__retarget_lock_acquire_recursive"
+    off = inside_exclusive(image_dir, func)
+    if off is None:
+        res.record(f"probe boot: {func} has a word inside an exclusive sequence", False,
+                   "none found by objdump")
+        return
+    st, out = boot(board, image_dir, "direct",
+                   f"panic=poweroff trace_probe=bn={func}+{off} -- ktest probe_boot",
+                   timeout=60)
+    expect(res, f"probe boot: a probe inside newlib's lock ({func}+0x{off:x}) is refused "
+           "with its reason, the run ends", st, out, status=2,
+           present=[rf"^probe: bn at {func}\+0x{off:x}: " + EXCLUSIVE_WHY],
            absent=[r"^ok 1"])
 
 

@@ -25,7 +25,9 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            subfolders and its own app.mk flags, C++, apps outside the
            repository, files not built named (test/app_builds.py)
   thirdparty mbed TLS's own self-tests (Debian's source, unchanged) on
-           virt, rpi3 and rpi4, untraced and traced (test/thirdparty.py)
+           virt, rpi3 and rpi4, untraced and traced (test/thirdparty.py);
+           a probe on every instruction of functions of the demo, mbed
+           TLS and the locks, in turn (test/probe_stress.py)
   readme   the marked examples of README.md and docs/*.md run as written,
            their make commands checked against the Makefile, their
            relative links against the files and headings, make help

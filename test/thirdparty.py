@@ -18,10 +18,15 @@ without it), untraced and traced with function_graph.
   deep      (qemu-virt) no depth limit, a 1 MiB flight-recorder ring:
             verdicts as untraced, the capture's books balance, bignum
             internals (mbedtls_mpi_*) are in the trace
-Takes about 40 s once the images are built (each board's build about 25 s).
+Then the probe stress test on qemu-virt (test/probe_stress.py: the
+demo's, mbed TLS's and the locks' functions, a probe on each instruction).
+Takes about 40 s once the images are built (each board's build about 25 s),
+and the stress test about 35 s more.
 """
 import os
 import re
+
+import probe_stress
 
 APP = "examples/mbedtls"
 BOARDS = ("qemu-virt", "rpi3", "rpi4")
@@ -164,3 +169,4 @@ def stage_thirdparty(h, res, board):
         check_traced(h, res, b, image_dir, lines0, suites0)
         if b == "qemu-virt":
             check_deep(h, res, b, image_dir, lines0)
+    probe_stress.check(h, res)

@@ -2,7 +2,8 @@
 /*
  * test/host/test_probe_insn.c: which instructions a probe may displace,
  * against encodings produced by GNU as (aarch64-linux-gnu-as
- * -march=armv8-a, objdump -d), and the probe text parser.
+ * -march=armv8.5-a+lse, objdump -d), and the probe text parser. Where
+ * in a function: test_probe_window.c.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -57,6 +58,31 @@ static const struct insn_case cases[] = {
 	{ 0xc87f0440, "ldxp x0, x1, [x2]", 1 },
 	{ 0xc8230440, "stxp w3, x0, x1, [x2]", 1 },
 	{ 0x085f7c20, "ldxrb w0, [x1]", 1 },
+	{ 0xc87f8c02, "ldaxp x2, x3, [x0]", 1 },
+	{ 0x88238440, "stlxp w3, w0, w1, [x2]", 1 },
+	{ 0x485f7c22, "ldxrh w2, [x1]", 1 },
+	{ 0x0804fc23, "stlxrb w4, w3, [x1]", 1 },
+	{ 0x48207c82, "casp x0, x1, x2, x3, [x4] (one access)", 0 },
+	{ 0x08607c82, "caspa w0, w1, w2, w3, [x4]", 0 },
+	{ 0x88a07c41, "cas w0, w1, [x2]", 0 },
+	{ 0xb8200041, "ldadd w0, w1, [x2]", 0 },
+	{ 0xf8bfc020, "ldapr x0, [x1]", 0 },
+	{ 0xd5384020, "mrs x0, elr_el1", 1 },
+	{ 0xd5384001, "mrs x1, spsr_el1", 1 },
+	{ 0xd5385202, "mrs x2, esr_el1", 1 },
+	{ 0xd5386003, "mrs x3, far_el1", 1 },
+	{ 0xd5184020, "msr elr_el1, x0 (its place: probe_window.c)", 0 },
+	{ 0xd53b4220, "mrs x0, daif", 0 },
+	{ 0xd50342df, "msr daifset, #2", 0 },
+	{ 0xd53b4200, "mrs x0, nzcv", 0 },
+	{ 0xd5033f5f, "clrex", 0 },
+	{ 0xd503205f, "wfe", 0 },
+	{ 0xd503207f, "wfi", 0 },
+	{ 0xd503209f, "sev", 0 },
+	{ 0xd50320bf, "sevl", 0 },
+	{ 0xd503245f, "bti c", 0 },
+	{ 0xd503233f, "paciasp", 0 },
+	{ 0xd50323bf, "autiasp", 0 },
 	{ 0xd4000001, "svc #0", 1 },
 	{ 0xd4000002, "hvc #0", 1 },
 	{ 0xd4000003, "smc #0", 1 },
@@ -78,6 +104,8 @@ static void insns(void)
 	tap_ok(strstr(probe_insn_refusal(0x90000000), "ADRP") != NULL, "adrp's reason names ADRP");
 	tap_ok(strstr(probe_insn_refusal(0xc85f7c20), "exclusive") != NULL,
 	       "ldxr's reason says exclusive");
+	tap_ok(strstr(probe_insn_refusal(0xd5385202), "ESR_EL1") != NULL,
+	       "mrs esr_el1's reason names ESR_EL1");
 }
 
 static void good_spec(void)

@@ -18,10 +18,18 @@
 uint64_t pb_add(uint64_t a, uint64_t b, const uint32_t *p);
 uint64_t pb_refused(uint64_t a);
 uint64_t pb_mt(uint64_t a, uint64_t b);
+/* *p += add by LDXR, ADD, STXR, CBNZ (pb_ldx_at, pb_excl_add_at,
+ * pb_stx_at), then one more ADD (pb_excl_after_at); returns *p. */
+uint64_t pb_excl(uint64_t *p, uint64_t add);
 /* test_probe_ret.c: &{0x11111111, 0x22222222, 0xdeadbeef, 0x44444444}[i],
  * NULL for i >= 4. */
 const uint32_t *pb_ret_ptr(uint64_t i);
 extern char pb_add_at[], pb_adrp_at[], pb_b_at[], pb_mt_at[];
+extern char pb_ldx_at[], pb_excl_add_at[], pb_stx_at[], pb_excl_after_at[];
+/* test_probe.c: MRS ESR_EL1, and a MOV between MSR ELR_EL1 and ERET. */
+uint64_t pb_exc_regs(void);
+void pb_eret_window(uint64_t to);
+extern char pb_esr_at[], pb_eret_mid_at[];
 
 uint32_t pbt_insn_at(const void *a);
 /* "NAME=SYMBOL+OFF[,FETCHES]" for the label 'at' inside function fn. */

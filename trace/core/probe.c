@@ -17,10 +17,12 @@
  *   slot+4             BRK #0xb71      B func+off+4
  *
  * Only instructions that compute the same anywhere may be displaced
- * (trace/core/probe_insn.c). Probes go in functions with a patch site
- * only, past its two words: the trace core, exception entry and the
- * console and export path have none, and a BRK there could be taken
- * inside its own handler or in the middle of a ring write.
+ * (trace/core/probe_insn.c), and only where an exception between two
+ * instructions changes nothing (trace/core/probe_window.c). Probes go
+ * in functions with a patch site only, past its two words: the trace
+ * core, exception entry and the console and export path have none, and
+ * a BRK there could be taken inside its own handler or in the middle of
+ * a ring write.
  *
  * Planting: the slot's two words, the cache maintenance that makes them
  * fetchable (to the PoU, broadcast), then the probe is published, then
@@ -160,8 +162,10 @@ static bool slot_quiet(unsigned int i)
 }
 
 /* Why the instruction at addr in a function [func, func + size) may not
- * carry a probe, or NULL. */
-static const char *place_refusal(uintptr_t func, uintptr_t addr)
+ * carry a probe, or NULL: the word itself and the code around it (an
+ * exclusive sequence, an ERET's registers: probe_window.c), read over
+ * the function's bounds from the symbol table. */
+static const char *place_refusal(uintptr_t func, uintptr_t size, uintptr_t addr)
 {
 	unsigned int site = trace_site_fast(func);
 
@@ -173,7 +177,7 @@ static const char *place_refusal(uintptr_t func, uintptr_t addr)
 	for (unsigned int i = 0; i < PROBE_MAX; i++)
 		if (probes[i].addr == addr)
 			return "a probe is there already";
-	return probe_insn_refusal(*(const volatile uint32_t *)addr);
+	return probe_place_refusal((const uint32_t *)func, size / 4, (addr - func) / 4);
 }
 
 static int find(const char *name)
@@ -202,7 +206,7 @@ static int plant_locked(const struct probe_spec *s, const char **why,
 	addr = func + s->offset;
 	if (find(s->name) >= 0)
 		return *why = "a probe of that name exists", TRACE_EINVAL;
-	if ((no = place_refusal(func, addr)))
+	if ((no = place_refusal(func, size, addr)))
 		return *why = no, TRACE_EINVAL;
 	if (taken && taken(addr))
 		return *why = "a tracepoint patches that word", TRACE_EINVAL;

@@ -27,10 +27,21 @@ static const struct probe_refusal refusals[] = {
 	{ 0x1f000000, 0x10000000, "an address relative to the PC (ADR, ADRP)" },
 	{ 0x3b000000, 0x18000000, "a load relative to the PC (LDR literal, LDRSW, PRFM)" },
 	/* Load/store exclusive with o2 = 0: LDXR, STXR, LDAXR, STLXR and
-	 * their byte, halfword and pair forms. LDAR, STLR (o2 = 1) and CAS
-	 * are single accesses and may move. */
-	{ 0x3f800000, 0x08000000, "an exclusive load or store (LDXR, STXR, ...): the "
+	 * their byte and halfword forms (o1 = 0), LDXP, STXP, LDAXP, STLXP
+	 * (o1 = 1, bit 31 set). LDAR, STLR (o2 = 1), CAS and CASP (o1 = 1,
+	 * bit 31 clear) are single accesses and may move. The places
+	 * between a load and its store: probe_window.c. */
+	{ 0x3fa00000, 0x08000000, "an exclusive load or store (LDXR, STXR, ...): the "
 				  "probe's exception clears the monitor" },
+	{ 0xbfa00000, 0x88200000, "an exclusive load or store pair (LDXP, STXP, ...): the "
+				  "probe's exception clears the monitor" },
+	/* MRS of what the BRK's own exception writes: out of line it would
+	 * read the probe's ELR (the probed address), SPSR, syndrome (a BRK)
+	 * and an UNKNOWN FAR instead of the interrupted code's. */
+	{ 0xffffffe0, 0xd5384020, "a read of ELR_EL1, which the probe's exception overwrites" },
+	{ 0xffffffe0, 0xd5384000, "a read of SPSR_EL1, which the probe's exception overwrites" },
+	{ 0xffffffe0, 0xd5385200, "a read of ESR_EL1, which the probe's exception overwrites" },
+	{ 0xffffffe0, 0xd5386000, "a read of FAR_EL1, which the probe's exception overwrites" },
 	/* Exception generation: SVC, HVC, SMC, BRK, HLT, DCPS. */
 	{ 0xff000000, 0xd4000000, "an exception-generating instruction (SVC, HVC, SMC, BRK, HLT)" },
 	{ 0xffff0000, 0x00000000, "permanently undefined (UDF)" },

@@ -3,27 +3,24 @@
  * no host tool: the 'dump' command and the automatic dump after a crash
  * report. It reads without consuming: the host can still receive the
  * same blocks. A block being rewritten while it is copied is detected by
- * its sequence number and skipped.
+ * its sequence number and skipped. This file reads the rings; each
+ * block's records are decoded and worded, one line each, by
+ * dump_record.c and dump_ext.c.
  */
 #include <stdbool.h>
 #include <string.h>
-
-#include <baretrace_tracepoint.h>
 
 #include "barrier.h"
 #include "core/core.h"
 #include "exception.h"
 #include "hang.h"
 #include "kprintf.h"
-#include "ktime.h"
-#include "percpu.h"
 #include "ring/ring.h"
-#include "symbols.h"
 #include "smp.h"
-#include "tracers/tracer.h"
 #include "tracers/trigger.h"
 #include "wire.h"
-#include "dump_text.h"
+#include "dump.h"
+#include "dump_int.h"
 #include "output.h"
 
 /* One dump at a time: the buffers below are shared. */
@@ -31,57 +28,20 @@ static struct spinlock dump_lock = SPINLOCK_INIT;
 /* Block copies: data at +32, the decoder's block head just before it. */
 #define COPY_HEAD	32
 static uint8_t copy[2][COPY_HEAD + RING_BLOCK_SIZE];
-static struct wire_rec_iter it;
 
 /* A CPU dumping for a break-key or lockup report has interrupts masked,
  * so another CPU's crash cannot stop it with an SGI: it stops here,
  * between records, after letting go of the buffers, so the crash
  * report is not interleaved with its lines and the crash's own dump
  * gets the lock. dump_lock held. */
-static void yield_to_crash(void)
+void dump_yield_to_crash(void)
 {
 	if (__builtin_expect(crash_elsewhere(), 0)) {
+		dump_set_sink(NULL);	/* the crash's dump prints on the console */
 		spin_unlock(&dump_lock);
 		crash_yield();
 	}
 }
-
-static const char *name_of_site(uint64_t site)
-{
-	const char *n = site < trace_site_count() ? trace_site_name((unsigned int)site) : NULL;
-
-	return n ? n : "?";
-}
-
-static void print_ts(unsigned int cpu, uint64_t ts, char *buf, size_t n)
-{
-	uint64_t hz = time_counter_hz();
-	uint64_t us = ts % hz * 1000000 / hz;
-
-	ksnprintf(buf, n, "[%03u] %lu.%06lu:", cpu, (unsigned long)(ts / hz),
-		  (unsigned long)us);
-}
-
-/* The decoder needs each tracepoint's field types to step over its
- * record (the image's own schemas, as the metadata gives the host).
- * Callers hold dump_lock, so one buffer serves. */
-static uint8_t tp_types[TP_MAX_FIELDS];
-
-static int event_types(void *ctx, uint64_t id, const uint8_t **types)
-{
-	const struct tp_event *ev = id < 0x10000 ? tp_by_id((unsigned int)id) : NULL;
-
-	(void)ctx;
-	if (!ev)
-		return -1;
-	for (unsigned int i = 0; i < ev->nfields; i++)
-		tp_types[i] = ev->fields[i].type;
-	*types = tp_types;
-	return (int)ev->nfields;
-}
-
-/* One record's text (dump_text.c). dump_lock held. */
-static char text[256];
 
 /* Decodes a block copy (snapshot), printing its records but the first
  * 'skip'; returns how many it holds. The copy is left as it was, so it
@@ -91,68 +51,10 @@ static unsigned long print_block(uint8_t *buf, unsigned int cpu, size_t len, uin
 {
 	uint8_t head[2 * WIRE_VARINT_MAX];
 	unsigned int vl = wire_block_head_put(head, base, first);
-	struct wire_record r;
-	unsigned long n = 0;
-	char ts[40];
 
 	_Static_assert(sizeof(head) <= COPY_HEAD, "block head room");
 	memcpy(buf + COPY_HEAD - vl, head, vl);
-	if (wire_rec_begin(&it, buf + COPY_HEAD - vl, len + vl, event_types, NULL))
-		return 0;
-	while (wire_rec_next(&it, &r) == WIRE_REC_OK) {
-		/* A loss record not shown here is no record of the dump's:
-		 * counted, it would make "last N records" show N - 1. */
-		if (r.kind == WIRE_REC_LOST && !lost_here)
-			continue;
-		if (n++ < skip)
-			continue;
-		yield_to_crash();
-		print_ts(cpu, r.ts, ts, sizeof(ts));
-		switch (r.kind) {
-		case WIRE_REC_FUNC:
-		case WIRE_REC_FUNC_CALLER: {
-			const char *caller = r.has_caller ?
-				sym_lookup((uintptr_t)_text + r.caller * 4 - 4, NULL, NULL) : NULL;
-
-			kprintf("%s %s <-%s\n", ts, name_of_site(r.site), caller ? caller : "?");
-			break;
-		}
-		case WIRE_REC_GRAPH_ENTRY:
-			kprintf("%s %*s%s() {\n", ts, (int)r.depth * 2, "", name_of_site(r.site));
-			break;
-		case WIRE_REC_EXIT:
-			dump_text_duration(text, sizeof(text), r.duration);
-			if (r.flags & WIRE_EXIT_HAS_RETVAL)
-				kprintf("%s } %s %s = %ld\n", ts, name_of_site(r.site), text,
-					(long)r.retval);
-			else
-				kprintf("%s } %s %s\n", ts, name_of_site(r.site), text);
-			break;
-		case WIRE_REC_LOST:
-			if (lost_here)
-				kprintf("CPU:%u [LOST %lu EVENTS]\n", cpu, (unsigned long)r.count);
-			break;
-		case WIRE_REC_EVENT: {
-			const struct tp_event *ev = tp_by_id((unsigned int)r.id);
-
-			if (ev)
-				dump_text_event(text, sizeof(text), ev, &r);
-			kprintf("%s %s\n", ts, ev ? text : "?");
-			break;
-		}
-		case WIRE_REC_PRINTF:
-			dump_text_printf(text, sizeof(text), &r);
-			kprintf("%s %s\n", ts, text);
-			break;
-		case WIRE_REC_EXT:
-			dump_text_ext(ts, &r, name_of_site);
-			break;
-		default:
-			kprintf("%s record kind %u\n", ts, r.kind);
-			break;
-		}
-	}
-	return n;
+	return dump_block(buf + COPY_HEAD - vl, len + vl, cpu, skip, lost_here);
 }
 
 /* Copies block 'seq' if it still holds it: its data goes to buf + COPY_HEAD. */
@@ -215,11 +117,11 @@ static void print_older_losses(unsigned int cpu, const struct ring_cpu *r)
 	uint64_t over = READ_ONCE(r->overwritten), dropped = READ_ONCE(r->dropped);
 
 	if (over)
-		kprintf("CPU:%u [LOST %lu EVENTS] (older than these: overwritten before they were "
-			"sent)\n", cpu, (unsigned long)over);
+		dump_line("CPU:%u [LOST %lu EVENTS] (older than these: overwritten before they were "
+			  "sent)", cpu, (unsigned long)over);
 	if (dropped)
-		kprintf("CPU:%u [LOST %lu EVENTS] (dropped: no block was free)\n", cpu,
-			(unsigned long)dropped);
+		dump_line("CPU:%u [LOST %lu EVENTS] (dropped: no block was free)", cpu,
+			  (unsigned long)dropped);
 }
 
 /* Prints one ring (a live one or a snapshot copy). dump_lock held. */
@@ -238,9 +140,9 @@ static unsigned long dump_one(unsigned int cpu, const struct ring_cpu *r)
 	if (!here)
 		print_older_losses(cpu, r);
 	if (last + 1 - oldest > DUMP_BLOCKS) {
-		kprintf("CPU:%u [%lu older blocks not shown: the dump prints the newest %u; "
-			"the exported trace has them]\n", cpu,
-			(unsigned long)(last + 1 - oldest - DUMP_BLOCKS), DUMP_BLOCKS);
+		dump_line("CPU:%u [%lu older blocks not shown: the dump prints the newest %u; "
+			  "the exported trace has them]", cpu,
+			  (unsigned long)(last + 1 - oldest - DUMP_BLOCKS), DUMP_BLOCKS);
 		oldest = last + 1 - DUMP_BLOCKS;
 	}
 	for (uint64_t seq = oldest; seq <= last && steps; seq++, steps--) {
@@ -318,15 +220,25 @@ static bool dump_lock_take(unsigned long *flags)
 	return true;
 }
 
-void trace_dump_ring(unsigned int cpu, const struct ring_cpu *r)
+unsigned long trace_dump_ring_to(unsigned int cpu, const struct ring_cpu *r,
+				 const struct dump_sink *sink)
 {
-	unsigned long flags;
+	unsigned long flags, n;
 
 	if (!dump_lock_take(&flags))
-		return;
-	kprintf("# cpu %u: %lu records\n", cpu, dump_one(cpu, r));
+		return 0;
+	dump_set_sink(sink);
+	n = dump_one(cpu, r);
+	dump_line("# cpu %u: %lu records", cpu, n);
+	dump_set_sink(NULL);
 	spin_unlock(&dump_lock);
 	irq_restore(flags);
+	return n;
+}
+
+void trace_dump_ring(unsigned int cpu, const struct ring_cpu *r)
+{
+	trace_dump_ring_to(cpu, r, NULL);
 }
 
 void trace_dump(void)
@@ -337,10 +249,10 @@ void trace_dump(void)
 		kprintf("# trace dump skipped: another dump kept the buffers\n");
 		return;
 	}
-	kprintf("# trace dump: oldest first, per CPU\n");
+	dump_line("# trace dump: oldest first, per CPU");
 	for (unsigned int cpu = 0; cpu < smp_num_cpus(); cpu++)
 		total += dump_one(cpu, ring_of(cpu));
-	kprintf("# trace dump: %lu records\n", total);
+	dump_line("# trace dump: %lu records", total);
 	spin_unlock(&dump_lock);
 	irq_restore(flags);
 }
@@ -351,7 +263,7 @@ void trace_dump_last(unsigned int cpu, unsigned int n)
 
 	if (cpu >= smp_num_cpus() || !dump_lock_take(&flags))
 		return;
-	kprintf("# cpu %u: last %lu records\n", cpu, dump_last(cpu, ring_of(cpu), n));
+	dump_line("# cpu %u: last %lu records", cpu, dump_last(cpu, ring_of(cpu), n));
 	spin_unlock(&dump_lock);
 	irq_restore(flags);
 }

@@ -22,10 +22,6 @@
 
 #include "kfmt.h"
 #include "kprintf.h"
-#include "mmu.h"
-#include "outcome.h"
-#include "symbols.h"
-#include "tracers/trigger.h"
 #include "ktime.h"
 #include "wire.h"
 #include "wire_fmt.h"
@@ -279,70 +275,4 @@ void dump_text_duration(char *buf, size_t cap, uint64_t ticks)
 
 	ksnprintf(buf, cap, "%llu.%03llu us", (unsigned long long)(ns / 1000),
 		  (unsigned long long)(ns % 1000));
-}
-
-void dump_text_args(char *buf, size_t cap, const struct wire_ext *x)
-{
-	struct text t = { buf, cap };
-	struct wire_ext walk = *x;
-	char num[24];
-	uint64_t v;
-
-	buf[0] = '\0';
-	for (unsigned int i = 0; i < x->count && !wire_ext_value(&walk, &v); i++) {
-		int n = ksnprintf(num, sizeof(num), "%s0x%lx", i ? " " : "",
-				  (unsigned long)wire_unzigzag(v));
-
-		add(&t, num, (size_t)n);
-	}
-}
-
-/* An extension record in the words report gives it (the host's
- * render_ext.c and report_line.c): a call's arguments, a fired trigger,
- * a stack trace (return addresses named by the call before them), and
- * where the run ended. Callers hold dump_lock. */
-void dump_text_ext(const char *ts, const struct wire_record *r,
-		   const char *(*name_of_site)(uint64_t site))
-{
-	static char line[160];	/* dump_lock held */
-	struct wire_ext x;
-	const char *s;
-	uint64_t v;
-
-	if (wire_ext_parse(r, &x) != 1) {
-		kprintf("%s extension record of another version\n", ts);
-		return;
-	}
-	switch (x.subtype) {
-	case WIRE_EXT_ARGS:
-		dump_text_args(line, sizeof(line), &x);
-		kprintf("%s args of %s: %s\n", ts, name_of_site(x.site), line);
-		break;
-	case WIRE_EXT_STRING:	/* its bytes, NUL-terminated in line[] (kprintf has no %.*s) */
-		for (v = 0; v < x.count && v + 1 < sizeof(line); v++)
-			line[v] = (char)x.values[v];
-		line[v] = '\0';
-		kprintf("%s string x%u of %s: \"%s\"%s\n", ts, x.reg, name_of_site(x.site), line,
-			x.str_flags & WIRE_STR_UNREADABLE ? " (unreadable)" :
-			x.str_flags & WIRE_STR_CUT ? "..." : "");
-		break;
-	case WIRE_EXT_TRIGGER:
-		s = trigger_action_name(x.action);
-		kprintf("%s trigger %s on %s\n", ts, s ? s : "?", name_of_site(x.site));
-		break;
-	case WIRE_EXT_STACK:
-		kprintf("%s <stack trace>\n", ts);
-		while (!wire_ext_value(&x, &v)) {
-			s = sym_lookup((uintptr_t)_text + v * 4 - 4, NULL, NULL);
-			kprintf(" => %s\n", s ? s : "?");
-		}
-		break;
-	case WIRE_EXT_OUTCOME:
-		s = run_outcome_name(x.outcome);
-		if (x.outcome == RUN_EXIT)
-			kprintf("%s ==== run ended: exit, status %ld ====\n", ts, (long)x.status);
-		else
-			kprintf("%s ==== run ended: %s ====\n", ts, s ? s : "?");
-		break;
-	}
 }
