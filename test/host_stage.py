@@ -25,6 +25,7 @@ HOST_E2E = [
     ("e2e_demangle", 120),      # C++ names demangled in every output, --no-demangle, -F/-N
     ("e2e_memory", 300),        # report and exports stream: peak RSS bounded
     ("e2e_coverage", 300),      # coverage: lcov data, lcov --summary, genhtml in chromium
+    ("e2e_probe_names", 120),   # probe fields: distinct names in report and exports, unreadable fetches
 ]
 
 

@@ -87,6 +87,9 @@ def stage_reset(h, res, board):
         rst, report = h.run([tool, "report", bt, "--elf", elf])
         return st, out, rst, report, bt
 
+    from reset_probe import check_reset_probe
+    check_reset_probe(h, res, tgt, tool)
+
     for name, flags in (("send", ""), ("mttcg", "-accel tcg,thread=multi")):
         st, out, rst, report, bt = boot(name, BOOT + " -- reset", flags)
         prev, this = sections(report)

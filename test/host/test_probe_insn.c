@@ -149,8 +149,8 @@ static void good_spec(void)
 	tap_ok(probe_spec_parse("g=f+8,@counter:u32,p=@pair+8,@name.1:s8", &s, &why) == 0 &&
 	       s.nfetch == 3, "globals parse (%s)", why);
 	tap_ok(s.fetch[0].reg == PROBE_REG_GLOBAL && s.fetch[0].deref && !s.fetch[0].disp &&
-	       !strcmp(s.fetch[0].gsym, "counter") && !strcmp(s.fetch[0].name, "@counter") &&
-	       s.fetch[0].type == PROBE_U32, "@counter:u32, named by its text");
+	       !strcmp(s.fetch[0].gsym, "counter") && !strcmp(s.fetch[0].name, "counter") &&
+	       s.fetch[0].type == PROBE_U32, "@counter:u32, named counter");
 	tap_ok(s.fetch[1].reg == PROBE_REG_GLOBAL && s.fetch[1].disp == 8 &&
 	       !strcmp(s.fetch[1].gsym, "pair") && !strcmp(s.fetch[1].name, "p") &&
 	       s.fetch[1].type == PROBE_X64, "p=@pair+8, x64 by default");
@@ -167,7 +167,7 @@ static void good_spec(void)
 	       s.fetch[2].idisp[0] == 8 && s.fetch[2].disp == 2 && !strcmp(s.fetch[2].gsym, "head"),
 	       "+2(@head+8): the pointer at head+8, then a byte");
 	tap_ok(probe_spec_parse("r=f%return,+0($retval)", &s, &why) == 0 &&
-	       !strcmp(s.fetch[0].name, "+0($retval)"), "memory at $retval named by its text");
+	       !strcmp(s.fetch[0].name, "retval_p0"), "memory at $retval named retval_p0");
 }
 
 static void bad_spec(const char *text, const char *want)

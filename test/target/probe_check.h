@@ -38,5 +38,10 @@ void pbt_spec(char *buf, size_t size, const char *name, const char *func,
 /* Parses and plants: probe_plant's result, or -100 when the text is bad. */
 int pbt_plant(const char *text, const char **why);
 bool pbt_view(const char *name, struct probe_view *v);
+/* test_probe_fetch.c: why a fetch at NULL + a few bytes is unreadable,
+ * as its value says: 1 (not RAM) where RAM starts above the unmapped
+ * NULL guard (QEMU virt), 0 (the read faulted there) where RAM starts
+ * at 0 (the Pi 4). */
+int64_t pbt_null_reason(void);
 
 #endif /* TEST_PROBE_CHECK_H */

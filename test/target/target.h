@@ -35,6 +35,8 @@ int scenario_histev(const char *opt);
 void hev_fire(uint32_t key, uint64_t val);
 /* scenario_reset.c */
 int scenario_reset(const char *opt);
+/* scenario_reset_probe.c */
+int scenario_reset_probe(void);
 /* test_coverage.c: true, having marked the test skipped, while coverage
  * runs (trace=coverage, make coverage). It holds every site it chose
  * until the site's first hit and takes reached sites off in batches from

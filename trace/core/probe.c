@@ -86,6 +86,9 @@ struct probe {
 static struct probe probes[PROBE_MAX];
 static unsigned int planted;	/* under trace_lock */
 static uint32_t numbered;	/* under trace_lock: the last number given */
+/* This boot's first number - 1 (probe_number_boot): set before any
+ * probe is planted, read-only after. */
+static uint32_t number_base;
 
 static uintptr_t slot_of(unsigned int i)
 {
@@ -94,7 +97,13 @@ static uintptr_t slot_of(unsigned int i)
 
 uint32_t probe_take_number(void)
 {
-	return ++numbered;
+	numbered = numbered % (PROBE_NUMBERS_PER_BOOT - 1) + 1;	/* 1 .. 1023 */
+	return number_base + numbered;
+}
+
+void probe_number_boot(uint64_t boot)
+{
+	number_base = (uint32_t)((boot - 1) % PROBE_BOOTS_APART) * PROBE_NUMBERS_PER_BOOT;
 }
 
 /* The BRK handler: exception context, interrupts masked. */

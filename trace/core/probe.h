@@ -9,6 +9,10 @@
 #define PROBE_BRK_IMM		0xb70	/* BRK #0xb70: a planted probe */
 #define PROBE_IDLE_IMM		0xb71	/* BRK #0xb71: an unused slot word */
 #define PROBE_SLOT_BYTES	8	/* the displaced instruction, B back */
+/* Probe numbers: a boot's are below PROBE_NUMBERS_PER_BOOT apart from
+ * the boot before's (a number stays a 2-byte varint). */
+#define PROBE_NUMBERS_PER_BOOT	1024
+#define PROBE_BOOTS_APART	16
 
 #ifndef __ASSEMBLER__
 #include <stdbool.h>
@@ -53,9 +57,17 @@ bool probe_record(uint32_t number, const struct probe_spec *s, const uint64_t *x
  * table of data objects); 0, or -1 with *why set for an unknown name or
  * a read past the variable. probe_plant and retprobe_plant call it. */
 int probe_resolve(struct probe_spec *s, const char **why);
-/* A probe number never given before this boot (return probes share the
- * numbers: trace/tracers/retprobe.c). Under trace_lock. */
+/* A probe number not given before this boot (return probes share the
+ * numbers: trace/tracers/retprobe.c), nor by the boot before it: see
+ * probe_number_boot. Under trace_lock. */
 uint32_t probe_take_number(void);
+/* Numbers this boot's probes from ((boot - 1) % PROBE_BOOTS_APART) *
+ * PROBE_NUMBERS_PER_BOOT + 1 on (boot: 1 for a cold boot, +1 per reset
+ * whose trace the next boot keeps, trace/output/prev.c), so the previous
+ * boot's kept hits, sent by this boot, never carry a number this boot
+ * gives another probe (docs/wire.md 2.6 subtype 5). Before any probe is
+ * planted (KINIT_EARLY). */
+void probe_number_boot(uint64_t boot);
 
 /* trace/core/probe_xol.S: PROBE_MAX slots of PROBE_SLOT_BYTES. */
 extern char probe_xol_slots[];

@@ -199,14 +199,95 @@ static int fetch(const char *s, const char *e, struct probe_fetch *f, const char
 	if ((r = location(loc, e, f, why)) < 0)
 		return -1;
 	f->reg = (uint8_t)r;
-	if (!eq && r == PROBE_REG_RETVAL && !f->deref) {
-		memcpy(f->name, "retval", 7);	/* a word: CTF and trace-cmd fields */
-	} else if (!eq) {	/* named after its location, cut to fit */
-		size_t n = (size_t)(e - loc) < PROBE_NAME_MAX - 1 ? (size_t)(e - loc) : PROBE_NAME_MAX - 1;
+	return 0;	/* an unnamed fetch is named when all are parsed */
+}
 
-		memcpy(f->name, loc, n);
+/* Appends text to a name, cut to fit PROBE_NAME_MAX. */
+static void name_add(char *name, const char *text)
+{
+	size_t n = strlen(name);
+
+	while (*text && n < PROBE_NAME_MAX - 1)
+		name[n++] = *text++;
+	name[n] = '\0';
+}
+
+/* Appends the decimal of v. Not snprintf: see find(). */
+static void name_num(char *name, uint64_t v)
+{
+	char num[24];
+	unsigned int k = sizeof(num) - 1;
+
+	num[k] = '\0';
+	do
+		num[--k] = (char)('0' + v % 10);
+	while ((v /= 10));
+	name_add(name, num + k);
+}
+
+/* An unnamed fetch's name: a word (every export takes it as a field's
+ * name) made of its location, its memory reads' displacements innermost
+ * first: x0, sp, pc, retval, a global's name ('.' as '_'); +8(x0) x0_p8,
+ * -8(x0) x0_m8, +4(+0(x1)) x1_p0_p4, @head+8 head_p8, +2(@head) head_p2.
+ * Cut to fit; probe_spec_parse makes it unique. */
+static void derive_name(struct probe_fetch *f)
+{
+	unsigned int l = 0;
+
+	f->name[0] = '\0';
+	if (f->reg < PROBE_REG_SP) {
+		name_add(f->name, "x");
+		name_num(f->name, f->reg);
+	} else if (f->reg != PROBE_REG_GLOBAL) {
+		name_add(f->name, f->reg == PROBE_REG_SP ? "sp" : f->reg == PROBE_REG_PC ? "pc" :
+			 "retval");
+	} else {
+		name_add(f->name, f->gsym);
+		for (char *c = f->name; *c; c++)
+			*c = *c == '.' ? '_' : *c;
+		l = f->deref > 1 ? f->idisp[0] == 0 : f->disp == 0;	/* @SYM: no +0 */
 	}
+	for (; l < f->deref; l++) {
+		int64_t d = l + 1 == f->deref ? f->disp : f->idisp[l];
+
+		name_add(f->name, d < 0 ? "_m" : "_p");
+		name_num(f->name, d < 0 ? (uint64_t)-d : (uint64_t)d);
+	}
+}
+
+/* Whether a fetch of s other than k is named 'name' already. */
+static int name_used(const struct probe_spec *s, unsigned int k, const char *name)
+{
+	for (unsigned int j = 0; j < s->nfetch; j++)
+		if (j != k && s->fetch[j].name[0] && !strcmp(s->fetch[j].name, name))
+			return 1;
 	return 0;
+}
+
+/* Names the unnamed fetches of s (the named ones already have theirs),
+ * each distinct from every other fetch's name: a derived name that is
+ * taken gets _2, _3, ... (cut shorter to make room). Every export and
+ * the report show a fetch by this name, so names never collide there. */
+static void name_fetches(struct probe_spec *s)
+{
+	for (unsigned int k = 0; k < s->nfetch; k++) {
+		struct probe_fetch *f = &s->fetch[k];
+		char base[PROBE_NAME_MAX];
+
+		if (f->name[0])
+			continue;
+		derive_name(f);
+		memcpy(base, f->name, sizeof(base));
+		for (unsigned int n = 2; name_used(s, k, f->name); n++) {
+			size_t cut = strlen(base) < PROBE_NAME_MAX - 5 ? strlen(base) :
+				     PROBE_NAME_MAX - 5;	/* room for _NNN */
+
+			memcpy(f->name, base, cut);
+			f->name[cut] = '\0';
+			name_add(f->name, "_");
+			name_num(f->name, n);
+		}
+	}
 }
 
 /* Why fetch f cannot be taken where probe s runs, or NULL. At a return
@@ -263,7 +344,12 @@ int probe_spec_parse(const char *text, struct probe_spec *out, const char **why)
 			return -1;
 		if ((no = where_refusal(out, &out->fetch[out->nfetch])))
 			return *why = no, -1;
+		if (out->fetch[out->nfetch].name[0] &&
+		    name_used(out, out->nfetch, out->fetch[out->nfetch].name))
+			return *why = "two fetches have the same NAME= (a fetch's name says which "
+				      "value is which: each once)", -1;
 		out->nfetch++;
 	}
+	name_fetches(out);
 	return 0;
 }

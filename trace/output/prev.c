@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bootargs.h"
+#include "core/probe.h"
 #include "export_int.h"
 #include "hooks.h"
 #include "kprintf.h"
@@ -202,6 +203,7 @@ static void prev_init(void)
 	}
 	found = PREV_KEPT;
 	prev_boot = h.boot;
+	probe_number_boot(prev_boot + 1);	/* apart from the kept hits' numbers */
 	read_rings(&v, &h, rings);
 	struct take_ctx t = { 0 };
 	uint64_t kept_blocks = 0, torn = 0, events = 0;

@@ -78,8 +78,14 @@ unsigned bt_ext_args(const struct wire_ext *x, int64_t *v, unsigned max);
  * the metadata holds now (read it when the record is read: a probe
  * number is reused); "probe #N: arg1=0x.." without one. */
 void bt_fmt_probe(const struct bt_decoder *d, const struct wire_ext *x, char *buf, size_t cap);
-/* One fetched value as its type says: decimal, 0x hex, or "(fault)". */
-void bt_fmt_probe_value(uint8_t type, int64_t v, int faulted, char *buf, size_t n);
+/* One fetched value as its type says: decimal, 0x hex; an unreadable
+ * one (its bit in the record's mask) by its reason, the value: 0
+ * "(fault)", else "(unreadable)" (not RAM, never read). */
+void bt_fmt_probe_value(uint8_t type, int64_t v, int unreadable, char *buf, size_t n);
+#define BT_PROBE_FIELD_MAX	72
+/* The names of p's fetches in the report and every export: words, each
+ * distinct and none an export's own field. */
+void bt_probe_field_names(const struct bt_probe *p, char (*names)[BT_PROBE_FIELD_MAX]);
 /* report's line(s) for an extension record on its own: "[000] ts: ..." */
 void bt_print_ext(struct bt_decoder *d, unsigned cpu, const char *ts, struct wire_ext *x);
 

@@ -112,46 +112,23 @@ static void field_name(char *out, size_t n, const struct bt_schema *sc, unsigned
 	}
 }
 
-/* A probe fetch's field name: as field_name does for a schema's. */
-static void fetch_name(char *out, size_t n, const struct bt_probe *p, unsigned i)
-{
-	size_t k = 0;
-
-	out[k++] = '_';
-	for (const char *c = p->fetch[i]; *c && k + 8 < n; c++)
-		out[k++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-			   (*c >= '0' && *c <= '9') ? *c : '_';
-	out[k] = 0;
-	if (!strcmp(out, "_faulted"))
-		snprintf(out + k, n - k, "_%u", i);
-	for (unsigned j = 0; j < i; j++) {
-		char other[80];
-
-		fetch_name(other, sizeof(other), p, j);
-		if (!strcmp(other, out)) {
-			snprintf(out + k, n - k, "_%u", i);
-			break;
-		}
-	}
-}
-
 static void probe_classes(FILE *f, const struct bt_decoder *d)
 {
 	for (size_t i = 0; i < d->meta.nprobes; i++) {
 		const struct bt_probe *p = &d->meta.probes[i];
-		char name[96];
+		char name[96], names[BT_PROBE_FETCH_MAX][BT_PROBE_FIELD_MAX];
 
 		snprintf(name, sizeof(name), "probe:%s", p->name);
 		fprintf(f, "event {\n\tname = ");
 		tsdl_str(f, name);
 		fprintf(f, ";\n\tid = %zu;\n\tstream_id = 0;\n\tfields := struct {\n"
 			"\t\tuint8_t _faulted;\n", BT_CTF_FIRST_PROBE + i);
+		bt_probe_field_names(p, names);	/* '_' first: TSDL keywords (field_name) */
 		for (unsigned k = 0; k < p->nfetch; k++) {
 			uint8_t t = p->type[k];
 
-			fetch_name(name, sizeof(name), p, k);
-			fprintf(f, "\t\t%s %s;\n", t == BT_PROBE_X32 || t == BT_PROBE_X64 ?
-				"uint64_hex_t" : t >= WIRE_FIELD_S8 ? "int64_t" : "uint64_t", name);
+			fprintf(f, "\t\t%s _%s;\n", t == BT_PROBE_X32 || t == BT_PROBE_X64 ?
+				"uint64_hex_t" : t >= WIRE_FIELD_S8 ? "int64_t" : "uint64_t", names[k]);
 		}
 		fprintf(f, "\t};\n};\n\n");
 	}

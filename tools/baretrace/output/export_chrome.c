@@ -216,8 +216,10 @@ static void on_ext(struct bt_decoder *d, struct chrome *c, unsigned cpu,
 	}
 	if (x.subtype == WIRE_EXT_PROBE) {	/* an instant event, its fields as args */
 		const struct bt_probe *p = bt_meta_probe(&d->meta, x.probe);
-		char val[32];
+		char val[32], names[BT_PROBE_FETCH_MAX][BT_PROBE_FIELD_MAX];
 
+		if (p)
+			bt_probe_field_names(p, names);
 		if (p)
 			snprintf(label, sizeof(label), "probe %s", p->name);
 		else
@@ -229,7 +231,7 @@ static void on_ext(struct bt_decoder *d, struct chrome *c, unsigned cpu,
 
 			snprintf(ab, sizeof(ab), "arg%u", i + 1);
 			fputs(i ? "," : "", c->f);
-			bt_json_str(c->f, p && i < p->nfetch ? p->fetch[i] : ab);
+			bt_json_str(c->f, p && i < p->nfetch ? names[i] : ab);
 			bt_fmt_probe_value(type, wire_unzigzag(v), i < 8 && (x.faulted >> i & 1),
 					   val, sizeof(val));
 			fputc(':', c->f);

@@ -100,6 +100,8 @@ static void extension(struct bt_decoder *d, struct bt_ctf *c, const struct wire_
 			v = 0;
 			if (i < x.count)
 				wire_ext_value(&walk, &v);
+			if (i < 8 && (x.faulted >> i & 1))
+				v = 0;	/* unreadable: the mask says so, no value */
 			bt_ctf_put_u64(c, (uint64_t)wire_unzigzag(v));
 		}
 		return;

@@ -158,13 +158,13 @@ static void graph_exit(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
 
 /* Where the run ended: a print event, "==== run ended: crash ====". */
 /* A probe hit, as its kprobe-style format says (export_tracecmd_head.c):
- * the probed address, then each fetch as 64 bits. A hit read before its
- * schema has no event to be. */
+ * the probed address, each fetch as 64 bits, the unreadable mask. A hit
+ * read before its schema has no event to be. */
 static void probe_event(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
 			const struct wire_record *r, struct wire_ext *e)
 {
 	const struct bt_probe *p = bt_meta_probe(&d->meta, e->probe);
-	uint8_t ev[16 + 8 * BT_PROBE_FETCH_MAX];
+	uint8_t ev[16 + 8 * BT_PROBE_FETCH_MAX + 1];
 	uint64_t v;
 
 	if (!p)
@@ -175,9 +175,12 @@ static void probe_event(struct bt_decoder *d, struct tc_export *x, unsigned cpu,
 		v = 0;
 		if (i < e->count)
 			wire_ext_value(e, &v);
+		if (i < 8 && (e->faulted >> i & 1))
+			v = 0;	/* unreadable: no value (the report and CTF say so) */
 		put_le(ev + 16 + 8 * i, (uint64_t)wire_unzigzag(v), 8);
 	}
-	bt_tc_event(&x->cpu[cpu], ns_of(d, r->ts), ev, 16 + 8 * p->nfetch);
+	ev[16 + 8 * p->nfetch] = e->faulted;
+	bt_tc_event(&x->cpu[cpu], ns_of(d, r->ts), ev, 16 + 8 * p->nfetch + 1);
 }
 
 /* The run's end as a print event; probe hits as their own (kprobes). */

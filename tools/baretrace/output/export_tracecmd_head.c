@@ -171,13 +171,15 @@ static void tracepoint_format(struct bt_tc_buf *t, const struct bt_schema *sc, u
 }
 
 /* A probe as Linux's kprobe events lay one out: __probe_ip at 8, then
- * each fetch as a 64-bit field, printed "(ip) name=value ...". */
+ * each fetch as a 64-bit field, printed "(ip) name=value ...", then
+ * __unreadable (the record's mask: a fetch with its bit set prints its
+ * 0 as "0 (unreadable)"). */
 static void probe_format(struct bt_tc_buf *t, const struct bt_probe *p, unsigned id)
 {
-	struct bt_tc_field f[1 + BT_PROBE_FETCH_MAX];
+	struct bt_tc_field f[2 + BT_PROBE_FETCH_MAX];
 	static char decl[1 + BT_PROBE_FETCH_MAX][160];
 	struct bt_tc_buf print = { 0 }, args = { 0 };
-	char ev[128];
+	char ev[128], names[BT_PROBE_FETCH_MAX][BT_PROBE_FIELD_MAX];
 
 	snprintf(ev, sizeof(ev), "%s", p->name);
 	for (char *c = ev; *c; c++)
@@ -185,22 +187,23 @@ static void probe_format(struct bt_tc_buf *t, const struct bt_probe *p, unsigned
 	f[0] = (struct bt_tc_field){ "unsigned long __probe_ip", 8, 8, 0 };
 	bt_tc_printf(&print, "\"(%%lx)");
 	bt_tc_printf(&args, ", REC->__probe_ip");
+	bt_probe_field_names(p, names);
 	for (unsigned i = 0; i < p->nfetch; i++) {
 		uint8_t ty = p->type[i];
 		int sgn = ty >= WIRE_FIELD_S8 && ty <= WIRE_FIELD_S64;
 		int hex = ty == BT_PROBE_X32 || ty == BT_PROBE_X64;
-		char name[64];
+		const char *name = names[i];
 
-		snprintf(name, sizeof(name), "%s", p->fetch[i]);
-		for (char *c = name; *c; c++)
-			*c = isalnum((unsigned char)*c) ? *c : '_';
-		snprintf(decl[1 + i], sizeof(decl[1 + i]), "%s %s", sgn ? "s64" : "u64", name);
+		snprintf(decl[1 + i], sizeof(decl[1 + i]), "%s %.72s", sgn ? "s64" : "u64", name);
 		f[1 + i] = (struct bt_tc_field){ decl[1 + i], 16 + 8 * i, 8, sgn };
-		bt_tc_printf(&print, " %s=%s", name, hex ? "0x%llx" : sgn ? "%lld" : "%llu");
-		bt_tc_printf(&args, ", REC->%s", name);
+		bt_tc_printf(&print, " %s=%s%%s", name, hex ? "0x%llx" : sgn ? "%lld" : "%llu");
+		bt_tc_printf(&args, ", REC->%s, REC->__unreadable & %u ? \" (unreadable)\" : \"\"",
+			     name, 1u << i);
 	}
+	f[1 + p->nfetch] = (struct bt_tc_field){ "unsigned char __unreadable",
+						 16 + 8 * p->nfetch, 1, 0 };
 	bt_tc_printf(&print, "\"%s", (char *)args.p);
-	bt_tc_format_text(t, ev, id, f, 1 + p->nfetch, (char *)print.p);
+	bt_tc_format_text(t, ev, id, f, 2 + p->nfetch, (char *)print.p);
 	free(print.p);
 	free(args.p);
 }
