@@ -29,6 +29,9 @@ and --status, and checks four things the code under test produced:
              with its own final line, hang 124, and no end-of-stream frame
   make run   crash and TIMEOUT=: build/run/status, make's message with the
              word, every output file; a short trace shown whole
+  ICOUNT=1   a CPU-bound main() under -icount, untraced and with each
+             tracer: every CPU takes its ticks, no false lockup
+             (test/icount_busy.py)
 """
 import os
 import re
@@ -38,6 +41,7 @@ import threading
 import time
 
 from bt_frames import frames, unzigzag, varint
+import icount_busy
 
 TRACE = "trace=function trace_filter=tt_*,hang_*,crash_*,scenario_* trace_buf=4K"
 WORDS = ["exit", "crash", "panic", "hang", "watchdog", "interrupt", "refused"]
@@ -269,6 +273,7 @@ def stage_outcome(h, res, board):
                console[-2000:])
     check_ctrl_c(h, res, tgt)
     check_make_run(h, res, board)
+    icount_busy.check(h, res, tgt)
     rc, out = h.run(["tools/qemu-run", "--help"])
     res.record("outcome: qemu-run --help prints its usage and exits 0",
                rc == 0 and "--status FILE" in out and "unknown option" not in out, out)

@@ -26,6 +26,8 @@ int scenario_lockcrash(const char *ms);
 /* scenarios.c */
 void crash_null_deref(volatile uint32_t *p);
 int scenario_stuck(const char *cpu, const char *then);
+/* scenario_busy.c */
+int scenario_busy(const char *ms);
 /* scenario_hist.c */
 /* scenario_hist.c: with opt "crash", a crash after the work (the
  * histograms go out with the crash report). */
