@@ -23,6 +23,7 @@ int scenario_gdbhang(void);
 int scenario_spin(unsigned int seconds);
 int scenario_lockup(const char *cpu, const char *ms);
 int scenario_lockcrash(const char *ms);
+int scenario_lockexit(void);
 /* scenarios.c */
 void crash_null_deref(volatile uint32_t *p);
 int scenario_stuck(const char *cpu, const char *then);
