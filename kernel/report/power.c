@@ -107,11 +107,12 @@ void power_end(enum run_outcome outcome, int status)
 {
 	claim_end();
 	power_mark_outcome(outcome, status);
-	/* The outcome marked first is the run's: a report that began
-	 * before main() returned (a lockup noticed on another CPU) marked
-	 * it, and the outcome record and the end-of-stream frame say it;
-	 * the final line too. */
-	if (power_marked_outcome() != outcome) {
+	/* main() returning does not undo a report that began before it
+	 * (a lockup noticed on another CPU): that report marked the run's
+	 * outcome, the outcome record and the end-of-stream frame say it,
+	 * and so does the final line. (A crash or panic meanwhile keeps
+	 * its own word.) */
+	if (outcome == RUN_EXIT && power_marked_outcome() != outcome) {
 		outcome = power_marked_outcome();
 		status = 0;
 	}

@@ -14,9 +14,10 @@
 /* Ends the run as power_exit() does, with how it ended: the final line
  * is "baretrace: exit status N" for RUN_EXIT (N = status, main()'s)
  * and "baretrace: exit status CODE (WORD)" otherwise, CODE being
- * run_outcome_code()'s, which semihosting also hands to QEMU. When
- * another outcome was marked first (power_mark_outcome), the run ends
- * with that one: the final line agrees with the trace's records. */
+ * run_outcome_code()'s, which semihosting also hands to QEMU. RUN_EXIT
+ * after another outcome was marked (power_mark_outcome: a report that
+ * began before main() returned) ends with that one: the final line
+ * agrees with the trace's records. */
 void power_end(enum run_outcome outcome, int status) __attribute__((noreturn));
 
 /* Marks how the run ends, where it happens (the trace core's hook, see
