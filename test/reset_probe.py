@@ -41,13 +41,13 @@ RP_HITS = 20000
 STALL_S = 3
 
 
-def stalled_capture(h, tgt, bootargs, bt):
+def stalled_capture(h, tgt, bootargs, bt, flags=""):
     """ts.capture, but the capture is stopped for STALL_S seconds once
     boot 1's last line came through: QEMU's console backs up, so boot 2's
     exporter sits in UART writes holding its lock. Returns (status or None
     on timeout, console text, whether the stall happened)."""
     cmd = ["tools/qemu-run", "--image", os.path.join(tgt, "Image"),
-           "--bootargs", bootargs, "--capture", bt]
+           "--bootargs", bootargs, "--capture", bt] + (["--qemu-flags", flags] if flags else [])
     proc = subprocess.Popen(cmd, cwd=h.ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
     out, stalled, deadline = b"", False, time.time() + h.QEMU_TIMEOUT
@@ -111,8 +111,10 @@ def check_reset_probe(h, res, tgt, tool):
     res.record("reset probe: this boot's hits are not named by the previous boot's probe",
                rst == 0 and len(mine) == 2 and "pa" not in (mine[0][0], mine[1][0]), detail)
     record_boot2_names(res, st, out, rst, report, "host reading at its pace")
-    bt = os.path.join(h.HOST, "reset-probe-stall.bt")
-    st, out, stalled = stalled_capture(h, tgt, "panic=poweroff -- resetprobe entry", bt)
-    rst, report = h.run([tool, "report", bt, "--elf", elf])
-    record_boot2_names(res, st if stalled else "not stalled", out, rst, report,
-                       f"host reader stalled {STALL_S} s after boot 1", ret=False)
+    for name, flags in (("stall", ""), ("stall-mttcg", "-accel tcg,thread=multi")):
+        bt = os.path.join(h.HOST, f"reset-probe-{name}.bt")
+        st, out, stalled = stalled_capture(h, tgt, "panic=poweroff -- resetprobe entry", bt, flags)
+        rst, report = h.run([tool, "report", bt, "--elf", elf])
+        record_boot2_names(res, st if stalled else "not stalled", out, rst, report,
+                           f"host reader stalled {STALL_S} s after boot 1"
+                           f"{', ' + flags if flags else ''}", ret=False)
