@@ -33,6 +33,11 @@ and --status, and checks four things the code under test produced:
              'exit 256' (never 'unknown'), qemu-run exiting 255 and 1 (a
              process exit code is 0..255; a failing main() never exits
              0), the end-of-stream frame's status; make run's message
+  lockexit   main() returns while a lockup report runs on another CPU:
+             hang 124, and the run ends (under -icount and mttcg)
+  ICOUNT=1   a CPU-bound main() under -icount, untraced and with each
+             tracer: every CPU takes its ticks, no false lockup
+             (test/icount_busy.py)
 """
 import os
 import re
@@ -42,6 +47,7 @@ import threading
 import time
 
 from bt_frames import frames, unzigzag, varint
+import icount_busy
 
 TRACE = "trace=function trace_filter=tt_*,hang_*,crash_*,scenario_* trace_buf=4K"
 WORDS = ["exit", "crash", "panic", "hang", "watchdog", "interrupt", "refused"]
@@ -307,12 +313,34 @@ def stage_outcome(h, res, board):
                re.search(r"^baretrace capture: no end-of-stream frame within 10 s of the end "
                          r"request", console, re.M) and os.path.getsize(run[3]) > 8,
                console[-2000:])
+    check_lockexit(h, res, tgt, pa)
     check_ctrl_c(h, res, tgt)
     check_make_run(h, res, board)
     check_negative(h, res, board)
+    icount_busy.check(h, res, tgt)
     rc, out = h.run(["tools/qemu-run", "--help"])
     res.record("outcome: qemu-run --help prints its usage and exits 0",
                rc == 0 and "--status FILE" in out and "unknown option" not in out, out)
+
+
+def check_lockexit(h, res, tgt, pa):
+    """main() returns while a lockup report runs on another CPU (issue
+    39): the report stopped the CPU already ending the run, then found
+    the end taken and stopped too, and the run never ended. Under -icount
+    the same interleaving every time; also multi-threaded TCG."""
+    for mode, flags in (("icount", "-icount shift=4,sleep=off"),
+                        ("mttcg", "-accel tcg,thread=multi")):
+        console = check(h, res, f"main() returning during a lockup report [{mode}]: the run "
+                        "ends, as the hang the report marked first",
+                        # --timeout: a run that never ends is ended by the
+                        # host (no end-of-stream frame: a failure), not left
+                        boot(h, tgt, f"{pa} lockup_ms=1000 -- lockexit", f"lockexit-{mode}",
+                             ["--qemu-flags", flags, "--timeout", "60"]), "hang", 124,
+                        r"^==== baretrace lockup: CPU 2 took no timer tick for \d+ ms "
+                        r"\(noticed by CPU (\d+)\) ====$")
+        res.record(f"outcome: lockexit [{mode}]: main returned during the report",
+                   "lockexit: a lockup report has begun; main returns" in console,
+                   console[-1500:])
 
 
 def check_ctrl_c(h, res, tgt):

@@ -159,6 +159,14 @@ void hang_break(void)
 void hang_stop_others(const char *who)
 {
 	char what[48];
+
+	/* The end first: stopping a CPU that is already ending the run
+	 * (main() returned during this report) left nobody to end it, as
+	 * this CPU's power_end then found the end taken (issue 39). */
+	if (!power_claim_end()) {
+		kprintf("another CPU ends the run: the %s's report ends here\n", who);
+		return;
+	}
 	uint64_t running = smp_stop_others();
 
 	/* A CPU stopped holding the console lock must not block the rest. */

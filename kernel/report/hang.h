@@ -29,9 +29,12 @@ void hang_break(void);
  */
 void hang_end_run(enum run_outcome outcome, const char *who, const char *why, bool reset)
 	__attribute__((noreturn));
-/* Before a report's end of the run: the other CPUs stop where they are
- * (smp_stop_others; those that do not answer are named, as "the WHO's
- * stop request"), the console writes without its lock. */
+/* Before a report's end of the run: this CPU claims the end
+ * (power_claim_end), the other CPUs stop where they are (smp_stop_others;
+ * those that do not answer are named, as "the WHO's stop request"), the
+ * console writes without its lock. If another CPU already ends the run,
+ * nothing is stopped: the caller's power_end() then stops this CPU and
+ * the other one finishes. */
 void hang_stop_others(const char *who);
 /* kernel/report/run_end.c: the host's request to end the run (the console's
  * receive interrupt calls it; docs/serial-line.md): a report, then the

@@ -78,14 +78,19 @@ bool power_ending(void)
 	return __atomic_load_n(&ender, __ATOMIC_ACQUIRE) != 0;
 }
 
+bool power_claim_end(void)
+{
+	int none = 0, me = (int)cpu_id() + 1;
+
+	return __atomic_compare_exchange_n(&ender, &none, me, false, __ATOMIC_ACQ_REL,
+					   __ATOMIC_ACQUIRE) || none == me;
+}
+
 /* This CPU ends the run; if another already does, this one stops where
  * it is (as a CPU does when another crashes: kernel/report/crash.c). */
 static void claim_end(void)
 {
-	int none = 0, me = (int)cpu_id() + 1;
-
-	if (__atomic_compare_exchange_n(&ender, &none, me, false, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE) || none == me)
+	if (power_claim_end())
 		return;
 	irq_disable();
 	WRITE_ONCE(this_cpu()->online, false);	/* what the end waits for */
@@ -100,10 +105,19 @@ void power_exit(int status)
 
 void power_end(enum run_outcome outcome, int status)
 {
-	int code = run_outcome_code(outcome, status);
-
 	claim_end();
 	power_mark_outcome(outcome, status);
+	/* main() returning does not undo a report that began before it
+	 * (a lockup noticed on another CPU): that report marked the run's
+	 * outcome, the outcome record and the end-of-stream frame say it,
+	 * and so does the final line. (A crash or panic meanwhile keeps
+	 * its own word.) */
+	if (outcome == RUN_EXIT && power_marked_outcome() != outcome) {
+		outcome = power_marked_outcome();
+		status = 0;
+	}
+	int code = run_outcome_code(outcome, status);
+
 	power_end_drain();
 	/* The last line in every case: runners without semihosting read
 	 * the status from here. An outcome other than main()'s return

@@ -14,7 +14,10 @@
 /* Ends the run as power_exit() does, with how it ended: the final line
  * is "baretrace: exit status N" for RUN_EXIT (N = status, main()'s)
  * and "baretrace: exit status CODE (WORD)" otherwise, CODE being
- * run_outcome_code()'s, which semihosting also hands to QEMU. */
+ * run_outcome_code()'s, which semihosting also hands to QEMU. RUN_EXIT
+ * after another outcome was marked (power_mark_outcome: a report that
+ * began before main() returned) ends with that one: the final line
+ * agrees with the trace's records. */
 void power_end(enum run_outcome outcome, int status) __attribute__((noreturn));
 
 /* Marks how the run ends, where it happens (the trace core's hook, see
@@ -24,6 +27,12 @@ void power_mark_outcome(enum run_outcome outcome, int status);
 /* A CPU has begun ending the run (power_end, a reset): another CPU that
  * gets there stops where it is. */
 bool power_ending(void);
+/* Claims the end of the run for this CPU before it stops the others (a
+ * report about to end the run): true if the end is this CPU's (now or
+ * already), false if another CPU ends the run, which must then not be
+ * stopped (its power_end is the one that finishes; this CPU's would
+ * stop where it is). */
+bool power_claim_end(void);
 /* The outcome marked so far, RUN_OUTCOMES when none. */
 enum run_outcome power_marked_outcome(void);
 

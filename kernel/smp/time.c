@@ -142,6 +142,20 @@ static void tick_irq(unsigned int irq, void *arg)
 	trace_event(timer, tick, pc->cpu, pc->ticks);
 	for (unsigned int i = 0; i < n; i++)
 		tick_hooks[i](pc->cpu, pc->ticks);
+	/*
+	 * YIELD: a hint on hardware (and under multi-threaded TCG), but
+	 * single-threaded QEMU ends this CPU's time slice on it. QEMU 7.2
+	 * under -icount (make ICOUNT=1) gives each CPU in turn every
+	 * instruction up to the next timer deadline: a CPU that computes
+	 * and never waits uses them all, and the next CPU in turn finds
+	 * none left, every round, so it takes no tick however long the
+	 * run (CPU 1 took 8 ticks in 12 s under an mbed TLS self-test,
+	 * and the lockup detector ended the run; issue 39). Leaving the
+	 * slice once a tick lets the others run at least that often.
+	 * QEMU 8.1 splits the slice between the CPUs itself ("ensure
+	 * fairness with icount"); test/icount_busy.py checks it here.
+	 */
+	cpu_relax();
 }
 
 void time_init(void)

@@ -20,8 +20,9 @@
  *   soak SECONDS     every control operation while every CPU writes
  *   overflow N, guardwrite N, crashprint, serror
  *                    kernel protections (scenarios_kern.c)
- *   spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic]
+ *   spin SECONDS, lockup CPU MS, lockcrash MS, lockexit, stuck CPU [panic]
  *                    the break key and the lockup detector (scenarios_hang.c)
+ *   busy MS          CPU 0 computes MS ms, the others idle (scenario_busy.c)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,10 +80,14 @@ int main(int argc, char **argv)
 		return scenario_spin((unsigned int)strtoul(argv[1], NULL, 10));
 	if (!strcmp(argv[0], "lockup") && argc == 3)
 		return scenario_lockup(argv[1], argv[2]);
+	if (!strcmp(argv[0], "lockexit"))
+		return scenario_lockexit();
 	if (!strcmp(argv[0], "lockcrash") && argc == 2)
 		return scenario_lockcrash(argv[1]);
 	if (!strcmp(argv[0], "stuck") && (argc == 2 || (argc == 3 && !strcmp(argv[2], "panic"))))
 		return scenario_stuck(argv[1], argc == 3 ? argv[2] : NULL);
+	if (!strcmp(argv[0], "busy") && argc == 2)
+		return scenario_busy(argv[1]);
 	if (!strcmp(argv[0], "hang"))
 		for (;;)
 			time_delay_us(1000);
@@ -93,7 +98,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, panic, printlines, golden, histwork [crash], histev [crash], reset [spoil=crc|image|block], resetprobe [entry], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, stuck CPU [panic], hang, gdbhang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, panic, printlines, golden, histwork [crash], histev [crash], reset [spoil=crc|image|block], resetprobe [entry], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, lockexit, stuck CPU [panic], busy MS, hang, gdbhang, args)\n",
 	       argv[0]);
 	return 2;
 }

@@ -16,6 +16,12 @@
  *                    on how QEMU schedules the CPUs); once it has made
  *                    1000 calls main returns (or panics), and the end of
  *                    the run must not wait for it (issue 22)
+ *   lockexit         main returns while a lockup report runs on another
+ *                    CPU: CPU 2 spins for good with interrupts masked;
+ *                    CPU 0 masks its own a few ticks later (so another
+ *                    CPU notices CPU 2 first), waits until the report
+ *                    has begun, and returns (issue 39: the report then
+ *                    stopped the CPU ending the run, and nothing ended it)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -164,5 +170,38 @@ int scenario_stuck(const char *cpu_arg, const char *then)
 	       stuck_calls, then ? "panics" : "returns");
 	if (then)
 		panic("stuck: main panics while CPU %u spins masked", cpu);
+	return 0;
+}
+
+static volatile int lockexit_masked;
+
+static NOIPA void lockexit_spin(void *arg)
+{
+	(void)arg;
+	irq_save();	/* for good */
+	lockexit_masked = 1;
+	for (int i = 0;; i++)
+		hang_masked_step(i);
+}
+
+int scenario_lockexit(void)
+{
+	if (smp_num_cpus() < 4) {
+		printf("lockexit: needs 4 CPUs\n");
+		return 2;
+	}
+	smp_start(2, lockexit_spin, NULL);
+	while (!lockexit_masked)
+		cpu_relax();
+	/* Five ticks after CPU 2 masked: its silence is 50 ms older than
+	 * this CPU's, so a CPU that notices sees CPU 2's first. */
+	for (uint64_t t = time_ticks(); time_ticks() < t + 5;)
+		cpu_relax();
+	unsigned long flags = irq_save();
+
+	while (!hang_reporting())
+		cpu_relax();
+	irq_restore(flags);
+	printf("lockexit: a lockup report has begun; main returns\n");
 	return 0;
 }

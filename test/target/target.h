@@ -23,9 +23,12 @@ int scenario_gdbhang(void);
 int scenario_spin(unsigned int seconds);
 int scenario_lockup(const char *cpu, const char *ms);
 int scenario_lockcrash(const char *ms);
+int scenario_lockexit(void);
 /* scenarios.c */
 void crash_null_deref(volatile uint32_t *p);
 int scenario_stuck(const char *cpu, const char *then);
+/* scenario_busy.c */
+int scenario_busy(const char *ms);
 /* scenario_hist.c */
 /* scenario_hist.c: with opt "crash", a crash after the work (the
  * histograms go out with the crash report). */
