@@ -61,8 +61,9 @@ int main(int argc, char **argv)
 		return scenario_histev(argc > 1 ? argv[1] : NULL);
 	if (!strcmp(argv[0], "reset"))
 		return scenario_reset(argc > 1 ? argv[1] : NULL);
-	if (!strcmp(argv[0], "resetprobe"))
-		return scenario_reset_probe();
+	if (!strcmp(argv[0], "resetprobe") &&
+	    (argc == 1 || (argc == 2 && !strcmp(argv[1], "entry"))))
+		return scenario_reset_probe(argc == 1);
 	if (!strcmp(argv[0], "soak") && argc == 2)
 		return scenario_soak((unsigned int)strtoul(argv[1], NULL, 10));
 	if (!strcmp(argv[0], "overflow") && argc == 2)
@@ -97,7 +98,7 @@ int main(int argc, char **argv)
 		printf("\n");
 		return 0;
 	}
-	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, panic, printlines, golden, histwork [crash], histev [crash], reset [spoil=crc|image|block], resetprobe, soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, lockexit, stuck CPU [panic], busy MS, hang, gdbhang, args)\n",
+	printf("test: unknown scenario '%s' (ktest, crash null|textwrite, panic, printlines, golden, histwork [crash], histev [crash], reset [spoil=crc|image|block], resetprobe [entry], soak SECONDS, overflow N, guardwrite N, crashprint, serror, spin SECONDS, lockup CPU MS, lockcrash MS, lockexit, stuck CPU [panic], busy MS, hang, gdbhang, args)\n",
 	       argv[0]);
 	return 2;
 }

@@ -37,6 +37,7 @@ void pbt_spec(char *buf, size_t size, const char *name, const char *func,
 	       uintptr_t fn, const void *at, const char *fetches);
 /* Parses and plants: probe_plant's result, or -100 when the text is bad. */
 int pbt_plant(const char *text, const char **why);
+/* The probe (entry or return) of that name, if planted. */
 bool pbt_view(const char *name, struct probe_view *v);
 /* test_probe_fetch.c: why a fetch at NULL + a few bytes is unreadable,
  * as its value says: 1 (not RAM) where RAM starts above the unmapped

@@ -39,7 +39,7 @@ void hev_fire(uint32_t key, uint64_t val);
 /* scenario_reset.c */
 int scenario_reset(const char *opt);
 /* scenario_reset_probe.c */
-int scenario_reset_probe(void);
+int scenario_reset_probe(bool ret);	/* false: boot 2 plants pb alone */
 /* test_coverage.c: true, having marked the test skipped, while coverage
  * runs (trace=coverage, make coverage). It holds every site it chose
  * until the site's first hit and takes reached sites off in batches from

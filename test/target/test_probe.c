@@ -29,6 +29,7 @@
 #include "symbols.h"
 #include "target.h"
 #include "tracecheck.h"
+#include "tracers/retprobe.h"
 
 #include "probe_check.h"
 
@@ -103,6 +104,9 @@ bool pbt_view(const char *name, struct probe_view *v)
 {
 	for (unsigned int i = 0; i < PROBE_MAX; i++)
 		if (probe_get(i, v) && !strcmp(v->spec.name, name))
+			return true;
+	for (unsigned int i = 0; i < RETPROBE_MAX; i++)
+		if (retprobe_get(i, v) && !strcmp(v->spec.name, name))
 			return true;
 	return false;
 }

@@ -35,6 +35,12 @@ static volatile int export_owner;
 static volatile bool closing;
 /* Idle CPUs export unless a test that reads the rings itself says not. */
 static volatile bool idle_off;
+/* A metadata set asked for (export_meta_now) and not sent yet: set by
+ * any CPU, atomically; taken by the lock's holder before the next frame
+ * of records goes out and before it lets the lock go, so a new probe's
+ * schema reaches the host before or with any record of it even when the
+ * lock was busy at the request (it used to be dropped after 1 s). */
+static volatile bool meta_pending;
 static uint8_t body[PAYLOAD_MAX], payload[PAYLOAD_MAX];	/* frames' bodies, payloads */
 static uint8_t escaped[WIRE_ESCAPED_MAX(PAYLOAD_MAX)];
 static struct export_stats stats;
@@ -57,8 +63,18 @@ static bool export_trylock(void)
 					   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
 }
 
+static void send_meta(void);
+
+/* The holder: a metadata set that was asked for goes out now. */
+static void meta_due(void)
+{
+	if (__atomic_exchange_n(&meta_pending, false, __ATOMIC_ACQUIRE))
+		send_meta();
+}
+
 static void export_unlock(void)
 {
+	meta_due();
 	__atomic_store_n(&export_owner, 0, __ATOMIC_RELEASE);
 }
 
@@ -141,14 +157,16 @@ void export_start(void)
 	irq_restore(flags);
 }
 
+/* Never waits: a busy lock's holder sends it (meta_pending). */
 void export_meta_now(void)
 {
 	unsigned long flags = irq_save();
 
-	if (export_lock_wait(1000000)) {
-		send_meta();
-		export_unlock();
-	}
+	__atomic_store_n(&meta_pending, true, __ATOMIC_RELEASE);
+	if (export_held())
+		meta_due();
+	else if (export_trylock())
+		export_unlock();	/* sends it */
 	irq_restore(flags);
 }
 
@@ -157,6 +175,7 @@ static bool send_one_block(void)
 {
 	unsigned int n = smp_num_cpus();
 
+	meta_due();
 	if (prev_send_one())
 		return true;	/* the previous boot's blocks first */
 	for (unsigned int k = 0; k < n; k++) {
@@ -166,6 +185,7 @@ static bool send_one_block(void)
 
 		if (len < 0)
 			continue;
+		meta_due();	/* asked for while this block filled */
 		export_send(WIRE_FRAME_DATA, cpu, seq, body, (size_t)len);
 		stats.blocks++;
 		next_cpu = cpu + 1;
