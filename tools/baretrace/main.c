@@ -133,17 +133,9 @@ static int cmd_capture(int argc, char **argv)
 	}
 	if (o.n_exec && o.file)
 		usage("--exec needs a target to talk to (--serial or --qemu), not --file%s", "");
-	if (o.file)
-		bt_refuse_same_file(o.file, o.out);
-	if (o.serial)
-		bt_refuse_same_file(o.serial, o.out);
-	if (o.log) {
-		bt_refuse_same_file(o.out, o.log);
-		if (o.file)
-			bt_refuse_same_file(o.file, o.log);
-		if (o.serial)
-			bt_refuse_same_file(o.serial, o.log);
-	}
+	bt_refuse_same_file(o.file ? o.file : o.serial, o.out);
+	bt_refuse_same_file(o.out, o.log);
+	bt_refuse_same_file(o.file ? o.file : o.serial, o.log);
 	return bt_capture(&o);
 }
 
