@@ -268,9 +268,12 @@ def icount_rows(text):
 
 def check_icount_table(h, res, page, runs=2):
     """A page's table of -icount runs: its first rows (the cheap ones) run
-    as the page's command gives them; instructions within 0.01 % (they
-    repeat to a few hundred), the slowdown over the first row to the
-    page's decimals, events and lost exactly."""
+    as the page's command gives them; instructions within 0.1 % (a build
+    repeats them exactly, but the image's data moves with the checkout's
+    path, which assert strings hold, and with it the alignment of what
+    the self-test copies: two checkouts of one commit ran 1,294,159,416
+    and 1,293,817,999, 0.026 % apart), the slowdown over the first row
+    to the page's decimals, events and lost exactly."""
     with open(os.path.join(h.ROOT, page)) as f:
         cmd, rows = icount_rows(f.read())
     bad, base = [], None
@@ -290,7 +293,7 @@ def check_icount_table(h, res, page, runs=2):
         base = base or n
         decimals = len(slowdown.partition(".")[2])
         want_slow = f"{n / base:.{decimals}f}" if decimals else f"{n / base:.0f}"
-        if abs(n - insns) > insns / 10000:
+        if abs(n - insns) > insns / 1000:
             bad.append(f"{label}: page {insns:,} instructions, run {n:,}")
         if want_slow != slowdown:
             bad.append(f"{label}: page {slowdown}x, run {want_slow}x")
