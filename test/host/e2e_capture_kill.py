@@ -15,15 +15,13 @@ writes its pid and sleeps; the capture runs whatever --qemu names):
 Usage: e2e_capture_kill.py path/to/baretrace
 """
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
-from e2e_capture_io import Tap
+from e2e_baretrace import tap_main
 
 BOUND_S = 10.0      # the parent-death signal is sent as the parent ends
 
@@ -135,20 +133,5 @@ def kill_checks(tap, tool, tmp):
         reap(p, pid)
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    tool = os.path.abspath(sys.argv[1])
-    tmp = tempfile.mkdtemp(prefix="bt-capkill-")
-    tap = Tap()
-    try:
-        kill_checks(tap, tool, tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print(f"1..{tap.n}")
-    return 1 if tap.failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(tap_main(kill_checks, __doc__, "bt-capkill-"))

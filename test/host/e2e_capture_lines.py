@@ -21,12 +21,11 @@ Usage: e2e_capture_lines.py path/to/baretrace
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 
-from e2e_capture_io import FAKE, Tap
+from e2e_baretrace import tap_main
+from e2e_capture_io import FAKE
 import e2e_wire as wire
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -124,23 +123,12 @@ def qemu_run_checks(tap, tool, tmp):
            f"capture's stdout and stderr: {fds}\n{out}")
 
 
-def main():
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    tool = os.path.abspath(sys.argv[1])
-    tmp = tempfile.mkdtemp(prefix="bt-caplines-")
-    tap = Tap()
-    try:
-        summary_checks(tap, tool, tmp)
-        warning_checks(tap, tool, tmp)
-        end_request_checks(tap, tool, tmp)
-        qemu_run_checks(tap, tool, tmp)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    print(f"1..{tap.n}")
-    return 1 if tap.failed else 0
+def checks(tap, tool, tmp):
+    summary_checks(tap, tool, tmp)
+    warning_checks(tap, tool, tmp)
+    end_request_checks(tap, tool, tmp)
+    qemu_run_checks(tap, tool, tmp)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(tap_main(checks, __doc__, "bt-caplines-"))
