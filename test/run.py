@@ -28,6 +28,9 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            virt, rpi3 and rpi4, untraced and traced (test/thirdparty.py);
            a probe on every instruction of functions of the demo, mbed
            TLS and the locks, in turn (test/probe_stress.py)
+  make     the make flow as typed (issue 40): BOOTARGS quoting, every
+           run target's status files, app builds, what the first run
+           fetches (test/make_flow.py, test/mk_*.py)
   readme   the marked examples of README.md and docs/*.md run as written,
            their make commands checked against the Makefile, their
            relative links against the files and headings, make help
@@ -145,6 +148,8 @@ STAGES["apps"] = lambda res, board: app_builds.stage_apps(sys.modules[__name__],
 import thirdparty  # noqa: E402
 STAGES["thirdparty"] = lambda res, board: thirdparty.stage_thirdparty(
     sys.modules[__name__], res, board)
+import make_flow  # noqa: E402
+STAGES["make"] = lambda res, board: make_flow.stage_make(sys.modules[__name__], res, board)
 import readme_examples  # noqa: E402
 STAGES["readme"] = lambda res, board: readme_examples.stage_readme(
     sys.modules[__name__], res, board)
