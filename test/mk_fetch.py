@@ -1,0 +1,158 @@
+"""test/mk_fetch.py: the first run fetches what it needs (issue 40, 16).
+
+What each target downloads on a machine whose build/ is empty, computed
+by make itself without downloading anything: the tracked files are
+copied into a scratch checkout whose fetch tools (tools/fetch-pi,
+fetch-qemu, fetch-source, fetch-deb) are replaced by recorders that log
+their arguments and fail as if offline; there `make -n TARGET` runs
+what make runs even under -n (remaking its included makefiles, which
+runs tools/setup, and the app.mk's $(shell)s: the recorders log those)
+and prints the rest (fetch recipes, `tools/setup GROUP` lines, whose
+fetches `tools/setup --plan GROUP` names). Then:
+  - make run on qemu-virt fetches none of them (nor does tools/setup);
+  - the targets that need a fetch name it (BOARD=rpi4 run, rpi3
+    run-uboot, APP=examples/mbedtls, bench, bench-anchor, test);
+  - docs/running.md's sizes (<!-- du FOLDER -->N MB<!-- /du -->) are
+    within a quarter of the folders' size in this tree's build/ (make
+    test has fetched them all by then).
+"""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+FETCHERS = ("fetch-pi", "fetch-qemu", "fetch-source", "fetch-deb")
+# What a fetch command gets, by the folder it fills.
+KINDS = {"fetch-pi": "pi", "fetch-qemu": "qemu-pi4", "fetch-source": "third-party",
+         "bench-anchor": "anchor"}
+RECORDER = """#!/bin/sh
+# test/mk_fetch.py's stand-in: logs, fetches nothing, fails as if offline.
+echo "$(basename "$0") $*" >> {log}
+exit 1
+"""
+
+
+def scratch_checkout(h, top):
+    """The tracked files of h.ROOT (as they are in the working tree) under
+    top/tree, the fetch tools replaced by recorders; returns (tree, log)."""
+    tree = os.path.join(top, "tree")
+    log = os.path.join(top, "fetches.log")
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=h.ROOT, stdout=subprocess.PIPE,
+                           check=True).stdout.decode().split("\0")
+    for f in filter(None, files):
+        src = os.path.join(h.ROOT, f)
+        if not os.path.lexists(src):
+            continue
+        dst = os.path.join(tree, f)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy2(src, dst, follow_symlinks=False)
+    for name in FETCHERS:
+        path = os.path.join(tree, "tools", name)
+        with open(path, "w") as f:
+            f.write(RECORDER.format(log=log))
+        os.chmod(path, 0o755)
+    return tree, log
+
+
+def kinds_of(line, prefix):
+    """The fetch kinds a command line asks for: a recorder's log line
+    (prefix "") or a recipe line printed by make -n (prefix "tools/"),
+    where only commands count (at the line's start or after ; && ||),
+    not their mention in a message."""
+    out = set()
+    cmd = r"(?:^|[;&|]\s*)" + re.escape(prefix)
+    for m in re.finditer(cmd + r"(fetch-pi|fetch-qemu|fetch-source|bench-anchor)\b", line.strip()):
+        out.add(KINDS[m.group(1)])
+    for m in re.finditer(cmd + r"fetch-deb\s+(\S+)", line.strip()):
+        out.add("pi" if m.group(1).startswith(("u-boot-rpi", "linux-image")) else m.group(1))
+    return out
+
+
+def plan(h, tree, log, args):
+    """(set of fetch kinds, text to show) for make -n ARGS in the scratch tree."""
+    if os.path.exists(log):
+        os.remove(log)
+    st, out = h.run(["make", "-n", "--no-print-directory"] + args, cwd=tree, timeout=600)
+    kinds = set()
+    shown = [f"make -n {' '.join(args)}: exit {st}"]
+    for line in out.splitlines():
+        kinds |= kinds_of(line, "tools/")
+        # "tools/setup GROUP..." (also after "|| "): its fetches, by its plan
+        for m in re.finditer(r"(?:^|[\s;|&])tools/setup((?: [\w-]+)*)\s*$", line):
+            pst, pout = h.run([os.path.join(tree, "tools", "setup"), "--plan"] + m.group(1).split(),
+                              cwd=tree)
+            shown.append(f"tools/setup --plan{m.group(1)}: exit {pst}: {pout.strip()}")
+            if pst != 0:
+                kinds.add("unknown (tools/setup has no --plan)")
+            for pl in pout.splitlines():
+                if pl.startswith("fetch "):
+                    kinds |= kinds_of(pl[len("fetch "):], "tools/")
+    if os.path.exists(log):
+        with open(log) as f:
+            logged = f.read()
+        shown.append("run while make read its makefiles: " + logged.strip().replace("\n", "; "))
+        for line in logged.splitlines():
+            kinds |= kinds_of(line, "")
+    if st != 0:
+        shown.append(out[-2000:])
+    return kinds, "\n".join(shown)
+
+
+def du_bytes(path):
+    total = 0
+    for d, _, files in os.walk(path):
+        for f in files:
+            p = os.path.join(d, f)
+            if not os.path.islink(p):
+                total += os.path.getsize(p)
+    return total
+
+
+def check_sizes(h, res):
+    with open(os.path.join(h.ROOT, "docs", "running.md")) as f:
+        spans = re.findall(r"<!-- du (\S+) -->([\d.]+) MB<!-- /du -->", f.read())
+    res.record("fetch: docs/running.md quotes the fetched folders' sizes (<!-- du -->)",
+               len(spans) >= 4, f"{len(spans)} spans")
+    for folder, quoted in spans:
+        path = os.path.join(h.ROOT, folder)
+        have = du_bytes(path) / 1e6 if os.path.isdir(path) else 0
+        res.record(f"fetch: docs/running.md's size of {folder}, {quoted} MB, is within 25 % "
+                   f"of its {have:.1f} MB here",
+                   have > 0 and abs(have - float(quoted)) <= 0.25 * have,
+                   "" if have else f"no {folder}: tools/setup test fetches it")
+
+
+def check(h, res, board):
+    top = tempfile.mkdtemp(prefix="mk_fetch.")
+    try:
+        tree, log = scratch_checkout(h, top)
+        heavy = {"pi", "qemu-pi4", "third-party", "anchor"}
+        # The first make remakes build/tools-*.mk, which runs tools/setup.
+        got, shown = plan(h, tree, log, ["BOARD=qemu-virt", "run"])
+        res.record("fetch: the first make run (qemu-virt) fetches none of the Pi files, the "
+                   "Pi 4's QEMU, mbed TLS's source or the Linux kernel "
+                   f"(it would fetch: {', '.join(sorted(got)) or 'nothing'})",
+                   not (got & heavy) and not any(k.startswith("unknown") for k in got), shown)
+        st, out = h.run([os.path.join(tree, "tools", "setup"), "--plan"], cwd=tree)
+        res.record("fetch: tools/setup --plan (no group) names no fetch",
+                   st == 0 and not any(l.startswith("fetch ") for l in out.splitlines()),
+                   f"exit {st}\n{out}")
+        wanted = [
+            (["BOARD=rpi4", "run"], {"pi", "qemu-pi4"}, {"third-party", "anchor"}),
+            (["BOARD=rpi3", "run-uboot"], {"pi"}, {"third-party", "anchor"}),
+            (["BOARD=qemu-virt", "APP=examples/mbedtls"], {"third-party"}, {"pi", "qemu-pi4"}),
+            (["BOARD=qemu-virt", "bench"], {"third-party"}, {"pi", "qemu-pi4"}),
+            (["bench-anchor"], {"anchor"}, {"third-party", "qemu-pi4"}),
+            (["BOARD=qemu-virt", "test"], {"pi", "qemu-pi4", "third-party"}, set()),
+        ]
+        for args, need, never in wanted:
+            got, shown = plan(h, tree, log, args)
+            res.record(f"fetch: make {' '.join(args)} fetches {', '.join(sorted(need))}"
+                       + (f", not {', '.join(sorted(never))}" if never else "")
+                       + f" (it would fetch: {', '.join(sorted(got)) or 'nothing'})",
+                       need <= got and not (got & never)
+                       and not any(k.startswith("unknown") for k in got), shown)
+    finally:
+        shutil.rmtree(top, ignore_errors=True)
+    check_sizes(h, res)
