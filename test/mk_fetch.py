@@ -12,11 +12,19 @@ fetches `tools/setup --plan GROUP` names). Then:
   - make run on qemu-virt fetches none of them (nor does tools/setup);
   - the targets that need a fetch name it (BOARD=rpi4 run, rpi3
     run-uboot, APP=examples/mbedtls, bench, bench-anchor, test);
+  - tools/fetch-source, run in a scratch checkout (with this tree's
+    apt lists, so apt-get update finds them current; mbed TLS's source
+    is 4 MB), shows no gpgv or dpkg-source signature warning and says
+    what vouched for the .dsc instead, in one line;
+  - tools/fetch-deb (u-boot-rpi, 0.4 MB, into a scratch folder) says
+    what it downloads and its size; on a terminal apt's progress line
+    (bytes of the total) follows, elsewhere no carriage-return flood;
   - docs/running.md's sizes (<!-- du FOLDER -->N MB<!-- /du -->) are
     within a quarter of the folders' size in this tree's build/ (make
     test has fetched them all by then).
 """
 import os
+import pty
 import re
 import shutil
 import subprocess
@@ -123,6 +131,59 @@ def check_sizes(h, res):
                    "" if have else f"no {folder}: tools/setup test fetches it")
 
 
+def check_source_signature(h, res, top):
+    """tools/fetch-source's output: the uploader's signature, which no
+    keyring here can check, is explained, not warned about twice."""
+    tree = os.path.join(top, "src")
+    os.makedirs(os.path.join(tree, "tools"))
+    shutil.copy2(os.path.join(h.ROOT, "tools", "fetch-source"), os.path.join(tree, "tools"))
+    lists = os.path.join(h.ROOT, "build", "third-party", "apt", "lists")
+    if os.path.isdir(lists):
+        shutil.copytree(lists, os.path.join(tree, "build", "third-party", "apt", "lists"))
+    st, out = h.run([os.path.join(tree, "tools", "fetch-source"), "mbedtls"], cwd=tree, timeout=600)
+    said = [l for l in out.splitlines() if "signed Sources index" in l]
+    if os.path.exists("/usr/share/keyrings/debian-keyring.gpg"):
+        said = ["(debian-keyring: dpkg-source --require-valid-signature)"]
+    res.record("fetch: tools/fetch-source mbedtls unpacks the source, with no gpgv or "
+               "'cannot verify inline signature' line and one that says what was checked",
+               st == 0 and not re.search(r"^gpgv:|cannot verify inline signature", out, re.M)
+               and len(said) == 1, f"exit {st}\n{out}")
+
+
+def on_terminal(cmd, timeout=300):
+    """(status, output) of cmd with a pseudo-terminal as stdout and stderr."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
+                            start_new_session=True)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:      # EIO: the child side closed
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    return proc.wait(timeout=timeout), out.decode(errors="replace")
+
+
+def check_progress(h, res, top):
+    fetch = os.path.join(h.ROOT, "tools", "fetch-deb")
+    size = re.compile(r"^tools/fetch-deb: downloading u-boot-rpi:arm64 \S+ \((\d+\.\d) MB", re.M)
+    st, out = h.run([fetch, "u-boot-rpi:arm64", os.path.join(top, "deb-log")], timeout=300)
+    res.record("fetch: tools/fetch-deb, logged, says what it downloads and its size, one line "
+               "a file, no progress line", st == 0 and size.search(out) is not None
+               and "\r" not in out and re.search(r"^Get:1 .*u-boot-rpi", out, re.M) is not None,
+               f"exit {st}\n{out}")
+    st, out = on_terminal([fetch, "u-boot-rpi:arm64", os.path.join(top, "deb-tty")])
+    res.record("fetch: tools/fetch-deb on a terminal shows apt's progress (bytes of the total)",
+               st == 0 and size.search(out) is not None
+               and re.search(r"\[1 u-boot-rpi\S* [\d.]+ [kM]?B/[\d.]+ [kM]B", out) is not None,
+               f"exit {st}\n{out}")
+
+
 def check(h, res, board):
     top = tempfile.mkdtemp(prefix="mk_fetch.")
     try:
@@ -153,6 +214,8 @@ def check(h, res, board):
                        + f" (it would fetch: {', '.join(sorted(got)) or 'nothing'})",
                        need <= got and not (got & never)
                        and not any(k.startswith("unknown") for k in got), shown)
+        check_source_signature(h, res, top)
+        check_progress(h, res, top)
     finally:
         shutil.rmtree(top, ignore_errors=True)
     check_sizes(h, res)
