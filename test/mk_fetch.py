@@ -191,7 +191,8 @@ def check_sizes(h, res):
         res.record(f"fetch: docs/running.md's size of {folder} {what}, {quoted} MB, is within "
                    f"25 % of its {have:.2f} MB here",
                    have > 0 and abs(have - float(quoted)) <= 0.25 * have,
-                   "" if have else f"no {folder} or its stamp: tools/setup test fetches it")
+                   f"measured {have:.2f} MB: the folder, or its stamp, is missing or from an older "
+                   "fetch tool; tools/setup test fetches it as make test does")
 
 
 def check_source_signature(h, res, top):
