@@ -58,6 +58,16 @@ ifdef NEED_TOOLS
 include $(TOOLS_MK)
 endif
 
+# $(call THIRD_PARTY_DIR,PKG): the folder of Debian's source of PKG
+# (build/third-party/PKG.dir names it), fetched by the first build of an
+# app whose app.mk asks for it (tools/fetch-source; its progress on
+# stderr); empty when it cannot be fetched, or for goals that build nothing.
+THIRD_PARTY_DIR = $(or $(wildcard $(shell cat $(BUILD)/third-party/$(1).dir 2>/dev/null)), \
+  $(if $(NEED_TOOLS),$(shell tools/fetch-source $(1) >&2 && cat $(BUILD)/third-party/$(1).dir)))
+# make bench names it as a prerequisite.
+$(BUILD)/third-party/%.dir:
+	$(Q)tools/fetch-source $*
+
 ifeq ($(CROSS_COMPILE),aarch64-none-elf-)
 LIBC_CFLAGS :=
 LIBC_CXXFLAGS :=
@@ -330,7 +340,7 @@ QEMU_DTB_FILE = $(if $(QEMU_DTB),$(firstword $(wildcard \
   $(RPI_KERNEL_DEB)/usr/lib/linux-image-*/broadcom/$(QEMU_DTB))))
 QEMU_DTB_DEP := $(if $(QEMU_DTB),$(RPI_KERNEL_DEB)/.fetched) $(QEMU_BIN)
 ifneq ($(QEMU_BIN),)
-# tools/setup runs it too; here for a checkout whose build/ was cleared.
+# Fetched by the first target that boots this board (tools/setup test too).
 $(QEMU_BIN):
 	$(Q)tools/fetch-qemu
 endif
@@ -435,15 +445,17 @@ debug: all $(QEMU_DTB_DEP)
 	$(RUN) --debug $(OUT)/baretrace.elf --bootargs "$(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
 
 # ---- tests ----------------------------------------------------------------
+# make test uses every fetched file (tools/setup test fetches them; the
+# other targets fetch only what they use: docs/running.md).
 test: setup-check
-	$(Q)tools/setup
+	$(Q)tools/setup test
 	$(Q)python3 test/run.py --board $(BOARD) $(if $(TEST_STAGES),--only $(TEST_STAGES))
 
 # The suite with LOAD (default 2) busy host processes beside it, as on a
 # shared CI machine: no verdict may depend on the host's speed.
 LOAD ?= 2
 test-under-load: setup-check
-	$(Q)tools/setup
+	$(Q)tools/setup test
 	$(Q)tools/under-load $(LOAD) python3 test/run.py --board $(BOARD) $(if $(TEST_STAGES),--only $(TEST_STAGES))
 
 # The README's two commands on a pristine Debian 12 root with only make and
@@ -458,11 +470,11 @@ fresh-check:
 # (tools/farm/scenarios.py; default: the ones that must pass).
 .PHONY: farm-labgrid farm-lava
 farm-labgrid: setup-check
-	$(Q)tools/setup
+	$(Q)tools/setup farm
 	$(Q)tools/farm/run-labgrid $(FARM)
 
 farm-lava: setup-check
-	$(Q)tools/setup
+	$(Q)tools/setup farm
 	$(Q)tools/farm/run-lava $(FARM)
 
 # Every control operation while every CPU writes, SOAK_S seconds (default
@@ -484,7 +496,8 @@ bench-host: $(HOST)/baretrace $(HOST)/gentrace
 
 include mk/coverage.mk
 
-bench: $(QEMU_DTB_DEP)
+# make bench also boots mbed TLS's self-test (examples/mbedtls).
+bench: $(QEMU_DTB_DEP) $(BUILD)/third-party/mbedtls.dir
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) APP=test/bench
 	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD)
 	$(Q)tools/bench $(BUILD)/$(BOARD)/app-test-bench/Image $(BUILD)/$(BOARD)/Image $(BENCH_DIR) \

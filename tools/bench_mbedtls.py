@@ -77,7 +77,7 @@ def bench_mbedtls(boot, totals, bench_image):
     or None (after saying why)."""
     if source_dir() is None:
         print("bench: FAILED: mbed TLS's source is missing (build/third-party/mbedtls.dir "
-              "names no unpacked source): run tools/fetch-source mbedtls (tools/setup "
+              "names no unpacked source): run tools/fetch-source mbedtls (make bench "
               "does); make bench measures the tracers on its self-test")
         return None
     board = os.path.basename(os.path.dirname(os.path.dirname(os.path.abspath(bench_image))))

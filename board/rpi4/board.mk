@@ -9,7 +9,7 @@ RPI_FIRMWARE   := start4.elf fixup4.dat bcm2711-rpi-4-b.dtb
 # U-Boot for 'make sdcard SDCARD_FLOW=uboot': UBOOT_BIN, board/rpi-common/rpi.mk.
 # QEMU raspi4b (QEMU 9.0 and later; Debian 12's 7.2 has none): always 4
 # CPUs and 2 GiB (board revision 1.5), the CPU fixed by the machine. The
-# QEMU is tools/fetch-qemu's (run by tools/setup): the system's if it has
+# QEMU is tools/fetch-qemu's (run by the first rpi4 boot): the system's if it has
 # raspi4b, else Debian's backports build unpacked into build/qemu-pi4.
 QEMU_MACHINE   := raspi4b
 QEMU_CPU       ?= cortex-a72

@@ -5,9 +5,10 @@
 # configuration and port, as examples/mbedtls/app.mk builds it: the same
 # objects) and of the locks, one after the other. The driver reaches
 # the trace core's probes and rings, as the KTAP suites of test/target do.
-MBEDTLS_DIR := $(shell cat $(BUILD)/third-party/mbedtls.dir 2>/dev/null)
+# (fetched by the first build that needs it: the Makefile's THIRD_PARTY_DIR)
+MBEDTLS_DIR := $(call THIRD_PARTY_DIR,mbedtls)
 ifeq ($(wildcard $(MBEDTLS_DIR)/library/aes.c),)
-$(error test/apps/probe_stress needs mbed TLS's source: run tools/fetch-source mbedtls (or tools/setup); it puts Debian's source package in $(BUILD)/third-party)
+$(error test/apps/probe_stress needs mbed TLS's source, which tools/fetch-source mbedtls could not fetch (it says why above); it puts Debian's source package in $(BUILD)/third-party)
 endif
 MBEDTLS_DIR := $(abspath $(MBEDTLS_DIR))
 PS_DEMO := $(abspath examples/demo)
