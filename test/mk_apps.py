@@ -143,7 +143,7 @@ def check_build(h, res, board, app):
     res.record("mk_apps: app-ignore := docs/** ignores docs/ at every depth (no SKIP line "
                "for docs/a/b/deep.txt or docs/a/b/example.c); notes.rs still named",
                st == 0 and not [s for s in skips if "/docs/" in s] and
-               any(s.endswith("/notes.rs") for s in skips), f"status {st}; named {skips}\n" + out)
+               any(s.endswith("/notes.rs") for s in skips), out[-2000:] + f"\nstatus {st}; named {skips}")
 
     st, out = make(h, board, f"APP={rel}", "ITER=3")
     objs = printed(h, board, "APP_OBJS", f"APP={rel}", "ITER=3")
