@@ -41,17 +41,16 @@ CROSS_COMPILE ?= $(if $(shell command -v aarch64-none-elf-gcc 2>/dev/null),aarch
 CC      := $(CROSS_COMPILE)gcc
 CXX     := $(CROSS_COMPILE)g++
 OBJCOPY := $(CROSS_COMPILE)objcopy
+NM      := $(CROSS_COMPILE)nm
 OBJDUMP := $(CROSS_COMPILE)objdump
 HOSTCC  ?= gcc
 
 BUILD   := build
 OBJ     := $(BUILD)/$(BOARD)/obj
-APPNAME := $(subst /,-,$(patsubst %/,%,$(APP)))
-ifeq ($(APP),examples/demo)
-OUT     := $(BUILD)/$(BOARD)
-else
-OUT     := $(BUILD)/$(BOARD)/app-$(APPNAME)
-endif
+# The app's output folder, named after APP_DIR (mk/app.mk: APP, '.' and
+# '..' resolved), so it is always a folder of $(BUILD)/$(BOARD)/.
+APPNAME  = $(subst /,-,$(APP_DIR))
+OUT      = $(BUILD)/$(BOARD)$(if $(filter examples/demo,$(APP_DIR)),,/app-$(APPNAME))
 HOST    := $(BUILD)/host
 TOOLS_MK := $(BUILD)/tools-$(CROSS_COMPILE)gcc.mk
 ifdef NEED_TOOLS
@@ -133,16 +132,23 @@ KERNEL_SRCS := $(wildcard boot/*.S boot/*.c kernel/*.S kernel/*.c kernel/*/*.S k
   $(BOARD_SRCS)
 KERNEL_OBJS := $(patsubst %,$(OBJ)/%.o,$(KERNEL_SRCS))
 
-# The application: APP_SRCS, APP_OBJS and APP_FLAGS, from APP/app.mk
-# when it has one (mk/app.mk says what it may set).
+# The application: APP_DIR, APP_SRCS, APP_OBJS and APP_MK_FLAGS, from
+# APP/app.mk when it has one (mk/app.mk says what it may set).
 include mk/app.mk
-APP_CFLAGS_BASE := -Wall -Wextra $(CFLAGS_COMMON) -Iinclude -I$(APP_DIR) $(APP_FLAGS)
+# Its flags: the kernel's code generation, its own warnings and include
+# path, its app.mk's, then the user's: APP_CFLAGS for C, C++ and
+# assembly, APP_CXXFLAGS for C++, which add and never replace.
+# docs/applications.md lists them ("The flags an application is built
+# with"; test/mk_apps.py holds the list to these lines).
+APP_CFLAGS ?=
+APP_CXXFLAGS ?=
+app_common_flags := -Wall -Wextra $(CFLAGS_COMMON) -Iinclude -I$(APP_DIR) $(APP_MK_FLAGS) $(APP_CFLAGS)
 # C++: the freestanding subset (no exceptions, RTTI or libstdc++);
 # static constructors run before main() (kernel/libc/cxx_init.c),
 # new and delete use the heap (kernel/libc/cxx_new.c).
-APP_CXXFLAGS := -std=gnu++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics \
-  -fno-use-cxa-atexit $(APP_CFLAGS_BASE) $(LIBC_CXXFLAGS) $(app-cxxflags)
-APP_CFLAGS := -std=gnu11 $(APP_CFLAGS_BASE) $(LIBC_CFLAGS)
+app_cxx_flags := -std=gnu++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics \
+  -fno-use-cxa-atexit $(app_common_flags) $(LIBC_CXXFLAGS) $(app-cxxflags) $(APP_CXXFLAGS)
+app_c_flags := -std=gnu11 $(app_common_flags) $(LIBC_CFLAGS)
 
 # The trace core's leaf functions (callbacks) skip the frame record:
 # nothing unwinds through them, and they run on every traced call.
@@ -160,39 +166,65 @@ all: $(OUT)/Image $(OUT)/baretrace.lst
 $(NEWLIB_DONE):
 	$(Q)tools/build-newlib $(NEWLIB) $(CROSS_COMPILE)
 
-# Objects are rebuilt when the flags may have changed.
+# Objects are rebuilt when the flags may have changed: when the Makefile
+# or the board's changed, and when the flags they are built with did.
+# Each set of flags (the kernel's C and assembly; this app's C, C++ and
+# assembly; the link, with its list of objects) is kept in a file of
+# $(OBJ)/flags/ or $(OUT)/flags/ that is rewritten as make reads this
+# file, and only when the set changed; its objects depend on it. So a
+# variable an app.mk reads, changed on the command line (ITER=20), or
+# APP_CFLAGS rebuilds the app, and only the app.
 FLAGS_DEPS := Makefile board/$(BOARD)/board.mk
+FLAGS_FILES := $(OBJ)/flags/kernel.c $(OBJ)/flags/kernel.S $(OUT)/flags/app.c \
+  $(OUT)/flags/app.S $(OUT)/flags/app.cpp $(OUT)/flags/link
+flags_kernel.c = $(CC) $(CFLAGS_BASE) $(KERNEL_ONLY) $(PATCHABLE)
+flags_kernel.S = $(CC) $(CFLAGS_BASE)
+flags_app.c    = $(CC) $(app_c_flags) $(PATCHABLE) notrace: $(APP_NOTRACE)
+flags_app.S    = $(CC) $(app_c_flags)
+flags_app.cpp  = $(CXX) $(app_cxx_flags) $(PATCHABLE) notrace: $(APP_NOTRACE)
+flags_link     = $(CC) $(LDFLAGS) $(KERNEL_OBJS) $(APP_OBJS) $(APP_LIBS) $(LIBC_LIBS)
+# $(call flags_keep,FILE): FILE holds flags_NAME (NAME: FILE's name).
+define flags_keep
+ifneq ($$(file <$(1)),$$(strip $$(flags_$(notdir $(1)))))
+$$(shell mkdir -p $(dir $(1)))
+$$(file >$(1),$$(strip $$(flags_$(notdir $(1)))))
+endif
+endef
+ifdef NEED_TOOLS
+$(foreach f,$(FLAGS_FILES),$(eval $(call flags_keep,$(f))))
+endif
+$(FLAGS_FILES):
 
-$(OBJ)/%.c.o: %.c $(NEWLIB_DONE) $(FLAGS_DEPS) | setup-check
+$(OBJ)/%.c.o: %.c $(NEWLIB_DONE) $(FLAGS_DEPS) $(OBJ)/flags/kernel.c | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(call flags_for,$<) $(KERNEL_ONLY) -c $< -o $@
 
-$(OBJ)/%.S.o: %.S $(FLAGS_DEPS) | setup-check
+$(OBJ)/%.S.o: %.S $(FLAGS_DEPS) $(OBJ)/flags/kernel.S | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AS      $<")
 	$(Q)$(CC) $(CFLAGS_BASE) -D__ASSEMBLER__ -c $< -o $@
 
 # Application objects, by the source's path under $(OBJ)/app/ (an
 # absolute path's under $(OBJ)/app/abs/): the app's own flags, FP/SIMD
-# allowed, its app.mk a dependency.
+# allowed, its app.mk and its flags (FLAGS_FILES) dependencies.
 APP_DEPS := $(FLAGS_DEPS) mk/app.mk $(APP_MK)
 define app_rules
-$(OBJ)/app/$(1)%.c.o: $(2)%.c $(NEWLIB_DONE) $(APP_DEPS) | setup-check
+$(OBJ)/app/$(1)%.c.o: $(2)%.c $(NEWLIB_DONE) $(APP_DEPS) $(OUT)/flags/app.c | setup-check
 	@mkdir -p $$(dir $$@)
 	@$$(if $(Q),echo "  CC      $$< (app)")
-	$(Q)$(CC) $$(APP_CFLAGS) $$(call site_flags,$$<) -c $$< -o $$@
+	$(Q)$(CC) $$(app_c_flags) $$(call site_flags,$$<) -c $$< -o $$@
 
-$(OBJ)/app/$(1)%.S.o: $(2)%.S $(APP_DEPS) | setup-check
+$(OBJ)/app/$(1)%.S.o: $(2)%.S $(APP_DEPS) $(OUT)/flags/app.S | setup-check
 	@mkdir -p $$(dir $$@)
 	@$$(if $(Q),echo "  AS      $$< (app)")
-	$(Q)$(CC) $$(APP_CFLAGS) -D__ASSEMBLER__ -c $$< -o $$@
+	$(Q)$(CC) $$(app_c_flags) -D__ASSEMBLER__ -c $$< -o $$@
 
 $(foreach x,$(APP_CXX_EXTS),
-$(OBJ)/app/$(1)%.$(x).o: $(2)%.$(x) $(NEWLIB_DONE) $(APP_DEPS) | setup-check
+$(OBJ)/app/$(1)%.$(x).o: $(2)%.$(x) $(NEWLIB_DONE) $(APP_DEPS) $(OUT)/flags/app.cpp | setup-check
 	@mkdir -p $$(dir $$@)
 	@$$(if $(Q),echo "  CXX     $$< (app)")
-	$(Q)$(CXX) $$(APP_CXXFLAGS) $$(call site_flags,$$<) -c $$< -o $$@
+	$(Q)$(CXX) $$(app_cxx_flags) $$(call site_flags,$$<) -c $$< -o $$@
 )
 endef
 $(eval $(call app_rules,,))
@@ -219,7 +251,7 @@ $(OUT)/tables.empty.S: $(HOST)/mktables
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST)/mktables --empty -o $@
 
-$(OUT)/%.o: $(OUT)/%.S
+$(OUT)/%.o: $(OUT)/%.S $(OBJ)/flags/kernel.S
 	$(Q)$(CC) $(CFLAGS_BASE) -D__ASSEMBLER__ -c $< -o $@
 
 # The app's name for the trace's metadata (docs/wire.md 2.2): APP's last
@@ -229,9 +261,20 @@ $(OUT)/app_name.S: $(FLAGS_DEPS)
 	$(Q)printf '\t.section .rodata\n\t.globl bt_app_name\nbt_app_name:\n\t.asciz "%s"\n' \
 	  '$(subst ",,$(subst \,,$(subst ',,$(notdir $(patsubst %/,%,$(APP))))))' > $@
 
-$(OUT)/baretrace.1.elf: $(KERNEL_OBJS) $(APP_OBJS) $(OUT)/tables.empty.o $(OUT)/app_name.o $(OBJ)/baretrace.ld
+# An application needs a main(): said before the link, whose own words
+# for it are "hidden symbol 'main' isn't defined"; with app-libs, which
+# may hold it, after a failed link.
+app_has_main = $(NM) --defined-only $(APP_OBJS) 2>/dev/null | grep -Eq ' [TW] main$$'
+APP_NO_MAIN = make: APP=$(APP) has no main(): an application needs one, int main(void) \
+or int main(int argc, char **argv), which the kernel calls on CPU 0 once every CPU is up \
+(docs/applications.md); its $(words $(APP_OBJS)) object(s) define none
+app_no_main = { echo '$(subst ','\'',$(APP_NO_MAIN))' >&2; exit 1; }
+$(OUT)/baretrace.1.elf: $(KERNEL_OBJS) $(APP_OBJS) $(OUT)/tables.empty.o $(OUT)/app_name.o \
+		$(OBJ)/baretrace.ld $(OUT)/flags/link
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(call link,$(OUT)/tables.empty.o $(OUT)/app_name.o,$@)
+	$(Q)$(if $(APP_LIBS),,$(app_has_main) || $(app_no_main))
+	$(Q)$(call link,$(OUT)/tables.empty.o $(OUT)/app_name.o,$@)$(if $(APP_LIBS), \
+	  || { $(app_has_main) || $(app_no_main); exit 1; })
 
 NOTRACE_OBJS := $(patsubst %,$(OBJ)/%.o,$(filter $(NOTRACE),$(KERNEL_SRCS)))
 
@@ -375,12 +418,22 @@ CAPTURE = $(or $(TRACE),$(BOOTARGS_TRACE))
 # the host's load (docs/running.md). shift=4: 16 ns an instruction, one
 # tick of virt's 62.5 MHz counter, so a duration does not move by a tick
 # with where the boot (U-Boot's disk reads take host time) left the phase.
+# An -icount of the user's own in QEMU_FLAGS beside ICOUNT=1 is refused:
+# QEMU would silently take one of the two (the same flags, as a make that
+# calls make passes them on, are let through once).
 ICOUNT ?=
+ICOUNT_FLAGS := -icount shift=4,sleep=off
 ifneq ($(filter-out 0 1,$(ICOUNT)),)
 $(error ICOUNT='$(ICOUNT)': 1 for QEMU's instruction-counting clock, 0 or empty for host time)
 endif
 ifeq ($(ICOUNT),1)
-override QEMU_FLAGS += -icount shift=4,sleep=off
+ifneq ($(filter -icount --icount -icount=% --icount=%,$(subst $(ICOUNT_FLAGS),,$(QEMU_FLAGS))),)
+$(error ICOUNT=1 (QEMU's $(ICOUNT_FLAGS)) and QEMU_FLAGS='$(QEMU_FLAGS)' both set -icount, and QEMU \
+would take one of them silently: give ICOUNT=1, or -icount in QEMU_FLAGS, not both)
+endif
+ifeq ($(findstring $(ICOUNT_FLAGS),$(QEMU_FLAGS)),)
+override QEMU_FLAGS += $(ICOUNT_FLAGS)
+endif
 endif
 RUN_DIR := $(BUILD)/run
 BT := $(HOST)/baretrace
@@ -577,6 +630,8 @@ help:
 	@echo "Variables:"
 	@printf '  %-22s %s\n' "BOARD=$(BOARD)" "one of: $(BOARDS)"
 	@printf '  %-22s %s\n' "APP=$(APP)" "the application directory (test/target: the KTAP suites)"
+	@printf '  %-22s %s\n' "APP_CFLAGS='...'" "flags added to the app's C, C++ and assembly (after its app.mk's)"
+	@printf '  %-22s %s\n' "APP_CXXFLAGS='...'" "flags added to the app's C++ (docs/applications.md lists the rest)"
 	@printf '  %-22s %s\n' "BOOTARGS='...'" "kernel parameters, then --, then main()'s argv"
 	@printf '  %-22s %s\n' "TRACE=$(TRACE)" "make run's tracer: function, function_graph, profile, or empty"
 	@printf '  %-22s %s\n' "" "for none (trace settings in BOOTARGS are still captured)"

@@ -10,6 +10,7 @@ import importlib
 
 MODULES = [
     "mk_fetch",
+    "mk_apps",
 ]
 
 
