@@ -364,11 +364,18 @@ TRACE_ARGS := $(if $(TRACE),trace=$(TRACE) $(if $(TRACE_FILTER_WORD),trace_filte
 shell_quote = '$(subst ','\'',$(1))'
 boot_line = panic=poweroff$(if $(strip $(1)), $(strip $(1)))$(if $(value BOOTARGS), $(value BOOTARGS))
 # A value no boot line carries (a line break, a control character:
-# tools/uboot-quote names it) is refused before anything is built.
+# tools/uboot-quote names it) is refused before anything is built. (A
+# newline is looked for here: make's $(shell) would not pass it on.)
+define newline
+
+
+endef
 ifneq ($(value BOOTARGS),)
-BOOTARGS_REFUSED := $(shell tools/uboot-quote $(call shell_quote,$(value BOOTARGS)) 2>&1 >/dev/null)
+BOOTARGS_REFUSED := $(if $(findstring $(newline),$(value BOOTARGS)),the boot arguments hold a \
+newline (0x0a): they are one line,$(patsubst uboot-quote:,,$(shell tools/uboot-quote \
+$(call shell_quote,$(value BOOTARGS)) 2>&1 >/dev/null)))
 ifneq ($(BOOTARGS_REFUSED),)
-$(error BOOTARGS: $(patsubst uboot-quote:%,%,$(BOOTARGS_REFUSED)); nothing was built or run)
+$(error BOOTARGS: $(BOOTARGS_REFUSED); nothing was built or run)
 endif
 endif
 # The trace settings in BOOTARGS: its kernel words (before a lone --)
@@ -701,6 +708,6 @@ endif
 
 # 'make print-VAR' prints a variable (used by test/run.py).
 print-%:
-	@echo '$($*)'
+	@printf '%s\n' $(call shell_quote,$($*))
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
