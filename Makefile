@@ -375,7 +375,7 @@ BOOTARGS_REFUSED := $(if $(findstring $(newline),$(value BOOTARGS)),the boot arg
 newline (0x0a): they are one line,$(patsubst uboot-quote:,,$(shell tools/uboot-quote \
 $(call shell_quote,$(value BOOTARGS)) 2>&1 >/dev/null)))
 ifneq ($(BOOTARGS_REFUSED),)
-$(error BOOTARGS: $(BOOTARGS_REFUSED); nothing was built or run)
+$(error BOOTARGS: $(strip $(BOOTARGS_REFUSED)); nothing was built or run)
 endif
 endif
 # The trace settings in BOOTARGS: its kernel words (before a lone --)
@@ -454,7 +454,7 @@ endef
 RUN_DIRECT_REFUSAL = make run-direct: no tracing here, and BOOTARGS holds trace settings \
 ($(BOOTARGS_TRACE)), whose binary frames would reach the terminal; run them captured: \
 make$(if $(filter-out qemu-virt,$(BOARD)), BOARD=$(BOARD))$(if $(filter-out examples/demo,$(APP)), \
-APP=$(call shell_quote,$(APP))) TRACE= BOOTARGS=$(call shell_quote,$(value BOOTARGS)) run
+APP=$(APP)) TRACE= BOOTARGS=$(call shell_quote,$(value BOOTARGS)) run
 
 run-direct: all $(QEMU_DTB_DEP)
 	$(if $(BOOTARGS_TRACE),@printf '%s\n' $(call shell_quote,$(RUN_DIRECT_REFUSAL)) >&2; exit 2)
