@@ -523,8 +523,22 @@ def readme_make_commands(text):
         for line in re.sub(r"\\\n", " ", block).splitlines():
             line = re.sub(r"^\$ ", "", line.strip())
             if line.startswith("make "):
-                cmds.append(line.split(";")[0])
+                cmds.append(first_command(line))
     return cmds
+
+
+def first_command(line):
+    """A shell line up to its first ';' outside quotes ('a;b' inside
+    BOOTARGS's single quotes is one probe list, not two commands)."""
+    quote = None
+    for i, c in enumerate(line):
+        if quote:
+            quote = None if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c == ";":
+            return line[:i]
+    return line
 
 
 def table_make_commands(text):
