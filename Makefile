@@ -427,6 +427,14 @@ kernel_words = $(if $(filter --,$(firstword $(1))),,$(if $(1),$(firstword $(1)) 
   $(call kernel_words,$(wordlist 2,$(words $(1)),$(1)))))
 BOOTARGS_TRACE = $(filter trace trace=% trace_% "trace=% "trace_%,$(call kernel_words,$(BOOTARGS)))
 CAPTURE = $(or $(TRACE),$(BOOTARGS_TRACE),$(EXEC))
+# run-direct and debug capture nothing, so they cannot send EXEC's
+# commands: refused before anything is built, never dropped in silence.
+ifneq ($(EXEC),)
+ifneq ($(filter run-direct debug,$(MAKECMDGOALS)),)
+$(error EXEC= goes to the shell through make run's capture (and run-uboot's); \
+$(filter run-direct debug,$(MAKECMDGOALS)) captures nothing: make BOOTARGS=shell EXEC=... run)
+endif
+endif
 # ICOUNT=1: QEMU's clock counts instructions (-icount), so durations are
 # the same on every run; without it they are host time, which moves with
 # the host's load (docs/running.md). shift=4: 16 ns an instruction, one
