@@ -178,6 +178,19 @@ def bad_app(kind):
     return d
 
 
+def forget_app(h, board, app):
+    """Removes the folders a temporary application's build made under
+    build/ (its output and object folders: paths that name it)."""
+    name = os.path.basename(app)
+    for var in ("OUT", "APP_OBJS"):
+        _, out = h.run(["make", "-s", f"BOARD={board}", f"APP={app}", f"print-{var}"])
+        for path in out.split():
+            path = os.path.join(h.ROOT, path if var == "OUT" else os.path.dirname(path))
+            if name in path and os.path.realpath(path).startswith(os.path.join(h.ROOT, "build")):
+                shutil.rmtree(path, ignore_errors=True)
+    shutil.rmtree(app, ignore_errors=True)
+
+
 def qemu_run_exit3(h, board):
     """Item 7: 'exit 3' typed into the shell of a run that traces
     nothing, under --capture (no frame, so no end-of-stream frame): the
@@ -231,7 +244,7 @@ def check(h, res, board):
                      "trace of the run before (item 5)",
                      make_run(h, board, run_dir, [f"APP={app}", "TRACE="]), before)
     finally:
-        shutil.rmtree(app, ignore_errors=True)
+        forget_app(h, board, app)
 
     run = make_run(h, board, run_dir, ["EXEC=stats; exit 0", "TIMEOUT=90"])
     check_run(h, res, "EXEC='stats; exit 0' without a shell: the capture failed, and the "
@@ -248,7 +261,7 @@ def check(h, res, board):
                      "compiles leaves no status and no trace of the run before (item 5)",
                      run, before)
     finally:
-        shutil.rmtree(app, ignore_errors=True)
+        forget_app(h, board, app)
 
     run = make_run(h, board, run_dir, ["TRACE=", "BOOTARGS=shell", "EXEC=help; exit 3",
                                        "TIMEOUT=90"])
