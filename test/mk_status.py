@@ -26,7 +26,8 @@ fails, it does not hang the stage.
   run-direct  EXEC= is refused before anything runs (it booted without it)
   qemu-run    printf 'exit 3\\n' | qemu-run --bootargs 'panic=poweroff
               shell' --capture (item 7): exits 3 and writes 'exit 3', as
-              the final line says; no "QEMU exited ... before the end" line
+              the final line says; no "QEMU exited ... before the end" line;
+              also under -accel tcg,thread=multi
 """
 import os
 import re
@@ -191,7 +192,7 @@ def forget_app(h, board, app):
     shutil.rmtree(app, ignore_errors=True)
 
 
-def qemu_run_exit3(h, board):
+def qemu_run_exit3(h, board, flags=""):
     """Item 7: 'exit 3' typed into the shell of a run that traces
     nothing, under --capture (no frame, so no end-of-stream frame): the
     exit code, the status file and the final line say 3. (Without
@@ -205,7 +206,8 @@ def qemu_run_exit3(h, board):
             os.remove(f)
     proc = popen(h, ["tools/qemu-run", "--image", os.path.join(img, "Image"), "--bootargs",
                      "panic=poweroff shell", "--status", stf, "--timeout", "60",
-                     "--capture", bt], stdin=subprocess.PIPE)
+                     "--capture", bt] + (["--qemu-flags", flags] if flags else []),
+                 stdin=subprocess.PIPE)
     proc.stdin.write(b"exit 3\n")
     proc.stdin.close()
     rc, out, _ = drive(proc)
@@ -289,8 +291,9 @@ def check(h, res, board):
                                                   r"capture.*run-direct captures nothing", out)
                and "baretrace: exit status" not in out and "qemu-system" not in out, out[-1500:])
 
-    why, detail = qemu_run_exit3(h, board)
-    res.record("make-status: printf 'exit 3\\n' | qemu-run --bootargs 'panic=poweroff shell' "
-               "--capture exits 3 and writes 'exit 3', as the final line says (item 7)",
-               not why, detail + f"\n{why}")
+    for mode, flags in (("", ""), (" [mttcg]", "-accel tcg,thread=multi")):
+        why, detail = qemu_run_exit3(h, board, flags)
+        res.record("make-status: printf 'exit 3\\n' | qemu-run --bootargs 'panic=poweroff "
+                   "shell' --capture exits 3 and writes 'exit 3', as the final line says "
+                   f"(item 7){mode}", not why, detail + f"\n{why}")
     shutil.rmtree(run_dir, ignore_errors=True)
