@@ -10,6 +10,19 @@ BOOTARGS ?=
 QEMU_FLAGS ?=
 V ?= 0
 
+# make run and run-uboot keep how the run ended, and its trace, in
+# RUN_DIR. An earlier run's go as soon as make starts with one of them
+# as a goal, before any check or build: a run that does not happen (a
+# compile error, a refusal, a Ctrl-C in the build) leaves no status or
+# trace that looks like its own (docs/running.md). Not under -n or -q.
+RUN_DIR := build/run
+ifneq ($(filter run run-uboot,$(MAKECMDGOALS)),)
+ifeq ($(findstring n,$(firstword -$(MAKEFLAGS)))$(findstring q,$(firstword -$(MAKEFLAGS))),)
+$(shell rm -f $(RUN_DIR)/trace.bt $(RUN_DIR)/trace.txt $(RUN_DIR)/trace.json \
+  $(RUN_DIR)/trace.folded $(RUN_DIR)/status)
+endif
+endif
+
 BOARDS := $(sort $(patsubst board/%/board.mk,%,$(wildcard board/*/board.mk)))
 ifeq ($(filter $(BOARD),$(BOARDS)),)
 $(error unknown BOARD '$(BOARD)'; valid boards: $(BOARDS))
@@ -434,11 +447,20 @@ endif
 # The trace settings in BOOTARGS: its kernel words (before a lone --)
 # named trace or trace_*. The target sends what they start as binary
 # frames, so make run captures whenever there is one (TRACE= too), and
-# run-direct, which does not capture, refuses them.
+# run-direct, which does not capture, refuses them. EXEC= is the
+# capture's (--exec): given, make run captures too.
 kernel_words = $(if $(filter --,$(firstword $(1))),,$(if $(1),$(firstword $(1)) \
   $(call kernel_words,$(wordlist 2,$(words $(1)),$(1)))))
 BOOTARGS_TRACE = $(filter trace trace=% trace_% "trace=% "trace_%,$(call kernel_words,$(value BOOTARGS)))
-CAPTURE = $(or $(TRACE),$(BOOTARGS_TRACE))
+CAPTURE = $(or $(TRACE),$(BOOTARGS_TRACE),$(value EXEC))
+# run-direct and debug capture nothing, so they cannot send EXEC's
+# commands: refused before anything is built, never dropped in silence.
+ifneq ($(value EXEC),)
+ifneq ($(filter run-direct debug,$(MAKECMDGOALS)),)
+$(error EXEC= goes to the shell through make run's capture (and run-uboot's); \
+$(filter run-direct debug,$(MAKECMDGOALS)) captures nothing: make BOOTARGS=shell EXEC=... run)
+endif
+endif
 # ICOUNT=1: QEMU's clock counts instructions (-icount), so durations are
 # the same on every run; without it they are host time, which moves with
 # the host's load (docs/running.md). shift=4: 16 ns an instruction, one
@@ -461,21 +483,23 @@ ifeq ($(findstring $(ICOUNT_FLAGS),$(QEMU_FLAGS)),)
 override QEMU_FLAGS += $(ICOUNT_FLAGS)
 endif
 endif
-RUN_DIR := $(BUILD)/run
 BT := $(HOST)/baretrace
 
 # The previous run's outputs go first (TRACE= must not leave its files
-# behind). Make cannot exit with main()'s status (a failed recipe makes
-# it exit 2), so the recipe prints it and tools/qemu-run keeps how the
-# run ended in $(RUN_DIR)/status ("exit N", or "WORD CODE" for a crash,
-# panic, hang, watchdog reset or interrupt). TIMEOUT=S asks the target
-# to end the run as a hang after S seconds (the capture's --timeout).
-# A Ctrl-C is the capture's: it asks the target to end the run (the
-# recipe's shell ignores SIGINT, so the report below is still written;
-# without a capture, SIGINT stops QEMU as it always did).
+# behind; they went at make's start too, RUN_DIR above). Make cannot
+# exit with main()'s status (a failed recipe makes it exit 2), so the
+# recipe prints it and tools/qemu-run keeps how the run ended in
+# $(RUN_DIR)/status ("exit N", or "WORD CODE" for a crash, panic, hang,
+# watchdog reset, interrupt, refusal or failed capture). TIMEOUT=S asks
+# the target to end the run as a hang after S seconds (the capture's
+# --timeout). A Ctrl-C is the capture's: it asks the target to end the
+# run; without a capture, SIGINT stops QEMU and qemu-run says
+# "interrupt". The recipe's shell notes SIGINT and goes on ('trap :',
+# not "trap ''", which qemu-run would inherit as ignored and could not
+# catch), so the report below is still written.
 run: all host-tools $(QEMU_DTB_DEP)
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
-	@$(if $(CAPTURE),trap '' INT;) status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
+	@trap : INT; status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
 	  --bootargs $(call shell_quote,$(call boot_line,$(TRACE_ARGS))) --qemu-flags "$(QEMU_FLAGS)" \
 	  $(if $(TIMEOUT),--timeout '$(TIMEOUT)') --status $(RUN_DIR)/status \
 	  $(if $(CAPTURE),--capture $(RUN_DIR)/trace.bt $(if $(value EXEC),--exec $(call shell_quote,$(value EXEC)))) || status=$$?; \
@@ -484,9 +508,13 @@ run: all host-tools $(QEMU_DTB_DEP)
 # After a captured boot (make run, make run-uboot): the report, stats and
 # exports of $(RUN_DIR)/trace.bt, each written whatever became of the
 # others; ends the recipe with the boot's status, said with its word.
+# A trace of its 8-byte magic alone (docs/wire.md 3: a capture for EXEC=
+# of a run that traced nothing) has nothing to report: said in one line.
 define RUN_REPORT
 	elf=$(OUT)/baretrace.elf; \
-	if [ -s $(RUN_DIR)/trace.bt ]; then \
+	if [ -f $(RUN_DIR)/trace.bt ] && [ $$(wc -c < $(RUN_DIR)/trace.bt) -le 8 ]; then \
+	  echo; echo "trace:  none in $(RUN_DIR)/trace.bt (the target traced nothing)"; \
+	elif [ -s $(RUN_DIR)/trace.bt ]; then \
 	  $(BT) report $(RUN_DIR)/trace.bt --elf $$elf > $(RUN_DIR)/trace.txt; \
 	  n=$$(wc -l < $(RUN_DIR)/trace.txt); \
 	  if [ $$n -le 40 ]; then shown="$$n lines"; else shown="first 40 of $$n lines"; fi; \
@@ -505,6 +533,9 @@ define RUN_REPORT
 	if [ "$$word" = exit ]; then \
 	  [ $$status = 0 ] || echo "make $@: exit status $$code (main()'s status, in $(RUN_DIR)/status$$( \
 	    [ "$$code" = $$status ] || echo "; exit code $$status"))" >&2; \
+	elif [ "$$word" = capture ]; then \
+	  echo "make $@: the capture failed ($(RUN_DIR)/status: $$word $$code; its 'baretrace capture:' line above says why)" >&2; \
+	  [ $$status != 0 ] || status=1; \
 	else echo "make $@: $$word ($(RUN_DIR)/status: $$word $$code)" >&2; \
 	  [ $$status != 0 ] || status=1; fi; \
 	exit $$status
@@ -624,7 +655,8 @@ help:
 	@echo "  make run          boot the app on QEMU (through U-Boot on qemu-virt), trace it,"
 	@echo "                    write build/run/trace.{bt,txt,json,folded}; fails when main()"
 	@echo "                    returns non-zero, or on a crash, panic, hang or Ctrl-C, and says"
-	@echo "                    how the run ended (also in build/run/status: exit N, or WORD CODE)"
+	@echo "                    how the run ended (also in build/run/status: exit N, or WORD CODE;"
+	@echo "                    removed when make starts, so a run that did not happen has none)"
 	@echo "  make run-direct   boot with -kernel, no U-Boot, no tracing (trace settings in"
 	@echo "                    BOOTARGS are refused: make TRACE= BOOTARGS='...' run captures them)"
 	@echo "  make debug        QEMU halted with a gdb stub, gdb-multiarch attached"
@@ -667,7 +699,8 @@ help:
 	@printf '  %-22s %s\n' "TRACE=$(TRACE)" "make run's tracer: function, function_graph, profile, or empty"
 	@printf '  %-22s %s\n' "" "for none (trace settings in BOOTARGS are still captured)"
 	@printf '  %-22s %s\n' "TRACE_FILTER='a* !b'" "make run's functions (globs, !GLOB excludes; default: APP/trace_filter)"
-	@printf '  %-22s %s\n' "EXEC='CMD; CMD'" "make run: commands for the console shell (baretrace capture --exec)"
+	@printf '  %-22s %s\n' "EXEC='CMD; CMD'" "make run: commands for the console shell (baretrace capture --exec;"
+	@printf '  %-22s %s\n' "" "captured even with TRACE=; the shell needs BOOTARGS=shell)"
 	@printf '  %-22s %s\n' "TIMEOUT=S" "make run: after S seconds end the run as a hang (status 124, every output written)"
 	@printf '  %-22s %s\n' "QEMU_FLAGS='...'" "extra QEMU options, in every mode"
 	@printf '  %-22s %s\n' "ICOUNT=1" "QEMU's clock counts instructions (-icount shift=4,sleep=off):"
@@ -756,7 +789,7 @@ run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched $(QEMU_BIN)
 	  --uboot '$(UBOOT_BIN)' $(RPI_BOOT_FILES)
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
 	@dtb=$$(ls $(RPI_KERNEL_DEB)/usr/lib/linux-image-*/broadcom/$(RPI_QEMU_DTB) | head -n 1); \
-	$(if $(CAPTURE),trap '' INT;) status=0; $(RUN) --uboot '$(UBOOT_BIN)' --sd $(OUT)/run-uboot/sdcard.img \
+	trap : INT; status=0; $(RUN) --uboot '$(UBOOT_BIN)' --sd $(OUT)/run-uboot/sdcard.img \
 	  --qemu-flags "-dtb $$dtb $(QEMU_FLAGS)" --status $(RUN_DIR)/status \
 	  $(if $(TIMEOUT),--timeout '$(TIMEOUT)') \
 	  $(if $(CAPTURE),--capture $(RUN_DIR)/trace.bt $(if $(value EXEC),--exec $(call shell_quote,$(value EXEC)))) || status=$$?; \

@@ -12,6 +12,7 @@ MODULES = [
     "mk_fetch",
     "mk_apps",
     "mk_quote",
+    "mk_status",
 ]
 
 
