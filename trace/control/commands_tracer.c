@@ -280,7 +280,6 @@ SHELL_CMD(profile, cmd_profile, "[on [GLOB...]|off|send|reset]", "the function p
 static int cmd_funcs(int argc, char **argv)
 {
 	unsigned int shown = 0;
-
 	size_t bad_len;
 
 	if (argc != 2 || *argv[1] == '!' || glob_list_bad(argv[1], &bad_len))
