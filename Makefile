@@ -408,9 +408,12 @@ RUN_ON = tools/qemu-run --board $(BOARD) --image $(1)/Image --smp $(QEMU_SMP) \
 RUN = $(call RUN_ON,$(OUT))
 
 # make run traces the app: TRACE= turns it off, TRACE_FILTER= picks the
-# functions (default: the app's trace_filter file, else everything).
+# functions: by default the globs of the app's trace_filter file (a '#'
+# to the end of a line is a comment), else @app, the app's own functions
+# (the kernel's filter knows each function's folder; docs/tracing.md).
 TRACE ?= function_graph
-TRACE_FILTER ?= $(shell cat $(APP)/trace_filter 2>/dev/null)
+hash := \#
+TRACE_FILTER ?= $(if $(wildcard $(APP)/trace_filter),$(shell sed 's/$(hash).*//' $(APP)/trace_filter),@app)
 # A glob list is one boot-argument word (the kernel splits the line at
 # spaces): TRACE_FILTER='pipeline_* !pipeline_poll' goes over as
 # trace_filter=pipeline_*,!pipeline_poll, '!' excluding what it matches.
@@ -698,7 +701,7 @@ help:
 	@printf '  %-22s %s\n' "BOOTARGS='...'" "kernel parameters, then --, then main()'s argv"
 	@printf '  %-22s %s\n' "TRACE=$(TRACE)" "make run's tracer: function, function_graph, profile, or empty"
 	@printf '  %-22s %s\n' "" "for none (trace settings in BOOTARGS are still captured)"
-	@printf '  %-22s %s\n' "TRACE_FILTER='a* !b'" "make run's functions (globs, !GLOB excludes; default: APP/trace_filter)"
+	@printf '  %-22s %s\n' "TRACE_FILTER='a* !b'" "make run's functions (globs, !GLOB excludes, @app the app's own; default: APP/trace_filter, else @app)"
 	@printf '  %-22s %s\n' "EXEC='CMD; CMD'" "make run: commands for the console shell (baretrace capture --exec;"
 	@printf '  %-22s %s\n' "" "captured even with TRACE=; the shell needs BOOTARGS=shell)"
 	@printf '  %-22s %s\n' "TIMEOUT=S" "make run: after S seconds end the run as a hang (status 124, every output written)"

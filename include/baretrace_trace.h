@@ -27,7 +27,10 @@
  *
  * Filters use ftrace's glob syntax, several patterns separated by spaces
  * or commas: "foo*", "*foo", "*foo*", "f?o", "[a-c]*", and "!pattern" to
- * exclude. An empty filter (the default) means every function. The
+ * exclude; "@GLOB" chooses by the folder of the function's source
+ * instead of its name ("@app": the application's own functions,
+ * "@kernel", "@drivers"; trace_site_folder). An empty filter (the
+ * default) means every function. The
  * notrace list removes functions whatever the filter says.
  *
  * All calls here are thread context, not from callbacks or interrupts;
@@ -97,6 +100,10 @@ int trace_ops_set_notrace(struct trace_ops *ops, const char *patterns);
 /* Sites (every traceable function), by index in address order. */
 unsigned int trace_site_count(void);
 const char *trace_site_name(unsigned int site);
+/* The folder of the site's source, its first folder under the build's
+ * obj/: "app" for the application's own, "kernel", "drivers", "boot",
+ * "board", ...; "other" for library code; "" out of range. */
+const char *trace_site_folder(unsigned int site);
 uintptr_t trace_site_addr(unsigned int site);
 int trace_site_of(uintptr_t func);	/* index, or -1 */
 

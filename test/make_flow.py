@@ -13,6 +13,7 @@ MODULES = [
     "mk_apps",
     "mk_quote",
     "mk_status",
+    "mk_appfilter",
 ]
 
 

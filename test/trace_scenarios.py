@@ -219,7 +219,7 @@ def stage_trace(h, res, board):
 
     # shell: every command once well formed and once malformed
     session = [
-        (b"help", r"^  funcs +GLOB +list traceable functions"),
+        (b"help", r"^  funcs +GLOB\|@FOLDER +list traceable functions"),
         (b"tracer", r"^tracer: function \(on\)$"),
         (b"tracer bogus", r"^tracer: no such tracer"),
         (b"filter", r"^filter: tt_\*$"),
@@ -248,13 +248,15 @@ def stage_trace(h, res, board):
         (b"hist on tt_[", r"^hist: invalid glob$"),
         (b"hist on no_such_fn", r"^hist: the globs choose 0 functions; a histogram needs 1 to 32$"),
         (b"stats all", r"^stats: takes no arguments$"),
-        (b"funcs", r"^funcs: one valid glob$"),
+        (b"funcs", r"^funcs: one valid glob, or @FOLDER$"),
+        (b"funcs @", r"^funcs: one valid glob, or @FOLDER$"),
         (b"meta extra", r"^meta: takes no arguments$"),
         (b"nosuch cmd", r"^unknown command 'nosuch' \(try 'help'\)$"),
         (b"exit 300", r"^exit: the status is a number from 0 to 255$"),
         # and the well-formed ones, in an order that shows their effect
         (b"dump", r"^\[000\] \d+\.\d{6}: tt_alpha <-scenario_golden$"),
         (b"funcs tt_a*", r"^# 4 of \d+ traceable functions$"),
+        (b"funcs @app", r"^tt_alpha$"),     # test/target is the app: @app lists it
         (b"snapshot", None),
         (b"snapshot show", r"^# snapshot: oldest first"),
         (b"stop", None),

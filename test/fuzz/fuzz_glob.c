@@ -4,6 +4,7 @@
  * bytes (split at the first NUL). glob_valid and glob_match must never
  * read outside either; a pattern glob_valid rejects may still be matched
  * (the core never does that, but the matcher must stay in bounds).
+ * As a list, a bare '!' or '@' ("!@" too) is a bad pattern.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,9 +35,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bool all_good = true;
 
 	while ((n = glob_list_next(&p, &one)) != 0) {
+		/* A pattern after its '!' and, for a folder, its '@'. */
+		size_t skip = *one == '!';
+
+		skip += n > skip && one[skip] == '@';
 		must(one >= name && one + n <= name + slen);
-		all_good &= n > (*one == '!') &&
-			    glob_valid(one + (*one == '!'), n - (*one == '!'));
+		all_good &= n > skip && glob_valid(one + skip, n - skip);
 	}
 	must(!bad == all_good);
 	if (bad)

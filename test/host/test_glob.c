@@ -52,6 +52,10 @@ static void lists(void)
 	list_bad("ok x[a-", "x[a-");
 	list_bad("a ! b", "!");
 	list_bad("a,!x\\", "!x\\");
+	list_bad("@app !@kernel,@dr*", "");	/* '@': a source folder */
+	list_bad("a @ b", "@");
+	list_bad("a,!@", "!@");
+	list_bad("@[a-", "@[a-");
 }
 
 int main(int argc, char **argv)

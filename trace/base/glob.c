@@ -127,9 +127,10 @@ const char *glob_list_bad(const char *list, size_t *len)
 	size_t n;
 
 	while ((n = glob_list_next(&p, &pat)) != 0) {
-		bool neg = *pat == '!';
+		size_t skip = *pat == '!';	/* and "@GLOB"'s '@': a folder */
 
-		if (n == neg || !glob_valid(pat + neg, n - neg)) {
+		skip += n > skip && pat[skip] == '@';
+		if (n == skip || !glob_valid(pat + skip, n - skip)) {
 			*len = n;
 			return pat;
 		}

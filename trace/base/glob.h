@@ -18,7 +18,9 @@ bool glob_match(const char *pat, size_t len, const char *s);
 
 /*
  * Pattern lists, as filters take them: patterns separated by spaces,
- * commas, tabs or newlines; '!' in front of one excludes what it matches.
+ * commas, tabs or newlines; '!' in front of one excludes what it matches;
+ * '@GLOB' matches the folder of a function's source instead of its name
+ * ("@app": the application's functions; trace/core/ops_filter.c).
  * Longer lists than TRACE_PATTERN_MAX - 1 characters are refused, never
  * cut (the control layer keeps each in a buffer of that size,
  * trace/control/control.c): room for a list of a hundred function
@@ -30,7 +32,7 @@ bool glob_match(const char *pat, size_t len, const char *s);
  * end, '!' included) with its start in *pat, and moves *p past it. */
 size_t glob_list_next(const char **p, const char **pat);
 /* NULL if every pattern of the list is well formed; else the first bad
- * one, its length in *len. */
+ * one (a bare '!' or '@' included), its length in *len. */
 const char *glob_list_bad(const char *list, size_t *len);
 
 /* Kernel side (trace/control/filter_warn.c): prints "WHAT 'PATTERN' matches no

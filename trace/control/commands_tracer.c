@@ -76,7 +76,7 @@ static int check_patterns(const char *name, const char *pat)
 		memcpy(shown, bad, n);
 		shown[n] = '\0';
 		ksnprintf(why, sizeof(why), "invalid glob '%s' (an unclosed '[', a bare '!' "
-			  "or a trailing '\\')", shown);
+			  "or '@', or a trailing '\\')", shown);
 		return shell_usage(name, why);
 	}
 	return 0;
@@ -280,15 +280,16 @@ SHELL_CMD(profile, cmd_profile, "[on [GLOB...]|off|send|reset]", "the function p
 static int cmd_funcs(int argc, char **argv)
 {
 	unsigned int shown = 0;
+	size_t bad_len;
 
-	if (argc != 2 || !glob_valid(argv[1], strlen(argv[1])))
-		return shell_usage("funcs", "one valid glob");
+	if (argc != 2 || *argv[1] == '!' || glob_list_bad(argv[1], &bad_len))
+		return shell_usage("funcs", "one valid glob, or @FOLDER");
 	for (unsigned int i = 0; i < trace_site_count(); i++)
-		if (glob_match(argv[1], strlen(argv[1]), trace_site_name(i))) {
+		if (trace_site_selected(i, argv[1], strlen(argv[1]))) {
 			kprintf("%s\n", trace_site_name(i));
 			shown++;
 		}
 	kprintf("# %u of %u traceable functions\n", shown, trace_site_count());
 	return 0;
 }
-SHELL_CMD(funcs, cmd_funcs, "GLOB", "list traceable functions");
+SHELL_CMD(funcs, cmd_funcs, "GLOB|@FOLDER", "list traceable functions (@app: the application's)");

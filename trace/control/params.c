@@ -68,7 +68,7 @@ static int set_globs(const char **slot, const char *v)
 
 		memcpy(shown, bad, n);
 		shown[n] = '\0';
-		kprintf("trace: invalid glob '%s' (an unclosed '[', a bare '!' or a trailing '\\')\n",
+		kprintf("trace: invalid glob '%s' (an unclosed '[', a bare '!' or '@', or a trailing '\\')\n",
 			shown);
 		return -1;
 	}

@@ -164,6 +164,10 @@ struct trace_ops *trace_ops_literal(struct trace_ops *ops);
  * 0, TRACE_EBUSY (lock taken or ops not registered: try again later) or
  * TRACE_EPATCH. */
 int trace_ops_retire(struct trace_ops *ops, const uint64_t *sites);
+/* trace/core/ops_filter.c: whether one pattern of a filter list (its '!'
+ * taken off) selects the site: "@GLOB" matches the folder of its source
+ * (trace_site_folder), anything else its name. */
+bool trace_site_selected(unsigned int site, const char *pat, size_t len);
 /* trace/core/ops_filter.c: a new bitmap of the sites ops wants (its
  * filter less its notrace), or NULL out of memory. */
 uint64_t *trace_ops_want(const struct trace_ops *ops);

@@ -2,12 +2,24 @@
  * trace/core/ops_filter.c: an ops' filter and notrace patterns, compiled
  * to site bitmaps, and the bitmap of sites it wants (ops.c turns the
  * wants of every registered ops into each site's dispatch).
+ *
+ * A pattern is a glob over function names, or "@GLOB" over the folder
+ * of each function's source (bt_site_folder, from the link map): "@app"
+ * is the application's own functions, "@kernel" the kernel's. A C or
+ * C++ symbol never holds an '@', so the two cannot be confused.
  */
 #include <stdlib.h>
 
 #include "barrier.h"
 #include "core.h"
 #include "base/glob.h"
+
+bool trace_site_selected(unsigned int site, const char *pat, size_t len)
+{
+	if (len && *pat == '@')
+		return glob_match(pat + 1, len - 1, trace_site_folder(site));
+	return glob_match(pat, len, trace_site_name(site));
+}
 
 static bool is_sep(char c)
 {
@@ -33,7 +45,7 @@ static int compile_patterns(const char *s, uint64_t **out)
 		bool neg = *start == '!';
 		size_t len = (size_t)(p - start) - neg;
 
-		if (!len || !glob_valid(start + neg, len))
+		if (!len || !glob_valid(start + neg, len) || (len == 1 && start[neg] == '@'))
 			return TRACE_EINVAL;
 		any = true;
 		positive |= !neg;
@@ -46,7 +58,6 @@ static int compile_patterns(const char *s, uint64_t **out)
 	if (!bits)
 		return TRACE_ENOMEM;
 	for (unsigned int i = 0; i < bt_site_count; i++) {
-		const char *name = trace_site_name(i);
 		bool in = !positive, out_ = false;
 
 		for (p = s; *p;) {
@@ -60,7 +71,7 @@ static int compile_patterns(const char *s, uint64_t **out)
 				continue;
 			bool neg = *start == '!';
 
-			if (glob_match(start + neg, (size_t)(p - start) - neg, name)) {
+			if (trace_site_selected(i, start + neg, (size_t)(p - start) - neg)) {
 				if (neg)
 					out_ = true;
 				else

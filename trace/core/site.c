@@ -4,6 +4,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core.h"
 #include "kprintf.h"
@@ -29,6 +30,19 @@ unsigned int trace_site_count(void)
 const char *trace_site_name(unsigned int site)
 {
 	return site < bt_site_count ? bt_sym_names + bt_syms[bt_sites[site]].name : NULL;
+}
+
+/* The folder names are NUL-terminated, one after the other, in
+ * bt_folder_names (tools/mktables_map.c): a walk over a handful. */
+const char *trace_site_folder(unsigned int site)
+{
+	const char *name = bt_folder_names;
+
+	if (site >= bt_site_count || bt_site_folder[site] >= bt_folder_count)
+		return "";
+	for (unsigned int k = 0; k < bt_site_folder[site]; k++)
+		name += strlen(name) + 1;
+	return name;
 }
 
 uintptr_t trace_site_addr(unsigned int site)
