@@ -147,6 +147,12 @@ static void lockup_tick(unsigned int self, uint64_t ticks)
 	 * the others this time: their gaps may be the same pause. */
 	if (!prev || now - prev > limit / 2)
 		return;
+	/* The CPU silent longest is reported: the first to stall, which
+	 * may have stopped others (one waiting on it with interrupts
+	 * masked goes silent later). Lowest number on a tie. */
+	unsigned int stuck = NR_CPUS;
+	uint64_t stuck_beat = 0;
+
 	for (unsigned int c = 0; c < smp_num_cpus(); c++) {
 		uint64_t b = READ_ONCE(beat[c]);
 
@@ -154,16 +160,19 @@ static void lockup_tick(unsigned int self, uint64_t ticks)
 		if (c == self || !b || (int64_t)(now - b) <= (int64_t)limit ||
 		    READ_ONCE(reported[c]) == b || !READ_ONCE(cpu_data(c)->online))
 			continue;
-		if (!hang_report_begin())
-			return;
-		/* Still stuck, and not reported by another CPU meanwhile? */
-		if (READ_ONCE(beat[c]) == b && reported[c] != b) {
-			reported[c] = b;
-			report(c, b, now);
+		if (stuck == NR_CPUS || b < stuck_beat) {
+			stuck = c;
+			stuck_beat = b;
 		}
-		hang_report_end();
-		return;
 	}
+	if (stuck == NR_CPUS || !hang_report_begin())
+		return;
+	/* Still stuck, and not reported by another CPU meanwhile? */
+	if (READ_ONCE(beat[stuck]) == stuck_beat && reported[stuck] != stuck_beat) {
+		reported[stuck] = stuck_beat;
+		report(stuck, stuck_beat, now);
+	}
+	hang_report_end();
 }
 
 static void lockup_init(void)
