@@ -240,6 +240,15 @@ $(HOST)/mktables: tools/mktables.c tools/mktables_map.c tools/mktables_map.h \
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ tools/mktables.c tools/mktables_map.c tools/mktables_objs.c -lelf
 
+# make's check of TRACE= and BOOTARGS's names before a boot (CHECK_NAMES):
+# the kernel's own splitter and did-you-mean search, on the names read
+# from the built image.
+CHECK_NAMES_SRCS := tools/check-names.c kernel/bootinfo/bootargs_parse.c kernel/lib/nearest.c
+$(HOST)/check-names: $(CHECK_NAMES_SRCS) kernel/bootinfo/bootargs.h kernel/lib/nearest.h | setup-check
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/bootinfo -Ikernel/lib -o $@ $(CHECK_NAMES_SRCS) -lelf
+
 # Two links: the first with empty tables, from which mktables writes the
 # symbol table; the second with it. No function may move in between.
 LDFLAGS := -nostdlib -static-pie -Wl,--no-dynamic-linker -Wl,--gc-sections \
@@ -363,7 +372,7 @@ $(MAN_DIR)/baretrace.1: $(HOST)/baretrace tools/mkman
 	@$(if $(Q),echo "  MKMAN   $(MAN_DIR)")
 	$(Q)tools/mkman $(HOST)/baretrace $(MAN_DIR)
 
-host-tools: $(HOST)/mktables $(HOST)/baretrace $(MAN_DIR)/baretrace.1
+host-tools: $(HOST)/mktables $(HOST)/baretrace $(MAN_DIR)/baretrace.1 $(HOST)/check-names
 
 # 'make install [PREFIX=/usr/local] [DESTDIR=]': the host tool and its man
 # pages, where a package would put them.
@@ -438,6 +447,17 @@ endif
 RUN_DIR := $(BUILD)/run
 BT := $(HOST)/baretrace
 
+# A run's names checked before it boots: TRACE= ($(1); run-direct does
+# not trace) and each kernel word of BOOTARGS against what the built
+# image knows (tools/check-names.c), else make stops with the refusal,
+# each wrong name with the nearest known one, as its last line. A make
+# function in the recipe's first line: make expands a recipe's lines
+# after its prerequisites (the image) are made and before any runs, and
+# a failed recipe line would print make's "*** Error" line after it.
+CHECK_NAMES = $(call check_names_say,$(shell $(HOST)/check-names $(OUT)/baretrace.elf \
+  --what 'make $@' --trace '$(subst ','\'',$(1))' --bootargs '$(subst ','\'',$(value BOOTARGS))'))
+check_names_say = $(if $(filter ok,$(1)),,$(error $(or $(1),make $@: $(HOST)/check-names said nothing)))
+
 # The previous run's outputs go first (TRACE= must not leave its files
 # behind). Make cannot exit with main()'s status (a failed recipe makes
 # it exit 2), so the recipe prints it and tools/qemu-run keeps how the
@@ -448,6 +468,7 @@ BT := $(HOST)/baretrace
 # recipe's shell ignores SIGINT, so the report below is still written;
 # without a capture, SIGINT stops QEMU as it always did).
 run: all host-tools $(QEMU_DTB_DEP)
+	$(call CHECK_NAMES,$(TRACE))
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
 	@$(if $(CAPTURE),trap '' INT;) status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
 	  --bootargs "panic=poweroff $(TRACE_ARGS) $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)" \
@@ -490,7 +511,8 @@ RUN_DIRECT_REFUSAL = make run-direct: no tracing here, and BOOTARGS holds trace 
 ($(BOOTARGS_TRACE)), whose binary frames would reach the terminal; run them captured: \
 make$(if $(filter-out examples/demo,$(APP)), APP=$(APP)) TRACE= BOOTARGS='$(subst ','\'',$(BOOTARGS))' run
 
-run-direct: all $(QEMU_DTB_DEP)
+run-direct: all $(HOST)/check-names $(QEMU_DTB_DEP)
+	$(call CHECK_NAMES,)
 	$(if $(BOOTARGS_TRACE),@echo '$(subst ','\'',$(RUN_DIRECT_REFUSAL))' >&2; exit 2)
 	$(RUN) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
 
@@ -718,6 +740,7 @@ $(RPI_UBOOT_DEB) $(RPI_KERNEL_DEB)/.fetched:
 # card's (cmdline.txt: make run's tracing unless BOOTARGS= says otherwise).
 # The trace is captured and reported as by make run.
 run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched $(QEMU_BIN)
+	$(call CHECK_NAMES,$(TRACE))
 	$(Q)[ -n "$(RPI_QEMU_DTB)" ] || { echo "make run-uboot: BOARD=$(BOARD) names no \
 	  device tree for QEMU (RPI_QEMU_DTB)" >&2; exit 1; }
 	$(Q)tools/mksdcard --out $(OUT)/run-uboot/sdcard.img --flow uboot --no-firmware \
