@@ -11,6 +11,7 @@ import importlib
 MODULES = [
     "mk_fetch",
     "mk_apps",
+    "mk_names",
 ]
 
 
