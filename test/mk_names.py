@@ -35,6 +35,8 @@ def lines_of(out):
 
 
 def check_refused(h, res, board, qemu, log, args, target, want, typo):
+    """want: the name the last line suggests, or a list: the names it
+    lists when none is near."""
     if os.path.exists(log):
         os.remove(log)
     cmd = ["make", f"BOARD={board}", f"QEMU_BIN={qemu}"] + args + [target]
@@ -42,19 +44,27 @@ def check_refused(h, res, board, qemu, log, args, target, want, typo):
     lines = lines_of(out)
     last = lines[-1] if lines else ""
     booted = open(log).read() if os.path.exists(log) else ""
+    said = (rf"did you mean '{want}'\?" if isinstance(want, str)
+            else r"\(known: " + ", ".join(want) + r"\)")
     res.record(f"names: make {' '.join(args)} {target} is refused before QEMU starts, "
-               f"the last line naming {typo} and 'did you mean {want}'",
+               f"the last line naming {typo} and " + (f"'did you mean {want}'" if
+                                                      isinstance(want, str) else
+                                                      "every tracer (none is near)"),
                st not in (0, None) and not booted
                and re.search(rf"\bmake {target}: refused before the boot\b", last)
-               and typo in last and re.search(rf"did you mean '{want}'\?", last)
+               and typo in last and re.search(said, last)
                and not any("bootargs:" in l or "U-Boot" in l for l in lines),
                f"status {st}; QEMU called: {booted!r}\n" + "\n".join(lines[-15:]))
 
 
-def check_make(h, res, board, d):
+def check_make(h, res, board, d, tracers):
     qemu, log = fake_qemu(d)
     check_refused(h, res, board, qemu, log, [f"TRACE={TYPO_TRACE}"], "run",
                   "function_graph", f"TRACE={TYPO_TRACE}")
+    # No tracer is near "graph": each is listed, as the booted image
+    # lists them (check_target).
+    check_refused(h, res, board, qemu, log, ["TRACE=graph"], "run", tracers or ["?"],
+                  "TRACE=graph")
     check_refused(h, res, board, qemu, log, ["BOOTARGS=maxcpu=2 -- x"], "run",
                   "maxcpus", "'maxcpu=2'")
     check_refused(h, res, board, qemu, log, ["TRACE=", "BOOTARGS=trace=functoin"], "run",
@@ -88,18 +98,22 @@ def known_list(text):
 
 def check_target(h, res, board):
     """The target's own suggestions, and the names make's check reads from
-    the ELF are the ones the booted image lists."""
+    the ELF are the ones the booted image lists. Returns the tracers the
+    target lists for a name none is near."""
     image = h.make_dir(board, "examples/demo")
     st, out = h.boot(board, image, "direct",
-                     f"panic=poweroff maxcpu=2 xyzzy=1 trace={TYPO_TRACE}", timeout=120)
+                     f"panic=poweroff maxcpu=2 xyzzy=1 trace={TYPO_TRACE} trace=graph",
+                     timeout=120)
     h.expect(res, "names: the target suggests the nearest name for a mistyped parameter and "
              "tracer, and ends the run on the tracer (a trace setting)", st, out, status=2,
              present=[r"^bootargs: unknown kernel parameter 'maxcpu=2' \(did you mean "
                       r"'maxcpus'\?\)$",
                       rf"^trace: no such tracer '{TYPO_TRACE}' \(did you mean "
                       r"'function_graph'\?\)$",
-                      r"^trace: not applied: trace \(see above\)"],
+                      r"^trace: not applied: trace\b.* \(see above\)"],
              absent=[r"^demo: "])
+    m = re.search(r"^trace: no such tracer 'graph' \(tracers: ([a-z_, ]+)\)$", out, re.M)
+    tracers = m.group(1).split(", ") if m else None
     target_names = known_list(out)
     checker = os.path.join(h.HOST, "check-names")
     st2, said = h.run([checker, os.path.join(image, "baretrace.elf"), "--bootargs", "xyzzy=1"]) \
@@ -121,6 +135,7 @@ def check_target(h, res, board):
              present=[r"^tracer: no such tracer 'functoin' \(did you mean 'function'\?\)$",
                       r"^tracer: no such tracer 'profle' \(tracers: function, function_graph, "
                       r"nop\)$"])
+    return tracers
 
 
 def check(h, res, board):
@@ -128,6 +143,6 @@ def check(h, res, board):
     if st != 0:
         res.record("names: the image and host tools build", False, out[-3000:])
         return
+    tracers = check_target(h, res, board)
     with tempfile.TemporaryDirectory() as d:
-        check_make(h, res, board, d)
-    check_target(h, res, board)
+        check_make(h, res, board, d, tracers)

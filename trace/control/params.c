@@ -103,7 +103,7 @@ static int param_trace(const char *v)
 	return set_str(&p_tracer, v);
 }
 KERNEL_PARAM("trace", param_trace,
-	     "tracer to start at boot: function, function_graph, profile, coverage, nop");
+	     "the tracer to start at boot; the line above names the tracers");
 
 static int param_filter(const char *v) { return set_globs(&p_filter, v); }
 KERNEL_PARAM("trace_filter", param_filter, "functions to trace (globs, at most 1023 characters)");
