@@ -107,7 +107,7 @@ KERNEL_ONLY := -mgeneral-regs-only
 # Files on the path from exception entry, the console and early boot:
 # never traced (the trace core joins this list when it lands).
 NOTRACE := boot/% trace/% wire/% test/bench/instrumented.c \
-  kernel/lib/kfmt.c kernel/lib/string.c \
+  kernel/lib/kfmt.c kernel/lib/string.c kernel/lib/nearest.c \
   kernel/cpu/entry.S kernel/cpu/exception.c kernel/cpu/esr.c kernel/cpu/fault.c \
   kernel/cpu/fault_probe.S kernel/cpu/irq.c kernel/cpu/mmu.c kernel/cpu/text_alias.c kernel/cpu/tls.c \
   kernel/console/console.c kernel/bootinfo/fdt.c \
