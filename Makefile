@@ -249,6 +249,17 @@ $(HOST)/check-names: $(CHECK_NAMES_SRCS) kernel/bootinfo/bootargs.h kernel/lib/n
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/bootinfo -Ikernel/lib -o $@ $(CHECK_NAMES_SRCS) -lelf
 
+# A run's names checked before it boots: TRACE= ($(1); run-direct does
+# not trace) and each kernel word of BOOTARGS against what the built
+# image knows (tools/check-names.c), else make stops with the refusal,
+# each wrong name with the nearest known one, as its last line. A make
+# function in the recipe's first line: make expands a recipe's lines
+# after its prerequisites (the image) are made and before any runs, and
+# a failed recipe line would print make's "*** Error" line after it.
+CHECK_NAMES = $(call check_names_say,$(shell $(HOST)/check-names $(OUT)/baretrace.elf \
+  --what 'make $@' --trace '$(subst ','\'',$(1))' --bootargs '$(subst ','\'',$(value BOOTARGS))'))
+check_names_say = $(if $(filter ok,$(1)),,$(error $(or $(1),make $@: $(HOST)/check-names said nothing)))
+
 # Two links: the first with empty tables, from which mktables writes the
 # symbol table; the second with it. No function may move in between.
 LDFLAGS := -nostdlib -static-pie -Wl,--no-dynamic-linker -Wl,--gc-sections \
@@ -446,17 +457,6 @@ endif
 endif
 RUN_DIR := $(BUILD)/run
 BT := $(HOST)/baretrace
-
-# A run's names checked before it boots: TRACE= ($(1); run-direct does
-# not trace) and each kernel word of BOOTARGS against what the built
-# image knows (tools/check-names.c), else make stops with the refusal,
-# each wrong name with the nearest known one, as its last line. A make
-# function in the recipe's first line: make expands a recipe's lines
-# after its prerequisites (the image) are made and before any runs, and
-# a failed recipe line would print make's "*** Error" line after it.
-CHECK_NAMES = $(call check_names_say,$(shell $(HOST)/check-names $(OUT)/baretrace.elf \
-  --what 'make $@' --trace '$(subst ','\'',$(1))' --bootargs '$(subst ','\'',$(value BOOTARGS))'))
-check_names_say = $(if $(filter ok,$(1)),,$(error $(or $(1),make $@: $(HOST)/check-names said nothing)))
 
 # The previous run's outputs go first (TRACE= must not leave its files
 # behind). Make cannot exit with main()'s status (a failed recipe makes
