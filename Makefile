@@ -249,15 +249,25 @@ $(HOST)/check-names: $(CHECK_NAMES_SRCS) kernel/bootinfo/bootargs.h kernel/lib/n
 	@$(if $(Q),echo "  HOSTCC  $@")
 	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/bootinfo -Ikernel/lib -o $@ $(CHECK_NAMES_SRCS) -lelf
 
-# A run's names checked before it boots: TRACE= ($(1); run-direct does
-# not trace) and each kernel word of BOOTARGS against what the built
-# image knows (tools/check-names.c), else make stops with the refusal,
-# each wrong name with the nearest known one, as its last line. A make
-# function in the recipe's first line: make expands a recipe's lines
-# after its prerequisites (the image) are made and before any runs, and
-# a failed recipe line would print make's "*** Error" line after it.
+# A run's names, checked before it boots: TRACE= (not for run-direct,
+# which does not trace) and each kernel word of BOOTARGS, against what
+# the built image knows (tools/check-names.c). A wrong one stops make
+# with the refusal, each wrong name with the nearest known one, as the
+# last line make prints: the check is a make function in a prerequisite's
+# recipe, which make expands once the image is built and before the run
+# target's recipe starts (a failing shell line would be followed by
+# make's "*** Error" line). Prerequisites of their own rules here, so the
+# run recipes stay as they are; not .PHONY, being no goal of their own
+# (no file has their names: they always run).
+run $(if $(filter rpi,$(BOARD_FLOW)),run-uboot): check-run-names
+run-direct: check-direct-names
+check-run-names: all $(HOST)/check-names
+	$(call CHECK_NAMES,$(TRACE))
+check-direct-names: all $(HOST)/check-names
+	$(call CHECK_NAMES,)
 CHECK_NAMES = $(call check_names_say,$(shell $(HOST)/check-names $(OUT)/baretrace.elf \
-  --what 'make $@' --trace '$(subst ','\'',$(1))' --bootargs '$(subst ','\'',$(value BOOTARGS))'))
+  --what 'make $(firstword $(filter run run-uboot run-direct,$(MAKECMDGOALS)) $@)' \
+  --trace '$(subst ','\'',$(1))' --bootargs '$(subst ','\'',$(value BOOTARGS))'))
 check_names_say = $(if $(filter ok,$(1)),,$(error $(or $(1),make $@: $(HOST)/check-names said nothing)))
 
 # Two links: the first with empty tables, from which mktables writes the
@@ -468,7 +478,6 @@ BT := $(HOST)/baretrace
 # recipe's shell ignores SIGINT, so the report below is still written;
 # without a capture, SIGINT stops QEMU as it always did).
 run: all host-tools $(QEMU_DTB_DEP)
-	$(call CHECK_NAMES,$(TRACE))
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
 	@$(if $(CAPTURE),trap '' INT;) status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
 	  --bootargs "panic=poweroff $(TRACE_ARGS) $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)" \
@@ -511,8 +520,7 @@ RUN_DIRECT_REFUSAL = make run-direct: no tracing here, and BOOTARGS holds trace 
 ($(BOOTARGS_TRACE)), whose binary frames would reach the terminal; run them captured: \
 make$(if $(filter-out examples/demo,$(APP)), APP=$(APP)) TRACE= BOOTARGS='$(subst ','\'',$(BOOTARGS))' run
 
-run-direct: all $(HOST)/check-names $(QEMU_DTB_DEP)
-	$(call CHECK_NAMES,)
+run-direct: all $(QEMU_DTB_DEP)
 	$(if $(BOOTARGS_TRACE),@echo '$(subst ','\'',$(RUN_DIRECT_REFUSAL))' >&2; exit 2)
 	$(RUN) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
 
@@ -740,7 +748,6 @@ $(RPI_UBOOT_DEB) $(RPI_KERNEL_DEB)/.fetched:
 # card's (cmdline.txt: make run's tracing unless BOOTARGS= says otherwise).
 # The trace is captured and reported as by make run.
 run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched $(QEMU_BIN)
-	$(call CHECK_NAMES,$(TRACE))
 	$(Q)[ -n "$(RPI_QEMU_DTB)" ] || { echo "make run-uboot: BOARD=$(BOARD) names no \
 	  device tree for QEMU (RPI_QEMU_DTB)" >&2; exit 1; }
 	$(Q)tools/mksdcard --out $(OUT)/run-uboot/sdcard.img --flow uboot --no-firmware \
