@@ -158,7 +158,7 @@ static void hint(char *buf, size_t cap, const char *list, const char *word, size
 	}
 	k = (size_t)snprintf(buf, cap, "(known:");
 	for (const char *p = list; *p && k < cap; p += strlen(p) + 1)
-		k += (size_t)snprintf(buf + k, cap - k, "%s%s", k > 8 ? sep : " ", p);
+		k += (size_t)snprintf(buf + k, cap - k, "%s%s", p == list ? " " : sep, p);
 	if (k < cap)
 		snprintf(buf + k, cap - k, ")");
 }
