@@ -10,6 +10,19 @@ BOOTARGS ?=
 QEMU_FLAGS ?=
 V ?= 0
 
+# make run and run-uboot keep how the run ended, and its trace, in
+# RUN_DIR. An earlier run's go as soon as make starts with one of them
+# as a goal, before any check or build: a run that does not happen (a
+# compile error, a refusal, a Ctrl-C in the build) leaves no status or
+# trace that looks like its own (docs/running.md). Not under -n or -q.
+RUN_DIR := build/run
+ifneq ($(filter run run-uboot,$(MAKECMDGOALS)),)
+ifeq ($(findstring n,$(firstword -$(MAKEFLAGS)))$(findstring q,$(firstword -$(MAKEFLAGS))),)
+$(shell rm -f $(RUN_DIR)/trace.bt $(RUN_DIR)/trace.txt $(RUN_DIR)/trace.json \
+  $(RUN_DIR)/trace.folded $(RUN_DIR)/status)
+endif
+endif
+
 BOARDS := $(sort $(patsubst board/%/board.mk,%,$(wildcard board/*/board.mk)))
 ifeq ($(filter $(BOARD),$(BOARDS)),)
 $(error unknown BOARD '$(BOARD)'; valid boards: $(BOARDS))
@@ -435,14 +448,49 @@ comma := ,
 space := $(subst x, ,x)
 TRACE_FILTER_WORD = $(subst $(space),$(comma),$(strip $(TRACE_FILTER)))
 TRACE_ARGS := $(if $(TRACE),trace=$(TRACE) $(if $(TRACE_FILTER_WORD),trace_filter=$(TRACE_FILTER_WORD)))
+# BOOTARGS and EXEC reach the target as typed (docs/running.md,
+# "Quoting"): read with $(value ...), so make expands no '$' in them
+# ($retval stays $retval), and given to the shell single-quoted
+# (shell_quote), so the shell expands nothing either; the U-Boot scripts
+# quote them for U-Boot's shell (tools/uboot-quote). The boot line of
+# every run target is make's words, then BOOTARGS: panic=poweroff (a
+# crash or panic ends the run with its status), make run's tracing
+# (TRACE_ARGS) where the run is captured (run, run-uboot, the Pi's
+# cmdline.txt), then BOOTARGS, so a word of BOOTARGS overrides make's.
+shell_quote = '$(subst ','\'',$(1))'
+boot_line = panic=poweroff$(if $(strip $(1)), $(strip $(1)))$(if $(value BOOTARGS), $(value BOOTARGS))
+# A value no boot line carries (a line break, a control character:
+# tools/uboot-quote names it) is refused before anything is built. (A
+# newline is looked for here: make's $(shell) would not pass it on.)
+define newline
+
+
+endef
+ifneq ($(value BOOTARGS),)
+BOOTARGS_REFUSED := $(if $(findstring $(newline),$(value BOOTARGS)),the boot arguments hold a \
+newline (0x0a): they are one line,$(patsubst uboot-quote:,,$(shell tools/uboot-quote \
+$(call shell_quote,$(value BOOTARGS)) 2>&1 >/dev/null)))
+ifneq ($(BOOTARGS_REFUSED),)
+$(error BOOTARGS: $(strip $(BOOTARGS_REFUSED)); nothing was built or run)
+endif
+endif
 # The trace settings in BOOTARGS: its kernel words (before a lone --)
 # named trace or trace_*. The target sends what they start as binary
 # frames, so make run captures whenever there is one (TRACE= too), and
-# run-direct, which does not capture, refuses them.
+# run-direct, which does not capture, refuses them. EXEC= is the
+# capture's (--exec): given, make run captures too.
 kernel_words = $(if $(filter --,$(firstword $(1))),,$(if $(1),$(firstword $(1)) \
   $(call kernel_words,$(wordlist 2,$(words $(1)),$(1)))))
-BOOTARGS_TRACE = $(filter trace trace=% trace_% "trace=% "trace_%,$(call kernel_words,$(BOOTARGS)))
-CAPTURE = $(or $(TRACE),$(BOOTARGS_TRACE))
+BOOTARGS_TRACE = $(filter trace trace=% trace_% "trace=% "trace_%,$(call kernel_words,$(value BOOTARGS)))
+CAPTURE = $(or $(TRACE),$(BOOTARGS_TRACE),$(value EXEC))
+# run-direct and debug capture nothing, so they cannot send EXEC's
+# commands: refused before anything is built, never dropped in silence.
+ifneq ($(value EXEC),)
+ifneq ($(filter run-direct debug,$(MAKECMDGOALS)),)
+$(error EXEC= goes to the shell through make run's capture (and run-uboot's); \
+$(filter run-direct debug,$(MAKECMDGOALS)) captures nothing: make BOOTARGS=shell EXEC=... run)
+endif
+endif
 # ICOUNT=1: QEMU's clock counts instructions (-icount), so durations are
 # the same on every run; without it they are host time, which moves with
 # the host's load (docs/running.md). shift=4: 16 ns an instruction, one
@@ -465,32 +513,38 @@ ifeq ($(findstring $(ICOUNT_FLAGS),$(QEMU_FLAGS)),)
 override QEMU_FLAGS += $(ICOUNT_FLAGS)
 endif
 endif
-RUN_DIR := $(BUILD)/run
 BT := $(HOST)/baretrace
 
 # The previous run's outputs go first (TRACE= must not leave its files
-# behind). Make cannot exit with main()'s status (a failed recipe makes
-# it exit 2), so the recipe prints it and tools/qemu-run keeps how the
-# run ended in $(RUN_DIR)/status ("exit N", or "WORD CODE" for a crash,
-# panic, hang, watchdog reset or interrupt). TIMEOUT=S asks the target
-# to end the run as a hang after S seconds (the capture's --timeout).
-# A Ctrl-C is the capture's: it asks the target to end the run (the
-# recipe's shell ignores SIGINT, so the report below is still written;
-# without a capture, SIGINT stops QEMU as it always did).
+# behind; they went at make's start too, RUN_DIR above). Make cannot
+# exit with main()'s status (a failed recipe makes it exit 2), so the
+# recipe prints it and tools/qemu-run keeps how the run ended in
+# $(RUN_DIR)/status ("exit N", or "WORD CODE" for a crash, panic, hang,
+# watchdog reset, interrupt, refusal or failed capture). TIMEOUT=S asks
+# the target to end the run as a hang after S seconds (the capture's
+# --timeout). A Ctrl-C is the capture's: it asks the target to end the
+# run; without a capture, SIGINT stops QEMU and qemu-run says
+# "interrupt". The recipe's shell notes SIGINT and goes on ('trap :',
+# not "trap ''", which qemu-run would inherit as ignored and could not
+# catch), so the report below is still written.
 run: all host-tools $(QEMU_DTB_DEP)
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
-	@$(if $(CAPTURE),trap '' INT;) status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
-	  --bootargs "panic=poweroff $(TRACE_ARGS) $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)" \
+	@trap : INT; status=0; $(RUN) $(if $(filter uboot,$(BOARD_RUN)),--uboot $(UBOOT_BIN)) \
+	  --bootargs $(call shell_quote,$(call boot_line,$(TRACE_ARGS))) --qemu-flags "$(QEMU_FLAGS)" \
 	  $(if $(TIMEOUT),--timeout '$(TIMEOUT)') --status $(RUN_DIR)/status \
-	  $(if $(CAPTURE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
+	  $(if $(CAPTURE),--capture $(RUN_DIR)/trace.bt $(if $(value EXEC),--exec $(call shell_quote,$(value EXEC)))) || status=$$?; \
 	$(RUN_REPORT)
 
 # After a captured boot (make run, make run-uboot): the report, stats and
 # exports of $(RUN_DIR)/trace.bt, each written whatever became of the
 # others; ends the recipe with the boot's status, said with its word.
+# A trace of its 8-byte magic alone (docs/wire.md 3: a capture for EXEC=
+# of a run that traced nothing) has nothing to report: said in one line.
 define RUN_REPORT
 	elf=$(OUT)/baretrace.elf; \
-	if [ -s $(RUN_DIR)/trace.bt ]; then \
+	if [ -f $(RUN_DIR)/trace.bt ] && [ $$(wc -c < $(RUN_DIR)/trace.bt) -le 8 ]; then \
+	  echo; echo "trace:  none in $(RUN_DIR)/trace.bt (the target traced nothing)"; \
+	elif [ -s $(RUN_DIR)/trace.bt ]; then \
 	  $(BT) report $(RUN_DIR)/trace.bt --elf $$elf > $(RUN_DIR)/trace.txt; \
 	  n=$$(wc -l < $(RUN_DIR)/trace.txt); \
 	  if [ $$n -le 40 ]; then shown="$$n lines"; else shown="first 40 of $$n lines"; fi; \
@@ -509,23 +563,31 @@ define RUN_REPORT
 	if [ "$$word" = exit ]; then \
 	  [ $$status = 0 ] || echo "make $@: exit status $$code (main()'s status, in $(RUN_DIR)/status$$( \
 	    [ "$$code" = $$status ] || echo "; exit code $$status"))" >&2; \
+	elif [ "$$word" = capture ]; then \
+	  echo "make $@: the capture failed ($(RUN_DIR)/status: $$word $$code; its 'baretrace capture:' line above says why)" >&2; \
+	  [ $$status != 0 ] || status=1; \
 	else echo "make $@: $$word ($(RUN_DIR)/status: $$word $$code)" >&2; \
 	  [ $$status != 0 ] || status=1; fi; \
 	exit $$status
 endef
 
 # run-direct does not capture: a trace setting in BOOTARGS is refused
-# with the command that would capture it.
+# with the command that would capture it, BOOTARGS in it as typed (a
+# shell reads the line back to the same words; printf, not echo, which
+# would take a backslash for an escape).
 RUN_DIRECT_REFUSAL = make run-direct: no tracing here, and BOOTARGS holds trace settings \
 ($(BOOTARGS_TRACE)), whose binary frames would reach the terminal; run them captured: \
-make$(if $(filter-out examples/demo,$(APP)), APP=$(APP)) TRACE= BOOTARGS='$(subst ','\'',$(BOOTARGS))' run
+make$(if $(filter-out qemu-virt,$(BOARD)), BOARD=$(BOARD))$(if $(filter-out examples/demo,$(APP)), \
+APP=$(APP)) TRACE= BOOTARGS=$(call shell_quote,$(value BOOTARGS)) run
 
 run-direct: all $(QEMU_DTB_DEP)
-	$(if $(BOOTARGS_TRACE),@echo '$(subst ','\'',$(RUN_DIRECT_REFUSAL))' >&2; exit 2)
-	$(RUN) --bootargs "panic=poweroff $(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
+	$(if $(BOOTARGS_TRACE),@printf '%s\n' $(call shell_quote,$(RUN_DIRECT_REFUSAL)) >&2; exit 2)
+	$(RUN) --bootargs $(call shell_quote,$(call boot_line,)) --qemu-flags "$(QEMU_FLAGS)"
 
+# Under gdb no panic=poweroff: a crash or panic waits for the debugger
+# (panic=halt, the default), which is what a debug session wants.
 debug: all $(QEMU_DTB_DEP)
-	$(RUN) --debug $(OUT)/baretrace.elf --bootargs "$(BOOTARGS)" --qemu-flags "$(QEMU_FLAGS)"
+	$(RUN) --debug $(OUT)/baretrace.elf --bootargs $(call shell_quote,$(value BOOTARGS)) --qemu-flags "$(QEMU_FLAGS)"
 
 # ---- tests ----------------------------------------------------------------
 # make test uses every fetched file (tools/setup test fetches them; the
@@ -623,7 +685,8 @@ help:
 	@echo "  make run          boot the app on QEMU (through U-Boot on qemu-virt), trace it,"
 	@echo "                    write build/run/trace.{bt,txt,json,folded}; fails when main()"
 	@echo "                    returns non-zero, or on a crash, panic, hang or Ctrl-C, and says"
-	@echo "                    how the run ended (also in build/run/status: exit N, or WORD CODE)"
+	@echo "                    how the run ended (also in build/run/status: exit N, or WORD CODE;"
+	@echo "                    removed when make starts, so a run that did not happen has none)"
 	@echo "  make run-direct   boot with -kernel, no U-Boot, no tracing (trace settings in"
 	@echo "                    BOOTARGS are refused: make TRACE= BOOTARGS='...' run captures them)"
 	@echo "  make debug        QEMU halted with a gdb stub, gdb-multiarch attached"
@@ -666,7 +729,8 @@ help:
 	@printf '  %-22s %s\n' "TRACE=$(TRACE)" "make run's tracer: function, function_graph, profile, or empty"
 	@printf '  %-22s %s\n' "" "for none (trace settings in BOOTARGS are still captured)"
 	@printf '  %-22s %s\n' "TRACE_FILTER='a* !b'" "make run's functions (globs, !GLOB excludes; default: APP/trace_filter)"
-	@printf '  %-22s %s\n' "EXEC='CMD; CMD'" "make run: commands for the console shell (baretrace capture --exec)"
+	@printf '  %-22s %s\n' "EXEC='CMD; CMD'" "make run: commands for the console shell (baretrace capture --exec;"
+	@printf '  %-22s %s\n' "" "captured even with TRACE=; the shell needs BOOTARGS=shell)"
 	@printf '  %-22s %s\n' "TIMEOUT=S" "make run: after S seconds end the run as a hang (status 124, every output written)"
 	@printf '  %-22s %s\n' "QEMU_FLAGS='...'" "extra QEMU options, in every mode"
 	@printf '  %-22s %s\n' "ICOUNT=1" "QEMU's clock counts instructions (-icount shift=4,sleep=off):"
@@ -693,18 +757,20 @@ help:
 # also get, next to the Image, what the Pi firmware boots:
 #   kernel8.img   the Image under the name the firmware loads (BOARD_IMAGE_NAME)
 #   config.txt    the firmware's settings (BOARD_CONFIG_TXT)
-#   cmdline.txt   BOOTARGS; the firmware hands it over in /chosen/bootargs.
-#                 Without BOOTARGS=, make run's tracing (TRACE_ARGS), so a
-#                 card records a trace out of the box; BOOTARGS= (even
-#                 empty) replaces it.
-#   boot.scr      the U-Boot flow's script (board/rpi-common/boot.cmd)
+#   cmdline.txt   the boot line of make run (boot_line): panic=poweroff,
+#                 make run's tracing (TRACE_ARGS; TRACE= for none), then
+#                 BOOTARGS as typed; the firmware hands it over in
+#                 /chosen/bootargs, so a card records a trace out of the
+#                 box and ends a crash as make run does.
+#   boot.scr      the U-Boot flow's script (board/rpi-common/boot.cmd),
+#                 setting bootargs to cmdline.txt's line, quoted for
+#                 U-Boot's shell (tools/uboot-quote)
 # 'make sdcard FIRMWARE_DIR=dir [SDCARD_FLOW=uboot]' adds the firmware
 # files (RPI_FIRMWARE) and writes sdcard/ and sdcard.img (tools/mksdcard).
 ifeq ($(BOARD_FLOW),rpi)
 RPI_BOOT_FILES := $(OUT)/$(BOARD_IMAGE_NAME) $(OUT)/config.txt $(OUT)/cmdline.txt \
   $(OUT)/boot.scr
-RPI_CMDLINE = $(if $(filter undefined file,$(origin BOOTARGS)),$(TRACE_ARGS),$(BOOTARGS))
-RPI_BOOTARGS = $(subst ','\'',$(RPI_CMDLINE))
+RPI_CMDLINE = $(call boot_line,$(TRACE_ARGS))
 SDCARD_FLOW ?= direct
 FIRMWARE_DIR ?=
 .PHONY: sdcard run-uboot rpi-bootargs
@@ -719,14 +785,13 @@ $(OUT)/config.txt: $(BOARD_CONFIG_TXT)
 # Rewritten only when BOOTARGS changes, so boot.scr is remade only then.
 $(OUT)/cmdline.txt: rpi-bootargs
 	@mkdir -p $(dir $@)
-	$(Q)printf '%s\n' '$(RPI_BOOTARGS)' > $@.new
+	$(Q)printf '%s\n' $(call shell_quote,$(RPI_CMDLINE)) > $@.new
 	$(Q)if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
+# The template's @BOOTARGS@ becomes cmdline.txt's line as one U-Boot word.
 $(OUT)/boot.cmd: board/rpi-common/boot.cmd $(OUT)/cmdline.txt
-	$(Q)case '$(RPI_BOOTARGS)' in *'"'*|*'$$'*|*';'*) \
-	  echo "make: BOOTARGS may not hold '\"', '\$$' or ';' (they would change boot.scr)" >&2; \
-	  exit 1 ;; esac
-	$(Q)sed "s|@BOOTARGS@|$$(sed 's/[\\|&]/\\&/g' $(OUT)/cmdline.txt)|" $< > $@
+	$(Q)word=$$(tools/uboot-quote "$$(cat $(OUT)/cmdline.txt)") && \
+	  sed "s|@BOOTARGS@|$$(printf '%s' "$$word" | sed 's/[\\|&]/\\&/g')|" $< > $@
 
 $(OUT)/boot.scr: $(OUT)/boot.cmd
 	@$(if $(Q),echo "  MKIMAGE $@")
@@ -745,7 +810,7 @@ $(RPI_UBOOT_DEB) $(RPI_KERNEL_DEB)/.fetched:
 # The card is 'make sdcard SDCARD_FLOW=uboot' less the firmware, which
 # QEMU stands in for: it loads U-Boot and Debian's device tree for the
 # board; U-Boot runs boot.scr from the card, so the boot arguments are the
-# card's (cmdline.txt: make run's tracing unless BOOTARGS= says otherwise).
+# card's (cmdline.txt: make run's boot line, boot_line).
 # The trace is captured and reported as by make run.
 run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched $(QEMU_BIN)
 	$(Q)[ -n "$(RPI_QEMU_DTB)" ] || { echo "make run-uboot: BOARD=$(BOARD) names no \
@@ -754,10 +819,10 @@ run-uboot: all host-tools $(UBOOT_BIN) $(RPI_KERNEL_DEB)/.fetched $(QEMU_BIN)
 	  --uboot '$(UBOOT_BIN)' $(RPI_BOOT_FILES)
 	@mkdir -p $(RUN_DIR) && rm -f $(RUN_DIR)/trace.* $(RUN_DIR)/status
 	@dtb=$$(ls $(RPI_KERNEL_DEB)/usr/lib/linux-image-*/broadcom/$(RPI_QEMU_DTB) | head -n 1); \
-	$(if $(CAPTURE),trap '' INT;) status=0; $(RUN) --uboot '$(UBOOT_BIN)' --sd $(OUT)/run-uboot/sdcard.img \
+	trap : INT; status=0; $(RUN) --uboot '$(UBOOT_BIN)' --sd $(OUT)/run-uboot/sdcard.img \
 	  --qemu-flags "-dtb $$dtb $(QEMU_FLAGS)" --status $(RUN_DIR)/status \
 	  $(if $(TIMEOUT),--timeout '$(TIMEOUT)') \
-	  $(if $(CAPTURE),--capture $(RUN_DIR)/trace.bt $(if $(EXEC),--exec "$(EXEC)")) || status=$$?; \
+	  $(if $(CAPTURE),--capture $(RUN_DIR)/trace.bt $(if $(value EXEC),--exec $(call shell_quote,$(value EXEC)))) || status=$$?; \
 	echo "(U-Boot's mini UART output: $(OUT)/run-uboot/miniuart.log)"; \
 	$(RUN_REPORT)
 else
@@ -774,6 +839,6 @@ endif
 
 # 'make print-VAR' prints a variable (used by test/run.py).
 print-%:
-	@echo '$($*)'
+	@printf '%s\n' $(call shell_quote,$($*))
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)

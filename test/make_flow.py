@@ -11,6 +11,8 @@ import importlib
 MODULES = [
     "mk_fetch",
     "mk_apps",
+    "mk_quote",
+    "mk_status",
     "mk_names",
 ]
 

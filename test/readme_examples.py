@@ -41,6 +41,8 @@ import tempfile
 
 from docs_checks import check_figures, check_install, check_links, doc_files
 from readme_asking import check_hist, check_probe, check_typed
+from readme_probes import (check_probe_boot, check_probe_boot_return, check_probe_return,
+                           check_probe_two)
 from readme_run import match_output, run_dir_file, run_example
 
 EXAMPLE_RE = re.compile(r"^<!-- (example|output): ([\w-]+) -->\n```[\w]*\n(.*?)^```$",
@@ -486,7 +488,9 @@ def check_mbedtls(h, res, board, code, output):
 CHECKS = {"demo": check_demo, "report-filters": check_report_filters, "version": check_version,
           "filter": check_filter, "status": check_status, "hello": check_hello,
           "firmware": check_firmware, "coverage": check_coverage, "typed": check_typed,
-          "probe": check_probe, "hist": check_hist, "mbedtls": check_mbedtls}
+          "probe": check_probe, "hist": check_hist, "mbedtls": check_mbedtls,
+          "probe-two": check_probe_two, "probe-return": check_probe_return,
+          "probe-boot-return": check_probe_boot_return, "probe-boot": check_probe_boot}
 
 
 # ---- make commands and make help ---------------------------------------------
@@ -519,8 +523,22 @@ def readme_make_commands(text):
         for line in re.sub(r"\\\n", " ", block).splitlines():
             line = re.sub(r"^\$ ", "", line.strip())
             if line.startswith("make "):
-                cmds.append(line.split(";")[0])
+                cmds.append(first_command(line))
     return cmds
+
+
+def first_command(line):
+    """A shell line up to its first ';' outside quotes ('a;b' inside
+    BOOTARGS's single quotes is one probe list, not two commands)."""
+    quote = None
+    for i, c in enumerate(line):
+        if quote:
+            quote = None if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c == ";":
+            return line[:i]
+    return line
 
 
 def table_make_commands(text):

@@ -177,9 +177,9 @@ def stage_rpi4(res, board):
     res.record("rpi4: boot.scr is a U-Boot script that loads kernel8.img and runs booti",
                ok and itype == 6 and b"kernel8.img" in body and b"booti" in body, repr(body[:400]))
 
-    # A card records a trace by default: cmdline.txt holds make run's
-    # tracing (function_graph on the demo's trace_filter) unless BOOTARGS=
-    # says otherwise, and boot.scr carries the same line.
+    # A card boots as make run does: cmdline.txt holds make run's boot
+    # line (panic=poweroff, its tracing: function_graph on the demo's
+    # trace_filter), then BOOTARGS as typed; boot.scr carries the same.
     with open(os.path.join(ROOT, "examples/demo/trace_filter")) as f:
         demo_filter = f.read().strip()
     st_p, run_args = run(["make", "-s", "BOARD=rpi4", "print-TRACE_ARGS"])
@@ -188,22 +188,23 @@ def stage_rpi4(res, board):
         with open(os.path.join(d, "cmdline.txt")) as f:
             return f.read()
 
-    want = f"trace=function_graph trace_filter={demo_filter}\n"
+    want = f"panic=poweroff trace=function_graph trace_filter={demo_filter}\n"
     line = cmdline()
-    res.record("rpi4: cmdline.txt holds make run's tracing defaults without BOOTARGS=",
-               line == want and line == run_args.strip() + "\n" and
+    res.record("rpi4: cmdline.txt holds make run's boot line (panic=poweroff, its tracing) "
+               "without BOOTARGS=",
+               line == want and line == "panic=poweroff " + run_args.strip() + "\n" and
                want.strip().encode() in body, f"cmdline.txt {line!r}, make run {run_args!r}")
     st, out = run(["make", "BOARD=rpi4", "BOOTARGS=uart_baud=921600 trace=function"])
     _, _, body2 = ic.mkimage_script(os.path.join(d, "boot.scr"))
     line = cmdline()
-    res.record("rpi4: BOOTARGS= replaces cmdline.txt and boot.scr's arguments",
-               st == 0 and line == "uart_baud=921600 trace=function\n" and
-               b"uart_baud=921600 trace=function" in body2 and b"function_graph" not in body2,
+    res.record("rpi4: BOOTARGS= goes after make run's words in cmdline.txt and boot.scr",
+               st == 0 and line == want.strip() + " uart_baud=921600 trace=function\n" and
+               (want.strip() + " uart_baud=921600 trace=function").encode() in body2,
                f"cmdline.txt {line!r}\n" + out)
-    st, out = run(["make", "BOARD=rpi4", "BOOTARGS="])
+    st, out = run(["make", "BOARD=rpi4", "TRACE=", "BOOTARGS="])
     line = cmdline()
-    res.record("rpi4: BOOTARGS= (empty) leaves cmdline.txt empty: no tracing",
-               st == 0 and line == "\n", f"cmdline.txt {line!r}\n" + out)
+    res.record("rpi4: TRACE= BOOTARGS= leaves cmdline.txt with panic=poweroff alone: no tracing",
+               st == 0 and line == "panic=poweroff\n", f"cmdline.txt {line!r}\n" + out)
     run(["make", "BOARD=rpi4"])
 
     try:

@@ -83,15 +83,17 @@ def uboot_flow(h, res, pi):
                re.search(rf"^baretrace: {pi}, entered at EL2", text, re.M) is not None,
                f"status {st}\n--- mini UART:\n{mini[-1500:]}\n--- console:\n{text[-3000:]}")
 
-    # make run's tracing, as make itself prints it (not spelled here).
+    # make run's boot line: panic=poweroff, then its tracing, as make
+    # itself prints it (not spelled here).
     trace_args = h.make_var(pi, "TRACE_ARGS").strip()
     got = re.search(r'^bootargs: "(.*)"$', text, re.M)
     with open(os.path.join(demo, "cmdline.txt")) as f:
         card = f.read().strip()
-    res.record(f"{tag}: the card's default boot arguments (make run's tracing) reach "
-               "the kernel through boot.scr",
-               bool(trace_args) and got is not None and got.group(1) == trace_args and
-               card == trace_args,
+    want = "panic=poweroff " + trace_args
+    res.record(f"{tag}: the card's default boot arguments (make run's: panic=poweroff, its "
+               "tracing) reach the kernel through boot.scr",
+               bool(trace_args) and got is not None and got.group(1) == want and
+               card == want,
                f"kernel saw {got.group(1) if got else None!r}, make run traces {trace_args!r}, "
                f"the card's cmdline.txt {card!r}")
 
@@ -139,9 +141,9 @@ def uboot_flow(h, res, pi):
     if pi == "rpi3":
         check_bad_enable_method(h, res)
 
-    # The KTAP suites through the same flow; BOOTARGS= replaces the card's
-    # arguments, as on a real card.
-    st, out = run_uboot(h, "test/target", ["BOOTARGS=panic=poweroff -- ktest", "TRACE="], pi)
+    # The KTAP suites through the same flow; BOOTARGS= goes after make
+    # run's panic=poweroff (TRACE=: no tracing), as on a real card.
+    st, out = run_uboot(h, "test/target", ["BOOTARGS=-- ktest", "TRACE="], pi)
     text = h.strip_frames(out.replace("\r", ""))
     if st is None:
         res.record(f"{tag} ktap: finished within {TIMEOUT}s (hang: QEMU killed)",

@@ -168,12 +168,33 @@ def rpi4_card(s, out_dir, flow):
         else:
             with open(os.path.join(fw, f), "w") as out:
                 out.write("placeholder: QEMU raspi4b stands in for the Pi firmware\n")
-    subprocess.run(["make", "-s", "BOARD=rpi4", f"APP={s['app']}", f"BOOTARGS={s['args']}",
-                    f"SDCARD_FLOW={flow}", f"FIRMWARE_DIR={fw}", "sdcard"],
+    subprocess.run(["make", "-s", "BOARD=rpi4", f"APP={s['app']}"] + card_vars(s["args"]) +
+                   [f"SDCARD_FLOW={flow}", f"FIRMWARE_DIR={fw}", "sdcard"],
                    cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     card = os.path.join(out_dir, "card.img")
     subprocess.run(["cp", "--sparse=always", os.path.join(s["dir"], "sdcard.img"), card], check=True)
     return card
+
+
+def card_vars(args):
+    """make's variables for a card whose cmdline.txt (and boot.scr) is
+    exactly 'args': make writes its boot line, panic=poweroff, make
+    run's tracing, then BOOTARGS as typed (the Makefile's boot_line), so
+    the scenario's leading panic=poweroff is make's, and TRACE= adds no
+    tracing of make's own."""
+    head = "panic=poweroff"
+    if args.split(" ", 1)[0] != head:
+        raise ValueError(f"a card's boot line starts with {head}, not {args!r}")
+    rest = args[len(head):]
+    return ["TRACE=", "BOOTARGS=" + (rest[1:] if rest.startswith(" ") else rest)]
+
+
+def uboot_word(value):
+    """'value' as one word of U-Boot's shell that reads back as 'value'
+    ($, ;, quotes and all; tools/uboot-quote, which refuses what no word
+    carries)."""
+    return subprocess.run([os.path.join(ROOT, "tools", "uboot-quote"), value], check=True,
+                          capture_output=True, text=True).stdout.rstrip("\n")
 
 
 def make_disk(s, out_dir):

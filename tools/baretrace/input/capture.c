@@ -19,7 +19,9 @@
  * With --qemu the capture does not stop at the end-of-stream frame: the
  * console lines after it still come, and QEMU exits by itself at
  * power-off. Text passes through until it does, for at most DRAIN_S;
- * only then is QEMU stopped.
+ * only then is QEMU stopped. A run that traced nothing sends no frame
+ * at all: its end is the target's final console line, after which QEMU
+ * exits with the application's status (no failure; capture_con.c).
  *
  * The line is two-way (QEMU or a serial port): stdin goes to the target
  * (capture_keys.c), after the --exec commands, if any, have had their
@@ -358,11 +360,13 @@ int bt_capture(const struct bt_capture_opts *o)
 	qemu = bt_source_close(fd, to_target, child, 1);
 	if (qemu < 0) {
 		failed = 1;
-	} else if (qemu && !c.ended && !why && !stop_signal && !host_end) {
-		/* QEMU quit on its own before the target ended the stream (and
+	} else if (qemu && !c.ended && !why && !stop_signal && !host_end &&
+		   !(WIFEXITED(qemu) && bt_con_final_seen())) {
+		/* QEMU quit on its own before the target ended the run (and
 		 * not because the user left or stopped us): it did not start,
-		 * or it crashed. With the end seen, a status is
-		 * the application's (semihosting), for the runner to read. */
+		 * or it crashed. After the end-of-stream frame, or the final
+		 * line (a run that traced nothing sends no frame), its status
+		 * is the application's (semihosting), for the runner to read. */
 		bt_con_break();
 		if (WIFEXITED(qemu))
 			fprintf(stderr, "baretrace capture: QEMU exited with status %d before "

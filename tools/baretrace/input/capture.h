@@ -30,6 +30,8 @@ int bt_source_close(int fd, int to_target, pid_t child, int stop_child);
  * be created); bt_warn() and bt_die() end a console line first from now. */
 void bt_con_open(const char *log);
 void bt_con_text(const uint8_t *p, size_t n);
+/* The target's final line ("baretrace: exit status ") was in the text. */
+int bt_con_final_seen(void);
 /* The last console byte written was not a newline. */
 int bt_con_mid_line(void);
 /* capture.c's status line (stderr, a terminal) was drawn; clears it. */

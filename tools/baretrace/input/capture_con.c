@@ -12,6 +12,11 @@
  * starts a new one. bt_warn() and bt_die() do the same through
  * bt_before_message, so a warning or an error cannot split a line
  * either.
+ *
+ * It also watches the text for the target's final line ("baretrace: exit
+ * status N", kernel/report/run_end.c), anywhere in a line (text cut by a
+ * frame rejoins here): a QEMU that exits after it exits with the
+ * application's status (semihosting), which is no failure of QEMU.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -25,6 +30,9 @@ static FILE *log_file;
 static const char *log_path;
 static int mid_line;	/* the last console byte written was no '\n' */
 static int status_shown;	/* capture.c's status line is on stderr's screen */
+static const char final_words[] = "baretrace: exit status ";
+static size_t final_match;	/* bytes of final_words matched so far */
+static int final_seen;		/* the target printed its final line */
 
 /* To stdout and the log; a log that fails is dropped with a warning. */
 static void put(const void *p, size_t n)
@@ -71,6 +79,17 @@ void bt_con_text(const uint8_t *p, size_t n)
 	bt_con_clear_status();
 	put(p, n);
 	mid_line = p[n - 1] != '\n';
+	for (size_t i = 0; i < n && !final_seen; i++) {
+		if (p[i] != (uint8_t)final_words[final_match])
+			final_match = p[i] == (uint8_t)final_words[0];
+		else if (++final_match == sizeof(final_words) - 1)
+			final_seen = 1;
+	}
+}
+
+int bt_con_final_seen(void)
+{
+	return final_seen;
 }
 
 int bt_con_mid_line(void)
