@@ -86,8 +86,7 @@ def check_make(h, res, board, d, tracers):
         res.record(f"names: make {target} with known names (and the app's words after --, "
                    "however spelt) starts QEMU",
                    booted and "refused before the boot" not in out and
-                   (target == "run" or "tick_hz=200 uart_baud=115200 -- maxcpu=2 functoin"
-                    in booted),
+                   (target == "run" or args[0][len("BOOTARGS="):] in booted),
                    f"status {st}; QEMU called with: {booted!r}\n" + out[-2000:])
 
 
