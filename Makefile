@@ -120,7 +120,7 @@ KERNEL_ONLY := -mgeneral-regs-only
 # Files on the path from exception entry, the console and early boot:
 # never traced (the trace core joins this list when it lands).
 NOTRACE := boot/% trace/% wire/% test/bench/instrumented.c \
-  kernel/lib/kfmt.c kernel/lib/string.c \
+  kernel/lib/kfmt.c kernel/lib/string.c kernel/lib/nearest.c \
   kernel/cpu/entry.S kernel/cpu/exception.c kernel/cpu/esr.c kernel/cpu/fault.c \
   kernel/cpu/fault_probe.S kernel/cpu/irq.c kernel/cpu/mmu.c kernel/cpu/text_alias.c kernel/cpu/tls.c \
   kernel/console/console.c kernel/bootinfo/fdt.c \
@@ -253,6 +253,36 @@ $(HOST)/mktables: tools/mktables.c tools/mktables_map.c tools/mktables_map.h \
 	@$(if $(Q),echo "  HOSTCC  $<")
 	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ tools/mktables.c tools/mktables_map.c tools/mktables_objs.c -lelf
 
+# make's check of TRACE= and BOOTARGS's names before a boot (CHECK_NAMES):
+# the kernel's own splitter and did-you-mean search, on the names read
+# from the built image.
+CHECK_NAMES_SRCS := tools/check-names.c kernel/bootinfo/bootargs_parse.c kernel/lib/nearest.c
+$(HOST)/check-names: $(CHECK_NAMES_SRCS) kernel/bootinfo/bootargs.h kernel/lib/nearest.h | setup-check
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $@")
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/bootinfo -Ikernel/lib -o $@ $(CHECK_NAMES_SRCS) -lelf
+
+# A run's names, checked before it boots: TRACE= (not for run-direct,
+# which does not trace) and each kernel word of BOOTARGS, against what
+# the built image knows (tools/check-names.c). A wrong one stops make
+# with the refusal, each wrong name with the nearest known one, as the
+# last line make prints: the check is a make function in a prerequisite's
+# recipe, which make expands once the image is built and before the run
+# target's recipe starts (a failing shell line would be followed by
+# make's "*** Error" line). Prerequisites of their own rules here, so the
+# run recipes stay as they are; not .PHONY, being no goal of their own
+# (no file has their names: they always run).
+run $(if $(filter rpi,$(BOARD_FLOW)),run-uboot): check-run-names
+run-direct: check-direct-names
+check-run-names: all $(HOST)/check-names
+	$(call CHECK_NAMES,$(TRACE))
+check-direct-names: all $(HOST)/check-names
+	$(call CHECK_NAMES,)
+CHECK_NAMES = $(call check_names_say,$(shell $(HOST)/check-names $(OUT)/baretrace.elf \
+  --what 'make $(firstword $(filter run run-uboot run-direct,$(MAKECMDGOALS)) $@)' \
+  --trace '$(subst ','\'',$(1))' --bootargs '$(subst ','\'',$(value BOOTARGS))'))
+check_names_say = $(if $(filter ok,$(1)),,$(error $(or $(1),make $@: $(HOST)/check-names said nothing)))
+
 # Two links: the first with empty tables, from which mktables writes the
 # symbol table; the second with it. No function may move in between.
 LDFLAGS := -nostdlib -static-pie -Wl,--no-dynamic-linker -Wl,--gc-sections \
@@ -376,7 +406,7 @@ $(MAN_DIR)/baretrace.1: $(HOST)/baretrace tools/mkman
 	@$(if $(Q),echo "  MKMAN   $(MAN_DIR)")
 	$(Q)tools/mkman $(HOST)/baretrace $(MAN_DIR)
 
-host-tools: $(HOST)/mktables $(HOST)/baretrace $(MAN_DIR)/baretrace.1
+host-tools: $(HOST)/mktables $(HOST)/baretrace $(MAN_DIR)/baretrace.1 $(HOST)/check-names
 
 # 'make install [PREFIX=/usr/local] [DESTDIR=]': the host tool and its man
 # pages, where a package would put them.

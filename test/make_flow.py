@@ -14,6 +14,7 @@ MODULES = [
     "mk_quote",
     "mk_status",
     "mk_appfilter",
+    "mk_names",
 ]
 
 

@@ -28,10 +28,12 @@ import subprocess
 import sys
 import tempfile
 
-# A word the kernel reports as unknown and ignores, holding what make, a
-# shell and U-Boot's shell would each change: $, ;, a single quote, a
-# backslash, make's $(...) and $$, ${...}.
-ODD_WORD = 'odd="a;$b \'c\'\\d $(e) $$f ${g}"'
+# A word the kernel reports as an invalid value and ignores (a known
+# name: make refuses an unknown one before the boot, and checks names,
+# not values: test/mk_names.py), holding what make, a shell and U-Boot's
+# shell would each change: $, ;, a single quote, a backslash, make's
+# $(...) and $$, ${...}.
+ODD_WORD = 'tick_hz="a;$b \'c\'\\d $(e) $$f ${g}"'
 PROBES = "trace_probe=r=fsm_step%return,$retval:u32;s=fsm_step+0x1c,x1:s32"
 TYPED = f"{PROBES} {ODD_WORD} -- q"
 

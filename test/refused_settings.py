@@ -2,9 +2,11 @@
 accepted (issue 25), through make run as a user types it (part of the
 'input' stage):
 
-  refused   a tracer the kernel does not know (TRACE=graph), a bad glob
-            (TRACE_FILTER='pipeline_['), a glob list one character over
-            the limit: each fails make run with the kernel's reason and
+  refused   a tracer setting the kernel refuses (TRACE=profile beside
+            trace_profile=; a tracer no image knows, TRACE=graph, is
+            make's to refuse before the boot: test/mk_names.py), a bad
+            glob (TRACE_FILTER='pipeline_['), a glob list one character
+            over the limit: each fails make run with the kernel's reason and
             the refused status (2), main() never runs, nothing is traced
   long      a 300-character filter naming real functions is accepted
             and traces exactly those
@@ -64,8 +66,9 @@ def refused_run(h, res, board, what, args, reason):
 
 
 def check_refused(h, res, board):
-    refused_run(h, res, board, "tracer", ["TRACE=graph"],
-                r"^bootargs: invalid value in 'trace=graph' \(.*function_graph.*\); not applied$")
+    refused_run(h, res, board, "tracer", ["TRACE=profile", "BOOTARGS=trace_profile=sensor_*"],
+                r"^trace: trace=profile profiles trace_filter's functions; trace_profile= is "
+                r"the profiler beside another tracer$")
     refused_run(h, res, board, "glob", ["TRACE_FILTER=pipeline_["],
                 r"^trace: invalid glob 'pipeline_\[' ")
     # One character over the limit, every pattern well formed.

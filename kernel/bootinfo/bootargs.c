@@ -7,6 +7,7 @@
 #include "fault.h"
 #include "fdt.h"
 #include "kprintf.h"
+#include "nearest.h"
 
 extern const struct kernel_param __kparams_start[], __kparams_end[];
 
@@ -60,6 +61,26 @@ static void report_refused(const struct kernel_param *t, size_t n, const char *w
 	}
 }
 
+/* "maxcpu=2": the nearest known name when one is near (a typo), else
+ * every known name. */
+static void report_unknown(const struct kernel_param *t, size_t n, const char *w)
+{
+	struct nearest near;
+
+	nearest_start(&near, w, strcspn(w, "="));
+	for (size_t k = 0; k < n; k++)
+		nearest_try(&near, t[k].name);
+	if (near.best) {
+		kprintf("bootargs: unknown kernel parameter '%s' (did you mean '%s'?)\n",
+			w, near.best);
+		return;
+	}
+	kprintf("bootargs: unknown kernel parameter '%s' (known:", w);
+	for (size_t k = 0; k < n; k++)
+		kprintf(" %s", t[k].name);
+	kprintf(")\n");
+}
+
 void bootargs_init(const void *fdt)
 {
 	const char *line = NULL, *err = NULL;
@@ -102,10 +123,7 @@ void bootargs_init(const void *fdt)
 			not_applied[n_not_applied++] = w;
 		switch (r) {
 		case -1:
-			kprintf("bootargs: unknown kernel parameter '%s' (known:", w);
-			for (size_t k = 0; k < n; k++)
-				kprintf(" %s", __kparams_start[k].name);
-			kprintf(")\n");
+			report_unknown(__kparams_start, n, w);
 			break;
 		case -2:
 			report_refused(__kparams_start, n, w);

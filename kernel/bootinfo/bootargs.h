@@ -6,7 +6,14 @@
  * a word with spaces ("msg=hello world" or msg="hello world"). Each
  * kernel parameter is declared where it is used with KERNEL_PARAM; its
  * setter validates the value and changes nothing when it returns nonzero.
- * An unknown parameter or a rejected value is reported on the console.
+ * An unknown parameter or a rejected value is reported on the console,
+ * an unknown one with the nearest known name ("did you mean"), and the
+ * boot goes on: a loader may put words of its own on the line (the Pi
+ * firmware puts Linux's ahead of cmdline.txt), so an unknown word is not
+ * proof of a mistake. Trace settings are the exception: one not applied
+ * ends the run before main() (trace/control/params.c). make checks every
+ * kernel word before the boot, where each word is the user's
+ * (docs/running.md).
  */
 #ifndef KERNEL_BOOTARGS_H
 #define KERNEL_BOOTARGS_H
@@ -26,10 +33,15 @@ struct kernel_param {
 	const char *help;
 };
 
+/* The name is also an array of its own, kparam_name_<setter>: make's
+ * pre-boot check (tools/check-names.c) reads every such symbol from the
+ * built image, so it knows exactly the parameters this image knows
+ * (a pointer in .kparams would need the loader's relocation to read). */
 #define KERNEL_PARAM(pname, fn, text)					\
+	static const char kparam_name_##fn[] = pname;			\
 	static const struct kernel_param kparam_##fn			\
 	__attribute__((used, section(".kparams"), aligned(8))) =	\
-		{ pname, fn, text }
+		{ kparam_name_##fn, fn, text }
 
 struct bootargs {
 	char buf[BOOTARGS_MAX_LEN];		/* words, NUL-separated */

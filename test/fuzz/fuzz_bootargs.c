@@ -1,4 +1,4 @@
-/* sources: kernel/bootinfo/bootargs_parse.c */
+/* sources: kernel/bootinfo/bootargs_parse.c kernel/lib/nearest.c */
 /*
  * test/fuzz/fuzz_bootargs.c: a bootargs line as arbitrary bytes, through
  * bootargs_split and then bootargs_apply_word for every kernel word, the
@@ -6,9 +6,10 @@
  *
  * Besides sanitizer findings it checks the promises bootargs.h makes:
  * words stay inside buf and the counts inside their arrays, a failure
- * keeps only whole words and says where it stopped, unknown names never reach a setter, and
- * bootargs_parse_ulong agrees with the C library's strtoull on the
- * grammar it documents.
+ * keeps only whole words and says where it stopped, unknown names never reach a setter,
+ * an unknown name's suggestion (nearest.h, as bootargs.c asks for it) is
+ * a known name within the limit, and bootargs_parse_ulong agrees with the
+ * C library's strtoull on the grammar it documents.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@
 
 #include "bootargs.h"
 #include "fuzz.h"
+#include "nearest.h"
 
 static int is_hex(char c)
 {
@@ -100,6 +102,24 @@ static void check_word(const struct bootargs *a, const char *w)
 	must(memchr(w, '\0', (size_t)(a->buf + sizeof(a->buf) - w)) != NULL);
 }
 
+/* The suggestion for an unknown word: none, or a name of the table at
+ * most the limit away (a third of the name's length, 1 to 2 edits). */
+static void check_nearest(const char *w)
+{
+	struct nearest n;
+	size_t len = strcspn(w, "=");
+	size_t limit = len / 3 < 1 ? 1 : len / 3 > 2 ? 2 : len / 3;
+
+	nearest_start(&n, w, len);
+	for (size_t k = 0; k < sizeof(table) / sizeof(table[0]); k++)
+		nearest_try(&n, table[k].name);
+	if (!n.best)
+		return;
+	must(n.best == table[0].name || n.best == table[1].name ||
+	     n.best == table[2].name || n.best == table[3].name);
+	must(nearest_edits(w, len, n.best) <= limit);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -128,6 +148,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		must((r == -1 && calls == 0) ||
 		     ((r == 0 || r == -2) && calls == 1));
+		if (r == -1)
+			check_nearest(a->kernel[i]);
 	}
 	check_ulong(line);
 	free(a);

@@ -53,8 +53,19 @@ static int cmd_tracer(int argc, char **argv)
 	}
 	if (argc != 2)
 		return shell_usage("tracer", "one tracer name");
-	return result("tracer", trace_set_tracer(argv[1]),
-		      "no such tracer (function, function_graph, nop)");
+	if (!trace_tracer_known(argv[1], true)) {
+		const char *near = trace_tracer_nearest(argv[1], true);
+		char why[160], list[64];
+
+		trace_tracer_list(list, sizeof(list), true);
+		if (near)
+			ksnprintf(why, sizeof(why), "no such tracer '%s' (did you mean '%s'?)",
+				  argv[1], near);
+		else
+			ksnprintf(why, sizeof(why), "no such tracer '%s' (tracers: %s)", argv[1], list);
+		return shell_usage("tracer", why);
+	}
+	return result("tracer", trace_set_tracer(argv[1]), "no such tracer");
 }
 SHELL_CMD(tracer, cmd_tracer, "[function|function_graph|nop]", "show or choose the tracer");
 

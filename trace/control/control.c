@@ -116,13 +116,7 @@ int trace_set_tracer(const char *name)
 {
 	struct trace_ops *t;
 
-	if (!strcmp(name, "function"))
-		t = &tracer_function_ops;
-	else if (!strcmp(name, "function_graph"))
-		t = &tracer_graph_ops;
-	else if (!strcmp(name, "nop"))
-		t = NULL;
-	else
+	if (trace_tracer_ops(name, &t))
 		return TRACE_EINVAL;
 	bool was = running;
 
@@ -136,8 +130,7 @@ int trace_set_tracer(const char *name)
 
 const char *trace_tracer_name(void)
 {
-	return tracer == &tracer_function_ops ? "function" :
-	       tracer == &tracer_graph_ops ? "function_graph" : "nop";
+	return trace_tracer_name_of(tracer);
 }
 
 /* Applies a pattern to the current tracer now if it is stopped, or

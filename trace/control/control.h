@@ -7,6 +7,19 @@
 #include <stddef.h>
 
 const char *trace_tracer_name(void);
+/* tracer_names.c: the names that choose a tracer (trace=: every one;
+ * recording: those trace_set_tracer takes, function, function_graph and
+ * nop), each ended by a NUL, then an empty name. Whether a name is one;
+ * the ops a recording tracer's name chooses (NULL for nop): 0, or -1
+ * for another name; the name of an ops (NULL: "nop"); the known name
+ * nearest a mistyped one, or NULL; the names as "a, b, c" in buf. */
+extern const char trace_tracer_names[];
+struct trace_ops;
+bool trace_tracer_known(const char *name, bool recording);
+int trace_tracer_ops(const char *name, struct trace_ops **ops);
+const char *trace_tracer_name_of(const struct trace_ops *ops);
+const char *trace_tracer_nearest(const char *word, bool recording);
+void trace_tracer_list(char *buf, size_t cap, bool recording);
 /* control.c and options.c: the graph tracer is the one running (its
  * options are then fixed); picks the function tracer's callback for
  * the CPU and context filters set, and whether sites may call its

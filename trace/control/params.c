@@ -85,15 +85,25 @@ static int set_num(unsigned long *slot, const char *v, unsigned long min, unsign
 	return 0;
 }
 
+/* A mistyped name is named with the nearest tracer (tracer_names.c);
+ * bootargs.c then says "not applied". */
 static int param_trace(const char *v)
 {
-	if (strcmp(v, "function") && strcmp(v, "function_graph") && strcmp(v, "profile") &&
-	    strcmp(v, "coverage") && strcmp(v, "nop"))
+	if (!trace_tracer_known(v, false)) {
+		const char *near = trace_tracer_nearest(v, false);
+		char list[80];
+
+		trace_tracer_list(list, sizeof(list), false);
+		if (near)
+			kprintf("trace: no such tracer '%s' (did you mean '%s'?)\n", v, near);
+		else
+			kprintf("trace: no such tracer '%s' (tracers: %s)\n", v, list);
 		return -1;
+	}
 	return set_str(&p_tracer, v);
 }
 KERNEL_PARAM("trace", param_trace,
-	     "tracer to start at boot: function, function_graph, profile, coverage, nop");
+	     "the tracer to start at boot; the line above names the tracers");
 
 static int param_filter(const char *v) { return set_globs(&p_filter, v); }
 KERNEL_PARAM("trace_filter", param_filter, "functions to trace (globs, at most 1023 characters)");
