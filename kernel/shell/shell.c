@@ -10,12 +10,20 @@
 #include "console_input.h"
 #include "kprintf.h"
 #include "line_edit.h"
+#include "percpu.h"
 #include "shell.h"
 
 extern const struct shell_cmd __shell_cmds_start[], __shell_cmds_end[];
 
 static bool shell_at_exit;	/* kernel parameter 'shell' */
 static int exit_status = -1;	/* set by 'exit', ends shell_run */
+/* A line typed at the console is running (at_console, set by shell_run
+ * around shell_exec), and the command it named with its CPU (typed): set
+ * and cleared by shell_run's CPU, read on that CPU only
+ * (shell_typed_command), so they need no lock. */
+static bool at_console;
+static const char *typed;
+static unsigned int typed_cpu;
 
 static int param_shell(const char *v)
 {
@@ -47,6 +55,11 @@ int shell_usage(const char *name, const char *problem)
 	return 1;
 }
 
+const char *shell_typed_command(void)
+{
+	return typed && cpu_id() == typed_cpu ? typed : NULL;
+}
+
 int shell_exec(char *line)
 {
 	char *argv[SHELL_MAX_ARGS + 1];
@@ -74,7 +87,12 @@ int shell_exec(char *line)
 		kprintf("unknown command '%s' (try 'help')\n", argv[0]);
 		return -1;
 	}
-	return c->fn(argc, argv);
+	typed_cpu = cpu_id();
+	typed = at_console ? c->name : NULL;
+	int r = c->fn(argc, argv);
+
+	typed = NULL;
+	return r;
 }
 
 static void echo(const char *s, size_t n)
@@ -115,8 +133,11 @@ int shell_run(void)
 	exit_status = -1;
 	while (exit_status < 0) {
 		kprintf("bt> ");
-		if (read_line(line, sizeof(line)))
-			shell_exec(line);
+		if (!read_line(line, sizeof(line)))
+			continue;
+		at_console = true;	/* typed, not handed over by C */
+		shell_exec(line);
+		at_console = false;
 	}
 	return exit_status;
 }

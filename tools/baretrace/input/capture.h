@@ -83,6 +83,24 @@ int bt_keys_end_request(struct bt_keys *k, char reason);
  * target would have printed, for the outcome 'reason' names. */
 void bt_end_by_host(char reason, int no_answer, double wait_s);
 
+/* The capture's mark (DLE, CAN, 'c': docs/serial-line.md), queued; before
+ * the queued keys while the target is not up yet (hold). 0, or -1 when
+ * there is no way to the target or no room. */
+int bt_keys_mark(struct bt_keys *k);
+
+/* ---- capture_mark.c: telling the target a capture is there ------------ */
+
+struct bt_cap_mark {
+	char head[16];		/* the start of the current console line */
+	size_t len;
+	int done;		/* this line is decided */
+};
+
+void bt_cap_mark_init(struct bt_cap_mark *m);
+/* Console text only: queues the mark where a line begins with the
+ * shell's prompt or the kernel's "baretrace: ". */
+void bt_cap_mark_text(struct bt_cap_mark *m, struct bt_keys *k, const uint8_t *p, size_t n);
+
 /* ---- capture_exec.c: --exec ------------------------------------------- */
 
 /* kernel/shell/shell.c's prompt, at the start of a line */

@@ -137,6 +137,20 @@ int bt_keys_end_request(struct bt_keys *k, char reason)
 	return bt_keys_queue(k, req, sizeof(req));
 }
 
+int bt_keys_mark(struct bt_keys *k)
+{
+	static const uint8_t mark[3] = { 0x10, 0x18, 'c' };
+
+	if (k->out < 0 || sizeof(k->buf) - k->len < sizeof(mark))
+		return -1;
+	if (!k->hold)
+		return bt_keys_queue(k, mark, sizeof(mark));
+	memmove(k->buf + sizeof(mark), k->buf, k->len);	/* nothing of it went out yet */
+	memcpy(k->buf, mark, sizeof(mark));
+	k->len += sizeof(mark);
+	return 0;
+}
+
 int bt_keys_queue(struct bt_keys *k, const void *p, size_t n)
 {
 	if (k->out < 0 || n > sizeof(k->buf) - k->len)
