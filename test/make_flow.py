@@ -9,6 +9,7 @@ run-uboot, APP=...), so they run one at a time, on the tree's build/.
 import importlib
 
 MODULES = [
+    "mk_shell",
 ]
 
 
