@@ -126,7 +126,7 @@ static void draw_status(struct capture *c, double t)
 
 static void on_text(struct capture *c, const uint8_t *p, size_t n)
 {
-	bt_cap_mark_text(&c->mark, c->keys, p, n);	/* before held keys, if any */
+	bt_cap_mark_text(&c->mark, c->keys, p, n);
 	c->keys->hold = 0;	/* the target's UART is up */
 	bt_exec_text(&c->exec, p, n);
 	bt_con_text(p, n);

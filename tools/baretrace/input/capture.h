@@ -57,6 +57,11 @@ struct bt_keys {
 	int leave;		/* Ctrl-] was typed */
 	int interrupt;		/* Ctrl-C was typed (raw terminal): times */
 	int hold;		/* queue, do not send: the target is not up yet */
+	/* The capture's mark (capture_mark.c): */
+	int kernel;		/* the last line head seen was baretrace's */
+	int marked;		/* a mark went out since that head */
+	int unmarked;		/* bytes went out while kernel was 0 */
+	int ending;		/* the end request is queued: no more marks */
 	uint8_t buf[4096];	/* bytes not yet taken by the target */
 	size_t len;
 };
@@ -83,11 +88,6 @@ int bt_keys_end_request(struct bt_keys *k, char reason);
  * target would have printed, for the outcome 'reason' names. */
 void bt_end_by_host(char reason, int no_answer, double wait_s);
 
-/* The capture's mark (DLE, CAN, 'c': docs/serial-line.md), queued; before
- * the queued keys while the target is not up yet (hold). 0, or -1 when
- * there is no way to the target or no room. */
-int bt_keys_mark(struct bt_keys *k);
-
 /* ---- capture_mark.c: telling the target a capture is there ------------ */
 
 struct bt_cap_mark {
@@ -97,9 +97,11 @@ struct bt_cap_mark {
 };
 
 void bt_cap_mark_init(struct bt_cap_mark *m);
-/* Console text only: queues the mark where a line begins with the
- * shell's prompt or the kernel's "baretrace: ". */
+/* Console text only: follows the line heads ("bt> ", "baretrace: ",
+ * "U-Boot ") into k's kernel, marked and unmarked. */
 void bt_cap_mark_text(struct bt_cap_mark *m, struct bt_keys *k, const uint8_t *p, size_t n);
+/* bt_keys_flush: the mark goes before the bytes queued, if due. */
+void bt_cap_mark_flush(struct bt_keys *k);
 
 /* ---- capture_exec.c: --exec ------------------------------------------- */
 

@@ -130,25 +130,12 @@ int bt_keys_end_request(struct bt_keys *k, char reason)
 
 	k->in = -1;
 	k->hold = 0;	/* a target not heard from yet gets it anyway */
+	k->ending = 1;	/* no mark may come between its bytes */
 	if (k->out < 0)
 		return -1;
 	if (sizeof(k->buf) - k->len < sizeof(req))
 		k->len = 0;	/* keys not yet taken matter less than the end */
 	return bt_keys_queue(k, req, sizeof(req));
-}
-
-int bt_keys_mark(struct bt_keys *k)
-{
-	static const uint8_t mark[3] = { 0x10, 0x18, 'c' };
-
-	if (k->out < 0 || sizeof(k->buf) - k->len < sizeof(mark))
-		return -1;
-	if (!k->hold)
-		return bt_keys_queue(k, mark, sizeof(mark));
-	memmove(k->buf + sizeof(mark), k->buf, k->len);	/* nothing of it went out yet */
-	memcpy(k->buf, mark, sizeof(mark));
-	k->len += sizeof(mark);
-	return 0;
 }
 
 int bt_keys_queue(struct bt_keys *k, const void *p, size_t n)
@@ -162,6 +149,8 @@ int bt_keys_queue(struct bt_keys *k, const void *p, size_t n)
 
 void bt_keys_flush(struct bt_keys *k)
 {
+	if (k->len && k->out >= 0 && !k->hold)
+		bt_cap_mark_flush(k);
 	while (k->len && k->out >= 0 && !k->hold) {
 		ssize_t n = write(k->out, k->buf, k->len);
 
