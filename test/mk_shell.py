@@ -10,8 +10,10 @@ console nothing captures (make run-direct, a serial terminal).
   the run ends with status 0.
 - captured: the same commands under `baretrace capture --exec` (tools/
   qemu-run --capture, nothing traced from boot: the frames start only at
-  the shell's command) produce trace events of the commands run, and no
-  refusal; then the make line the refusal suggests, with EXEC=, does too.
+  the shell's command; -accel tcg,thread=multi, the mark being set by
+  the receive interrupt and read by the shell's CPU) produce trace events
+  of the commands run, and no refusal; then the make line the refusal
+  suggests, with EXEC=, does too.
 """
 import os
 import re
@@ -105,7 +107,8 @@ def check(h, res, board):
         os.remove(bt)
     cmds = "; ".join(l for l, _ in SESSION)
     st, out = h.run(["tools/qemu-run", "--image", os.path.join(h.ROOT, "build", board, "Image"),
-                     "--bootargs", "panic=poweroff shell", "--capture", bt, "--exec", cmds],
+                     "--bootargs", "panic=poweroff shell", "--capture", bt, "--exec", cmds,
+                     "--qemu-flags", "-accel tcg,thread=multi"],
                     timeout=h.QEMU_TIMEOUT)
     rst, rep = h.run([tool, "report", bt, "--elf", elf])
     calls = re.findall(r"^\[\d+\] +[\d.]+: cmd_help <-", rep, re.M)
