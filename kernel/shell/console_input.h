@@ -20,5 +20,11 @@ int console_get_input(void);
  * boot (the capture's mark, docs/serial-line.md): binary trace frames
  * reach a program that keeps them, not a terminal. */
 bool console_captured(void);
+/* The command typed at the console that this CPU runs now (the shell
+ * sets it around each command of a line shell_run read, NULL after), or
+ * NULL: for code that must treat a person at a terminal differently
+ * from C code calling shell_exec (trace frames). Thread context. */
+void console_set_typed(const char *cmd);
+const char *console_typed_command(void);
 
 #endif /* KERNEL_CONSOLE_INPUT_H */

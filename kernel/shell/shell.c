@@ -10,20 +10,15 @@
 #include "console_input.h"
 #include "kprintf.h"
 #include "line_edit.h"
-#include "percpu.h"
 #include "shell.h"
 
 extern const struct shell_cmd __shell_cmds_start[], __shell_cmds_end[];
 
 static bool shell_at_exit;	/* kernel parameter 'shell' */
 static int exit_status = -1;	/* set by 'exit', ends shell_run */
-/* A line typed at the console is running (at_console, set by shell_run
- * around shell_exec), and the command it named with its CPU (typed): set
- * and cleared by shell_run's CPU, read on that CPU only
- * (shell_typed_command), so they need no lock. */
+/* A line typed at the console is running: set and cleared by shell_run
+ * around shell_exec, read by shell_exec on the same CPU. */
 static bool at_console;
-static const char *typed;
-static unsigned int typed_cpu;
 
 static int param_shell(const char *v)
 {
@@ -55,11 +50,6 @@ int shell_usage(const char *name, const char *problem)
 	return 1;
 }
 
-const char *shell_typed_command(void)
-{
-	return typed && cpu_id() == typed_cpu ? typed : NULL;
-}
-
 int shell_exec(char *line)
 {
 	char *argv[SHELL_MAX_ARGS + 1];
@@ -87,11 +77,10 @@ int shell_exec(char *line)
 		kprintf("unknown command '%s' (try 'help')\n", argv[0]);
 		return -1;
 	}
-	typed_cpu = cpu_id();
-	typed = at_console ? c->name : NULL;
+	console_set_typed(at_console ? c->name : NULL);
 	int r = c->fn(argc, argv);
 
-	typed = NULL;
+	console_set_typed(NULL);
 	return r;
 }
 

@@ -35,10 +35,6 @@ int shell_run(void);
 /* Runs one line (also used by tests). Returns the command's result,
  * or -1 for an unknown command or a bad line. */
 int shell_exec(char *line);
-/* The name of the command typed at the console that this CPU runs now
- * (shell_run), or NULL: for code that must treat a person at a terminal
- * differently from C code calling shell_exec (trace frames). */
-const char *shell_typed_command(void);
 /* Prints "usage: NAME USAGE" for a command: for bad arguments. */
 int shell_usage(const char *name, const char *problem);
 

@@ -19,12 +19,11 @@
 
 #include "console_input.h"
 #include "kprintf.h"
-#include "shell.h"
 #include "control.h"
 
 bool trace_console_refuses(void)
 {
-	const char *cmd = shell_typed_command();
+	const char *cmd = console_typed_command();
 
 	if (!cmd || trace_exporting() || console_captured())
 		return false;
