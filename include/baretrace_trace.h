@@ -89,6 +89,9 @@ struct trace_ops {
 #define TRACE_EBUSY	(-2)	/* already (un)registered, or too many ops */
 #define TRACE_ENOMEM	(-3)
 #define TRACE_EPATCH	(-4)	/* a site's text was not what the core expected */
+/* A command typed at a console that nothing captures would start the
+ * binary trace frames (docs/running.md); it said so. */
+#define TRACE_ENOCAPTURE	(-5)
 
 int trace_ops_register(struct trace_ops *ops);
 /* Returns only when no CPU can still be running ops->func: the caller

@@ -75,7 +75,8 @@ def stage_bad_input(h, res, board):
              present=[r"^bootargs: line too long ", r"^trace: not applied: trace_filter "],
              absent=[r"tracer on", r"^KTAP"])
 
-    # The console, with no tracer chosen at first.
+    # The console, with no tracer chosen at first; typed as through a
+    # capture ('profile on' starts the trace frames).
     long_filter = b"filter " + b"tt_alpha," * 16     # 144 characters: accepted
     session = [
         (b"filter [", r"^filter: invalid glob '\[' "),
@@ -109,7 +110,7 @@ def stage_bad_input(h, res, board):
         (b"exit 5", r"^baretrace: exit status 5$"),
     ]
     keys = b"".join(k + b"\n" for k, _ in session)
-    st, out = console_session(h, tgt, "panic=poweroff shell -- golden", keys)
+    st, out = console_session(h, tgt, "panic=poweroff shell -- golden", keys, captured=True)
     missing = [k.decode(errors="replace")[:40] for k, p in session
                if p and not re.search(p, out, re.M)]
     refusals = len(re.findall(r"^event: no such event or field, or a value outside", out, re.M))

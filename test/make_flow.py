@@ -15,6 +15,7 @@ MODULES = [
     "mk_status",
     "mk_appfilter",
     "mk_names",
+    "mk_shell",
 ]
 
 

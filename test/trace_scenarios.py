@@ -70,10 +70,12 @@ def capture(h, image, bootargs, out_bt, flags=""):
     return st, out.replace("\r", "")
 
 
-def console_session(h, image, bootargs, keys):
+def console_session(h, image, bootargs, keys, captured=False):
     """Boots image and types 'keys' one line per shell prompt (the
     guest's receive buffer is small); returns (status or None on
-    timeout, console text)."""
+    timeout, console text). captured: each line goes after the capture's
+    mark (DLE CAN 'c', docs/serial-line.md), as baretrace capture sends
+    it, so the shell may start trace frames (this reader drops them)."""
     cmd = ["tools/qemu-run", "--image", os.path.join(image, "Image"), "--bootargs", bootargs]
     proc = subprocess.Popen(cmd, cwd=h.ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, start_new_session=True)
@@ -86,7 +88,7 @@ def console_session(h, image, bootargs, keys):
                 break
             out += chunk
             while sent < len(lines) and out.count(b"bt> ") > sent:
-                proc.stdin.write(lines[sent] + b"\n")
+                proc.stdin.write((b"\x10\x18c" if captured else b"") + lines[sent] + b"\n")
                 proc.stdin.flush()
                 sent += 1
         rest, _ = proc.communicate(timeout=max(1, deadline - time.time()))

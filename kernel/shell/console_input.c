@@ -9,6 +9,7 @@
 #include "console_input.h"
 #include "hang.h"
 #include "irq.h"
+#include "percpu.h"
 #include "ktime.h"
 #include "rx_ring.h"
 #include "uart.h"
@@ -54,18 +55,29 @@ static bool is_break_key(int c)
 }
 
 /*
- * The host's end request (docs/serial-line.md): DLE (0x10), CAN (0x18),
- * then the reason, 'i' (interrupt: the user's Ctrl-C) or 'h' (hang: the
- * host's time limit), each within a second of the one before. The run
- * then ends with a report (kernel/report/run_end.c). Bytes of a sequence
- * that turns out to be something else go on to the reader, in order.
- * end_held: bytes of the sequence seen so far (0 to 2), end_at the
- * counter at the last; only the receive interrupt uses them.
+ * The host's requests (docs/serial-line.md): DLE (0x10), CAN (0x18),
+ * then a letter, each within a second of the one before:
+ *   'i', 'h'  the end request: interrupt (the user's Ctrl-C) or hang
+ *             (the host's time limit); the run then ends with a report
+ *             (kernel/report/run_end.c);
+ *   'c'       the capture's mark: a host program that keeps the trace
+ *             frames (baretrace capture) reads this console, so the
+ *             shell may start them (console_captured()).
+ * Bytes of a sequence that turns out to be something else go on to the
+ * reader, in order. end_held: bytes of the sequence seen so far (0 to
+ * 2), end_at the counter at the last; only the receive interrupt uses
+ * them.
  */
 #define END_LEAD	0x10	/* DLE */
 #define END_CMD		0x18	/* CAN */
 static unsigned int end_held;
 static uint64_t end_at;
+
+/* Set by the receive interrupt at the capture's mark, never cleared (a
+ * capture that leaves is not announced): read by thread code through
+ * console_captured(). Release/acquire: a command read after the mark
+ * sees it set. */
+static bool host_captures;
 
 static void put_input(int c)
 {
@@ -73,8 +85,8 @@ static void put_input(int c)
 	rx_ring_put(&rx, (unsigned char)c);
 }
 
-/* True if the end request took c (its bytes are held, or it is complete). */
-static bool is_end_request(int c)
+/* True if a host request took c (its bytes are held, or it is complete). */
+static bool is_host_request(int c)
 {
 	static const uint8_t lead[2] = { END_LEAD, END_CMD };
 	uint64_t now = counter_read();
@@ -83,6 +95,11 @@ static bool is_end_request(int c)
 	if (end_held && in_time && end_held < 2 && c == lead[end_held]) {
 		end_held++;
 		end_at = now;
+		return true;
+	}
+	if (end_held == 2 && in_time && c == 'c') {
+		end_held = 0;
+		smp_store_release(&host_captures, true);
 		return true;
 	}
 	if (end_held == 2 && in_time && (c == 'i' || c == 'h')) {
@@ -97,6 +114,28 @@ static bool is_end_request(int c)
 	return end_held != 0;
 }
 
+bool console_captured(void)
+{
+	return smp_load_acquire(&host_captures);
+}
+
+/* Here, not in shell.c, to add no patch site: this file has none. Set
+ * and cleared by the shell's CPU, read on that CPU only (typed_cpu), so
+ * they need no lock. */
+static const char *typed;
+static unsigned int typed_cpu;
+
+void console_set_typed(const char *cmd)
+{
+	typed_cpu = cpu_id();
+	typed = cmd;
+}
+
+const char *console_typed_command(void)
+{
+	return typed && cpu_id() == typed_cpu ? typed : NULL;
+}
+
 static void console_rx_irq(unsigned int irq, void *arg)
 {
 	int c;
@@ -108,7 +147,7 @@ static void console_rx_irq(unsigned int irq, void *arg)
 			hang_break();
 			continue;
 		}
-		if (c != UART_RX_BREAK && is_end_request(c))
+		if (c != UART_RX_BREAK && is_host_request(c))
 			continue;
 		put_input(c);
 	}

@@ -16,6 +16,9 @@ extern const struct shell_cmd __shell_cmds_start[], __shell_cmds_end[];
 
 static bool shell_at_exit;	/* kernel parameter 'shell' */
 static int exit_status = -1;	/* set by 'exit', ends shell_run */
+/* A line typed at the console is running: set and cleared by shell_run
+ * around shell_exec, read by shell_exec on the same CPU. */
+static bool at_console;
 
 static int param_shell(const char *v)
 {
@@ -74,7 +77,11 @@ int shell_exec(char *line)
 		kprintf("unknown command '%s' (try 'help')\n", argv[0]);
 		return -1;
 	}
-	return c->fn(argc, argv);
+	console_set_typed(at_console ? c->name : NULL);
+	int r = c->fn(argc, argv);
+
+	console_set_typed(NULL);
+	return r;
 }
 
 static void echo(const char *s, size_t n)
@@ -115,8 +122,11 @@ int shell_run(void)
 	exit_status = -1;
 	while (exit_status < 0) {
 		kprintf("bt> ");
-		if (read_line(line, sizeof(line)))
-			shell_exec(line);
+		if (!read_line(line, sizeof(line)))
+			continue;
+		at_console = true;	/* typed, not handed over by C */
+		shell_exec(line);
+		at_console = false;
 	}
 	return exit_status;
 }

@@ -17,8 +17,10 @@ is answered as a target does: the final line "baretrace: exit status
 130 (interrupt)" (or 124 (hang)), the same stream and the end; LOG gets
 "END interrupt" (or "END hang").
 With 'idle', one second without input also ends it that way.
-LOG gets one line per command received, "EARLY" first if bytes came
-before the first real prompt.
+The capture's mark (DLE CAN 'c', sent at a line that begins "baretrace: "
+or "bt> ") is taken out, as a target does. LOG gets one line per command
+received, "EARLY" first if bytes other than marks came before the first
+real prompt.
 """
 import os
 import select
@@ -32,6 +34,7 @@ import e2e_wire as wire
 FAKE = bytearray(wire.escape(wire.payload(1, 0, 0, b"\r\nbt> " * 4)))
 FAKE[-2] ^= 0x40
 FAKE = bytes(FAKE)
+MARK = b"\x10\x18c"                           # the capture's mark
 
 
 def out(b):
@@ -48,17 +51,27 @@ def main():
     time.sleep(0.2)
     out(FAKE)                                   # the prompt cut by a frame
     time.sleep(0.2)
-    if select.select([0], [], [], 0)[0]:
+    early, ended = b"", False
+    while not ended and select.select([0], [], [], 0)[0]:
+        data = os.read(0, 4096)
+        early, ended = early + data, not data
+    early = early.replace(MARK, b"")
+    if early:
         log.write("EARLY\n")
     out(b"> ")
     line, req = b"", b""
     while True:
-        r = select.select([0], [], [], 1.0 if idle else None)[0]
-        if not r:
-            break                               # idle: the run ends by itself
-        data = os.read(0, 4096)
-        if not data:
+        if early:
+            data, early = early, b""
+        elif ended:
             break
+        else:
+            r = select.select([0], [], [], 1.0 if idle else None)[0]
+            if not r:
+                break                               # idle: the run ends by itself
+            data = os.read(0, 4096)
+            if not data:
+                break
         for c in data:
             if req or c == 0x10:                # the end request
                 req += bytes([c])

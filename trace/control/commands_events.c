@@ -41,6 +41,8 @@ static int cmd_event(int argc, char **argv)
 {
 	int err = 0;
 
+	if (argc >= 3 && !strcmp(argv[1], "enable") && trace_console_refuses())
+		return 1;
 	if (argc >= 3 && (!strcmp(argv[1], "enable") || !strcmp(argv[1], "disable"))) {
 		for (int i = 2; i < argc && !err; i++)
 			err = tp_enable(argv[i], !strcmp(argv[1], "enable"));

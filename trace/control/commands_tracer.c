@@ -40,6 +40,8 @@ static int result(const char *cmd, int err, const char *what)
 {
 	if (!err)
 		return 0;
+	if (err == TRACE_ENOCAPTURE)
+		return 1;	/* trace_console_refuses said why */
 	return shell_usage(cmd, err == TRACE_EINVAL ? what :
 			   err == TRACE_EBUSY ? "not while the graph tracer runs (stop first)" :
 			   err == TRACE_ENOMEM ? "out of memory" : "the patcher refused");
@@ -267,7 +269,7 @@ static int cmd_profile(int argc, char **argv)
 
 		if (trace_profiling())
 			return shell_usage("profile", "already on ('profile off' first)");
-		if (check_patterns("profile", pat))
+		if (check_patterns("profile", pat) || trace_console_refuses())
 			return 1;
 		if ((err = result("profile", trace_profile(true, pat), "invalid glob")))
 			return err;

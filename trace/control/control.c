@@ -87,6 +87,8 @@ static int ensure_rings(void)
 {
 	if (ring_of(0))
 		return 0;
+	if (!exporting && trace_console_refuses())
+		return TRACE_ENOCAPTURE;
 	if (!buf_bytes)
 		buf_bytes = trace_default_buffer();
 	if (ring_setup(buf_bytes, buf_mode)) {
@@ -101,6 +103,11 @@ static int ensure_rings(void)
 		smp_set_idle_hook(export_idle);
 	}
 	return 0;
+}
+
+bool trace_exporting(void)
+{
+	return exporting;
 }
 
 int trace_export_ready(void)

@@ -26,9 +26,17 @@ void trace_tracer_list(char *buf, size_t cap, bool recording);
  * recorder in assembly (re-patching them if it runs): 0 or an error. */
 bool trace_graph_running(void);
 int trace_pick_function_callback(void);
+/* The exporter runs: frames go out on the console UART. */
+bool trace_exporting(void);
+/* console_gate.c: true (having said why, and how to run it captured)
+ * when the command typed at the console that runs now would start trace
+ * frames on a console nothing captures; false for C code, boot
+ * arguments, a captured console, or frames that flow already. Commands
+ * ask before they change anything; the exporter's start asks too. */
+bool trace_console_refuses(void);
 /* Ring buffers and the exporter exist (tracepoints recorded without a
  * tracer need them too). 0 or TRACE_ENOMEM. Thread context. */
-int trace_export_ready(void);
+int trace_export_ready(void);	/* or TRACE_ENOCAPTURE: trace_console_refuses */
 const char *trace_get_filter(void);
 /* The ring bytes per CPU in use, or to be used once tracing first
  * starts (whole blocks); *stop_mode (if not NULL) the mode. */

@@ -88,6 +88,8 @@ static int cmd_coverage(int argc, char **argv)
 		}
 		if (covering)
 			return shell_usage("coverage", "already on ('coverage off' first)");
+		if (trace_console_refuses())
+			return 1;
 		err = trace_coverage(true, pat);
 		if (err)
 			return shell_usage("coverage", err == TRACE_EINVAL ? "invalid glob" :

@@ -103,6 +103,8 @@ static int hist_on(int argc, char **argv)
 	if (pat[strcspn(pat, ":")]) {	/* SYSTEM:EVENT:FIELD: no function has a ":"; no strchr (SIMD) */
 		if (hist_ev_on())
 			return shell_usage("hist", "events already on ('hist off' first)");
+		if (trace_console_refuses())
+			return 1;
 		if (trace_hist_events(true, pat))
 			return 1;	/* hist_ev_start said why */
 		kprintf("hist: on, %s\n", pat);
@@ -112,6 +114,8 @@ static int hist_on(int argc, char **argv)
 		return shell_usage("hist", "already on ('hist off' first)");
 	if (glob_list_bad(pat, &n))
 		return shell_usage("hist", "invalid glob");
+	if (trace_console_refuses())
+		return 1;
 	err = trace_hist(true, pat, &chosen);
 	if (err == TRACE_EINVAL) {
 		kprintf("hist: the globs choose %u functions; a histogram needs 1 to %u\n",

@@ -137,6 +137,8 @@ static int add(const char *text)
 		kprintf("probe: %s: a probe of that name exists; nothing planted\n", s.name);
 		return TRACE_EINVAL;
 	}
+	if (trace_console_refuses())
+		return TRACE_ENOCAPTURE;
 	trace_export_ready();	/* rings for its records; without them it only counts */
 	if (s.ret && (err = retprobe_plant(&s, &why))) {
 		kprintf("probe: %s at %s%%return: %s; nothing planted\n", s.name, s.sym, why);

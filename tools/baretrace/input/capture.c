@@ -25,7 +25,8 @@
  *
  * The line is two-way (QEMU or a serial port): stdin goes to the target
  * (capture_keys.c), after the --exec commands, if any, have had their
- * replies (capture_exec.c). Ctrl-] on a terminal leaves.
+ * replies (capture_exec.c). Ctrl-] on a terminal leaves. The capture
+ * tells the target it is there (capture_mark.c).
  *
  * Console text goes out through capture_con.c, and every line of the
  * capture's own is preceded by bt_con_break(): none starts inside a
@@ -88,6 +89,7 @@ struct capture {
 	uint64_t rate_events, rate_bytes;
 	double ev_rate, byte_rate;
 	struct bt_exec exec;	/* --exec: watches the console text */
+	struct bt_cap_mark mark;	/* so does the capture's mark */
 	struct bt_keys *keys;	/* toward the target */
 };
 
@@ -126,6 +128,7 @@ static void draw_status(struct capture *c, double t)
 
 static void on_text(struct capture *c, const uint8_t *p, size_t n)
 {
+	bt_cap_mark_text(&c->mark, c->keys, p, n);
 	c->keys->hold = 0;	/* the target's UART is up */
 	bt_exec_text(&c->exec, p, n);
 	bt_con_text(p, n);
@@ -269,6 +272,7 @@ int bt_capture(const struct bt_capture_opts *o)
 	keys.hold = child != 0;
 	c.keys = &keys;
 	bt_exec_init(&c.exec, o->exec, o->n_exec, o->exec_timeout, now());
+	bt_cap_mark_init(&c.mark);
 	while (!stop_signal && (!c.ended || (child && now() < drain_until))) {
 		struct pollfd p[3];
 		int wait = c.status ? STATUS_MS : -1, in_i;

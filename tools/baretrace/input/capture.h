@@ -59,6 +59,11 @@ struct bt_keys {
 	int leave;		/* Ctrl-] was typed */
 	int interrupt;		/* Ctrl-C was typed (raw terminal): times */
 	int hold;		/* queue, do not send: the target is not up yet */
+	/* The capture's mark (capture_mark.c): */
+	int kernel;		/* the last line head seen was baretrace's */
+	int marked;		/* a mark went out since that head */
+	int unmarked;		/* bytes went out while kernel was 0 */
+	int ending;		/* the end request is queued: no more marks */
 	uint8_t buf[4096];	/* bytes not yet taken by the target */
 	size_t len;
 };
@@ -84,6 +89,21 @@ int bt_keys_end_request(struct bt_keys *k, char reason);
  * the user interrupted again: prints why on stderr and the final line the
  * target would have printed, for the outcome 'reason' names. */
 void bt_end_by_host(char reason, int no_answer, double wait_s);
+
+/* ---- capture_mark.c: telling the target a capture is there ------------ */
+
+struct bt_cap_mark {
+	char head[16];		/* the start of the current console line */
+	size_t len;
+	int done;		/* this line is decided */
+};
+
+void bt_cap_mark_init(struct bt_cap_mark *m);
+/* Console text only: follows the line heads ("bt> ", "baretrace: ",
+ * "U-Boot ") into k's kernel, marked and unmarked. */
+void bt_cap_mark_text(struct bt_cap_mark *m, struct bt_keys *k, const uint8_t *p, size_t n);
+/* bt_keys_flush: the mark goes before the bytes queued, if due. */
+void bt_cap_mark_flush(struct bt_keys *k);
 
 /* ---- capture_exec.c: --exec ------------------------------------------- */
 

@@ -130,6 +130,7 @@ int bt_keys_end_request(struct bt_keys *k, char reason)
 
 	k->in = -1;
 	k->hold = 0;	/* a target not heard from yet gets it anyway */
+	k->ending = 1;	/* no mark may come between its bytes */
 	if (k->out < 0)
 		return -1;
 	if (sizeof(k->buf) - k->len < sizeof(req))
@@ -148,6 +149,8 @@ int bt_keys_queue(struct bt_keys *k, const void *p, size_t n)
 
 void bt_keys_flush(struct bt_keys *k)
 {
+	if (k->len && k->out >= 0 && !k->hold)
+		bt_cap_mark_flush(k);
 	while (k->len && k->out >= 0 && !k->hold) {
 		ssize_t n = write(k->out, k->buf, k->len);
 
