@@ -593,8 +593,12 @@ def check_make_commands(h, res, board, text):
 
 def check_help(h, res, board):
     phony, variables = set(), set()
-    with open(os.path.join(h.ROOT, "Makefile")) as f:
-        for line in f:
+    for path in makefiles(h.ROOT):
+        if os.sep + "board" + os.sep in path:
+            continue    # a board's own settings (board.mk), not make's interface
+        with open(path) as f:
+            text = f.read()
+        for line in text.splitlines():
             m = re.match(r"^\.PHONY\s*:(.*)", line)
             if m:
                 phony.update(m.group(1).split())
@@ -605,7 +609,7 @@ def check_help(h, res, board):
     missing = [t for t in sorted(phony) if not re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", out)]
     missing += [v for v in sorted(variables) if not re.search(rf"\b{v}=", out)]
     res.record(f"readme: make help names all {len(phony)} .PHONY targets and "
-               f"{len(variables)} ?= variables of the Makefile",
+               f"{len(variables)} ?= variables of the Makefile and mk/*.mk",
                st == 0 and phony and variables and not missing,
                f"status {st}; missing from make help: {missing}\n" + out)
 
