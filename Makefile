@@ -96,6 +96,12 @@ LIBC_CXXFLAGS := -nostdinc $(addprefix -isystem ,$(CXX_INCLUDE)) -isystem mk/cxx
 LIBC_LIBS   := $(NEWLIB)/aarch64-none-elf/lib/libc.a $(NEWLIB)/aarch64-none-elf/lib/libm.a -lgcc
 endif
 
+# __FILE__ (assert messages) names a source relative to the tree, so the
+# image, its data layout and the instruction counts make bench holds
+# are the same wherever the tree is checked out (newlib's:
+# tools/build-newlib).
+PATH_FREE := -fmacro-prefix-map=$(CURDIR)/=
+
 # Flags. Every function gets a patchable entry (4 NOPs, 2 before the
 # symbol) unless its file is listed in NOTRACE; kernel code never touches
 # FP/SIMD registers (the core tracers' callbacks run without saving them;
@@ -105,7 +111,7 @@ CFLAGS_COMMON := -O2 -g -ffreestanding -fno-common \
   -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
   -fno-stack-protector -fpie \
   -march=armv8-a -mno-outline-atomics -falign-functions=8 \
-  -ffunction-sections -fdata-sections -MD -MP \
+  -ffunction-sections -fdata-sections -MD -MP $(PATH_FREE) \
   $(BOARD_CFLAGS) -include kernel/lib/visibility.h
 # kernel/ is split into folders by job (kernel/LAYERS, lowest layer
 # first); each is on the include path, so "x.h" finds a kernel header
@@ -176,7 +182,7 @@ site_flags = $(if $(filter $(NOTRACE) $(APP_NOTRACE),$(1)),,$(PATCHABLE)) \
 .PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-baseline bench-host bench-anchor docs coverage coverage-html soak setup newlib host-tools install
 all: $(OUT)/Image $(OUT)/baretrace.lst
 
-$(NEWLIB_DONE):
+$(NEWLIB_DONE): tools/build-newlib
 	$(Q)tools/build-newlib $(NEWLIB) $(CROSS_COMPILE)
 
 # Objects are rebuilt when the flags may have changed: when the Makefile

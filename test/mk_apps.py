@@ -219,9 +219,14 @@ def check_refusals(h, res, board, nomain):
                out)
 
 
+TREE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + "/"
+
+
 def flag_words(flags):
-    """The options of a flag list, their arguments and -I/-D dropped."""
-    return {w for w in flags if w.startswith("-") and not w.startswith(("-I", "-D"))}
+    """The options of a flag list, their arguments and -I/-D dropped; the
+    tree's path, as the table writes it, TREE/."""
+    return {w.replace(TREE, "TREE/") for w in flags
+            if w.startswith("-") and not w.startswith(("-I", "-D"))}
 
 
 def check_docs(h, res, board, plain):
