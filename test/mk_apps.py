@@ -212,7 +212,10 @@ def check_refusals(h, res, board, nomain):
                f"status {st}; ICOUNT=1 alone: {alone}\n" + out[-2000:])
 
     st, out = make(h, board, f"APP={nomain}")
-    lines = [l for l in out.splitlines() if l.strip() and not l.startswith("make: ***")]
+    # make's own lines after ours (under make test's make: make[1]: ***,
+    # Leaving directory) are not the message.
+    lines = [l for l in out.splitlines() if l.strip() and
+             not re.match(r"make(\[\d+\])?: (\*\*\*|Entering directory|Leaving directory)", l)]
     res.record("mk_apps: an app without main() is told it needs one (last line), "
                "before any link error",
                st != 0 and lines and "main()" in lines[-1] and "hidden symbol" not in out,
