@@ -52,6 +52,32 @@ def run(cmd, timeout=None, cwd=ROOT, env=None):
         return None, out.decode(errors="replace")
 
 
+def typed_session(cmd, lines, mark=b""):
+    """Runs cmd, types each line (str or bytes) at a 'bt> ' prompt, after
+    'mark' (the capture's, when the test stands in for it); returns
+    (status or None on timeout, every byte it printed)."""
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    out, sent, deadline = b"", 0, time.time() + QEMU_TIMEOUT
+    try:
+        while sent < len(lines) and time.time() < deadline:
+            chunk = proc.stdout.read1(4096)
+            if not chunk:
+                break
+            out += chunk
+            while sent < len(lines) and out.count(b"bt> ") > sent:
+                line = lines[sent]
+                proc.stdin.write(mark + (line.encode() if isinstance(line, str) else line) + b"\n")
+                proc.stdin.flush()
+                sent += 1
+        rest, _ = proc.communicate(timeout=max(1, deadline - time.time()))
+        return proc.returncode, out + rest
+    except (subprocess.TimeoutExpired, BrokenPipeError):
+        os.killpg(proc.pid, 9)
+        rest, _ = proc.communicate()
+        return None, out + rest
+
+
 def make_var(board, var):
     _, out = run(["make", "-s", f"BOARD={board}", f"print-{var}"])
     return out.strip().splitlines()[-1] if out.strip() else ""

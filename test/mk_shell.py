@@ -18,8 +18,6 @@ console nothing captures (make run-direct, a serial terminal).
 import os
 import re
 import shlex
-import subprocess
-import time
 
 # Each line typed at a prompt; the ones marked True would start frames.
 SESSION = [
@@ -37,30 +35,6 @@ SESSION = [
 ]
 REFUSED = r"^{}: refused: nothing captures this console, and tracing would send binary trace frames"
 CAPTURED_LINE = r"^{0}: run it captured: (make [^(]*? run) \(then type it, or EXEC="
-
-
-def typed_session(h, cmd, lines):
-    """Runs cmd, types each line at a 'bt> ' prompt; returns (status or
-    None on timeout, every byte it printed)."""
-    proc = subprocess.Popen(cmd, cwd=h.ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    out, sent, deadline = b"", 0, time.time() + h.QEMU_TIMEOUT
-    try:
-        while sent < len(lines) and time.time() < deadline:
-            chunk = proc.stdout.read1(4096)
-            if not chunk:
-                break
-            out += chunk
-            while sent < len(lines) and out.count(b"bt> ") > sent:
-                proc.stdin.write(lines[sent].encode() + b"\n")
-                proc.stdin.flush()
-                sent += 1
-        rest, _ = proc.communicate(timeout=max(1, deadline - time.time()))
-        return proc.returncode, out + rest
-    except (subprocess.TimeoutExpired, BrokenPipeError):
-        os.killpg(proc.pid, 9)
-        rest, _ = proc.communicate()
-        return None, out + rest
 
 
 def not_text(raw):
@@ -83,7 +57,7 @@ def check(h, res, board):
     elf = os.path.join(h.ROOT, "build", board, "baretrace.elf")
 
     # run-direct: a plain terminal.
-    st, raw = typed_session(h, ["make", "-s", f"BOARD={board}", "run-direct",
+    st, raw = h.typed_session(["make", "-s", f"BOARD={board}", "run-direct",
                                 "BOOTARGS=shell"], [l for l, _ in SESSION])
     text = raw.decode(errors="replace").replace("\r", "")
     bad = not_text(raw)

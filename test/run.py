@@ -48,7 +48,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # What every stage uses, also as h.NAME for the stages given this module.
-from harness import (ROOT, HOST, QEMU_TIMEOUT, Results, run, make_var,  # noqa: E402,F401
+from harness import (ROOT, HOST, QEMU_TIMEOUT, Results, run, make_var, typed_session,  # noqa: E402,F401
                      parse_tap, host_dtb, boot, strip_frames, parse_ktap, make_dir,
                      expect, qemu_boot, pi3_dtb, dtb_set_cpu1_cell, input_boot_cmd)
 from host_stage import stage_host  # noqa: E402

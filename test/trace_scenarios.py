@@ -18,8 +18,6 @@
 The 'input' stage (bad console and boot-argument input) is
 input_scenarios.py.
 """
-import subprocess
-import time
 import json
 import os
 import re
@@ -77,29 +75,10 @@ def console_session(h, image, bootargs, keys, captured=False):
     mark (DLE CAN 'c', docs/serial-line.md), as baretrace capture sends
     it, so the shell may start trace frames (this reader drops them)."""
     cmd = ["tools/qemu-run", "--image", os.path.join(image, "Image"), "--bootargs", bootargs]
-    proc = subprocess.Popen(cmd, cwd=h.ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, start_new_session=True)
-    out, lines, deadline = b"", keys.split(b"\n"), time.time() + h.QEMU_TIMEOUT
-    try:
-        sent = 0
-        while sent < len(lines) and time.time() < deadline:
-            chunk = proc.stdout.read1(4096)
-            if not chunk:
-                break
-            out += chunk
-            while sent < len(lines) and out.count(b"bt> ") > sent:
-                proc.stdin.write((b"\x10\x18c" if captured else b"") + lines[sent] + b"\n")
-                proc.stdin.flush()
-                sent += 1
-        rest, _ = proc.communicate(timeout=max(1, deadline - time.time()))
-        status = proc.returncode
-    except (subprocess.TimeoutExpired, BrokenPipeError):
-        os.killpg(proc.pid, 9)
-        rest, _ = proc.communicate()
-        status = None
+    status, raw = h.typed_session(cmd, keys.split(b"\n"), b"\x10\x18c" if captured else b"")
     # Trace frames (STX ... ETX, docs/wire.md) come between console lines
     # without a newline of their own: drop them before reading lines.
-    raw = re.sub(rb"\x02[^\x03]*\x03", b"", out + rest)
+    raw = re.sub(rb"\x02[^\x03]*\x03", b"", raw)
     text = raw.decode(errors="replace").replace("\r", "")
     return status, "".join(c for c in text if c == "\n" or " " <= c <= "~")
 
