@@ -31,6 +31,9 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
   make     the make flow as typed (issue 40): BOOTARGS quoting, every
            run target's status files, app builds, what the first run
            fetches (test/make_flow.py, test/mk_*.py)
+  ci       CI gates (issue 41): exact repeatable runs, stats --diff on
+           instruction counts, JUnit output, the example pipelines
+           (test/ci_flow.py, test/ci_*.py)
   readme   the marked examples of README.md and docs/*.md run as written,
            their make commands checked against the Makefile, their
            relative links against the files and headings, make help
@@ -170,6 +173,8 @@ STAGES["thirdparty"] = lambda res, board: thirdparty.stage_thirdparty(
     sys.modules[__name__], res, board)
 import make_flow  # noqa: E402
 STAGES["make"] = lambda res, board: make_flow.stage_make(sys.modules[__name__], res, board)
+import ci_flow  # noqa: E402
+STAGES["ci"] = lambda res, board: ci_flow.stage_ci(sys.modules[__name__], res, board)
 import readme_examples  # noqa: E402
 STAGES["readme"] = lambda res, board: readme_examples.stage_readme(
     sys.modules[__name__], res, board)
