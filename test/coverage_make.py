@@ -14,7 +14,7 @@ import re
 import sys
 import tempfile
 
-from harness import ROOT, run
+from harness import ROOT, ktap_failures, run
 
 sys.path.insert(0, os.path.join(ROOT, "test", "host"))
 from e2e_coverage import info_files, lcov_summary  # noqa: E402
@@ -57,12 +57,13 @@ def check_make_coverage(res):
     st, out = run(["make", "coverage"], timeout=900)
     out = out.replace("\r", "")
     res.record("make coverage: the KTAP suites pass under trace=coverage, exit 0", st == 0
-               and bool(re.search(r"^# ktest: \d+ tests, 0 failed$", out, re.M)), out[-3000:])
+               and bool(re.search(r"^# ktest: \d+ tests, 0 failed$", out, re.M)),
+               out[-3000:] + ktap_failures(out))
     reached, patchable, folders = target_summary(out)
     info = os.path.join(DIR, "coverage.info")
     have = reached is not None and os.path.exists(info)
     res.record("make coverage: the target's summary and build/coverage/coverage.info", have,
-               out[-3000:])
+               out[-3000:] + ktap_failures(out))
     if not have:
         return
     files = info_files(info)

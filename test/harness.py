@@ -184,6 +184,21 @@ def parse_ktap(prefix, out, res):
                    False, out)
 
 
+def ktap_failures(out):
+    """Each failed KTAP case of out with the lines it printed since the
+    case before it (its diagnostics), for a detail whose last lines are
+    the ones shown; '' when none failed."""
+    lines, since, found = out.replace("\r", "").splitlines(), [], []
+    for line in lines:
+        if re.match(r"\s*not ok \d+ ", line):
+            found += since[-12:] + [line]
+        if re.match(r"\s*(not )?ok \d+ ", line):
+            since = []
+        else:
+            since.append(line)
+    return "\nfailed cases:\n" + "\n".join(found) if found else ""
+
+
 def make_dir(board, app):
     return os.path.join(ROOT, "build", board,
                         "" if app == "examples/demo" else "app-" + app.replace("/", "-"))

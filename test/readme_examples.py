@@ -172,11 +172,9 @@ def check_coverage(h, res, board, code, output):
     st, out = run_example(h, code, timeout=900)
     miss = match_output(output or "", out)
     # The failed cases last: the report shows a detail's last lines only.
-    failed = "\n".join(l for l in out.splitlines() if re.match(r"\s*not ok ", l))
     res.record("readme: example 'coverage' (docs/coverage.md) exits 0 and prints what the "
                "page shows", st == 0 and output is not None and miss is None,
-               f"status {st}; missing line {miss!r}\n" + out[-3000:] +
-               (f"\nfailed cases:\n{failed}" if failed else ""))
+               f"status {st}; missing line {miss!r}\n" + out[-3000:] + h.ktap_failures(out))
     # README's sample of the same output, with its exact counts, and the
     # lcov summary line it quotes.
     with open(os.path.join(h.ROOT, "README.md")) as f:

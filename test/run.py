@@ -53,7 +53,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # What every stage uses, also as h.NAME for the stages given this module.
 from harness import (ROOT, HOST, QEMU_TIMEOUT, Results, run, make_var, typed_session,  # noqa: E402,F401
                      parse_tap, host_dtb, boot, strip_frames, parse_ktap, make_dir,
-                     expect, qemu_boot, pi3_dtb, dtb_set_cpu1_cell, input_boot_cmd)
+                     expect, qemu_boot, pi3_dtb, dtb_set_cpu1_cell, input_boot_cmd,
+                     ktap_failures)
 from host_stage import stage_host  # noqa: E402
 from boot_stages import stage_target, stage_boot  # noqa: E402
 from rpi_stages import stage_rpi3, stage_rpi4  # noqa: E402
