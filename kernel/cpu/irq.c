@@ -47,6 +47,22 @@ int irq_in_interrupt(void)
 	return this_cpu()->irq_depth != 0;
 }
 
+/*
+ * kernel/cpu/entry.S starts an exception's handlers from the reset FPCR
+ * (round to nearest, no traps, no flush to zero), so that a handler
+ * computes the same whatever it interrupted; the next handler in the
+ * same exception would start from whatever the one before left (a
+ * tick's hook that set round towards zero made the next interrupt's
+ * handler round that way: seen under -accel tcg,thread=multi, where a
+ * tick's handler ran past the next tick and the loop below took both).
+ * With FP/SIMD off nothing has changed FPCR (and reading it would trap).
+ */
+void irq_handler_next(void)
+{
+	if (read_sysreg(cpacr_el1) & CPACR_FPEN)
+		__asm__ volatile("msr fpcr, xzr" ::: "memory");
+}
+
 void irq_dispatch(struct exc_frame *f)
 {
 	struct percpu *pc = this_cpu();
@@ -66,6 +82,7 @@ void irq_dispatch(struct exc_frame *f)
 			irq_table[irq].fn(irq, irq_table[irq].arg);
 		trace_event(irq, exit, irq, handled);
 		irqchip_eoi(token);
+		irq_handler_next();
 	}
 	pc->irq_depth--;
 	pc->irq_frame = outer;

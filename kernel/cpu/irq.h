@@ -23,6 +23,9 @@ void irq_init(void);			/* boot CPU: controller and table */
 void irq_init_cpu(void);		/* every CPU: its interface */
 void irq_dispatch(struct exc_frame *f);	/* from the IRQ vector */
 int irq_in_interrupt(void);
+/* Between two handlers of one exception (the dispatch loop, the tick's
+ * hooks): the next starts from the reset FPCR, as the first did. */
+void irq_handler_next(void);
 
 /* The interrupt controller (drivers/gicv2.c or a board's own). */
 void irqchip_init(void);

@@ -140,8 +140,10 @@ static void tick_irq(unsigned int irq, void *arg)
 	timer_rearm(tick_interval);
 	pc->ticks++;
 	trace_event(timer, tick, pc->cpu, pc->ticks);
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < n; i++) {
 		tick_hooks[i](pc->cpu, pc->ticks);
+		irq_handler_next();
+	}
 	/*
 	 * YIELD: a hint on hardware (and under multi-threaded TCG), but
 	 * single-threaded QEMU ends this CPU's time slice on it. QEMU 7.2

@@ -9,8 +9,13 @@
  *          32-bit counter that an interrupt handler bumps), target
  *   state: EL1, MMU on, IRQs unmasked (or the counter never moves)
  *   does:  sets FPCR and FPSR, fills byte i of each lane of vN with
- *          N * 8 + 1, sets h->ready = 1, spins until *count == target
- *          (reading it with general registers only), then stores
+ *          N * 8 + 1, sets h->ready = 1, spins until *count reaches
+ *          target (the 32-bit difference *count - target is no longer
+ *          negative: a handler may bump it twice in one exception,
+ *          when a tick ran past the next one and irq.c's loop takes
+ *          that one too, and a wait for equality then never ends; it
+ *          hung once in 185 runs under -accel tcg,thread=multi),
+ *          reading it with general registers only, then stores
  *          q0-q31, FPCR and FPSR into h->q, h->fpcr_out, h->fpsr_out
  *   clobbers: x9-x11, v0-v31, FPCR, FPSR (by design; the caller is C
  *          built with FP, and d8-d15 are saved and restored here)
@@ -45,9 +50,9 @@ fp_hold:
 	str	w9, [x0, #H_READY]		// h->ready = 1
 	ldr	x10, [x0, #H_COUNT]
 	ldr	w11, [x0, #H_TARGET]
-1:	ldr	w9, [x10]			// while (*count != target)
-	cmp	w9, w11
-	b.ne	1b
+1:	ldr	w9, [x10]			// while ((int32_t)(*count - target) < 0)
+	sub	w9, w9, w11
+	tbnz	w9, #31, 1b
 	add	x9, x0, #H_Q
 	stp	q0, q1, [x9, #0]
 	stp	q2, q3, [x9, #32]

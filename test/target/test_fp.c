@@ -207,10 +207,24 @@ static void fp_tick_hook(unsigned int cpu, uint64_t tick)
 	fp_hook_ticks++;
 }
 
+/* Registered right after fp_tick_hook, so it runs next in each tick:
+ * the FPCR it starts from, after fp_tick_hook set FPCR_HOOK's. */
+static volatile uint64_t fp_after_fpcr_seen;
+static volatile uint32_t fp_after_ticks;
+
+static void fp_tick_hook_after(unsigned int cpu, uint64_t tick)
+{
+	(void)tick;
+	if ((int)cpu != fp_hook_cpu)
+		return;
+	fp_after_fpcr_seen = fpcr_read();
+	fp_after_ticks++;
+}
+
 static bool fp_hook_arm(struct ktest_ctx *t)
 {
 	if (!fp_hook_registered) {
-		if (time_tick_hook(fp_tick_hook)) {
+		if (time_tick_hook(fp_tick_hook) || time_tick_hook(fp_tick_hook_after)) {
 			ktest_skip(t, "no free tick hook slot");
 			return false;
 		}
@@ -236,6 +250,22 @@ KTEST(fp_tick_hook_keeps_fp_sum)
 	KT_EXPECT(t, n > 0);
 	KT_EXPECT(t, sum == (double)n * 0.5);
 	KT_EQ(t, (uint64_t)(sum * 2.0), n);
+}
+
+/* Two handlers in one exception (the tick's hooks here; irq.c's loop
+ * the same): the second starts from the reset FPCR, not from the
+ * rounding mode the first set. */
+KTEST(fp_tick_hook_after_another_starts_from_reset_fpcr)
+{
+	if (!fp_hook_arm(t))
+		return;
+	uint32_t start = fp_after_ticks, first = fp_hook_ticks;
+
+	while (fp_after_ticks - start < 3)
+		;
+	fp_hook_cpu = -1;
+	KT_EXPECT(t, fp_hook_ticks - first >= 3);	/* the first hook ran before it */
+	KT_EQ(t, fp_after_fpcr_seen, 0);
 }
 
 struct fp_hold {
