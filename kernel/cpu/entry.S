@@ -24,7 +24,9 @@
  *   interrupted code keeps every register):
  *     FP on at entry:  q0-q31, FPCR, FPSR saved, FPCR reset (round to
  *                      nearest, no traps, no flush to zero: a handler
- *                      computes the same whatever it interrupted), FP
+ *                      computes the same whatever it interrupted; and
+ *                      again between two handlers of one exception,
+ *                      kernel/cpu/irq.c irq_handler_next), FP
  *                      stays on for the handler; restored on the way
  *                      out (CPACR is on again by then: nested
  *                      exceptions put back what they found).
