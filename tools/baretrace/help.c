@@ -254,6 +254,21 @@ void bt_unknown_command(const char *cmd)
 	exit(BT_EXIT_USAGE);
 }
 
+/*
+ * "--help" or "-h" among a command's arguments asks for its usage; not
+ * past "--" or "--qemu", where the arguments belong to another program.
+ */
+int bt_wants_help(int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--") || !strcmp(argv[i], "--qemu"))
+			return 0;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	}
+	return 0;
+}
+
 /* One command's usage, or with c NULL the overview: every command's. */
 void bt_help(FILE *f, const struct bt_cmd_help *c)
 {

@@ -347,21 +347,6 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	exit(BT_EXIT_USAGE);
 }
 
-/*
- * "--help" or "-h" among a command's arguments asks for its usage; not
- * past "--" or "--qemu", where the arguments belong to another program.
- */
-static int wants_help(int argc, char **argv)
-{
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--") || !strcmp(argv[i], "--qemu"))
-			return 0;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -380,7 +365,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	cmd_now = bt_cmd_find(cmd);
-	if (cmd_now && wants_help(argc, argv)) {
+	if (cmd_now && bt_wants_help(argc, argv)) {
 		bt_help(stdout, cmd_now);
 		return 0;
 	}

@@ -1,8 +1,9 @@
 /*
- * tools/baretrace/output/ktap.c: `baretrace ktap LOG [--junit FILE]`,
- * the KTAP results in a run's console text (kernel/ktest.c prints them)
- * as a summary and, with --junit, as JUnit XML (junit.c): one testcase
- * per KTAP test, the test's "# " diagnostic lines the failure's text.
+ * tools/baretrace/output/ktap.c: reading the KTAP results in a run's
+ * console text (kernel/ktest.c prints them), line by line, into JUnit
+ * cases (junit.h) for `baretrace ktap LOG [--junit FILE]` (ktap_cmd.c):
+ * one testcase per KTAP test, its "# " diagnostic lines the failure's
+ * text.
  *
  * The console text is what `make run` prints, `baretrace capture --log`
  * keeps, or QEMU's serial output: trace files (.bt) hold no console text.
@@ -31,27 +32,9 @@
 #include <string.h>
 
 #include "../bt.h"
-#include "junit.h"
+#include "ktap_int.h"
 
-#define TAIL_LINES	20	/* console lines kept for the "run" case */
-
-struct ktap {
-	struct bt_junit cases;
-	const char *suite;		/* top-level cases' suite */
-	char *sub;			/* the current subtest's name, or NULL */
-	size_t indent, sub_indent;	/* of the document, of the subtest */
-	int sub_cases;			/* cases seen in the current subtest */
-	long plan;			/* N of "1..N"; -1: none yet */
-	long done;			/* top-level results */
-	size_t failed, skipped;
-	char *diag;			/* "#" lines since the last result */
-	size_t diag_len, diag_cap;
-	char *tail[TAIL_LINES];		/* console lines since the last result */
-	size_t ntail;
-	char *ended;			/* the final line, or NULL */
-};
-
-static void append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+void ktap_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 {
 	*buf = bt_grow(*buf, cap, *len + n + 2, 1);
 	if (*len)
@@ -71,7 +54,7 @@ static void keep_tail(struct ktap *k, const char *s, size_t n)
 	k->tail[k->ntail++] = bt_strndup(s, n);
 }
 
-static void clear_tail(struct ktap *k)
+void ktap_clear_tail(struct ktap *k)
 {
 	for (size_t i = 0; i < k->ntail; i++)
 		free(k->tail[i]);
@@ -109,7 +92,7 @@ static void result(struct ktap *k, const char *s, size_t indent)
 		free(k->sub);
 		k->sub = NULL;
 		free(name);
-		clear_tail(k);
+		ktap_clear_tail(k);
 		return;
 	}
 	state = !ok ? BT_JUNIT_FAIL : BT_JUNIT_PASS;
@@ -125,12 +108,10 @@ static void result(struct ktap *k, const char *s, size_t indent)
 	k->sub_cases += !top;
 	free(msg);
 	free(name);
-	clear_tail(k);
+	ktap_clear_tail(k);
 }
 
-/* One console line, frames taken out, no line break. Returns 1 at the
- * run's final line (nothing after it belongs to the run). */
-static int line(struct ktap *k, int *started, const char *s)
+int ktap_line(struct ktap *k, int *started, const char *s)
 {
 	size_t indent = strspn(s, " \t");
 	const char *t = s + indent;
@@ -171,14 +152,13 @@ static int line(struct ktap *k, int *started, const char *s)
 	} else if (*t) {
 		/* "# ..." is a diagnostic; "#0 ..." (a backtrace) is not */
 		if (t[0] == '#' && (t[1] == ' ' || !t[1]))
-			append(&k->diag, &k->diag_len, &k->diag_cap, t, strlen(t));
+			ktap_append(&k->diag, &k->diag_len, &k->diag_cap, t, strlen(t));
 		keep_tail(k, s, strlen(s));
 	}
 	return 0;
 }
 
-/* The log without binary frames: STX up to its ETX dropped. */
-static size_t drop_frames(char *buf, size_t n)
+size_t ktap_drop_frames(char *buf, size_t n)
 {
 	size_t o = 0;
 	int in = 0;
@@ -193,148 +173,4 @@ static size_t drop_frames(char *buf, size_t n)
 	}
 	buf[o] = 0;
 	return o;
-}
-
-static char *read_log(const char *path, size_t *n)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	size_t cap = 0, len = 0, got;
-	char *buf = NULL;
-
-	if (!f)
-		bt_die(BT_EXIT_INPUT, "ktap: cannot open %s: %m", path);
-	do {
-		buf = bt_grow(buf, &cap, len + 65536 + 1, 1);
-		got = fread(buf + len, 1, 65536, f);
-		len += got;
-	} while (got);
-	if (ferror(f))
-		bt_die(BT_EXIT_INPUT, "ktap: cannot read %s: %m", path);
-	if (f != stdin)
-		fclose(f);
-	if (len >= 8 && !memcmp(buf, bt_file_magic, 8))
-		bt_die(BT_EXIT_INPUT, "ktap: %s is a trace file: trace files hold no console "
-		       "text; give the run's console log (make run's output, or 'baretrace "
-		       "capture --log FILE')", path);
-	*n = len;
-	return buf;
-}
-
-/* A plan that did not complete, or an end the run's final line names
- * (crash, panic, hang, ...): the failed case "run", saying which. */
-static void run_case(struct ktap *k)
-{
-	const char *word = k->ended ? strchr(k->ended, '(') : NULL;
-	char *msg = NULL, *text = NULL;
-	size_t mlen = 0, mcap = 0, tlen = 0, tcap = 0;
-	char head[512];
-	int complete = k->plan >= 0 && k->done >= k->plan;
-
-	if (complete && !word)
-		return;
-	if (k->ended)
-		snprintf(head, sizeof(head), "the run ended with \"%s\"", k->ended);
-	else
-		snprintf(head, sizeof(head), "the log ends without the run's final line "
-			 "\"baretrace: exit status N\" (the run was cut short or stopped from "
-			 "outside)");
-	append(&msg, &mlen, &mcap, head, strlen(head));
-	if (k->plan < 0)
-		snprintf(head, sizeof(head), "; no plan (1..N) after %ld test%s", k->done,
-			 bt_plural((uint64_t)k->done));
-	else if (!complete)
-		snprintf(head, sizeof(head), " after %ld of %ld tests: test%s %ld..%ld did "
-			 "not report", k->done, k->plan, k->plan - k->done > 1 ? "s" : "",
-			 k->done + 1, k->plan);
-	else
-		snprintf(head, sizeof(head), " after all %ld tests reported", k->plan);
-	msg = bt_grow(msg, &mcap, mlen + strlen(head) + 1, 1);
-	strcpy(msg + mlen, head);
-	append(&text, &tlen, &tcap, msg, strlen(msg));
-	if (k->ntail)
-		append(&text, &tlen, &tcap, "the console's last lines:", 25);
-	for (size_t i = 0; i < k->ntail; i++)
-		append(&text, &tlen, &tcap, k->tail[i], strlen(k->tail[i]));
-	bt_junit_add(&k->cases, k->suite, "run", BT_JUNIT_FAIL, msg, text);
-	k->failed++;
-	free(msg);
-	free(text);
-}
-
-static void __attribute__((noreturn)) bad_line(const char *what, const char *arg)
-{
-	fprintf(stderr, "baretrace ktap: %s%s%s\n\n", what, arg ? " " : "", arg ? arg : "");
-	bt_help(stderr, bt_cmd_find("ktap"));
-	exit(BT_EXIT_USAGE);
-}
-
-int bt_ktap_main(int argc, char **argv)
-{
-	struct ktap k = { .suite = "ktest", .plan = -1 };
-	const char *log = NULL, *junit = NULL;
-	char *buf, *s, *nl;
-	size_t n;
-	int started = 0, rc;
-
-	for (int i = 1; i < argc; i++) {
-		if ((!strcmp(argv[i], "--junit") || !strcmp(argv[i], "--suite")) && i + 1 >= argc)
-			bad_line("option needs a value:", argv[i]);
-		if (!strcmp(argv[i], "--junit"))
-			junit = argv[++i];
-		else if (starts(argv[i], "--junit="))
-			junit = argv[i] + 8;
-		else if (!strcmp(argv[i], "--suite"))
-			k.suite = argv[++i];
-		else if (starts(argv[i], "--suite="))
-			k.suite = argv[i] + 8;
-		else if (argv[i][0] == '-' && argv[i][1])
-			bad_line("unknown option", argv[i]);
-		else if (log)
-			bad_line("takes one console log; unexpected", argv[i]);
-		else
-			log = argv[i];
-	}
-	if (!log)
-		bad_line("needs the run's console log (make run's output, 'baretrace capture "
-			 "--log FILE', or - for stdin)", NULL);
-	if (!*k.suite)
-		bad_line("--suite needs a name", NULL);
-	if (junit && bt_junit_check_path(junit, "ktap"))
-		return BT_EXIT_INPUT;
-	buf = read_log(log, &n);
-	drop_frames(buf, n);
-	for (s = buf; *s; s = nl + 1) {
-		nl = strchr(s, '\n');
-		if (nl)
-			*nl = 0;
-		if (line(&k, &started, s) || !nl)
-			break;
-	}
-	if (!started)
-		bt_die(BT_EXIT_INPUT, "ktap: no KTAP output in %s (no \"KTAP version\" line): "
-		       "not a run of the KTAP suites (BOOTARGS='-- ktest'), or the run ended "
-		       "before they started%s%s", log, k.ended ? "; it ended with: " : "",
-		       k.ended ? k.ended : "");
-	run_case(&k);
-	printf("# ktap: %s: %zu testcase%s: %zu passed, %zu failed, %zu skipped", log,
-	       k.cases.n, bt_plural(k.cases.n), k.cases.n - k.failed - k.skipped, k.failed,
-	       k.skipped);
-	if (k.plan >= 0)
-		printf(" (plan 1..%ld, %s)\n", k.plan, k.done >= k.plan ? "complete" : "incomplete");
-	else
-		printf(" (no plan)\n");
-	for (size_t i = 0; i < k.cases.n; i++)
-		if (k.cases.v[i].state == BT_JUNIT_FAIL)
-			printf("# failed: %s.%s: %s\n", k.cases.v[i].suite, k.cases.v[i].name,
-			       k.cases.v[i].message);
-	rc = junit ? bt_junit_write(&k.cases, junit, "ktap", "ktap") : 0;
-	if (!rc && junit)
-		printf("junit:  %s\n", junit);
-	clear_tail(&k);
-	free(k.diag);
-	free(k.sub);
-	free(k.ended);
-	bt_junit_free(&k.cases);
-	free(buf);
-	return rc ? rc : k.failed ? BT_EXIT_OVER : 0;
 }
