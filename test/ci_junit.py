@@ -30,6 +30,8 @@ text are read.
               not UTF-8: the file parses as strict XML 1.0 (expat, and
               xmllint), each text reads back with the forbidden bytes
               as \\xNN and the rest intact.
+  subtests    a KTAP subtest made here: its cases are of its suite, its
+              parent's result line is no case, --suite names the top level.
   bad input   an unwritable FILE (missing folder, a folder), a log with no
               KTAP, a trace file given as the log: status 1, a message
               saying why, no file written (stats --diff: nothing read).
@@ -310,6 +312,28 @@ def check_escaping(h, res, tmp):
                f"exit {st}: {out}\n{why}")
 
 
+def check_subtests(h, res, tmp):
+    """A KTAP subtest is a suite of its own; its parent's line no case;
+    a log that stops after a complete plan without the final line (a
+    capture cut after the tests) adds no "run" case."""
+    log, junit = os.path.join(tmp, "nest.log"), os.path.join(tmp, "nest.xml")
+    subs = [("ok", "ring_a", ""), ("not ok", "ring_b", "# ring.c:3: expected 1")]
+    text = "KTAP version 1\n1..2\n    KTAP version 1\n    # Subtest: ring\n    1..2\n"
+    for i, (verdict, name, diag) in enumerate(subs):
+        text += (f"    {diag}\n" if diag else "") + f"    {verdict} {i + 1} {name}\n"
+    text += "not ok 1 ring\nok 2 top_one # SKIP no board\n"
+    with open(log, "w") as f:
+        f.write(text)
+    st, out = h.run([h.HOST + "/baretrace", "ktap", log, "--junit", junit, "--suite", "app"])
+    cases, shape = cases_of(junit) if os.path.exists(junit) else ({}, "no file")
+    want = {"ring_a": ("ring", "passed", None, None),
+            "ring_b": ("ring", "failure", "not ok 2 ring_b", "# ring.c:3: expected 1"),
+            "top_one": ("app", "skipped", "SKIP no board", None)}
+    res.record("ci junit: a KTAP subtest is a suite of its own (its parent's line no case); "
+               "a complete plan without the final line adds no 'run' case", st == 3 and
+               shape is None and cases == want, f"exit {st}: {out}\n{cases}\nshape {shape}")
+
+
 def check_bad_input(h, res, tmp, traces):
     tool = h.HOST + "/baretrace"
     good_log = os.path.join(tmp, "ktap.log")
@@ -363,6 +387,7 @@ def check(h, res, board):
         check_end(h, res, board, exe, tmp, app, "hang")
         traces = check_gate(h, res, exe, tmp)
         check_escaping(h, res, tmp)
+        check_subtests(h, res, tmp)
         check_bad_input(h, res, tmp, traces)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
