@@ -31,7 +31,7 @@ def mistyped(tap, tool, tmp, bt):
            "a mistyped command: did you mean, not the whole usage")
     expect(["stast", bt], ["did you mean 'stats'?"], "another: stast -> stats")
     expect(["frobnicate"], ["unknown command 'frobnicate' (capture, report, stats, export, "
-                            "graph, coverage or hist"], "a command near none: the list, not the usage")
+                            "graph, coverage, ktap or hist"], "a command near none: the list, not the usage")
     expect(["export", "--format=foldd", "-o", tmp + "/x", bt],
            ["unknown export format 'foldd'; did you mean 'folded'?"], "a mistyped format")
     expect(["report", bt, "--abstiem"], ["unknown option '--abstiem'; did you mean '--abstime'?"],

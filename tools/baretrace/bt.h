@@ -92,6 +92,9 @@ const struct bt_cmd_help *bt_cmd_find(const char *name);	/* or NULL */
 const char *bt_option_nearest(const char *name);
 /* "unknown command 'reprot'; did you mean 'report'?" and exit status 2. */
 void bt_unknown_command(const char *cmd) __attribute__((noreturn));
+/* 1 if argv[2..] asks for the command's usage (--help, -h; not past
+ * "--" or "--qemu", whose arguments are another program's). */
+int bt_wants_help(int argc, char **argv);
 /* One command's usage, or with c NULL the overview: every command's. */
 void bt_help(FILE *f, const struct bt_cmd_help *c);
 /* The tool's version, its build, and the formats it reads. */

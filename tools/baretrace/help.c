@@ -70,7 +70,7 @@ static const char report_usage[] =
 static const char stats_usage[] =
 	"  stats TRACE.bt [--elf ELF] [--per-cpu] [--sort=calls|total|self|avg|max] [FILTERS]\n"
 	"  stats --diff OLD.bt NEW.bt [--elf ELF | --old-elf ELF1 --new-elf ELF2]\n"
-	"        [--sort=KEY] [--hist] [--fail-above PCT [--floor US]]\n"
+	"        [--sort=KEY] [--hist] [--fail-above PCT [--floor US]] [--junit FILE]\n"
 	"        per-function calls, total, self, average and max time from graph\n"
 	"        records, call counts from function entries, and the profiler's calls,\n"
 	"        total, average, min and max from profile dumps (the latest dump of\n"
@@ -87,12 +87,30 @@ static const char stats_usage[] =
 	"        status 3 if a function's calls, total or avg grew by more than PCT %;\n"
 	"        a time must also grow by US microseconds or more (--floor, default 1).\n"
 	"        Two traces that share no function are an error (status 1).\n"
+	"        --junit FILE: the verdicts as JUnit XML, a testcase per function\n"
+	"        (suite stats-diff), failed when over, its text each key's old, new,\n"
+	"        delta and %; not with --hist. A FILE that cannot be written is an\n"
+	"        error (status 1) before anything is read.\n"
 	"        --diff --hist: from the duration histograms (see hist), per function\n"
 	"        in both, calls and the p50, p90 and p99 bounds in ns (the top of the\n"
 	"        log2 bucket each falls in, so they move a bucket at a time);\n"
 	"        --fail-above: status 3 if one of them grew by more than PCT %; then\n"
 	"        each tracepoint field histogram's keys (same event, field and key by\n"
 	"        name), bounds in the field's values (--floor does not apply)\n";
+
+static const char ktap_usage[] =
+	"  ktap LOG [--junit FILE] [--suite NAME]\n"
+	"        the KTAP results in a run's console log (make run's output, capture\n"
+	"        --log FILE, QEMU's serial output; - for stdin; trace files hold no\n"
+	"        console text): a summary, and with --junit FILE the results as JUnit\n"
+	"        XML, a testcase per KTAP test (suite: the subtest's name, NAME for\n"
+	"        top-level tests, default ktest), the test's \"#\" diagnostic lines\n"
+	"        as the failure text, \"# SKIP\" as skipped. A run that did not\n"
+	"        complete its plan (crash, hang, a cut log) or ended with a crash,\n"
+	"        panic or hang adds a failed testcase \"run\" saying how it ended.\n"
+	"        Exit status 3 if a test failed or the plan did not complete, 1 for\n"
+	"        a log without KTAP or a FILE that cannot be written (nothing is\n"
+	"        written), 0 otherwise\n";
 
 static const char export_usage[] =
 	"  export --format=chrome-json|folded|ctf|svg -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
@@ -190,6 +208,7 @@ static const struct bt_cmd_help cmd_helps[] = {
 	{ "export", export_usage, 1 },
 	{ "graph", graph_usage, 1 },
 	{ "coverage", coverage_usage, 0 },
+	{ "ktap", ktap_usage, 0 },
 	{ "hist", hist_usage, 0 },
 	{ "args-spec", args_spec_usage, 0 },
 };
@@ -210,7 +229,7 @@ static const char *const all_options[] = {
 	"--output", "--cpu", "--function", "--notrace", "--depth", "--time-range",
 	"--min-duration", "--no-demangle", "--no-types", "--diff", "--hist", "--fail-above", "--floor", "--old-elf", "--new-elf",
 	"--serial", "--baud", "--file", "--qemu", "--exec", "--exec-timeout", "--help",
-	"--json",
+	"--json", "--junit", "--suite",
 };
 
 const char *bt_option_nearest(const char *name)
@@ -231,8 +250,23 @@ void bt_unknown_command(const char *cmd)
 		fprintf(stderr, "baretrace: unknown command '%s'; did you mean '%s'?\n", cmd, near);
 	else
 		fprintf(stderr, "baretrace: unknown command '%s' (capture, report, stats, export, "
-			"graph, coverage or hist; 'baretrace --help' shows their usage)\n", cmd);
+			"graph, coverage, ktap or hist; 'baretrace --help' shows their usage)\n", cmd);
 	exit(BT_EXIT_USAGE);
+}
+
+/*
+ * "--help" or "-h" among a command's arguments asks for its usage; not
+ * past "--" or "--qemu", where the arguments belong to another program.
+ */
+int bt_wants_help(int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--") || !strcmp(argv[i], "--qemu"))
+			return 0;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	}
+	return 0;
 }
 
 /* One command's usage, or with c NULL the overview: every command's. */

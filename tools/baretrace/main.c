@@ -2,7 +2,7 @@
  * tools/baretrace/main.c: the `baretrace` command line. Parses the
  * arguments of each command and hands over; exit status 2 for a bad
  * command line, 1 for bad input, 3 when stats --diff --fail-above finds
- * a function over its threshold, 0 otherwise.
+ * a function over its threshold or ktap a test failed, 0 otherwise.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +187,7 @@ static int cmd_stats_diff(int argc, char **argv)
 		    opt_value(argc, argv, &i, "--new-elf", &o.new_elf) ||
 		    opt_value(argc, argv, &i, "--sort", &sort) ||
 		    opt_value(argc, argv, &i, "--fail-above", &fail) ||
+		    opt_value(argc, argv, &i, "--junit", &o.junit) ||
 		    opt_value(argc, argv, &i, "--floor", &floor_us))
 			continue;
 		if (argv[i][0] == '-' || nfiles == 2)
@@ -221,6 +222,8 @@ static int cmd_stats_diff(int argc, char **argv)
 			usage("--floor %s goes with --fail-above", floor_us);
 		o.floor_ns = (uint64_t)(us * 1000 + 0.5);
 	}
+	if (o.hist && o.junit)
+		usage("--junit %s is for stats --diff without --hist", o.junit);
 	if (o.hist && sort)
 		usage("--sort %s is not for --hist (rows in the order of the sites)", sort);
 	return o.hist ? bt_hist_diff(&o) : bt_stats_diff(&o);
@@ -344,21 +347,6 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	exit(BT_EXIT_USAGE);
 }
 
-/*
- * "--help" or "-h" among a command's arguments asks for its usage; not
- * past "--" or "--qemu", where the arguments belong to another program.
- */
-static int wants_help(int argc, char **argv)
-{
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--") || !strcmp(argv[i], "--qemu"))
-			return 0;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -377,7 +365,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	cmd_now = bt_cmd_find(cmd);
-	if (cmd_now && wants_help(argc, argv)) {
+	if (cmd_now && bt_wants_help(argc, argv)) {
 		bt_help(stdout, cmd_now);
 		return 0;
 	}
@@ -394,6 +382,8 @@ int main(int argc, char **argv)
 		return bt_hist_main(argc - 1, argv + 1);	/* output/hist.c */
 	if (!strcmp(cmd, "coverage"))
 		return bt_coverage_main(argc - 1, argv + 1);	/* output/coverage.c */
+	if (!strcmp(cmd, "ktap"))
+		return bt_ktap_main(argc - 1, argv + 1);	/* output/ktap.c */
 	if (!strcmp(cmd, "args-spec"))
 		return bt_args_spec_main(argc - 1, argv + 1);	/* output/args_spec.c */
 	bt_unknown_command(cmd);

@@ -223,9 +223,12 @@ struct bt_diff_opts {
 	double fail_pct;	/* its PCT */
 	uint64_t floor_ns;	/* a time must grow by this much as well to fail */
 	int hist;		/* --hist: the duration histograms' percentiles */
+	const char *junit;	/* --junit FILE: the verdicts as JUnit XML, or NULL */
 };
 
 int bt_stats_diff(const struct bt_diff_opts *o);
+/* ktap.c: `baretrace ktap LOG [--junit FILE]`; the exit status. */
+int bt_ktap_main(int argc, char **argv);
 /* ---- chrome_fields.c --------------------------------------------------- */
 
 /* "tracepoint,SYSTEM" for "SYSTEM:event", else "tracepoint". */

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "../bt.h"
+#include "junit_gate.h"
 
 enum { IN_BOTH, ADDED, REMOVED };
 
@@ -183,6 +184,27 @@ static void say_over(const struct diff_row *r, const char *limit)
 	fputc('\n', stderr);
 }
 
+/* --junit: each row's verdict, a testcase (output/junit_gate.c). */
+static int junit_verdicts(const struct diff_row *v, size_t k, const struct bt_diff_opts *opt,
+			  const char *pct)
+{
+	struct bt_junit j = { 0 };
+
+	for (size_t i = 0; i < k; i++) {
+		struct bt_gate_key keys[BT_STAT_KEYS];
+		unsigned n = 0;
+
+		for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++)
+			if (v[i].over & (1u << columns[c]))
+				keys[n++] = (struct bt_gate_key){ bt_stat_key_names[columns[c]],
+					value(v[i].old, columns[c]), value(v[i].new, columns[c]),
+					v[i].chg[columns[c]], columns[c] == BT_STAT_CALLS ? "calls" : "ns" };
+		bt_gate_junit_row(&j, (v[i].new ? v[i].new : v[i].old)->name, v[i].group == IN_BOTH
+				  ? NULL : v[i].group == ADDED ? "added" : "removed", keys, n, pct);
+	}
+	return bt_gate_junit_write(&j, opt->junit, opt->old_trace, opt->new_trace);
+}
+
 /* Pairs the two name-sorted sets into rows. */
 static size_t pair(struct diff_row *v, struct bt_stat_set *o, struct bt_stat_set *n,
 		   const struct bt_diff_opts *opt, size_t *counts)
@@ -209,8 +231,10 @@ int bt_stats_diff(const struct bt_diff_opts *opt)
 	struct diff_row *v;
 	size_t k, counts[3] = { 0 }, over = 0;
 	char floor[32], pct[32];
-	int rc = bt_stats_read(opt->old_trace, opt->old_elf, &o);
+	int rc = opt->junit ? bt_junit_check_path(opt->junit, "stats --diff") : 0;
 
+	if (!rc)
+		rc = bt_stats_read(opt->old_trace, opt->old_elf, &o);
 	if (rc)
 		return rc;
 	rc = bt_stats_read(opt->new_trace, opt->new_elf, &n);
@@ -265,8 +289,10 @@ int bt_stats_diff(const struct bt_diff_opts *opt)
 			if (v[i].over)
 				say_over(&v[i], pct);
 	}
+	snprintf(pct, sizeof(pct), "%g", opt->fail_pct);
+	rc = opt->junit ? junit_verdicts(v, k, opt, pct) : 0;
 	free(v);
 	bt_stat_set_free(&o);
 	bt_stat_set_free(&n);
-	return over ? BT_EXIT_OVER : 0;
+	return rc ? rc : over ? BT_EXIT_OVER : 0;
 }
