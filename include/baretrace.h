@@ -65,9 +65,11 @@ uint64_t time_ticks(void);
  * most max_us instead and returns -1 if no tick came. Thread context. */
 int time_wait_tick(uint64_t seen, uint64_t max_us);
 
-/* Called from the timer interrupt on every tick, on every CPU. At most
- * TICK_HOOKS_MAX hooks; returns -1 when full. */
-#define TICK_HOOKS_MAX 8
+/* Called from the timer interrupt on every tick, on every CPU, in the
+ * order registered, each from the reset FPCR. At most TICK_HOOKS_MAX
+ * hooks (the kernel takes two: the lockup detector and the end of a
+ * run; the KTAP suites six more); returns -1 when full. */
+#define TICK_HOOKS_MAX 16
 typedef void (*tick_fn)(unsigned int cpu, uint64_t tick);
 int time_tick_hook(tick_fn fn);
 
