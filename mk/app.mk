@@ -2,7 +2,7 @@
 #
 # An application is a folder (APP=dir). It may describe itself in
 # dir/app.mk, a makefile fragment that sets any of these (all optional;
-# README "Your own application"):
+# docs/applications.md, "Building an existing tree: app.mk"):
 #
 #   app-srcs      sources: .c, .S, .cpp (.cc, .cxx), paths relative to the
 #                 app folder or absolute; globs allowed (lib/*.c; '**'

@@ -1,5 +1,5 @@
 """test/app_builds.py: the 'apps' stage: applications brought as they are
-(README "Your own application").
+(docs/applications.md, "Building an existing tree: app.mk").
 
 - examples/firmware: sources in subfolders, its own include folder,
   defines and flags from its app.mk; the files it does not build are

@@ -4,7 +4,8 @@ the readme stage (readme_examples.py): every relative link
 and, with an anchor, a heading of it (GitHub's slugs), with a planted page
 of broken links that must be caught; 'make install' puts the tool and a
 man page per command under PREFIX, each renders with 'man -l' and names
-exactly the options its command's --help names.
+exactly the options its command's --help names; README.md stays within
+README_MAX_LINES lines (the rest of the manual lives in docs/).
 """
 import glob
 import os
@@ -77,6 +78,25 @@ def broken_links(root, files):
                 if anchor not in anchors[dest]:
                     bad.append(f"{name}: ({target}): {dest} has no heading '#{anchor}'")
     return bad
+
+
+# README.md is the front page: what baretrace is, the two commands, a
+# short tour, where each topic lives, adding an app or a board, tests.
+# Everything else goes to a page of docs/ (issue 42, item 15).
+README_MAX_LINES = 300
+
+
+def readme_lines(root):
+    """The number of lines of root/README.md."""
+    with open(os.path.join(root, "README.md")) as f:
+        return len(f.read().splitlines())
+
+
+def check_readme_length(h, res):
+    n = readme_lines(h.ROOT)
+    res.record(f"readme: README.md has at most {README_MAX_LINES} lines ({n}); longer "
+               "prose goes to the topic pages of docs/", n <= README_MAX_LINES,
+               f"README.md has {n} lines: move sections to docs/*.md and leave a pointer")
 
 
 def check_links(h, res, files):

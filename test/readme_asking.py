@@ -1,5 +1,6 @@
-"""test/readme_asking.py: the checks of README's "Asking the target"
-examples (typed arguments, a probe, histograms) on the demo. Each
+"""test/readme_asking.py: the checks of the "Asking the target" examples
+on the demo: typed arguments (docs/arguments.md), a probe
+(docs/probes.md), histograms (docs/histograms.md). Each
 compares what the trace shows with what the demo printed about its own
 run: its samples, the range of its filtered values, its final state."""
 import json
@@ -31,7 +32,7 @@ def run_trace_text(h):
 
 
 def check_typed(h, res, board, code, output):
-    """README's typed arguments: one line per fsm_step call, the values
+    """docs/arguments.md's typed arguments: one line per fsm_step call, the values
     the demo filtered (its own min and max) and its last state by name."""
     st, out = run_example(h, code)
     miss = match_output(output or "", out)
@@ -39,7 +40,7 @@ def check_typed(h, res, board, code, output):
     calls = re.findall(r"fsm_step\(m=0x[0-9a-f]+, value=(-?\d+)\); /\* = (FSM_\w+) \*/",
                        run_trace_text(h))
     vals = [int(v) for v, _ in calls]
-    res.record("readme: example 'typed' prints what the README shows; every fsm_step call "
+    res.record("readme: example 'typed' prints what docs/arguments.md shows; every fsm_step call "
                "typed, its values within the range the demo printed, the last return its "
                "final state by name",
                st == 0 and output is not None and miss is None and said is not None and
@@ -94,7 +95,7 @@ def check_typed_exports(h, res, board, calls):
 
 
 def check_probe(h, res, board, code, output):
-    """README's probe: one hit per fsm_step call; the state fetched
+    """docs/probes.md's probe: one hit per fsm_step call; the state fetched
     through x0 changes as often as the demo counted transitions."""
     st, out = run_example(h, code)
     miss = match_output(output or "", out)
@@ -105,7 +106,7 @@ def check_probe(h, res, board, code, output):
     changes = sum(1 for a, b in zip(hits, hits[1:]) if a[0] != b[0])
     names = ["idle", "warming", "measuring", "alarm", "cooldown"]
     final_now = said is not None and hits and names[hits[-1][0]] != said[3]
-    res.record("readme: example 'probe' prints what the README shows; a hit per fsm_step "
+    res.record("readme: example 'probe' prints what docs/probes.md shows; a hit per fsm_step "
                "call, the values the demo filtered, the state changing as often as the demo "
                "counted transitions",
                st == 0 and output is not None and miss is None and said is not None and
@@ -117,7 +118,7 @@ def check_probe(h, res, board, code, output):
 
 
 def check_hist(h, res, board, code, output):
-    """README's histograms: each function's calls equal the samples the
+    """docs/histograms.md's histograms: each function's calls equal the samples the
     demo made, on the console and in baretrace hist --json."""
     st, out = run_example(h, code)
     miss = match_output(output or "", out)
@@ -129,7 +130,7 @@ def check_hist(h, res, board, code, output):
         calls = {f["function"]: f["calls"] for f in json.loads(js)["functions"]}
     except (ValueError, KeyError, TypeError):
         calls = None
-    res.record("readme: example 'hist' prints what the README shows; fsm_step and "
+    res.record("readme: example 'hist' prints what docs/histograms.md shows; fsm_step and "
                "filter_apply each counted once per sample the demo made (console and "
                "baretrace hist --json)",
                st == 0 and output is not None and miss is None and said is not None and

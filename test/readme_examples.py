@@ -39,7 +39,8 @@ import shlex
 import shutil
 import tempfile
 
-from docs_checks import check_figures, check_install, check_links, doc_files
+from docs_checks import (check_figures, check_install, check_links, check_readme_length,
+                         doc_files)
 from readme_asking import check_hist, check_probe, check_typed
 from readme_probes import (check_probe_boot, check_probe_boot_return, check_probe_return,
                            check_probe_two)
@@ -161,7 +162,7 @@ def check_firmware(h, res, board, code, output):
     st, out = run_example(h, code)
     miss = match_output(output or "", out)
     res.record("readme: example 'firmware' (an existing tree with its app.mk) builds, "
-               "names what it skips, and prints and traces what the README shows",
+               "names what it skips, and prints and traces what docs/applications.md shows",
                st == 0 and output is not None and miss is None,
                f"status {st}; missing line {miss!r}\n" + out[-3000:])
 
@@ -175,21 +176,22 @@ def check_coverage(h, res, board, code, output):
     res.record("readme: example 'coverage' (docs/coverage.md) exits 0 and prints what the "
                "page shows", st == 0 and output is not None and miss is None,
                f"status {st}; missing line {miss!r}\n" + out[-3000:] + h.ktap_failures(out))
-    # README's sample of the same output, with its exact counts, and the
-    # lcov summary line it quotes.
-    with open(os.path.join(h.ROOT, "README.md")) as f:
+    # docs/coverage.md's sample of the same output, with its exact
+    # counts, and the lcov summary line it quotes.
+    with open(os.path.join(h.ROOT, "docs", "coverage.md")) as f:
         text = f.read()
     blocks = same_outputs(h.ROOT, "coverage")
     miss = next((f"{name}: {m}" for name, block in blocks
                  for m in [match_output(block, out)] if m is not None), None)
-    if not any(name == "README.md" for name, _ in blocks):
-        miss = "(no '<!-- same output: coverage -->' block in README.md)"
+    if not any(name == "docs/coverage.md" for name, _ in blocks):
+        miss = "(no '<!-- same output: coverage -->' block in docs/coverage.md)"
     lcov = re.search(r"# functions\.\.: ([\d.]+)% \((\d+) of (\d+) functions\)", text)
     got = re.search(r"^coverage: (\d+) of (\d+) functions reached", out, re.M)
     want = got and f"{100 * int(got[1]) / int(got[2]):.1f}"
-    res.record("readme: the make coverage samples of README.md and docs/coverage.md "
+    res.record("readme: the make coverage samples "
                f"({', '.join(n for n, _ in blocks)}: tests, functions reached per folder, "
-               "source files) and README's lcov --summary figure are what make coverage gives",
+               "source files) and docs/coverage.md's lcov --summary figure are what make "
+               "coverage gives",
                miss is None and lcov is not None and got is not None and
                (lcov[1], lcov[2], lcov[3]) == (want, got[1], got[2]),
                f"missing line {miss!r}; lcov line {lcov and lcov.groups()}; run {got and got.groups()}")
@@ -208,7 +210,7 @@ def same_outputs(root, name):
     return found
 
 
-# The counts of README's mbed TLS runs. They run under ICOUNT=1, so every
+# The counts of docs/applications.md's mbed TLS runs. They run under ICOUNT=1, so every
 # figure repeats: the samples are held to them exactly, times included
 # (under host time the frames, wire bytes and data blocks follow how
 # fast each CPU ran: 5.5 % apart on a loaded host).
@@ -235,7 +237,7 @@ def mbedtls_figures(text):
 
 
 def mbedtls_sample_problems(block, out):
-    """What of a page's sample of README's mbed TLS runs the runs do not
+    """What of a page's sample of the mbed TLS example's runs the runs do not
     give: lines (every number as shown), then the figures compared."""
     miss = match_output(block, out)
     if miss is not None:
@@ -421,28 +423,31 @@ def mbedtls_size_problems(text, sizes):
 
 
 def check_mbedtls(h, res, board, code, output):
-    """README's mbed TLS commands: the self-tests pass untraced and
-    traced, and the traced run keeps the events the section quotes."""
+    """docs/applications.md's mbed TLS commands: the self-tests pass
+    untraced and traced, and the traced run keeps the events the section
+    quotes."""
     st, out = h.run(["tools/fetch-source", "mbedtls", "--check"])
     if st != 0:
         h.run(["tools/fetch-source", "mbedtls"], timeout=600)
     st, out = run_example(h, code, timeout=600)
     miss = match_output(output or "", out)
-    with open(os.path.join(h.ROOT, "README.md")) as f:
-        prose = re.search(r"three levels deep: ([\d,]+) events, none lost", f.read())
+    with open(os.path.join(h.ROOT, "docs", "applications.md")) as f:
+        page = f.read().replace("\n", " ")
+    prose = re.search(r"three levels deep: ([\d,]+) events, none lost", page)
     got = re.search(r"^trace: (\d+) events, 0 lost,", out, re.M)
     res.record("readme: example 'mbedtls' passes untraced and with trace_max_depth=3, keeping "
-               f"the events README quotes ({prose and prose.group(1)}; the run: "
+               f"the events docs/applications.md quotes ({prose and prose.group(1)}; the run: "
                f"{got and got.group(1)}), none lost",
                st == 0 and output is not None and miss is None and prose is not None and
                got is not None and prose.group(1).replace(",", "") == got.group(1),
                f"status {st}; missing line {miss!r}\n" + out[-3000:])
-    # docs/applications.md's -icount table, and README's slowdown from it.
+    # docs/applications.md's -icount table, and the slowdown its prose
+    # quotes from it.
     rows = check_icount_table(h, res, "docs/applications.md")
-    with open(os.path.join(h.ROOT, "README.md")) as f:
-        said = re.search(r"three levels deep makes it ([\d.]+)x slower", f.read())
-    res.record("readme: README's mbed TLS slowdown at three levels is docs/applications.md's "
-               f"checked one (README {said and said[1]}, the page {rows[1][3] if rows[1:] else None})",
+    said = re.search(r"three levels deep makes it ([\d.]+)x slower", page)
+    res.record("readme: docs/applications.md's mbed TLS slowdown at three levels is its "
+               f"table's checked one (prose {said and said[1]}, the table "
+               f"{rows[1][3] if rows[1:] else None})",
                said is not None and rows[1:] and said[1] == rows[1][3], "")
     # docs/applications.md's size of the library, from the image the run built.
     with open(os.path.join(h.ROOT, "docs", "applications.md")) as f:
@@ -633,6 +638,7 @@ def stage_readme(h, res, board):
                set(examples) == set(CHECKS) and set(outputs) <= set(examples) and not twice,
                f"examples {sorted(examples)}, outputs {sorted(outputs)}, "
                f"checks {sorted(CHECKS)}; in two files: {twice}")
+    check_readme_length(h, res)
     check_links(h, res, files)
     check_help(h, res, board)
     check_figures(h, res, board)
