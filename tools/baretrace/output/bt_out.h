@@ -238,9 +238,11 @@ struct bt_diff_unit {
 };
 
 /* Decides the unit and floor of a diff of traces with clocks a and b (of
- * ncpus CPUs at most), and prints the '#' lines that say so. */
+ * ncpus CPUs at most); bt_diff_unit_say prints the '#' lines that say so. */
 void bt_diff_unit(struct bt_diff_unit *u, const struct bt_clock *a, const struct bt_clock *b,
 		  uint64_t ncpus, const struct bt_diff_opts *opt);
+void bt_diff_unit_say(const struct bt_diff_unit *u, const struct bt_clock *a,
+		      const struct bt_clock *b);
 /* The floor line after --fail-above's verdict. */
 void bt_diff_floor_say(const struct bt_diff_unit *u);
 /* Ticks of a counter of freq Hz as instructions under -icount shift. */

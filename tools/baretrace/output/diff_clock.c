@@ -56,6 +56,11 @@ void bt_diff_unit(struct bt_diff_unit *u, const struct bt_clock *a, const struct
 		u->floor = (ncpus ? ncpus : 1) * (uint64_t)HOST_FLOOR_PER_CPU_NS;
 	else
 		u->floor = 1000;
+}
+
+void bt_diff_unit_say(const struct bt_diff_unit *u, const struct bt_clock *a,
+		      const struct bt_clock *b)
+{
 	if (a->kind == b->kind && a->shift == b->shift && a->sleep_off == b->sleep_off) {
 		say("both", a);
 	} else {

@@ -86,6 +86,7 @@ int bt_hist_diff(const struct bt_diff_opts *opt)
 	       o.d.clock.shift == n.d.clock.shift ? "instructions" : "ns");
 	bt_diff_unit(&u, &o.d.clock, &n.d.clock,
 		     o.d.meta.ncpus > n.d.meta.ncpus ? o.d.meta.ncpus : n.d.meta.ncpus, opt);
+	bt_diff_unit_say(&u, &o.d.clock, &n.d.clock);
 	printf("#%9s %10s", "calls old", "new");
 	for (size_t p = 0; p < NPCT; p++)
 		printf("  %10s%-2u %12s %8s", "p", pcts[p], "new", "change");

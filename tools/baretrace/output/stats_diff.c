@@ -279,8 +279,6 @@ int bt_stats_diff(const struct bt_diff_opts *opt)
 	qsort(n.rows, n.n, sizeof(*n.rows), by_name);
 	merge_names(&o);
 	merge_names(&n);
-	printf("# stats --diff: OLD %s (%s), NEW %s (%s)\n", opt->old_trace, o.source,
-	       opt->new_trace, n.source);
 	bt_diff_unit(&unit, &o.clock, &n.clock, o.ncpus > n.ncpus ? o.ncpus : n.ncpus, opt);
 	if (!unit.exact)
 		to_ns(&o);	/* an exact trace beside another: compared in time */
@@ -303,6 +301,9 @@ int bt_stats_diff(const struct bt_diff_opts *opt)
 		bt_stat_set_free(&n);
 		return BT_EXIT_INPUT;
 	}
+	printf("# stats --diff: OLD %s (%s), NEW %s (%s)\n", opt->old_trace, o.source,
+	       opt->new_trace, n.source);
+	bt_diff_unit_say(&unit, &o.clock, &n.clock);
 	printf("# %zu function%s: %zu in both, %zu added, %zu removed; times in %s, "
 	       "changes in %% of OLD\n", k, bt_plural(k), counts[IN_BOTH], counts[ADDED],
 	       counts[REMOVED], unit.name);
