@@ -424,6 +424,7 @@ install: $(HOST)/baretrace $(MAN_DIR)/baretrace.1
 	install -m 644 $(MAN_DIR)/*.1 '$(DESTDIR)$(PREFIX)/share/man/man1/'
 
 include mk/run.mk
+include mk/ci.mk
 
 # ---- tests ----------------------------------------------------------------
 # make test uses every fetched file (tools/setup test fetches them; the

@@ -10,6 +10,7 @@ in the order below, one at a time, on the tree's build/.
 import importlib
 
 MODULES = [
+    "ci_exact",
     "ci_junit",
 ]
 

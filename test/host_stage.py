@@ -17,6 +17,7 @@ HOST_E2E = [
     ("e2e_capture_lines", 120), # the capture's lines never split a console line; --log
     ("e2e_stats_diff", 300),    # stats --sort, --diff; --help, --version
     ("e2e_hist", 120),          # hist: bars, --per-cpu, --json; stats --diff --hist
+    ("e2e_clock", 120),         # the capture's clock note; instructions, host time, floors
     ("e2e_tracecmd", 300),      # export --format=trace-cmd read by trace-cmd report
     ("e2e_viewers", 300),       # JSON, the SVG's script in chromium, babeltrace2
     ("e2e_filters", 300),       # host-side filters on every command, graph

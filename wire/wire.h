@@ -53,6 +53,7 @@ enum wire_frame_type {
 	WIRE_FRAME_COVERAGE = 8,	/* functions reached: a bitmap (2.11) */
 	WIRE_FRAME_PREV_COVERAGE = 9,	/* the previous boot's bitmap (2.11) */
 	WIRE_FRAME_HIST = 10,		/* duration histograms, one CPU's (2.12) */
+	WIRE_FRAME_CLOCK = 11,		/* the capture's note of the clock (2.13): host only */
 };
 
 /* A histogram frame's kind byte (2.12). */

@@ -171,7 +171,7 @@ static int names_opt(const char *arg)
 /* stats --diff OLD NEW: two traces, each with its own ELF or one for both. */
 static int cmd_stats_diff(int argc, char **argv)
 {
-	struct bt_diff_opts o = { .sort = -1, .floor_ns = 1000 };
+	struct bt_diff_opts o = { .sort = -1, .floor = -1 };
 	const char *elf = NULL, *sort = NULL, *fail = NULL, *floor_us = NULL, *files[2];
 	int nfiles = 0;
 
@@ -217,10 +217,10 @@ static int cmd_stats_diff(int argc, char **argv)
 		double us = strtod(floor_us, &end);
 
 		if (!*floor_us || *end || !(us >= 0 && us < 1e12))
-			usage("bad --floor '%s' (microseconds, e.g. 1 or 0.5)", floor_us);
+			usage("bad --floor '%s' (instructions on exact traces, else microseconds)", floor_us);
 		if (!fail)
 			usage("--floor %s goes with --fail-above", floor_us);
-		o.floor_ns = (uint64_t)(us * 1000 + 0.5);
+		o.floor = us;	/* its unit follows the traces' clock (output/diff_clock.c) */
 	}
 	if (o.hist && o.junit)
 		usage("--junit %s is for stats --diff without --hist", o.junit);

@@ -91,6 +91,8 @@ struct capture {
 	struct bt_exec exec;	/* --exec: watches the console text */
 	struct bt_cap_mark mark;	/* so does the capture's mark */
 	struct bt_keys *keys;	/* toward the target */
+	uint8_t clock[64];	/* the clock's note (clock.c), before the first frame */
+	size_t clock_len;
 };
 
 static uint64_t lost_so_far(const struct bt_decoder *d)
@@ -136,6 +138,9 @@ static void on_text(struct capture *c, const uint8_t *p, size_t n)
 
 static void on_frame(struct capture *c, const struct wire_ev *ev)
 {
+	if (c->clock_len && bt_file_write(c->out, c->clock, c->clock_len))
+		bt_die(BT_EXIT_INPUT, "cannot write %s: %s", c->path, strerror(errno));
+	c->clock_len = 0;	/* a run that sends no frame keeps the bare magic */
 	if (bt_file_write(c->out, ev->payload, ev->payload_len))
 		bt_die(BT_EXIT_INPUT, "cannot write %s: %s", c->path, strerror(errno));
 	if (bt_dec_frame(&c->bd, ev->payload, ev->payload_len) < 0 && !c->version_warned++)
@@ -245,6 +250,7 @@ int bt_capture(const struct bt_capture_opts *o)
 	static uint8_t frame_buf[WIRE_MAX_PAYLOAD], in[65536];
 	struct sigaction sa = { 0 };
 	struct wire_ev ev;
+	struct bt_clock clock;
 	pid_t child;
 	int fd, to_target, failed = 0, qemu;
 	double drain_until = 0, end_asked = 0;
@@ -261,6 +267,8 @@ int bt_capture(const struct bt_capture_opts *o)
 	signal(SIGPIPE, SIG_IGN);
 	c.path = o->out;
 	c.out = bt_file_create(o->out);
+	bt_clock_of_capture(&clock, o->qemu_argv, o->serial != NULL);
+	c.clock_len = bt_clock_note(&clock, c.clock, sizeof(c.clock));
 	wire_dec_init(&c.dec, frame_buf, sizeof(frame_buf));
 	bt_dec_init(&c.bd, NULL, NULL);
 	c.bd.quiet = 1;

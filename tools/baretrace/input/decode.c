@@ -345,6 +345,9 @@ int bt_dec_frame(struct bt_decoder *d, const uint8_t *payload, size_t len)
 		if (d->v && d->v->coverage)
 			d->v->coverage(d, &f);
 		break;
+	case WIRE_FRAME_CLOCK:
+		bt_clock_read(&d->clock, &f);
+		break;
 	case WIRE_FRAME_HIST:
 		d->hist_frames++;
 		if (d->v && d->v->hist)

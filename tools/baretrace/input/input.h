@@ -168,10 +168,29 @@ struct bt_prev {
 	uint64_t blocks, events, skipped;	/* skipped: frames of it not wanted */
 };
 
+/* What the trace's clock counted (clock.c; the capture's note, frame 11). */
+enum { BT_CLOCK_UNKNOWN, BT_CLOCK_HOST, BT_CLOCK_ICOUNT, BT_CLOCK_BOARD };
+struct bt_clock {
+	int kind;		/* BT_CLOCK_*: UNKNOWN when the file has no note */
+	unsigned shift;		/* -icount shift: 2^shift ns an instruction */
+	int have_shift, sleep_off, adaptive;
+};
+/* The clock of a capture of QEMU run as qemu_argv (NULL: not QEMU), or
+ * of a serial line. */
+void bt_clock_of_capture(struct bt_clock *k, char *const *qemu_argv, int serial);
+/* Its note as a whole frame payload into out; the length, 0 for none. */
+size_t bt_clock_note(const struct bt_clock *k, uint8_t *out, size_t cap);
+void bt_clock_read(struct bt_clock *k, const struct wire_frame *f);
+/* Instructions under -icount with a fixed shift and sleep=off. */
+int bt_clock_exact(const struct bt_clock *k);
+/* One line for a header: "exact: instructions, ...", "host time: ...". */
+const char *bt_clock_say(const struct bt_clock *k, char *buf, size_t n);
+
 struct bt_decoder {
 	const struct bt_visitor *v;
 	void *user;			/* the command's state */
 	struct bt_meta meta;
+	struct bt_clock clock;		/* the capture's note, if the file has one */
 	struct bt_symtab syms;
 	const char *elf_path;		/* names from this ELF, not dumps */
 	uint32_t elf_hash;

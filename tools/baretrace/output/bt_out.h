@@ -204,6 +204,9 @@ struct bt_stat_set {
 	size_t n;
 	int times, self;	/* the rows have times (graph or profile); self times (graph) */
 	const char *source;	/* "graph records", "profile dumps", ... */
+	struct bt_clock clock;	/* the capture's note (input/clock.c) */
+	int exact;		/* times in instructions (bt_clock_exact), not ns */
+	uint64_t ncpus;		/* from the metadata */
 };
 
 /* Reads a trace into set (names copied): from graph exits if it has any,
@@ -221,10 +224,30 @@ struct bt_diff_opts {
 	int sort;		/* a bt_stat_key, or -1: by the largest change */
 	int fail;		/* --fail-above given */
 	double fail_pct;	/* its PCT */
-	uint64_t floor_ns;	/* a time must grow by this much as well to fail */
+	double floor;		/* --floor: instructions (exact traces) or us; < 0: default */
 	int hist;		/* --hist: the duration histograms' percentiles */
 	const char *junit;	/* --junit FILE: the verdicts as JUnit XML, or NULL */
 };
+
+/* ---- diff_clock.c: what the two traces' times are ------------------------ */
+
+struct bt_diff_unit {
+	int exact;		/* both exact: times in instructions, no noise */
+	int host;		/* either is host time (QEMU without -icount) */
+	uint64_t floor;		/* a time must grow by this much too (instructions or ns) */
+	const char *name;	/* "instructions" or "microseconds" */
+};
+
+/* Decides the unit and floor of a diff of traces with clocks a and b (of
+ * ncpus CPUs at most); bt_diff_unit_say prints the '#' lines that say so. */
+void bt_diff_unit(struct bt_diff_unit *u, const struct bt_clock *a, const struct bt_clock *b,
+		  uint64_t ncpus, const struct bt_diff_opts *opt);
+void bt_diff_unit_say(const struct bt_diff_unit *u, const struct bt_clock *a,
+		      const struct bt_clock *b);
+/* The floor line after --fail-above's verdict. */
+void bt_diff_floor_say(const struct bt_diff_unit *u);
+/* Ticks of a counter of freq Hz as instructions under -icount shift. */
+uint64_t bt_ticks_insns(uint64_t ticks, uint64_t freq, unsigned shift);
 
 int bt_stats_diff(const struct bt_diff_opts *o);
 /* ktap.c: `baretrace ktap LOG [--junit FILE]`; the exit status. */

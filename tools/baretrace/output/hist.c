@@ -155,6 +155,9 @@ int bt_hist_cmd(const char *trace, const char *elf, int per_cpu, int json)
 	if (json)
 		printf("{\"freq_hz\":%llu,\"unit\":\"ticks\",\"functions\":[",
 		       (unsigned long long)hz);	/* "]," then "events":[...] at the end */
+	else if (n && bt_clock_exact(&d.clock))	/* make ci's: say what a tick is */
+		printf("# exact: QEMU -icount shift=%u,sleep=off: instructions per tick %g\n\n",
+		       d.clock.shift, hz ? 1e9 / (double)hz / (double)(1u << d.clock.shift) : 1.0);
 	for (size_t i = 0; i < n; i++) {
 		const char *name = bt_site_name(&d.syms, sites[i], buf, sizeof(buf));
 		struct bt_hist_fn sum;

@@ -11,8 +11,12 @@
  * bucket, +100 % (or -50 %) at a time, and a change under one bucket
  * shows as none.
  *
+ * On exact traces (make ci: QEMU -icount, diff_clock.c) the bounds are in
+ * instructions and repeat exactly run to run.
+ *
  * --fail-above PCT: exit status 3 when a function's p50, p90 or p99 grew
- * by more than PCT % and by at least the floor (--floor US, default 1 us).
+ * by more than PCT % and by at least the floor (diff_clock.c: none on
+ * exact traces, 100 ms per CPU on host time, else 1 us; --floor sets it).
  * The tracepoint field histograms follow (hist_diff_ev.c).
  */
 #include <stdlib.h>
@@ -30,10 +34,16 @@ struct side {
 	size_t n;
 };
 
-static uint64_t ns_of(uint64_t ticks, uint64_t hz)
+/* A bucket's top bound (2^k - 1 ticks) in the diff's unit, as 2^k - 1
+ * of it: instructions on exact traces, else ns. */
+static uint64_t in_unit(uint64_t ticks, const struct bt_decoder *d, int exact)
 {
+	uint64_t hz = d->meta.freq;
+
 	if (!hz || !ticks || ticks == UINT64_MAX)
 		return ticks;
+	if (exact)
+		return bt_ticks_insns(ticks + 1, hz, d->clock.shift) - 1;
 	return (uint64_t)((unsigned __int128)(ticks + 1) * 1000000000u / hz) - 1;
 }
 
@@ -64,14 +74,19 @@ static void release(struct side *s)
 int bt_hist_diff(const struct bt_diff_opts *opt)
 {
 	static struct side o, n;
+	struct bt_diff_unit u;
 	size_t both = 0, over = 0;
 	char buf[64];
 
 	load(&o, opt->old_trace, opt->old_elf);
 	load(&n, opt->new_trace, opt->new_elf);
-	printf("# stats --diff --hist: OLD %s, NEW %s; bounds in ns (the top of the log2 "
+	printf("# stats --diff --hist: OLD %s, NEW %s; bounds in %s (the top of the log2 "
 	       "bucket each percentile falls in), changes in %% of OLD\n", opt->old_trace,
-	       opt->new_trace);
+	       opt->new_trace, bt_clock_exact(&o.d.clock) && bt_clock_exact(&n.d.clock) &&
+	       o.d.clock.shift == n.d.clock.shift ? "instructions" : "ns");
+	bt_diff_unit(&u, &o.d.clock, &n.d.clock,
+		     o.d.meta.ncpus > n.d.meta.ncpus ? o.d.meta.ncpus : n.d.meta.ncpus, opt);
+	bt_diff_unit_say(&u, &o.d.clock, &n.d.clock);
 	printf("#%9s %10s", "calls old", "new");
 	for (size_t p = 0; p < NPCT; p++)
 		printf("  %10s%-2u %12s %8s", "p", pcts[p], "new", "change");
@@ -89,13 +104,13 @@ int bt_hist_diff(const struct bt_diff_opts *opt)
 		bt_hist_sum(&n.h, n.sites[i], &b);
 		printf(" %9llu %10llu", (unsigned long long)a.calls, (unsigned long long)b.calls);
 		for (size_t p = 0; p < NPCT; p++) {
-			uint64_t x = ns_of(bt_hist_percentile(&a, pcts[p]), o.d.meta.freq);
-			uint64_t y = ns_of(bt_hist_percentile(&b, pcts[p]), n.d.meta.freq);
+			uint64_t x = in_unit(bt_hist_percentile(&a, pcts[p]), &o.d, u.exact);
+			uint64_t y = in_unit(bt_hist_percentile(&b, pcts[p]), &n.d, u.exact);
 			double chg = x ? ((double)y - (double)x) * 100.0 / (double)x : 0;
 
 			printf("  %12llu %12llu %+7.0f%%", (unsigned long long)x,
 			       (unsigned long long)y, chg);
-			if (opt->fail && y > x && chg > opt->fail_pct && y - x >= opt->floor_ns)
+			if (opt->fail && y > x && chg > opt->fail_pct && y - x >= u.floor)
 				grew = 1;
 		}
 		printf("  %s\n", name);
@@ -116,9 +131,11 @@ int bt_hist_diff(const struct bt_diff_opts *opt)
 		release(&n);
 		return BT_EXIT_INPUT;
 	}
-	if (opt->fail)
+	if (opt->fail) {
 		printf("# --fail-above %g%%: %zu row%s over (p50, p90 or p99)\n",
 		       opt->fail_pct, over, bt_plural(over));
+		bt_diff_floor_say(&u);
+	}
 	release(&o);
 	release(&n);
 	return over ? BT_EXIT_OVER : 0;

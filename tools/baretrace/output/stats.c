@@ -4,7 +4,8 @@
  * by total time or by --sort (stats_sort.c). A trace with only
  * function-entry records gives call counts and says so; profile dumps
  * give the target profiler's numbers (profile.c). --per-cpu splits every
- * table by CPU.
+ * table by CPU. Times are in microseconds, or in instructions when the
+ * capture noted an exact clock (make ci: QEMU -icount; input/clock.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,13 +13,22 @@
 #include "../bt.h"
 #include "stats_int.h"
 
+/* A time as the table shows it: instructions on an exact trace, else us. */
+static void fmt_time(char *buf, size_t n, const struct bt_decoder *d, uint64_t ticks)
+{
+	if (bt_clock_exact(&d->clock))
+		snprintf(buf, n, "%llu",
+			 (unsigned long long)bt_ticks_insns(ticks, bt_freq(d), d->clock.shift));
+	else
+		bt_fmt_usecs(buf, n, ticks, bt_freq(d));
+}
+
 /* graph: functions with exits, by time; else those with entries only. */
 static void print_table(struct bt_decoder *d, struct stats *s, int graph, unsigned cpu)
 {
 	struct bt_stat_row *v = bt_alloc(sizeof(*v) * (s->n + 1));
 	char (*names)[32] = bt_alloc(sizeof(*names) * (s->n + 1));
 	size_t k = 0;
-	uint64_t freq = bt_freq(d);
 
 	for (size_t i = 0; i < s->cap; i++) {
 		const struct fn_stat *f = &s->tab[i];
@@ -35,16 +45,17 @@ static void print_table(struct bt_decoder *d, struct stats *s, int graph, unsign
 	if (cpu < ALL_CPUS)
 		printf("# CPU %u\n", cpu);
 	if (graph) {
-		printf("# %zu functions, from graph records; times in microseconds\n"
-		       "#%11s %14s %14s %14s %14s  %s\n", k, "calls", "total", "self", "avg",
-		       "max", "function");
+		printf("# %zu functions, from graph records; times in %s\n"
+		       "#%11s %14s %14s %14s %14s  %s\n", k, bt_clock_exact(&d->clock) ?
+		       "instructions (exact: QEMU -icount)" : "microseconds", "calls", "total",
+		       "self", "avg", "max", "function");
 		for (size_t i = 0; i < k; i++) {
 			char t[32], sf[32], av[32], mx[32];
 
-			bt_fmt_usecs(t, sizeof(t), v[i].total, freq);
-			bt_fmt_usecs(sf, sizeof(sf), v[i].self, freq);
-			bt_fmt_usecs(av, sizeof(av), v[i].total / v[i].calls, freq);
-			bt_fmt_usecs(mx, sizeof(mx), v[i].max, freq);
+			fmt_time(t, sizeof(t), d, v[i].total);
+			fmt_time(sf, sizeof(sf), d, v[i].self);
+			fmt_time(av, sizeof(av), d, v[i].total / v[i].calls);
+			fmt_time(mx, sizeof(mx), d, v[i].max);
 			printf("%12llu %14s %14s %14s %14s  %s%s\n", (unsigned long long)v[i].calls,
 			       t, sf, av, mx, v[i].name, v[i].spans_hole ? " *" : "");
 		}

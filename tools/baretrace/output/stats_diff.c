@@ -5,9 +5,11 @@
  * ("this commit made sensor_read 30 % slower").
  *
  * Functions meet by name, not by site: two builds number their sites
- * apart. Times are compared in ns, so traces of different counter
- * frequencies compare too. A name met twice in one trace (two static
- * functions of one name) is one row with both functions' figures added.
+ * apart. Times are compared in instructions when both traces are exact
+ * (make ci: QEMU -icount, diff_clock.c), else in ns, so traces of
+ * different counter frequencies compare too. A name met twice in one
+ * trace (two static functions of one name) is one row with both
+ * functions' figures added.
  *
  * Rows in both traces come first, by the largest change (absolute, in %)
  * of any column, or of the --sort column; then functions only in NEW
@@ -15,10 +17,15 @@
  * Ties by name.
  *
  * --fail-above PCT: exit status 3 when a function in both traces grew by
- * more than PCT % in calls, total or avg time. A time counts only if it
- * also grew by at least the floor (--floor US, default 1 us): a 1 ns
- * call that takes 2 ns is +100 % and nothing to stop a build for. Added
- * and removed functions never fail a run (a rename would).
+ * more than PCT %, and, for a time, by at least the floor (diff_clock.c).
+ * Exact traces gate on calls and self: a function one instruction
+ * slower in its own code is the one named, and its callers, whose total
+ * grew by what it grew, are marked [inherited] and pass (their own code
+ * did not change; a trace without self times gates on total). A function
+ * only in NEW fails there too (newly called: new work no other row
+ * shows); one only in OLD never fails (less work). Host-time and other
+ * traces gate on calls, total and avg, and a function in one trace only
+ * never fails (whether a function runs may follow the host's timing).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -35,7 +42,10 @@ struct diff_row {
 	double chg[BT_STAT_KEYS];		/* % of OLD; NAN: not known */
 	double order;				/* what the rows sort by */
 	unsigned over;				/* keys past --fail-above, a bit each */
+	int inherited;				/* exact: total grew, self did not */
 };
+
+static struct bt_diff_unit unit;	/* the two traces' unit and floor */
 
 /* One row per name: equal names' figures added (the set sorted by name). */
 static void merge_names(struct bt_stat_set *s)
@@ -81,6 +91,16 @@ static int known(const struct bt_stat_set *a, const struct bt_stat_set *b, int k
 	return a->times && b->times;
 }
 
+/* The keys --fail-above looks at (see the top of the file). */
+static int gated(int key, const struct bt_stat_set *o, const struct bt_stat_set *n)
+{
+	if (key == BT_STAT_CALLS)
+		return 1;
+	if (unit.exact)
+		return o->self && n->self ? key == BT_STAT_SELF : key == BT_STAT_TOTAL;
+	return key == BT_STAT_TOTAL || key == BT_STAT_AVG;
+}
+
 static void compare(struct diff_row *r, const struct bt_stat_set *o, const struct bt_stat_set *n,
 		    const struct bt_diff_opts *opt)
 {
@@ -94,11 +114,25 @@ static void compare(struct diff_row *r, const struct bt_stat_set *o, const struc
 		if (opt->sort < 0 ? (c < 0 ? -c : c) > r->order : k == opt->sort)
 			r->order = c < 0 ? -c : c;
 		/* Calls count without a floor: a call more is the code's doing. */
-		if (opt->fail && c > opt->fail_pct &&
-		    (k == BT_STAT_CALLS ||
-		     ((k == BT_STAT_TOTAL || k == BT_STAT_AVG) && vn - vo >= (double)opt->floor_ns)))
+		if (opt->fail && c > opt->fail_pct && gated(k, o, n) &&
+		    (k == BT_STAT_CALLS || vn - vo >= (double)unit.floor))
 			r->over |= 1u << k;
 	}
+	r->inherited = unit.exact && o->self && n->self && !r->over &&
+		       r->new->total > r->old->total && r->new->self <= r->old->self;
+}
+
+/* An exact set's instructions as ns (2^shift ns each), beside a trace in time. */
+static void to_ns(struct bt_stat_set *s)
+{
+	if (!s->exact)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		s->rows[i].total <<= s->clock.shift;
+		s->rows[i].self <<= s->clock.shift;
+		s->rows[i].max <<= s->clock.shift;
+	}
+	s->exact = 0;
 }
 
 static int sort_key;	/* for by_order: the --sort key, total by default */
@@ -129,13 +163,14 @@ static void fmt_pct(char *buf, size_t n, double c)
 		snprintf(buf, n, "%+.1f%%", c);
 }
 
-/* One value: calls as a count, times in microseconds, "-" if absent. */
+/* One value: calls as a count, times in microseconds or instructions,
+ * "-" if absent. */
 static void fmt_val(char *buf, size_t n, const struct bt_stat_row *r, int key, int times)
 {
 	if (!r || (key != BT_STAT_CALLS && !times))
 		snprintf(buf, n, "-");
-	else if (key == BT_STAT_CALLS)
-		snprintf(buf, n, "%llu", (unsigned long long)r->calls);
+	else if (key == BT_STAT_CALLS || unit.exact)
+		snprintf(buf, n, "%llu", (unsigned long long)bt_stat_value(r, key));
 	else
 		bt_fmt_usecs(buf, n, bt_stat_value(r, key), 1000000000);
 }
@@ -158,6 +193,9 @@ static void print_row(const struct diff_row *r, const struct bt_stat_set *o,
 	printf("  %s", (r->new ? r->new : r->old)->name);
 	if (r->group != IN_BOTH)
 		printf("  [%s]", r->group == ADDED ? "added" : "removed");
+	if (r->inherited)
+		printf("  [inherited: total %+lld from callees]",
+		       (long long)(r->new->total - r->old->total));
 	if (r->over) {
 		printf("  [over:");
 		for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++)
@@ -168,18 +206,35 @@ static void print_row(const struct diff_row *r, const struct bt_stat_set *o,
 	printf("\n");
 }
 
-/* stderr, for a CI log: "sensor_read grew more than 25%: total +30.0%" */
+/*
+ * stderr, for a CI log: "sensor_read grew more than 25%: total +30.0%";
+ * on exact traces with the delta: "self +37 instructions (+0.3%)", and
+ * "newly called: 2 calls, total 120 instructions".
+ */
 static void say_over(const struct diff_row *r, const char *limit)
 {
 	char p[40];
 	int said = 0;
 
 	fprintf(stderr, "baretrace: stats --diff: %s grew more than %s%%:", r->new->name, limit);
+	if (r->group == ADDED) {
+		fprintf(stderr, " newly called: %llu call%s, total %llu %s\n",
+			(unsigned long long)r->new->calls, bt_plural(r->new->calls),
+			(unsigned long long)r->new->total, unit.name);
+		return;
+	}
 	for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++) {
-		if (!(r->over & (1u << columns[c])))
+		int k = columns[c];
+
+		if (!(r->over & (1u << k)))
 			continue;
-		fmt_pct(p, sizeof(p), r->chg[columns[c]]);
-		fprintf(stderr, "%s %s %s", said++ ? "," : "", bt_stat_key_names[columns[c]], p);
+		fmt_pct(p, sizeof(p), r->chg[k]);
+		if (unit.exact)
+			fprintf(stderr, "%s %s %+lld%s (%s)", said++ ? "," : "", bt_stat_key_names[k],
+				(long long)(bt_stat_value(r->new, k) - bt_stat_value(r->old, k)),
+				k == BT_STAT_CALLS ? "" : " instructions", p);
+		else
+			fprintf(stderr, "%s %s %s", said++ ? "," : "", bt_stat_key_names[k], p);
 	}
 	fputc('\n', stderr);
 }
@@ -195,10 +250,13 @@ static int junit_verdicts(const struct diff_row *v, size_t k, const struct bt_di
 		unsigned n = 0;
 
 		for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++)
-			if (v[i].over & (1u << columns[c]))
+			if (v[i].over & (1u << columns[c]))	/* ADDED (exact): calls from none */
 				keys[n++] = (struct bt_gate_key){ bt_stat_key_names[columns[c]],
-					value(v[i].old, columns[c]), value(v[i].new, columns[c]),
-					v[i].chg[columns[c]], columns[c] == BT_STAT_CALLS ? "calls" : "ns" };
+					v[i].old ? value(v[i].old, columns[c]) : 0,
+					value(v[i].new, columns[c]),
+					v[i].old ? v[i].chg[columns[c]] : INFINITY,
+					columns[c] == BT_STAT_CALLS ? "calls" :
+					unit.exact ? "instructions" : "ns" };
 		bt_gate_junit_row(&j, (v[i].new ? v[i].new : v[i].old)->name, v[i].group == IN_BOTH
 				  ? NULL : v[i].group == ADDED ? "added" : "removed", keys, n, pct);
 	}
@@ -221,6 +279,8 @@ static size_t pair(struct diff_row *v, struct bt_stat_set *o, struct bt_stat_set
 		counts[r->group]++;
 		if (r->group == IN_BOTH)
 			compare(r, o, n, opt);
+		else if (r->group == ADDED && unit.exact && opt->fail)
+			r->over = 1u << BT_STAT_CALLS;	/* from none: +inf % */
 	}
 	return k;
 }
@@ -230,7 +290,7 @@ int bt_stats_diff(const struct bt_diff_opts *opt)
 	struct bt_stat_set o, n;
 	struct diff_row *v;
 	size_t k, counts[3] = { 0 }, over = 0;
-	char floor[32], pct[32];
+	char pct[32];
 	int rc = opt->junit ? bt_junit_check_path(opt->junit, "stats --diff") : 0;
 
 	if (!rc)
@@ -246,6 +306,11 @@ int bt_stats_diff(const struct bt_diff_opts *opt)
 	qsort(n.rows, n.n, sizeof(*n.rows), by_name);
 	merge_names(&o);
 	merge_names(&n);
+	bt_diff_unit(&unit, &o.clock, &n.clock, o.ncpus > n.ncpus ? o.ncpus : n.ncpus, opt);
+	if (!unit.exact)
+		to_ns(&o);	/* an exact trace beside another: compared in time */
+	if (!unit.exact)
+		to_ns(&n);
 	v = bt_alloc(sizeof(*v) * (o.n + n.n + 1));
 	k = pair(v, &o, &n, opt, counts);
 	sort_key = opt->sort < 0 ? BT_STAT_TOTAL : opt->sort;
@@ -265,9 +330,10 @@ int bt_stats_diff(const struct bt_diff_opts *opt)
 	}
 	printf("# stats --diff: OLD %s (%s), NEW %s (%s)\n", opt->old_trace, o.source,
 	       opt->new_trace, n.source);
-	printf("# %zu function%s: %zu in both, %zu added, %zu removed; times in microseconds, "
+	bt_diff_unit_say(&unit, &o.clock, &n.clock);
+	printf("# %zu function%s: %zu in both, %zu added, %zu removed; times in %s, "
 	       "changes in %% of OLD\n", k, bt_plural(k), counts[IN_BOTH], counts[ADDED],
-	       counts[REMOVED]);
+	       counts[REMOVED], unit.name);
 	/* Each name over its group: old, new, change. */
 	printf("#%-26s  %-32s  %-32s  %-32s  %s", "    calls", "      total", "      self",
 	       "      avg", "      max");
@@ -280,10 +346,11 @@ int bt_stats_diff(const struct bt_diff_opts *opt)
 		over += v[i].over != 0;
 	}
 	if (opt->fail) {
-		bt_fmt_usecs(floor, sizeof(floor), opt->floor_ns, 1000000000);
 		snprintf(pct, sizeof(pct), "%g", opt->fail_pct);
-		printf("# --fail-above %s%%: %zu function%s over (calls, total or avg; a time "
-		       "must also grow by %s us or more)\n", pct, over, over == 1 ? "" : "s", floor);
+		printf("# --fail-above %s%%: %zu function%s over (%s)\n", pct, over,
+		       over == 1 ? "" : "s", !unit.exact ? "calls, total or avg" :
+		       o.self && n.self ? "calls or self; newly called" : "calls or total; newly called");
+		bt_diff_floor_say(&unit);
 		fflush(stdout);	/* the table first, where both go to one place */
 		for (size_t i = 0; i < k; i++)
 			if (v[i].over)

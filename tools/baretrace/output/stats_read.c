@@ -2,7 +2,8 @@
  * tools/baretrace/output/stats_read.c: one trace's rows for stats --diff:
  * merged over CPUs, names copied (the decoder that named them is gone
  * when the second trace is read) and times in ns, so traces of two
- * counter frequencies compare.
+ * counter frequencies compare; or, from an exact capture (QEMU -icount,
+ * input/clock.c), in instructions.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +11,18 @@
 #include "../bt.h"
 #include "stats_int.h"
 
+/* A time of the trace in the set's unit: instructions when exact, else ns. */
+static uint64_t in_unit(const struct bt_decoder *d, uint64_t ticks)
+{
+	if (bt_clock_exact(&d->clock))
+		return bt_ticks_insns(ticks, bt_freq(d), d->clock.shift);
+	return bt_ticks_ns(ticks, bt_freq(d));
+}
+
 /* The rows of graph exits (graph), or of function entries only. */
 static void rows_of_table(struct bt_decoder *d, struct stats *s, int graph,
 			  struct bt_stat_set *set)
 {
-	uint64_t freq = bt_freq(d);
 	char nb[32];
 
 	set->rows = bt_alloc(sizeof(*set->rows) * (s->n + 1));
@@ -27,9 +35,9 @@ static void rows_of_table(struct bt_decoder *d, struct stats *s, int graph,
 		*r = f->r;
 		r->name = bt_func_name(d, f->site, nb, sizeof(nb));
 		r->name = bt_strndup(r->name, strlen(r->name));
-		r->total = bt_ticks_ns(r->total, freq);
-		r->self = bt_ticks_ns(r->self, freq);
-		r->max = bt_ticks_ns(r->max, freq);
+		r->total = in_unit(d, r->total);
+		r->self = in_unit(d, r->self);
+		r->max = in_unit(d, r->max);
 		if (!graph)	/* calls are what this table has */
 			r->calls = r->entries;
 		r->entries = 0;
@@ -41,7 +49,6 @@ static void rows_of_profile(struct bt_decoder *d, struct stats *s, struct bt_sta
 {
 	struct wire_profile_entry *e;
 	size_t n = bt_profile_rows(&s->prof, BT_MAX_CPUS, &e);
-	uint64_t freq = bt_freq(d);
 	char nb[32];
 
 	set->rows = bt_alloc(sizeof(*set->rows) * (n + 1));
@@ -51,8 +58,8 @@ static void rows_of_profile(struct bt_decoder *d, struct stats *s, struct bt_sta
 
 		r->name = bt_strndup(name, strlen(name));
 		r->calls = e[i].calls;
-		r->total = bt_ticks_ns(e[i].total, freq);
-		r->max = bt_ticks_ns(e[i].max, freq);
+		r->total = in_unit(d, e[i].total);
+		r->max = in_unit(d, e[i].max);
 	}
 	free(e);
 }
@@ -77,6 +84,9 @@ int bt_stats_read(const char *trace, const char *elf, struct bt_stat_set *set)
 		rows_of_table(&d, &s, 0, set);
 		set->source = "function entries";
 	}
+	set->clock = d.clock;
+	set->exact = bt_clock_exact(&d.clock);
+	set->ncpus = d.meta.ncpus;
 	if (!rc && s.spilled)
 		bt_warn("%s: more than %u functions: %llu records of the rest not counted", trace,
 			MAX_FUNCS, (unsigned long long)s.spilled);

@@ -1,0 +1,2 @@
+# test/apps/ci_regress/app.mk: our own test code keeps the kernel's -Werror.
+app-cflags := -Werror
