@@ -11,7 +11,13 @@
 #   hist.txt         baretrace hist, when the run kept histograms (trace_hist=)
 #   diff.txt         stats --diff CI_BASELINE trace.bt --fail-above CI_FAIL_ABOVE
 #   diff-hist.txt    the same with --hist, when both have histograms
-#   verdict          "pass 0", "run N" (the run failed: its status) or "gate 3"
+#   console.log      what the run printed (make run's output)
+#   junit-ktap.xml   the run's KTAP results as JUnit (baretrace ktap), when
+#                    it printed KTAP (an app running ktest)
+#   junit-perf.xml   the gate's verdict per function as JUnit (stats --diff
+#                    --junit), with CI_BASELINE
+#   verdict          "pass 0", "run N" (the run failed: its status),
+#                    "ktap 3" (a KTAP test failed) or "gate 3"
 # The last line make prints says the verdict; make exits 0 on a pass and
 # 2 (GNU make's failure) otherwise, the status in the line and in verdict.
 CI_DIR := $(BUILD)/ci
@@ -56,7 +62,8 @@ CI_LAST = $(or $(shell cat $(CI_DIR)/last-line 2>/dev/null),make ci: no verdict 
 # own (no file has its name: it always runs).
 ci-run:
 	@rm -rf $(CI_DIR) && mkdir -p $(CI_DIR)
-	@$(MAKE) --no-print-directory ICOUNT=1 RUN_DIR=$(CI_DIR) run || true
+	@$(MAKE) --no-print-directory ICOUNT=1 RUN_DIR=$(CI_DIR) run 2>&1 \
+	  | tee $(CI_DIR)/console.log || true
 	@$(CI_REPORT)
 
 # After the run: stats and histograms as text; the gate against
@@ -72,7 +79,7 @@ define CI_REPORT
 	  $$bt hist $$d/trace.bt --elf $$elf > $$d/hist.txt 2>/dev/null || rm -f $$d/hist.txt; \
 	  if [ -n $(call shell_quote,$(CI_BASELINE)) ]; then \
 	    $$bt stats --diff $(call shell_quote,$(CI_BASELINE)) $$d/trace.bt --fail-above $(CI_FAIL_ABOVE) \
-	      > $$d/diff.txt 2> $$d/diff.err; rc=$$?; cat $$d/diff.err >&2; \
+	      --junit $$d/junit-perf.xml > $$d/diff.txt 2> $$d/diff.err; rc=$$?; cat $$d/diff.err >&2; \
 	    [ $$rc = 0 ] || gate=$$rc; \
 	    if [ -f $$d/hist.txt ]; then \
 	      $$bt stats --diff $(call shell_quote,$(CI_BASELINE)) $$d/trace.bt --hist --fail-above $(CI_FAIL_ABOVE) \
@@ -85,11 +92,14 @@ define CI_REPORT
 	      $$d/diff.err | head -n 3 | paste -sd ';' - | sed 's/;/; /g'); \
 	  fi; \
 	elif [ -n $(call shell_quote,$(CI_BASELINE)) ]; then gate=1; over="the run left no trace to compare"; fi; \
-	: '---- JUnit results: the host tool writes them here (issue 41 item 3) -----'; \
-	: '  KTAP:  $$d/junit-ktap.xml   the gate: $$d/junit-perf.xml'; \
-	: '---- end of the JUnit results ----------------------------------------'; \
+	ktap=0; if grep -aq '^KTAP version' $$d/console.log; then \
+	  $$bt ktap $$d/console.log --junit $$d/junit-ktap.xml > $$d/ktap.txt 2>&1; ktap=$$?; \
+	  tail -n 2 $$d/ktap.txt; fi; \
+	junit=$$(cd $$d && ls junit-ktap.xml junit-perf.xml 2>/dev/null | sed "s|^|$$d/|" | paste -sd ' ' -); \
 	base='$(if $(CI_BASELINE),against $(CI_BASELINE) at --fail-above $(CI_FAIL_ABOVE) %,no CI_BASELINE: no gate)'; \
-	if [ $$run != 0 ]; then echo "run $$run" > $$d/verdict; \
+	if [ $$ktap != 0 ] && [ "$$word" = exit ]; then echo "ktap $$ktap" > $$d/verdict; \
+	  msg="make ci: FAIL: KTAP: $$(grep -a -m1 '^# failed: ' $$d/ktap.txt || echo "baretrace ktap said $$ktap") (exit status $$ktap; $$d/ktap.txt)"; \
+	elif [ $$run != 0 ]; then echo "run $$run" > $$d/verdict; \
 	  msg="make ci: FAIL: the run ended with $$word $$code (exit status $$run; $$d/status)"; \
 	elif [ $$gate = 3 ]; then echo "gate 3" > $$d/verdict; \
 	  msg="make ci: FAIL: the performance gate $$base: $$over (exit status 3; $$d/diff.txt)"; \
@@ -97,5 +107,6 @@ define CI_REPORT
 	  msg="make ci: FAIL: the performance gate could not compare $$base (exit status $$gate; $$d/diff.err)"; \
 	else echo "pass 0" > $$d/verdict; \
 	  msg="make ci: PASS: exit status 0, $$base; exact figures in $$d/"; fi; \
+	[ -z "$$junit" ] || msg="$$msg; JUnit: $$junit"; \
 	printf '%s\n' "$$msg" > $$d/last-line
 endef

@@ -24,6 +24,7 @@ Each make is bounded (LIMIT): a hang fails, it does not hang the stage.
 """
 import os
 import re
+import xml.etree.ElementTree as ET
 import shutil
 import tempfile
 
@@ -163,6 +164,23 @@ def check_regression(h, res, board, tmp):
                f"{said.group(0) if said else None}; expected % {pct}\n{dis}")
     res.record("ci_exact: the callers of ci_mix (ci_run, main) are marked [inherited], not over",
                all("[inherited" in rows(diff).get(f, "") for f in ("ci_run", "main")), diff[-2500:])
+    # The gate's JUnit file: ci_mix alone failed, with the delta above;
+    # every other function of the diff a passing testcase.
+    junit = os.path.join(h.ROOT, "build", "ci", "junit-perf.xml")
+    cases = {}
+    if os.path.exists(junit):
+        for tc in ET.parse(junit).getroot().iter("testcase"):
+            fail = tc.find("failure")
+            cases[tc.get("name")] = None if fail is None else (fail.get("message") or "")
+    failed = {n: m for n, m in cases.items() if m is not None}
+    res.record("ci_exact: make ci names build/ci/junit-perf.xml last; in it ci_mix alone failed, "
+               "its message the self delta in instructions, every row of the diff a testcase",
+               "JUnit: build/ci/junit-perf.xml" in last_line(out) and list(failed) == ["ci_mix"]
+               and said is not None and f"+{said.group(1)} instructions" in (
+                   failed["ci_mix"] + ET.tostring(ET.parse(junit).getroot(), "unicode")
+                   if failed else "") and set(rows(diff)) <= set(cases),
+               f"last line {last_line(out)!r}; failed {failed}; cases {sorted(cases)}; "
+               f"diff rows {sorted(rows(diff))}")
     st, out = make(h, board, f"APP={APP}", "APP_CFLAGS=-DCI_SWAP_CALL=1",
                    f"CI_BASELINE={base}", "ci")
     diff = (read(os.path.join(h.ROOT, "build", "ci", "diff.txt")) or b"").decode()

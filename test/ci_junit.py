@@ -364,6 +364,26 @@ def check_bad_input(h, res, tmp, traces):
                    f"exit {st}\n{out}")
 
 
+def check_make_ci(h, res, board, app):
+    """make ci of the planted app: the KTAP results as build/ci's
+    junit-ktap.xml, named on make's last line, the verdict a KTAP one."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")}
+    st, out = h.run(["make", f"BOARD={board}", f"APP={app}", "TRACE=", "BOOTARGS=-- ktest", "ci"],
+                    timeout=LIMIT, env=env)
+    plan, results, _ = ktap_of(out.replace("\r", ""))
+    junit = os.path.join(h.ROOT, "build", "ci", "junit-ktap.xml")
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    cases = cases_of(junit)[0] if os.path.exists(junit) else {}
+    failing = [r[2] for r in results if r[0] == "not ok"]
+    ok = (st != 0 and "make ci: FAIL: KTAP:" in last and "JUnit: build/ci/junit-ktap.xml" in last
+          and len(failing) == 1 and failing[0] in last
+          and sorted(cases) == sorted(r[2] for r in results))
+    res.record("ci junit: make ci of an app with a failing KTAP test fails naming it, writes "
+               "build/ci/junit-ktap.xml (a testcase per KTAP test) and names the file last",
+               ok, f"status {st}; last line {last!r}; cases {sorted(cases)}; KTAP {results}")
+
+
 def check(h, res, board):
     if board != "qemu-virt":
         return
@@ -383,6 +403,7 @@ def check(h, res, board):
         f.write("app-incdirs := $(KERNEL_INCLUDES)\n")
     try:
         check_ktap(h, res, board, exe, tmp, app)
+        check_make_ci(h, res, board, app)
         check_end(h, res, board, exe, tmp, app, "crash")
         check_end(h, res, board, exe, tmp, app, "hang")
         traces = check_gate(h, res, exe, tmp)
