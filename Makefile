@@ -39,11 +39,11 @@ endif
 
 # Every list variable (TEST_STAGES, FARM, COVERAGE_SUITES, TRACES, ELFS,
 # BENCH_HOST_EVENTS, TRACE_FILTER) takes spaces, commas or both between
-# its words: $(call list,$(VAR)) is its words, spaces between
+# its words: $(call list_words,$(VAR)) is its words, spaces between
 # (docs/running.md, "List variables"; test/mk_lists.py holds them to it).
 comma := ,
 space := $(subst x, ,x)
-list = $(strip $(subst $(comma),$(space),$(1)))
+list_words = $(strip $(subst $(comma),$(space),$(1)))
 
 include board/$(BOARD)/board.mk
 
@@ -438,9 +438,9 @@ include mk/run.mk
 # other targets fetch only what they use: docs/running.md).
 # TEST_STAGES='host build' (or host,build) runs only those stages; a name
 # test/run.py does not know stops make before anything runs.
-TEST_ONLY = $(if $(call list,$(TEST_STAGES)),--only $(subst $(space),$(comma),$(call list,$(TEST_STAGES))))
+TEST_ONLY = $(if $(call list_words,$(TEST_STAGES)),--only $(subst $(space),$(comma),$(call list_words,$(TEST_STAGES))))
 ifneq ($(filter test test-under-load,$(MAKECMDGOALS)),)
-ifneq ($(call list,$(TEST_STAGES)),)
+ifneq ($(call list_words,$(TEST_STAGES)),)
 TEST_STAGES_BAD := $(shell python3 test/run.py --only $(call shell_quote,$(TEST_STAGES)) --list 2>&1 >/dev/null)
 $(if $(TEST_STAGES_BAD),$(error TEST_STAGES: $(strip $(patsubst run.py:,,$(TEST_STAGES_BAD)))))
 endif
@@ -469,11 +469,11 @@ fresh-check:
 .PHONY: farm-labgrid farm-lava
 farm-labgrid: setup-check
 	$(Q)tools/setup farm
-	$(Q)tools/farm/run-labgrid $(call list,$(FARM))
+	$(Q)tools/farm/run-labgrid $(call list_words,$(FARM))
 
 farm-lava: setup-check
 	$(Q)tools/setup farm
-	$(Q)tools/farm/run-lava $(call list,$(FARM))
+	$(Q)tools/farm/run-lava $(call list_words,$(FARM))
 
 # Every control operation while every CPU writes, SOAK_S seconds (default
 # 120), under multi-threaded TCG, captured; make test runs 30 s of it.
@@ -490,7 +490,7 @@ BENCH_DIR := $(BUILD)/bench$(if $(filter-out qemu-virt,$(BOARD)),/$(BOARD))
 # minutes; not part of make test). BENCH_HOST_EVENTS to choose the sizes.
 BENCH_HOST_EVENTS ?= 1000000 10000000
 bench-host: $(HOST)/baretrace $(HOST)/gentrace
-	$(Q)tools/bench-host $(HOST)/baretrace $(HOST)/gentrace $(BUILD)/bench $(call list,$(BENCH_HOST_EVENTS))
+	$(Q)tools/bench-host $(HOST)/baretrace $(HOST)/gentrace $(BUILD)/bench $(call list_words,$(BENCH_HOST_EVENTS))
 
 include mk/coverage.mk
 
