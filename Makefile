@@ -37,6 +37,14 @@ else
 Q := @
 endif
 
+# Every list variable (TEST_STAGES, FARM, COVERAGE_SUITES, TRACES, ELFS,
+# BENCH_HOST_EVENTS, TRACE_FILTER) takes spaces, commas or both between
+# its words: $(call list_words,$(VAR)) is its words, spaces between
+# (docs/running.md, "List variables"; test/mk_lists.py holds them to it).
+comma := ,
+space := $(subst x, ,x)
+list_words = $(strip $(subst $(comma),$(space),$(1)))
+
 include board/$(BOARD)/board.mk
 
 # Values read off installed tools come from $(TOOLS_MK), which make
@@ -429,16 +437,25 @@ include mk/ci.mk
 # ---- tests ----------------------------------------------------------------
 # make test uses every fetched file (tools/setup test fetches them; the
 # other targets fetch only what they use: docs/running.md).
+# TEST_STAGES='host build' (or host,build) runs only those stages; a name
+# test/run.py does not know stops make before anything runs.
+TEST_ONLY = $(if $(call list_words,$(TEST_STAGES)),--only $(subst $(space),$(comma),$(call list_words,$(TEST_STAGES))))
+ifneq ($(filter test test-under-load,$(MAKECMDGOALS)),)
+ifneq ($(call list_words,$(TEST_STAGES)),)
+TEST_STAGES_BAD := $(shell python3 test/run.py --only $(call shell_quote,$(TEST_STAGES)) --list 2>&1 >/dev/null)
+$(if $(TEST_STAGES_BAD),$(error TEST_STAGES: $(strip $(patsubst run.py:,,$(TEST_STAGES_BAD)))))
+endif
+endif
 test: setup-check
 	$(Q)tools/setup test
-	$(Q)python3 test/run.py --board $(BOARD) $(if $(TEST_STAGES),--only $(TEST_STAGES))
+	$(Q)python3 test/run.py --board $(BOARD) $(TEST_ONLY)
 
 # The suite with LOAD (default 2) busy host processes beside it, as on a
 # shared CI machine: no verdict may depend on the host's speed.
 LOAD ?= 2
 test-under-load: setup-check
 	$(Q)tools/setup test
-	$(Q)tools/under-load $(LOAD) python3 test/run.py --board $(BOARD) $(if $(TEST_STAGES),--only $(TEST_STAGES))
+	$(Q)tools/under-load $(LOAD) python3 test/run.py --board $(BOARD) $(TEST_ONLY)
 
 # The README's two commands on a pristine Debian 12 root with only make and
 # git (tools/fresh-check; root, about 30 minutes). Run it whenever tools/,
@@ -453,11 +470,11 @@ fresh-check:
 .PHONY: farm-labgrid farm-lava
 farm-labgrid: setup-check
 	$(Q)tools/setup farm
-	$(Q)tools/farm/run-labgrid $(FARM)
+	$(Q)tools/farm/run-labgrid $(call list_words,$(FARM))
 
 farm-lava: setup-check
 	$(Q)tools/setup farm
-	$(Q)tools/farm/run-lava $(FARM)
+	$(Q)tools/farm/run-lava $(call list_words,$(FARM))
 
 # Every control operation while every CPU writes, SOAK_S seconds (default
 # 120), under multi-threaded TCG, captured; make test runs 30 s of it.
@@ -474,7 +491,7 @@ BENCH_DIR := $(BUILD)/bench$(if $(filter-out qemu-virt,$(BOARD)),/$(BOARD))
 # minutes; not part of make test). BENCH_HOST_EVENTS to choose the sizes.
 BENCH_HOST_EVENTS ?= 1000000 10000000
 bench-host: $(HOST)/baretrace $(HOST)/gentrace
-	$(Q)tools/bench-host $(HOST)/baretrace $(HOST)/gentrace $(BUILD)/bench $(BENCH_HOST_EVENTS)
+	$(Q)tools/bench-host $(HOST)/baretrace $(HOST)/gentrace $(BUILD)/bench $(call list_words,$(BENCH_HOST_EVENTS))
 
 include mk/coverage.mk
 

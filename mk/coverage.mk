@@ -22,7 +22,7 @@ coverage: host-tools $(QEMU_DTB_DEP)
 	@mkdir -p $(COVERAGE_DIR) && rm -f $(COVERAGE_DIR)/ktest.bt $(COVERAGE_DIR)/coverage.info \
 	  $(COVERAGE_DIR)/index.html $(COVERAGE_DIR)/status
 	@status=0; $(call RUN_ON,$(KTEST_OUT)) \
-	  --bootargs "panic=poweroff trace=coverage -- ktest $(COVERAGE_SUITES)" \
+	  --bootargs "panic=poweroff trace=coverage -- ktest $(call list_words,$(COVERAGE_SUITES))" \
 	  --qemu-flags "$(QEMU_FLAGS)" --status $(COVERAGE_DIR)/status \
 	  --capture $(COVERAGE_DIR)/ktest.bt || status=$$?; echo; \
 	$(BT) coverage $(COVERAGE_DIR)/ktest.bt --elf $(KTEST_OUT)/baretrace.elf \
@@ -39,9 +39,9 @@ coverage: host-tools $(QEMU_DTB_DEP)
 # ELFS: their images (default this board's; one per board or build when
 # they differ).
 coverage-html: $(HOST)/baretrace
-	$(Q)[ -n "$(TRACES)" ] || { echo "make coverage-html: give TRACES='A.bt ...', traces of runs with trace=coverage" >&2; exit 2; }
+	$(Q)[ -n "$(call list_words,$(TRACES))" ] || { echo "make coverage-html: give TRACES='A.bt ...', traces of runs with trace=coverage" >&2; exit 2; }
 	$(Q)mkdir -p $(COVERAGE_DIR)
-	$(Q)$(BT) coverage $(TRACES) $(foreach e,$(or $(ELFS),$(OUT)/baretrace.elf),--elf $(e)) \
+	$(Q)$(BT) coverage $(call list_words,$(TRACES)) $(foreach e,$(or $(call list_words,$(ELFS)),$(OUT)/baretrace.elf),--elf $(e)) \
 	  -o $(COVERAGE_DIR)/coverage.info
 	$(Q)genhtml -q --title baretrace --prefix $(CURDIR) -o $(COVERAGE_DIR) \
 	  $(COVERAGE_DIR)/coverage.info

@@ -31,10 +31,9 @@ hash := \#
 TRACE_FILTER ?= $(if $(wildcard $(APP)/trace_filter),$(shell sed 's/$(hash).*//' $(APP)/trace_filter),@app)
 # A glob list is one boot-argument word (the kernel splits the line at
 # spaces): TRACE_FILTER='pipeline_* !pipeline_poll' goes over as
-# trace_filter=pipeline_*,!pipeline_poll, '!' excluding what it matches.
-comma := ,
-space := $(subst x, ,x)
-TRACE_FILTER_WORD = $(subst $(space),$(comma),$(strip $(TRACE_FILTER)))
+# trace_filter=pipeline_*,!pipeline_poll, '!' excluding what it matches
+# (commas may stand between the globs too, as in every list variable).
+TRACE_FILTER_WORD = $(subst $(space),$(comma),$(call list_words,$(TRACE_FILTER)))
 TRACE_ARGS := $(if $(TRACE),trace=$(TRACE) $(if $(TRACE_FILTER_WORD),trace_filter=$(TRACE_FILTER_WORD)))
 # BOOTARGS and EXEC reach the target as typed (docs/running.md,
 # "Quoting"): read with $(value ...), so make expands no '$' in them

@@ -230,5 +230,5 @@ if __name__ == "__main__":
     import run as h  # noqa: E402
     res = h.Results(False)
     soak(h, res, int(os.environ.get("SOAK_S", "120")))
-    print(f"{res.passed} passed, {res.failed} failed")
+    res.finish()
     sys.exit(0 if res.failed == 0 else 1)

@@ -20,22 +20,46 @@ QEMU_TIMEOUT = 90
 
 
 class Results:
+    """The results of a run, printed as one TAP 14 stream (docs/tests.md,
+    "The output is TAP 14"): start() prints the version line, record()
+    one numbered test point each (a failure's detail follows it as "#"
+    comment lines, so nested KTAP or TAP in it is never read as test
+    points), finish() the plan, at the end as TAP allows, and last the
+    line "N passed, N failed"."""
+
     def __init__(self, verbose):
         self.passed = 0
         self.failed = 0
         self.failures = []
         self.verbose = verbose
+        self.started = False
+
+    def start(self):
+        if not self.started:
+            self.started = True
+            print("TAP version 14", flush=True)
 
     def record(self, name, ok, detail=""):
+        self.start()
+        # A description is one line; "#" starts a directive unless escaped.
+        desc = " ".join(str(name).split()).replace("\\", "\\\\").replace("#", "\\#")
         if ok:
             self.passed += 1
-            print(f"ok - {name}", flush=True)
+            print(f"ok {self.passed + self.failed} - {desc}", flush=True)
         else:
             self.failed += 1
             self.failures.append(name)
-            print(f"not ok - {name}", flush=True)
+            print(f"not ok {self.passed + self.failed} - {desc}", flush=True)
             for line in detail.strip().splitlines()[-25:]:
                 print(f"#   {line}")
+
+    def finish(self, comments=()):
+        """Prints the comments, the plan and the closing line."""
+        self.start()
+        for line in comments:
+            print(f"# {line}")
+        print(f"1..{self.passed + self.failed}")
+        print(f"{self.passed} passed, {self.failed} failed", flush=True)
 
 
 def run(cmd, timeout=None, cwd=ROOT, env=None):

@@ -40,6 +40,7 @@ def sources_of(path):
 # Host unit tests in Python (TAP), of the test machinery's own logic.
 HOST_PY_UNITS = [
     ("unit_bench_baseline", 120),   # the bench gate's comparison (test/bench_baseline.py)
+    ("unit_tap", 120),              # run.py's output is TAP 14 that Debian's tap-parser reads
 ]
 
 

@@ -16,6 +16,7 @@ MODULES = [
     "mk_appfilter",
     "mk_names",
     "mk_shell",
+    "mk_lists",
 ]
 
 

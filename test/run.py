@@ -42,7 +42,11 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            failing case, a crash and a hang fail, a trace=coverage run
            leaves lcov data lcov agrees with (test/farm/farm_stage.py)
 
-Usage: test/run.py [--board B] [--only STAGE[,STAGE]] [-v]
+Usage: test/run.py [--board B] [--only 'STAGE[,| ]STAGE...'] [--list] [-v]
+
+The output is one TAP 14 stream (docs/tests.md): "TAP version 14", a
+"# stage NAME" comment before each stage, numbered test points, the plan
+at the end, and last the line "N passed, N failed".
 """
 import argparse
 import os
@@ -184,28 +188,51 @@ import farm_stage  # noqa: E402
 STAGES["farm"] = lambda res, board: farm_stage.stage_farm(sys.modules[__name__], res, board)
 
 
-def main():
-    ap = argparse.ArgumentParser()
+def stage_names(only, stages=STAGES):
+    """The stages 'only' names (commas or spaces between them, as every
+    list variable of the Makefile: docs/running.md); ValueError naming
+    the unknown ones and every stage."""
+    names = only.replace(",", " ").split()
+    bad = [n for n in names if n not in stages]
+    valid = f"(valid: {' '.join(stages)})"
+    if not names:
+        raise ValueError(f"no stage given {valid}")
+    if bad:
+        raise ValueError(f"unknown stage{'s' if len(bad) > 1 else ''} "
+                         f"{', '.join(repr(n) for n in bad)} {valid}")
+    return names
+
+
+def main(argv=None, stages=STAGES):
+    ap = argparse.ArgumentParser(
+        description="every baretrace test, as one TAP 14 stream ending 'N passed, N failed'")
     ap.add_argument("--board", default="qemu-virt")
-    ap.add_argument("--only", default=",".join(STAGES))
+    ap.add_argument("--only", default=",".join(stages),
+                    help="stages to run, commas or spaces between them (default: all)")
+    ap.add_argument("--list", action="store_true",
+                    help="print the stages --only names, one a line, and run nothing")
     ap.add_argument("-v", action="store_true")
     ap.add_argument("--update-golden", action="store_true",
                     help="rewrite test/golden files from this run")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
+    # Every name is checked before any stage runs.
+    try:
+        names = stage_names(args.only, stages)
+    except ValueError as e:
+        print(f"run.py: {e}", file=sys.stderr)
+        return 2
+    if args.list:
+        print("\n".join(names))
+        return 0
     global UPDATE_GOLDEN
     UPDATE_GOLDEN = args.update_golden
     res = Results(args.v)
+    res.start()
     t0 = time.time()
-    for stage in args.only.split(","):
-        if stage not in STAGES:
-            print(f"run.py: unknown stage '{stage}' (valid: {', '.join(STAGES)})")
-            return 2
+    for stage in names:
         print(f"# stage {stage} ({args.board})", flush=True)
-        STAGES[stage](res, args.board)
-    print(f"# {time.time() - t0:.0f} s")
-    for name in res.failures:
-        print(f"# FAILED: {name}")
-    print(f"{res.passed} passed, {res.failed} failed")
+        stages[stage](res, args.board)
+    res.finish([f"{time.time() - t0:.0f} s"] + [f"FAILED: {' '.join(name.split())}" for name in res.failures])
     return 0 if res.failed == 0 else 1
 
 

@@ -233,5 +233,5 @@ if __name__ == "__main__":
     import harness  # noqa: E402
     results = harness.Results(True)
     check(harness, results, "qemu-virt")
-    print(f"{results.passed} passed, {results.failed} failed")
+    results.finish()
     sys.exit(0 if results.failed == 0 else 1)
