@@ -400,10 +400,11 @@ $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 
 # Synthetic traces in the wire format for make bench-host and the host
 # stage's memory checks.
-$(HOST)/gentrace: tools/gentrace.c $(wildcard wire/*.c wire/*.h) | setup-check
+GENTRACE_SRCS := $(sort $(wildcard tools/gentrace/*.c)) $(wildcard wire/*.c)
+$(HOST)/gentrace: $(GENTRACE_SRCS) tools/gentrace/gentrace.h $(wildcard wire/*.h) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ tools/gentrace.c $(wildcard wire/*.c)
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ $(GENTRACE_SRCS)
 
 # The host tool's man pages, baretrace(1) and baretrace-COMMAND(1): made
 # from its own --help by tools/mkman (help.c's texts are their one source).
