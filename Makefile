@@ -383,9 +383,10 @@ setup:
 
 newlib: $(NEWLIB_DONE)
 
-BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c tools/baretrace/*/*.c)) $(wildcard wire/*.c)
+BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c tools/baretrace/*/*.c)) $(wildcard wire/*.c) \
+  kernel/lib/nearest.c
 BARETRACE_HDRS := $(wildcard tools/baretrace/*.h tools/baretrace/*/*.h) $(wildcard wire/*.h) kernel/report/tables.h \
-  kernel/report/outcome.h
+  kernel/report/outcome.h kernel/lib/nearest.h
 
 # `baretrace --version` names the commit it was built from, when there is one.
 BT_GIT := $(shell git describe --always --dirty 2>/dev/null)
@@ -396,7 +397,7 @@ BT_GIT_FLAG := $(if $(BT_GIT),-DBT_GIT_DESCRIBE='"$(BT_GIT)"')
 $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/report $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf -ldw -l:libstdc++.a
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/report -Ikernel/lib $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf -ldw -l:libstdc++.a
 
 # Synthetic traces in the wire format for make bench-host and the host
 # stage's memory checks.
