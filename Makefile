@@ -277,15 +277,17 @@ $(HOST)/check-names: $(CHECK_NAMES_SRCS) kernel/bootinfo/bootargs.h kernel/lib/n
 # target's recipe starts (a failing shell line would be followed by
 # make's "*** Error" line). Prerequisites of their own rules here, so the
 # run recipes stay as they are; not .PHONY, being no goal of their own
-# (no file has their names: they always run).
-run $(if $(filter rpi,$(BOARD_FLOW)),run-uboot): check-run-names
-run-direct: check-direct-names
+# (no file has their names: they always run). make sdcard checks the
+# line it writes to cmdline.txt (make run's: TRACE= and BOOTARGS) before
+# the card is made; make debug its BOOTARGS, as run-direct, before QEMU.
+run $(if $(filter rpi,$(BOARD_FLOW)),run-uboot sdcard): check-run-names
+run-direct debug: check-direct-names
 check-run-names: all $(HOST)/check-names
 	$(call CHECK_NAMES,$(TRACE))
 check-direct-names: all $(HOST)/check-names
 	$(call CHECK_NAMES,)
 CHECK_NAMES = $(call check_names_say,$(shell $(HOST)/check-names $(OUT)/baretrace.elf \
-  --what 'make $(firstword $(filter run run-uboot run-direct,$(MAKECMDGOALS)) $@)' \
+  --what 'make $(firstword $(filter run run-uboot run-direct sdcard debug,$(MAKECMDGOALS)) $@)' \
   --trace '$(subst ','\'',$(1))' --bootargs '$(subst ','\'',$(value BOOTARGS))'))
 check_names_say = $(if $(filter ok,$(1)),,$(error $(or $(1),make $@: $(HOST)/check-names said nothing)))
 
