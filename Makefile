@@ -285,15 +285,17 @@ $(HOST)/check-names: $(CHECK_NAMES_SRCS) kernel/bootinfo/bootargs.h kernel/lib/n
 # target's recipe starts (a failing shell line would be followed by
 # make's "*** Error" line). Prerequisites of their own rules here, so the
 # run recipes stay as they are; not .PHONY, being no goal of their own
-# (no file has their names: they always run).
-run $(if $(filter rpi,$(BOARD_FLOW)),run-uboot): check-run-names
-run-direct: check-direct-names
+# (no file has their names: they always run). make sdcard checks the
+# line it writes to cmdline.txt (make run's: TRACE= and BOOTARGS) before
+# the card is made; make debug its BOOTARGS, as run-direct, before QEMU.
+run $(if $(filter rpi,$(BOARD_FLOW)),run-uboot sdcard): check-run-names
+run-direct debug: check-direct-names
 check-run-names: all $(HOST)/check-names
 	$(call CHECK_NAMES,$(TRACE))
 check-direct-names: all $(HOST)/check-names
 	$(call CHECK_NAMES,)
 CHECK_NAMES = $(call check_names_say,$(shell $(HOST)/check-names $(OUT)/baretrace.elf \
-  --what 'make $(firstword $(filter run run-uboot run-direct,$(MAKECMDGOALS)) $@)' \
+  --what 'make $(firstword $(filter run run-uboot run-direct sdcard debug,$(MAKECMDGOALS)) $@)' \
   --trace '$(subst ','\'',$(1))' --bootargs '$(subst ','\'',$(value BOOTARGS))'))
 check_names_say = $(if $(filter ok,$(1)),,$(error $(or $(1),make $@: $(HOST)/check-names said nothing)))
 
@@ -391,9 +393,10 @@ setup:
 
 newlib: $(NEWLIB_DONE)
 
-BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c tools/baretrace/*/*.c)) $(wildcard wire/*.c)
+BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c tools/baretrace/*/*.c)) $(wildcard wire/*.c) \
+  kernel/lib/nearest.c
 BARETRACE_HDRS := $(wildcard tools/baretrace/*.h tools/baretrace/*/*.h) $(wildcard wire/*.h) kernel/report/tables.h \
-  kernel/report/outcome.h
+  kernel/report/outcome.h kernel/lib/nearest.h
 
 # `baretrace --version` names the commit it was built from, when there is one.
 BT_GIT := $(shell git describe --always --dirty 2>/dev/null)
@@ -404,14 +407,15 @@ BT_GIT_FLAG := $(if $(BT_GIT),-DBT_GIT_DESCRIBE='"$(BT_GIT)"')
 $(HOST)/baretrace: $(BARETRACE_SRCS) $(BARETRACE_HDRS) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/report $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf -ldw -l:libstdc++.a
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -Ikernel/report -Ikernel/lib $(BT_GIT_FLAG) -o $@ $(BARETRACE_SRCS) -lelf -ldw -l:libstdc++.a
 
 # Synthetic traces in the wire format for make bench-host and the host
 # stage's memory checks.
-$(HOST)/gentrace: tools/gentrace.c $(wildcard wire/*.c wire/*.h) | setup-check
+GENTRACE_SRCS := $(sort $(wildcard tools/gentrace/*.c)) $(wildcard wire/*.c)
+$(HOST)/gentrace: $(GENTRACE_SRCS) tools/gentrace/gentrace.h $(wildcard wire/*.h) | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $@")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ tools/gentrace.c $(wildcard wire/*.c)
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ $(GENTRACE_SRCS)
 
 # The host tool's man pages, baretrace(1) and baretrace-COMMAND(1): made
 # from its own --help by tools/mkman (help.c's texts are their one source).

@@ -34,11 +34,14 @@ def lines_of(out):
     return [l for l in out.replace("\r", "").splitlines() if l.strip()]
 
 
-def check_refused(h, res, board, qemu, log, args, target, want, typo):
+def check_refused(h, res, board, qemu, log, args, target, want, typo, made=None):
     """want: the name the last line suggests, or a list: the names it
-    lists when none is near."""
+    lists when none is near. made: a file the target writes, which a
+    refusal must not have written."""
     if os.path.exists(log):
         os.remove(log)
+    if made and os.path.exists(made):
+        os.remove(made)
     cmd = ["make", f"BOARD={board}", f"QEMU_BIN={qemu}"] + args + [target]
     st, out = h.run(cmd, timeout=600, env=user_env())
     lines = lines_of(out)
@@ -53,8 +56,11 @@ def check_refused(h, res, board, qemu, log, args, target, want, typo):
                st not in (0, None) and not booted
                and re.search(rf"\bmake {target}: refused before the boot\b", last)
                and typo in last and re.search(said, last)
-               and not any("bootargs:" in l or "U-Boot" in l for l in lines),
-               f"status {st}; QEMU called: {booted!r}\n" + "\n".join(lines[-15:]))
+               and not any("bootargs:" in l or "U-Boot" in l for l in lines)
+               and not (made and os.path.exists(made)),
+               f"status {st}; QEMU called: {booted!r}; "
+               f"{made} written: {bool(made and os.path.exists(made))}\n"
+               + "\n".join(lines[-15:]))
 
 
 def check_make(h, res, board, d, tracers):
@@ -71,6 +77,11 @@ def check_make(h, res, board, d, tracers):
                   "function", "trace=functoin")
     check_refused(h, res, board, qemu, log, ["BOOTARGS=tick_hx=200 -- x"], "run-direct",
                   "tick_hz", "'tick_hx=200'")
+    # make debug boots BOOTARGS as typed (no TRACE=), as run-direct does.
+    check_refused(h, res, board, qemu, log, ["BOOTARGS=maxcpu=2 -- x"], "debug",
+                  "maxcpus", "'maxcpu=2'")
+    check_refused(h, res, board, qemu, log, ["BOOTARGS=trace=functoin"], "debug",
+                  "function", "trace=functoin")
     # Good names pass, quoted words included, and the application's words
     # after -- are the application's: QEMU is started (the stand-in);
     # run-direct hands it the line (run's is on U-Boot's disk).
@@ -145,3 +156,15 @@ def check(h, res, board):
     tracers = check_target(h, res, board)
     with tempfile.TemporaryDirectory() as d:
         check_make(h, res, board, d, tracers)
+        check_sdcard(h, res, d)
+
+
+def check_sdcard(h, res, d):
+    """make sdcard writes make run's boot line to the card's cmdline.txt:
+    its names are checked as make run's, before the card is made."""
+    qemu, log = fake_qemu(d)
+    card = os.path.join(h.ROOT, "build", "rpi4", "sdcard.img")
+    check_refused(h, res, "rpi4", qemu, log, [f"TRACE={TYPO_TRACE}"], "sdcard",
+                  "function_graph", f"TRACE={TYPO_TRACE}", made=card)
+    check_refused(h, res, "rpi4", qemu, log, ["BOOTARGS=maxcpu=2 -- x"], "sdcard",
+                  "maxcpus", "'maxcpu=2'", made=card)

@@ -1,6 +1,6 @@
 """test/host/e2e_coverage.py: `baretrace coverage` read back by Debian's lcov.
 
-Coverage traces from tools/gentrace.c (MODE coverage: frames of type 8,
+Coverage traces from tools/gentrace/coverage.c (MODE coverage: frames of type 8,
 and of type 9 for a previous boot, for a set of sites it draws and lists
 in TRACE.sites) for a real image, build/qemu-virt/baretrace.elf. The
 expected figures are not the tool's: the sites reached come from

@@ -1,6 +1,6 @@
 """test/host/e2e_demangle.py: C++ names in every output of the host tool.
 
-A synthetic function_graph trace from tools/gentrace.c (MODE "graph,c++":
+A synthetic function_graph trace from tools/gentrace/ (MODE "graph,c++":
 three functions in four have Itanium-ABI mangled names, as g++ writes
 them; the rest are C names). The expected names are not this file's: the
 raw names are read back with --no-demangle and turned into the expected

@@ -2,7 +2,7 @@
 """test/host/e2e_memory.py: the host tool streams (issue 26). Usage:
 e2e_memory.py PATH/TO/baretrace (build/host/gentrace beside it); prints TAP.
 
-Two synthetic function_graph traces from tools/gentrace.c, 250,000 and
+Two synthetic function_graph traces from tools/gentrace/, 250,000 and
 1,000,000 events on four CPUs, blocks sent in the order the CPUs fill
 them, as the target sends them. Each command that streams reads both;
 its peak RSS (the kernel's ru_maxrss for that child, not a time) must

@@ -1,4 +1,4 @@
-/* sources: tools/baretrace/model/functypes.c tools/baretrace/model/srcmap.c tools/baretrace/model/elf_syms.c tools/baretrace/output/typed.c tools/baretrace/output/json.c tools/baretrace/util.c tools/baretrace/model/symtab.c wire/wire.c wire/wire_syms.c -lelf -ldw */
+/* sources: tools/baretrace/model/functypes.c tools/baretrace/model/srcmap.c tools/baretrace/model/elf_syms.c tools/baretrace/output/typed.c tools/baretrace/output/json.c tools/baretrace/util.c kernel/lib/nearest.c tools/baretrace/model/symtab.c wire/wire.c wire/wire_syms.c -lelf -ldw */
 /*
  * test/host/test_functypes.c: signatures from DWARF (model/functypes.c)
  * and values shown by them (output/typed.c), on functions GCC built for

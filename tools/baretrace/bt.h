@@ -74,7 +74,8 @@ static inline const char *bt_plural(uint64_t n)
 {
 	return n == 1 ? "" : "s";
 }
-/* The choice one or two edits from word (for "did you mean"), or NULL. */
+/* The choice nearest word (for "did you mean", by kernel/lib/nearest.h's
+ * rule), or NULL. */
 const char *bt_nearest(const char *word, const char *const *choices, size_t n);
 /* Dies with BT_EXIT_USAGE if both paths name one existing file. */
 void bt_refuse_same_file(const char *in, const char *out);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bt.h"
+#include "nearest.h"
 
 /*
  * The tool's version: this string is the one place it is written. The
@@ -240,12 +241,15 @@ const char *bt_option_nearest(const char *name)
 void bt_unknown_command(const char *cmd)
 {
 	static const char *const names[] = { "help", "version" };
-	const char *near = NULL;
+	struct nearest near_cmd;
+	const char *near;
 
-	for (size_t i = 0; i < N_CMDS && !near; i++)
-		near = bt_nearest(cmd, &cmd_helps[i].name, 1);
-	if (!near)
-		near = bt_nearest(cmd, names, sizeof(names) / sizeof(names[0]));
+	nearest_start(&near_cmd, cmd, strlen(cmd));
+	for (size_t i = 0; i < N_CMDS; i++)
+		nearest_try(&near_cmd, cmd_helps[i].name);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		nearest_try(&near_cmd, names[i]);
+	near = near_cmd.best;
 	if (near)
 		fprintf(stderr, "baretrace: unknown command '%s'; did you mean '%s'?\n", cmd, near);
 	else

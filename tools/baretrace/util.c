@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "bt.h"
+#include "nearest.h"
 
 void (*bt_before_message)(void);
 
@@ -92,50 +93,16 @@ void bt_refuse_same_file(const char *in, const char *out)
 		       out, in);
 }
 
-/* Edits from a to b: insertions, deletions, substitutions and swaps of
- * two neighbours (so "reprot" is one from "report"). Words are short. */
-static size_t edits(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	size_t d[33][33];
-
-	if (la > 32 || lb > 32)
-		return SIZE_MAX;
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	}
-	return d[la][lb];
-}
-
+/* The host tool's "did you mean": the kernel's search (kernel/lib/
+ * nearest.c), so the tool, make's check and the target agree on what
+ * is near and which of two as near names wins (the first in strcmp
+ * order). */
 const char *bt_nearest(const char *word, const char *const *choices, size_t n)
 {
-	const char *best = NULL;
-	size_t best_d = SIZE_MAX, len = strlen(word);
-	/* A third of the word, at least one edit, at most two. */
-	size_t limit = len / 3 < 1 ? 1 : len / 3 > 2 ? 2 : len / 3;
+	struct nearest near;
 
-	for (size_t i = 0; i < n; i++) {
-		size_t k = edits(word, choices[i]);
-
-		if (k <= limit && k < best_d) {
-			best = choices[i];
-			best_d = k;
-		}
-	}
-	return best;
+	nearest_start(&near, word, strlen(word));
+	for (size_t i = 0; i < n; i++)
+		nearest_try(&near, choices[i]);
+	return near.best;
 }
