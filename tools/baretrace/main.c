@@ -50,9 +50,12 @@ static void __attribute__((noreturn)) unknown(const char *cmd, const char *arg)
 	/* "--sortt=calls": the name is what may be mistyped. */
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
 	near = arg[0] == '-' ? bt_option_nearest(name) : NULL;
-	fprintf(stderr, "baretrace %s: %s '%s'", cmd,
-		arg[0] == '-' ? "unknown option" : "unexpected argument", arg);
-	if (near)
+	if (near && !strcmp(near, name))	/* another command's option */
+		fprintf(stderr, "baretrace %s: '%s' is not an option of %s", cmd, name, cmd);
+	else
+		fprintf(stderr, "baretrace %s: %s '%s'", cmd,
+			arg[0] == '-' ? "unknown option" : "unexpected argument", arg);
+	if (near && strcmp(near, name))
 		fprintf(stderr, "; did you mean '%s'?", near);
 	fputs("\n\n", stderr);
 	bt_help(stderr, cmd_now);

@@ -214,15 +214,19 @@ struct bt_decoder {
  * A stage between the decoder and the command's visitor: the host-side
  * filters (model/filter.c) set it when the command line has one. attach
  * may put d->filter and its own visitor in front of d->v; finish (end of
- * input), release (bt_dec_free) and summary (bt_loss_print's first
- * lines) are called only for a decoder it attached to. Set through a
- * pointer so that the input side does not depend on the model side.
+ * input), release (bt_dec_free), summary (bt_loss_print's first
+ * lines) and check (bt_decode_file's end) are called only for a decoder
+ * it attached to. Set through a pointer so that the input side does not
+ * depend on the model side.
  */
 struct bt_dec_stage {
 	void (*attach)(struct bt_decoder *d);
 	void (*finish)(struct bt_decoder *d);
 	void (*release)(struct bt_decoder *d);
 	void (*summary)(FILE *f, const struct bt_decoder *d, const char *prefix);
+	/* After finish: says which part of it matched nothing; -1 if it
+	 * kept no event at all (the read fails, status 1). */
+	int (*check)(struct bt_decoder *d);
 };
 
 extern const struct bt_dec_stage *bt_dec_stage;	/* NULL: records go straight on */

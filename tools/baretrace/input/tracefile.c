@@ -193,5 +193,7 @@ int bt_decode_file(struct bt_decoder *d, const char *path)
 			"early or the file was truncated)%s; %llu event%s decoded", path,
 			rc < 0 ? " and its last frame is cut off (ignored)" : "",
 			(unsigned long long)bt_events(d), bt_plural(bt_events(d)));
+	if (d->filter && bt_dec_stage->check(d))
+		return BT_EXIT_INPUT;
 	return 0;
 }
