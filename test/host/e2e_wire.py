@@ -119,11 +119,10 @@ def bt_tables(funcs, sites):
     return bytes(sec), offs
 
 
-def elf(path, machine=183, tables=True, funcs=FUNCS, app=None, text=None):
+def elf(path, machine=183, tables=True, funcs=FUNCS, app=None):
     """A minimal ELF64 LE relocatable-style file: .bt_tables, .symtab,
     .strtab, .shstrtab. machine 183 is EM_AARCH64. app: a bt_app_name
-    symbol (the image's app name), put after the tables here. text: an
-    absolute _text symbol (where the image's code starts)."""
+    symbol (the image's app name), put after the tables here."""
     sec, offs = bt_tables(funcs, SITES) if tables else (b"\0" * 16, {})
     if app is not None:
         offs["bt_app_name"] = len(sec)
@@ -137,9 +136,6 @@ def elf(path, machine=183, tables=True, funcs=FUNCS, app=None, text=None):
     for name, off in offs.items():
         syms += struct.pack("<IBBHQQ", len(strtab), 0x11, 0, 1, addr + off, 4)
         strtab += name.encode() + b"\0"
-    if text is not None:                  # SHN_ABS
-        syms += struct.pack("<IBBHQQ", len(strtab), 0x11, 0, 0xFFF1, text, 0)
-        strtab += b"_text\0"
     data = bytearray(b"\0" * 64)
     placed = []
     for blob in (sec, bytes(syms), bytes(strtab), shstr):

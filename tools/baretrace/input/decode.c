@@ -230,16 +230,8 @@ static int take_meta(struct bt_decoder *d, const struct wire_frame *f)
 		if (d->quiet)	/* a first pass: the printing pass says it */
 			return -1;
 		fflush(stdout);
-		/* Another board's image (its code elsewhere), another app, or
-		 * the same one rebuilt: say which. */
-		if (d->elf_text && d->meta.text_base && d->elf_text != d->meta.text_base)
-			fprintf(stderr, "baretrace: %s does not match this trace: it is an image "
-				"for another board (its code starts at 0x%llx, the traced "
-				"image's at 0x%llx); pass the baretrace.elf of the board that "
-				"was traced (build/BOARD/baretrace.elf)\n", d->elf_path,
-				(unsigned long long)d->elf_text,
-				(unsigned long long)d->meta.text_base);
-		else if (d->meta.app && d->elf_app && strcmp(d->meta.app, d->elf_app))
+		/* Another app, or the same one rebuilt: say which, by name. */
+		if (d->meta.app && d->elf_app && strcmp(d->meta.app, d->elf_app))
 			fprintf(stderr, "baretrace: %s does not match this trace: the trace is "
 				"from app %s; %s is app %s (image hash 0x%08x in the trace, "
 				"0x%08x in the ELF)\n", d->elf_path, d->meta.app, d->elf_path,

@@ -176,7 +176,6 @@ struct bt_decoder {
 	const char *elf_path;		/* names from this ELF, not dumps */
 	uint32_t elf_hash;
 	char *elf_app;			/* the ELF's app name, or NULL */
-	uint64_t elf_text;		/* the ELF's _text, or 0 */
 	int quiet;			/* no warnings (capture) */
 	uint64_t next_seq[BT_MAX_CPUS];	/* data frames, per CPU */
 	uint8_t have_seq[BT_MAX_CPUS];

@@ -234,36 +234,10 @@ static char *elf_app_name(const char *path)
 	return app;
 }
 
-static int text_symbol(const char *name, uint64_t value, void *arg)
-{
-	if (strcmp(name, "_text"))
-		return 0;
-	*(uint64_t *)arg = value;
-	return 1;
-}
-
-/* Where the image's code starts (symbol _text), or 0 if it has none: a
- * trace whose text base differs is from another board's image. */
-static uint64_t elf_text(const char *path)
-{
-	int fd = open(path, O_RDONLY);
-	Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
-	uint64_t text = 0;
-
-	if (e) {
-		bt_elf_symbols(e, text_symbol, &text);
-		elf_end(e);
-	}
-	if (fd >= 0)
-		close(fd);
-	return text;
-}
-
 /* Here rather than in decode.c, so the decoder links without libelf. */
 void bt_dec_use_elf(struct bt_decoder *d, const char *path)
 {
 	bt_symtab_load_elf(&d->syms, path, &d->elf_hash);
 	d->elf_path = path;
 	d->elf_app = elf_app_name(path);
-	d->elf_text = elf_text(path);
 }
