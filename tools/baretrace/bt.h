@@ -63,7 +63,10 @@
 
 void bt_die(int status, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 void bt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Called by bt_die() and bt_warn() before they write (capture: a console
+/* "baretrace: error: ...": for a failure the caller goes on from (it
+ * returns a non-zero status itself). */
+void bt_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Called by bt_die(), bt_warn() and bt_error() before they write (capture: a console
  * line left unfinished on stdout is ended first); NULL: nothing. */
 extern void (*bt_before_message)(void);
 void *bt_alloc(size_t n);		/* zeroed; dies when out of memory */

@@ -46,6 +46,18 @@ void bt_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void bt_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	before_message();
+	fputs("baretrace: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 void *bt_alloc(size_t n)
 {
 	void *p = calloc(1, n ? n : 1);

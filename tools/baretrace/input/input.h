@@ -71,6 +71,7 @@ struct bt_meta {
 	uint32_t image_hash;
 	int have_hash;
 	char *app;			/* the app's name (key 9), or NULL */
+	char *board;			/* the board's name (key 11), or NULL */
 	struct bt_schema *schemas;	/* index = the schema's slot */
 	size_t nschemas, schemas_cap;
 	struct bt_format *formats;
@@ -176,6 +177,7 @@ struct bt_decoder {
 	const char *elf_path;		/* names from this ELF, not dumps */
 	uint32_t elf_hash;
 	char *elf_app;			/* the ELF's app name, or NULL */
+	char *elf_board;		/* the ELF's board name, or NULL */
 	int quiet;			/* no warnings (capture) */
 	uint64_t next_seq[BT_MAX_CPUS];	/* data frames, per CPU */
 	uint8_t have_seq[BT_MAX_CPUS];

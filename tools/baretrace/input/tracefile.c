@@ -174,7 +174,7 @@ int bt_decode_file(struct bt_decoder *d, const char *path)
 	fclose(f);
 	if (!d->frames && (rc < 0 || d->skipped_bytes)) {
 		if (!d->quiet)
-			bt_warn("%s: no whole frame could be read: the file is damaged", path);
+			bt_error("%s: no whole frame could be read: the file is damaged", path);
 		return BT_EXIT_INPUT;
 	}
 	if (rc < 0 && d->ends && !d->quiet)
