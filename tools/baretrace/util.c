@@ -58,6 +58,18 @@ void bt_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+FILE *bt_out_open(const char *path, const char *mode)
+{
+	return strcmp(path, "-") ? fopen(path, mode) : stdout;
+}
+
+int bt_out_close(FILE *f)
+{
+	if (f == stdout)
+		return fflush(f) || ferror(f);
+	return fclose(f);
+}
+
 void *bt_alloc(size_t n)
 {
 	void *p = calloc(1, n ? n : 1);

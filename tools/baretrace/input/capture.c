@@ -274,7 +274,7 @@ int bt_capture(const struct bt_capture_opts *o)
 	c.bd.quiet = 1;
 	c.status = isatty(STDERR_FILENO);
 	c.t0 = c.rate_t = now();
-	bt_con_open(o->log);
+	bt_con_open(o->log, !strcmp(o->out, "-"));
 	fd = bt_source_open(o, &child, &to_target);
 	bt_keys_init(&keys, to_target);
 	keys.hold = child != 0;
