@@ -110,8 +110,8 @@ void bt_refuse_same_file(const char *in, const char *out)
 
 	/* Checked before the output is opened: opening it for writing
 	 * would truncate the input already. A missing name (no --log, a
-	 * --qemu source) has nothing to compare. */
-	if (in && out && !stat(in, &a) && !stat(out, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+	 * --qemu source) has nothing to compare; nor has "-" (a stream). */
+	if (in && out && strcmp(in, "-") && strcmp(out, "-") && !stat(in, &a) && !stat(out, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 		bt_die(BT_EXIT_USAGE, "the output %s is the input %s: refusing to overwrite it",
 		       out, in);
 }
