@@ -138,7 +138,7 @@ def item5_damaged(tap, tool, tmp):
 
 def item6_sort(tap, tool, graph_bt):
     rc, _, err = run([tool, "report", "--sort", graph_bt])
-    tap.ok(rc == 2 and "did you mean '--sort'" not in err and "not an option of report" in err,
+    tap.ok(rc == 2 and "did you mean '--sort'" not in err and "not one of report" in err,
            "6: report --sort: not an option of report, no did-you-mean itself", f"exit {rc}\n{err}")
 
 

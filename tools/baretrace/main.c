@@ -50,7 +50,7 @@ static void __attribute__((noreturn)) unknown(const char *cmd, const char *arg)
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
 	const char *near = arg[0] == '-' ? bt_option_nearest(name) : NULL;
 	if (near && !strcmp(near, name))	/* another command's option */
-		fprintf(stderr, "baretrace %s: '%s' is not an option of %s\n\n", cmd, name, cmd);
+		fprintf(stderr, "baretrace %s: unknown option '%s': not one of %s\n\n", cmd, name, cmd);
 	else
 		fprintf(stderr, "baretrace %s: %s '%s'%s%s%s\n\n", cmd, arg[0] == '-' ?
 			"unknown option" : "unexpected argument", arg,

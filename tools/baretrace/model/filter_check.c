@@ -3,8 +3,9 @@
  * of the filter matched nothing in this trace: a -F or -N pattern that
  * names no function of its symbol table (with the nearest name), a --cpu
  * list of CPUs the trace does not have. Said on stderr by the printing
- * pass only; a filter that kept no event at all makes the read fail
- * (filter_stage.c), so that a CI job's empty report is not a pass.
+ * pass only. Such a part that left nothing kept makes the read fail
+ * (status 1), so that a CI job's empty report of a mistyped name is not
+ * a pass; valid parts that together keep nothing are only said.
  */
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -89,11 +90,13 @@ int bt_filter_check(struct bt_decoder *d)
 	      globs_unmatched(d, "-F", CONF->func, CONF->nfunc) +
 	      globs_unmatched(d, "-N", CONF->notrace, CONF->nnotrace);
 	if (bt_events(d) && fi->left_out >= bt_events(d)) {
-		if (!bad)
-			fprintf(stderr, "baretrace: the filter (%s) kept none of the trace's "
-				"%llu event%s\n", CONF->desc, (unsigned long long)bt_events(d),
-				bt_plural(bt_events(d)));
-		return -1;
+		if (bad)	/* a name or CPU the trace has not: a mistake */
+			return -1;
+		/* Every part is there, and together they keep nothing (a
+		 * time range before the run's events): said, not an error. */
+		fprintf(stderr, "baretrace: the filter (%s) kept none of the trace's "
+			"%llu event%s\n", CONF->desc, (unsigned long long)bt_events(d),
+			bt_plural(bt_events(d)));
 	}
 	return 0;
 }
