@@ -314,11 +314,12 @@ $(OUT)/%.o: $(OUT)/%.S $(OBJ)/flags/kernel.S
 	$(Q)$(CC) $(CFLAGS_BASE) -D__ASSEMBLER__ -c $< -o $@
 
 # The app's name for the trace's metadata (docs/wire.md 2.2): APP's last
-# folder. Kernel objects are shared by every app; this one is the app's.
+# folder; and the board's, so the host can say an ELF is another board's.
+# Kernel objects are shared by every app; this one is the app's.
 $(OUT)/app_name.S: $(FLAGS_DEPS)
 	@mkdir -p $(dir $@)
-	$(Q)printf '\t.section .rodata\n\t.globl bt_app_name\nbt_app_name:\n\t.asciz "%s"\n' \
-	  '$(subst ",,$(subst \,,$(subst ',,$(notdir $(patsubst %/,%,$(APP))))))' > $@
+	$(Q)printf '\t.section .rodata\n\t.globl bt_app_name\nbt_app_name:\n\t.asciz "%s"\n\t.globl bt_board_name\nbt_board_name:\n\t.asciz "%s"\n' \
+	  '$(subst ",,$(subst \,,$(subst ',,$(notdir $(patsubst %/,%,$(APP))))))' '$(BOARD)' > $@
 
 # An application needs a main(): said before the link, whose own words
 # for it are "hidden symbol 'main' isn't defined"; with app-libs, which

@@ -27,6 +27,7 @@ HOST_E2E = [
     ("e2e_memory", 300),        # report and exports stream: peak RSS bounded
     ("e2e_coverage", 300),      # coverage: lcov data, lcov --summary, genhtml in chromium
     ("e2e_probe_names", 120),   # probe fields: distinct names in report and exports, unreadable fetches
+    ("e2e_messages", 120),      # messages that name the real problem (issue 42): filters, '-', boards
 ]
 
 
@@ -58,7 +59,7 @@ def stage_host(res, board):
     else:
         for script, timeout in HOST_E2E:
             extra = []
-            if script == "e2e_coverage":    # a real image, for its DWARF and tables
+            if script in ("e2e_coverage", "e2e_messages"):  # a real image, for its DWARF
                 elf = f"build/{board}/baretrace.elf"
                 st, out = run(["make", "-s", f"BOARD={board}", elf])
                 if st != 0:

@@ -89,6 +89,7 @@ enum wire_meta_key {
 	WIRE_META_FORMAT = 8,
 	WIRE_META_APP_NAME = 9,		/* a string: the app's name */
 	WIRE_META_PROBE = 10,		/* a probe's schema (section 2.2) */
+	WIRE_META_BOARD_NAME = 11,	/* a string: the board's name */
 };
 
 /*

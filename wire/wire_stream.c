@@ -87,8 +87,10 @@ size_t wire_dec_feed(struct wire_dec *d, const uint8_t *in, size_t n, struct wir
 			}
 			if (b == WIRE_STX)
 				dec_open(d);
+			else if (b == WIRE_ETX)
+				d->lone_etx++;		/* a boot's first byte, dropped */
 			else
-				d->stray_bytes++;	/* a stray ETX or DLE is dropped */
+				d->stray_bytes++;	/* a stray DLE is dropped */
 			i++;
 			continue;
 		}

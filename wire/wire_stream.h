@@ -23,7 +23,9 @@ struct wire_dec {
 	uint64_t masked;	/* good or not, frames that came masked */
 	uint64_t by_reason[WIRE_DMG_COUNT];
 	uint64_t text_bytes;
-	uint64_t stray_bytes;	/* ETX or DLE outside a frame: dropped */
+	uint64_t stray_bytes;	/* DLE outside a frame: dropped */
+	uint64_t lone_etx;	/* ETX outside a frame (the console sends one
+				 * at each boot, docs/wire.md 1): dropped */
 };
 
 enum wire_ev_type {

@@ -177,7 +177,7 @@ def variant_checks(tap, tool, tmp, h):
         f.write(loss_log(h, end=False, late=True))
     rc, out, err = run([tool, "capture", "--file", raw, "-o", trace])
     lines = err.splitlines()
-    tap.ok(len(lines) == 1 and " 1 sequence gaps, 14 events, 23 lost, " in lines[0]
+    tap.ok(len(lines) == 1 and " 1 sequence gap, 14 events, 23 lost, " in lines[0]
            and lines[0].endswith("(no end-of-stream frame); besides: 11 bytes of console "
                                  "text"),
            "late capture without END: the holes found so far, no second line", err)

@@ -119,14 +119,16 @@ def bt_tables(funcs, sites):
     return bytes(sec), offs
 
 
-def elf(path, machine=183, tables=True, funcs=FUNCS, app=None):
+def elf(path, machine=183, tables=True, funcs=FUNCS, app=None, board=None):
     """A minimal ELF64 LE relocatable-style file: .bt_tables, .symtab,
-    .strtab, .shstrtab. machine 183 is EM_AARCH64. app: a bt_app_name
-    symbol (the image's app name), put after the tables here."""
+    .strtab, .shstrtab. machine 183 is EM_AARCH64. app, board: the
+    bt_app_name and bt_board_name symbols (the image's app and board
+    names), put after the tables here."""
     sec, offs = bt_tables(funcs, SITES) if tables else (b"\0" * 16, {})
-    if app is not None:
-        offs["bt_app_name"] = len(sec)
-        sec += app.encode() + b"\0"
+    for sym, name in (("bt_app_name", app), ("bt_board_name", board)):
+        if name is not None:
+            offs[sym] = len(sec)
+            sec += name.encode() + b"\0"
     addr = 0x10000
     shstr = b"\0.bt_tables\0.symtab\0.strtab\0.shstrtab\0"
     if not tables:

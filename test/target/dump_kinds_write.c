@@ -86,7 +86,7 @@ static void w_exit(void)
 	write_rec(&(struct wire_record){ .kind = WIRE_REC_EXIT, .site = site,
 				   .duration = time_counter_hz() / 1000,
 				   .flags = WIRE_EXIT_HAS_RETVAL, .retval = -7 });
-	expect_line(true, true, " } pb_mt 1000.000 us = -7");
+	expect_line(true, true, "     } pb_mt 1000.000 us = -7");	/* as its entry's depth 2 */
 }
 
 static void w_graph_entry(void)

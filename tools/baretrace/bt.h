@@ -63,13 +63,26 @@
 
 void bt_die(int status, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 void bt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Called by bt_die() and bt_warn() before they write (capture: a console
+/* PATH opened for writing, or stdout for "-"; bt_out_close: fclose, or
+ * a flush for stdout; non-zero on a write error. */
+FILE *bt_out_open(const char *path, const char *mode);
+int bt_out_close(FILE *f);
+/* "baretrace: error: ...": for a failure the caller goes on from (it
+ * returns a non-zero status itself). */
+void bt_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Called by bt_die(), bt_warn() and bt_error() before they write (capture: a console
  * line left unfinished on stdout is ended first); NULL: nothing. */
 extern void (*bt_before_message)(void);
 void *bt_alloc(size_t n);		/* zeroed; dies when out of memory */
 void *bt_grow(void *p, size_t *cap, size_t want, size_t elem);
 char *bt_strndup(const void *p, size_t n);
 /* "s" unless n is 1: "1 event", "2 events", "0 events". */
+/* An option, not a file: "-" alone is standard input or output. */
+static inline int bt_is_option(const char *arg)
+{
+	return arg[0] == '-' && arg[1];
+}
+
 static inline const char *bt_plural(uint64_t n)
 {
 	return n == 1 ? "" : "s";

@@ -45,16 +45,16 @@ static int opt_value(int argc, char **argv, int *i, const char *name, const char
 static void __attribute__((noreturn)) unknown(const char *cmd, const char *arg)
 {
 	char name[40];
-	const char *near;
 
 	/* "--sortt=calls": the name is what may be mistyped. */
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
-	near = arg[0] == '-' ? bt_option_nearest(name) : NULL;
-	fprintf(stderr, "baretrace %s: %s '%s'", cmd,
-		arg[0] == '-' ? "unknown option" : "unexpected argument", arg);
-	if (near)
-		fprintf(stderr, "; did you mean '%s'?", near);
-	fputs("\n\n", stderr);
+	const char *near = arg[0] == '-' ? bt_option_nearest(name) : NULL;
+	if (near && !strcmp(near, name))	/* another command's option */
+		fprintf(stderr, "baretrace %s: unknown option '%s': not one of %s\n\n", cmd, name, cmd);
+	else
+		fprintf(stderr, "baretrace %s: %s '%s'%s%s%s\n\n", cmd, arg[0] == '-' ?
+			"unknown option" : "unexpected argument", arg,
+			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 	bt_help(stderr, cmd_now);
 	exit(BT_EXIT_USAGE);
 }
@@ -190,7 +190,7 @@ static int cmd_stats_diff(int argc, char **argv)
 		    opt_value(argc, argv, &i, "--junit", &o.junit) ||
 		    opt_value(argc, argv, &i, "--floor", &floor_us))
 			continue;
-		if (argv[i][0] == '-' || nfiles == 2)
+		if (bt_is_option(argv[i]) || nfiles == 2)
 			unknown("stats --diff", argv[i]);
 		files[nfiles++] = argv[i];
 	}
@@ -256,7 +256,7 @@ static int cmd_graph(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (filter_opt(argc, argv, &i) || opt_value(argc, argv, &i, "--elf", &elf))
 			continue;
-		if (argv[i][0] == '-' || npos == 2)
+		if (bt_is_option(argv[i]) || npos == 2)
 			unknown("graph", argv[i]);
 		pos[npos++] = argv[i];
 	}
@@ -301,7 +301,7 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 				opt_value(argc, argv, &i, "-o", &out) ||
 				opt_value(argc, argv, &i, "--output", &out))))
 			continue;
-		if (argv[i][0] == '-' || trace)
+		if (bt_is_option(argv[i]) || trace)
 			unknown(cmd, argv[i]);
 		trace = argv[i];
 	}

@@ -47,6 +47,30 @@ void bt_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void bt_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	before_message();
+	fputs("baretrace: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+FILE *bt_out_open(const char *path, const char *mode)
+{
+	return strcmp(path, "-") ? fopen(path, mode) : stdout;
+}
+
+int bt_out_close(FILE *f)
+{
+	if (f == stdout)
+		return fflush(f) || ferror(f);
+	return fclose(f);
+}
+
 void *bt_alloc(size_t n)
 {
 	void *p = calloc(1, n ? n : 1);
@@ -87,8 +111,8 @@ void bt_refuse_same_file(const char *in, const char *out)
 
 	/* Checked before the output is opened: opening it for writing
 	 * would truncate the input already. A missing name (no --log, a
-	 * --qemu source) has nothing to compare. */
-	if (in && out && !stat(in, &a) && !stat(out, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+	 * --qemu source) has nothing to compare; nor has "-" (a stream). */
+	if (in && out && strcmp(in, "-") && strcmp(out, "-") && !stat(in, &a) && !stat(out, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 		bt_die(BT_EXIT_USAGE, "the output %s is the input %s: refusing to overwrite it",
 		       out, in);
 }

@@ -26,7 +26,7 @@ import gdb
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bt_wire as wire  # noqa: E402
-from bt_text import record_text  # noqa: E402
+from bt_text import open_calls, record_text  # noqa: E402
 
 ARM64_MAGIC = b"ARMd"   # the Image header's magic, at _text + 0x38
 
@@ -302,11 +302,12 @@ Usage: baretrace-last [N]"""
         for ring in read_rings(img):
             recs = list(ring_records(img, ring))
             events = [i for i, r in enumerate(recs) if r["kind"] != wire.REC_LOST]
-            keep = recs[events[max(0, len(events) - n)]:] if n and events else []
+            first = events[max(0, len(events) - n)] if n and events else len(recs)
+            depths = open_calls(recs)   # counted from the ring's start, as the dump
             print(f"# cpu {ring.cpu}: last {min(n, len(events))} of {len(events)} events "
                   "in its ring")
-            for r in keep:
-                print(record_text(img, ring.cpu, r))
+            for i in range(first, len(recs)):
+                print(record_text(img, ring.cpu, recs[i], depths[i]))
 
 
 DumpCommand()

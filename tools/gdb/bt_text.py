@@ -44,6 +44,20 @@ def c_format(fmt, args):
     return "".join(out) + fmt[pos:]
 
 
+def open_calls(recs):
+    """For each record, the graph calls open after it, as the target's
+    dump counts them (trace/output/dump_record.c): an entry opens its
+    depth + 1, an exit closes one; so an exit's value is its depth."""
+    out, n = [], 0
+    for r in recs:
+        if r["kind"] == wire.REC_GRAPH_ENTRY:
+            n = r["depth"] + 1
+        elif r["kind"] == wire.REC_EXIT and n:
+            n -= 1
+        out.append(n)
+    return out
+
+
 def default_format(ftype):
     """A tracepoint field's format when it names none (the host's)."""
     if ftype in (wire.FIELD_PTR, wire.FIELD_STRING):
@@ -51,8 +65,9 @@ def default_format(ftype):
     return "%d" if ftype >= wire.FIELD_S8 else "%u"
 
 
-def record_text(img, cpu, r):
-    """One record as a line."""
+def record_text(img, cpu, r, exit_depth=0):
+    """One record as a line; an exit's '}' indented to exit_depth, its
+    entry's depth (open_calls() over the records before it)."""
     hz = img.hz or 1
     ts = f"[{cpu:03d}] {r['ts'] // hz}.{r['ts'] % hz * 1000000 // hz:06d}:"
     k = r["kind"]
@@ -65,7 +80,7 @@ def record_text(img, cpu, r):
         ret = f" = {r['retval']}" if "retval" in r else ""
         d = r["duration"]
         ns = d // hz * 1000000000 + d % hz * 1000000000 // hz
-        return f"{ts} }} {img.site_name(r['site'])} {ns // 1000}.{ns % 1000:03d} us{ret}"
+        return f"{ts} {'  ' * exit_depth}}} {img.site_name(r['site'])} {ns // 1000}.{ns % 1000:03d} us{ret}"
     if k == wire.REC_LOST:
         return f"CPU:{cpu} [LOST {r['count']} EVENTS]"
     if k == wire.REC_PRINTF:

@@ -131,6 +131,7 @@ static unsigned long dump_one(unsigned int cpu, const struct ring_cpu *r)
 
 	if (!r || !r->started)
 		return 0;
+	dump_record_start();
 	uint64_t last = READ_ONCE(r->wr_seq), oldest = oldest_seq(r, last);
 	bool here = lost_in_place(r);
 
@@ -176,6 +177,7 @@ static unsigned long dump_last(unsigned int cpu, const struct ring_cpu *r, unsig
 {
 	if (!r || !r->started)
 		return 0;
+	dump_record_start();
 	for (int attempt = 0; attempt < 8; attempt++) {
 		uint64_t last = READ_ONCE(r->wr_seq), oldest = oldest_seq(r, last);
 		struct { long len; uint64_t base, first; unsigned long recs; } held[2];

@@ -28,6 +28,9 @@ unsigned long dump_block(const uint8_t *body, size_t len, unsigned int cpu, unsi
 /* Between records: a CPU that dumps with interrupts masked stops here
  * for good when another CPU crashed, letting go of the dump (dump.c). */
 void dump_yield_to_crash(void);
+/* A CPU's records start: no call is open (graph exits indent as their
+ * entries, counted from here). */
+void dump_record_start(void);
 /* Record r of 'cpu' as its line (a stack trace: its frames after it). */
 void dump_record(unsigned int cpu, const struct wire_record *r);
 /* An extension record (kind 7) after its time stamp ts (dump_ext.c). */

@@ -36,6 +36,9 @@
 static const struct dump_sink *sink;
 static char line[384];
 static char text[256];
+/* Graph calls open in the CPU's records so far: an exit's '}' goes
+ * where its entry's name went (an exit with no entry dumped: depth 0). */
+static uint64_t open_calls;
 
 void dump_set_sink(const struct dump_sink *s)
 {
@@ -98,6 +101,20 @@ static void print_ts(unsigned int cpu, uint64_t ts, char *buf, size_t n)
 		  (unsigned long)us);
 }
 
+void dump_record_start(void)
+{
+	open_calls = 0;
+}
+
+/* Every record decoded, printed or skipped: the calls open after it. */
+static void track(const struct wire_record *r)
+{
+	if (r->kind == WIRE_REC_GRAPH_ENTRY)
+		open_calls = r->depth + 1;
+	else if (r->kind == WIRE_REC_EXIT && open_calls)
+		open_calls--;
+}
+
 /* Each case prints exactly one line, which opens with ts but for a loss
  * record's (CPU:n): test/target/test_dump_kinds.c checks it for every
  * kind the header's three bits can hold. */
@@ -107,6 +124,7 @@ void dump_record(unsigned int cpu, const struct wire_record *r)
 	const char *s;
 
 	print_ts(cpu, r->ts, ts, sizeof(ts));
+	track(r);	/* an exit's depth: its entry's, the calls still open */
 	switch (r->kind) {
 	case WIRE_REC_FUNC:
 	case WIRE_REC_FUNC_CALLER:
@@ -120,10 +138,11 @@ void dump_record(unsigned int cpu, const struct wire_record *r)
 	case WIRE_REC_EXIT:
 		dump_text_duration(text, sizeof(text), r->duration);
 		if (r->flags & WIRE_EXIT_HAS_RETVAL)
-			dump_line("%s } %s %s = %ld", ts, dump_site_name(r->site), text,
-				  (long)r->retval);
+			dump_line("%s %*s} %s %s = %ld", ts, (int)open_calls * 2, "",
+				  dump_site_name(r->site), text, (long)r->retval);
 		else
-			dump_line("%s } %s %s", ts, dump_site_name(r->site), text);
+			dump_line("%s %*s} %s %s", ts, (int)open_calls * 2, "",
+				  dump_site_name(r->site), text);
 		break;
 	case WIRE_REC_LOST:	/* no event, not counted: a note, as report's holes */
 		dump_line("CPU:%u [LOST %lu EVENTS]", cpu, (unsigned long)r->count);
@@ -169,8 +188,10 @@ unsigned long dump_block(const uint8_t *body, size_t len, unsigned int cpu, unsi
 		 * records printed. */
 		if (r.kind == WIRE_REC_LOST && (!lost_here || n < skip))
 			continue;
-		if (r.kind != WIRE_REC_LOST && n++ < skip)
+		if (r.kind != WIRE_REC_LOST && n++ < skip) {
+			track(&r);
 			continue;
+		}
 		dump_yield_to_crash();
 		dump_record(cpu, &r);
 	}

@@ -23,6 +23,8 @@ static uint64_t meta_seq, syms_seq;
 /* The app's name (wire.md 2.2 key 9): the build links it in from
  * $(OUT)/app_name.S (the Makefile); an image without one sends none. */
 __attribute__((weak)) const char bt_app_name[] = "";
+/* The board's name (key 11), from the same file. */
+__attribute__((weak)) const char bt_board_name[] = "";
 
 /* Metadata items after the fixed head: each writes its items from
  * number 'from' on while they fit in o and returns the next one. */
@@ -92,6 +94,10 @@ unsigned int export_send_meta(void)
 	if (bt_app_name[0]) {
 		wire_out_varint(&o, WIRE_META_APP_NAME);
 		wire_out_str(&o, bt_app_name, strlen(bt_app_name));
+	}
+	if (bt_board_name[0]) {
+		wire_out_varint(&o, WIRE_META_BOARD_NAME);
+		wire_out_str(&o, bt_board_name, strlen(bt_board_name));
 	}
 	for (;;) {
 		size_t head = o.len;

@@ -190,11 +190,15 @@ static void summary(struct capture *c, double t, const char *why)
 
 	bt_loss(&c->bd, &l);
 	bt_con_break();
-	fprintf(stderr, "baretrace capture: %llu frames, %llu damaged, %llu sequence gaps, "
-		"%llu events, %llu lost, %llu wire bytes in %.1f s -> %s%s; besides: ",
-		(unsigned long long)(c->dec.frames - (c->ended != 0)),
+	uint64_t frames = c->dec.frames - (c->ended != 0);
+
+	frame_bytes -= c->dec.lone_etx;	/* the console's ETX at each boot: not a stray */
+	fprintf(stderr, "baretrace capture: %llu frame%s, %llu damaged, %llu sequence gap%s, "
+		"%llu event%s, %llu lost, %llu wire bytes in %.1f s -> %s%s; besides: ",
+		(unsigned long long)frames, bt_plural(frames),
 		(unsigned long long)c->dec.damaged, (unsigned long long)c->bd.seq_gaps,
-		(unsigned long long)c->bd.events, (unsigned long long)l.lost,
+		bt_plural(c->bd.seq_gaps), (unsigned long long)c->bd.events,
+		bt_plural(c->bd.events), (unsigned long long)l.lost,
 		(unsigned long long)frame_bytes, t - c->t0, c->path,
 		c->ended ? "" : why ? why : stop_signal ? " (interrupted)" :
 		" (no end-of-stream frame)");
@@ -202,9 +206,12 @@ static void summary(struct capture *c, double t, const char *why)
 		fprintf(stderr, "the end-of-stream frame (%llu bytes), ",
 			(unsigned long long)c->end_bytes);
 	fprintf(stderr, "%llu bytes of console text", (unsigned long long)text);
-	if (c->dec.stray_bytes)	/* e.g. U-Boot's ETX before the kernel starts */
-		fprintf(stderr, ", %llu stray byte%s", (unsigned long long)c->dec.stray_bytes,
-			bt_plural(c->dec.stray_bytes));
+	if (c->dec.lone_etx)
+		fprintf(stderr, ", %llu boot marker%s (the ETX the console sends as it starts)",
+			(unsigned long long)c->dec.lone_etx, bt_plural(c->dec.lone_etx));
+	if (c->dec.stray_bytes)
+		fprintf(stderr, ", %llu stray DLE byte%s outside a frame",
+			(unsigned long long)c->dec.stray_bytes, bt_plural(c->dec.stray_bytes));
 	fputc('\n', stderr);
 	if (!l.totals) {
 		if (c->ended && c->bd.end.empty_end)
@@ -214,9 +221,10 @@ static void summary(struct capture *c, double t, const char *why)
 	}
 	uint64_t target = l.overwritten + l.dropped + l.discarded;
 
-	fprintf(stderr, "baretrace capture: target produced %llu events: %llu decoded + %llu lost "
+	fprintf(stderr, "baretrace capture: target produced %llu event%s: %llu decoded + %llu lost "
 		"on the target (%llu overwritten, %llu stop mode, %llu discarded) + %lld lost on "
-		"the wire\n", (unsigned long long)l.produced, (unsigned long long)l.decoded,
+		"the wire\n", (unsigned long long)l.produced, bt_plural(l.produced),
+		(unsigned long long)l.decoded,
 		(unsigned long long)target, (unsigned long long)l.overwritten,
 		(unsigned long long)l.dropped, (unsigned long long)l.discarded,
 		(long long)(l.produced - l.decoded - target));
@@ -274,7 +282,7 @@ int bt_capture(const struct bt_capture_opts *o)
 	c.bd.quiet = 1;
 	c.status = isatty(STDERR_FILENO);
 	c.t0 = c.rate_t = now();
-	bt_con_open(o->log);
+	bt_con_open(o->log, !strcmp(o->out, "-"));
 	fd = bt_source_open(o, &child, &to_target);
 	bt_keys_init(&keys, to_target);
 	keys.hold = child != 0;

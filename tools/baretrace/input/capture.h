@@ -26,9 +26,10 @@ int bt_source_close(int fd, int to_target, pid_t child, int stop_child);
 
 /* ---- capture_con.c: the console on stdout (and --log) ------------------ */
 
-/* Console text goes to stdout, and to log when not NULL (dies if it cannot
- * be created); bt_warn() and bt_die() end a console line first from now. */
-void bt_con_open(const char *log);
+/* Console text goes to stdout (stderr with to_stderr: -o -), and to log
+ * when not NULL (dies if it cannot be created); bt_warn() and bt_die()
+ * end a console line first from now. */
+void bt_con_open(const char *log, int to_stderr);
 void bt_con_text(const uint8_t *p, size_t n);
 /* The target's final line ("baretrace: exit status ") was in the text. */
 int bt_con_final_seen(void);

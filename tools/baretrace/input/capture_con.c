@@ -2,7 +2,8 @@
  * tools/baretrace/input/capture_con.c: the console side of `capture`.
  * The target's console text goes to stdout (and, with --log FILE, to
  * that file too: one writer, so the copy is in the order of stdout);
- * the capture's own lines go to stderr.
+ * the capture's own lines go to stderr. With -o - the trace takes
+ * stdout and the console text goes to stderr.
  *
  * A line of the capture never starts inside a console line, whether
  * stdout and stderr are one terminal, one pipe (2>&1) or two files: when
@@ -34,11 +35,13 @@ static const char final_words[] = "baretrace: exit status ";
 static size_t final_match;	/* bytes of final_words matched so far */
 static int final_seen;		/* the target printed its final line */
 
+static FILE *con_out;	/* stdout, or stderr when the trace goes to stdout */
+
 /* To stdout and the log; a log that fails is dropped with a warning. */
 static void put(const void *p, size_t n)
 {
-	fwrite(p, 1, n, stdout);
-	fflush(stdout);
+	fwrite(p, 1, n, con_out);
+	fflush(con_out);
 	if (log_file && (fwrite(p, 1, n, log_file) != n || fflush(log_file))) {
 		FILE *f = log_file;
 
@@ -49,8 +52,9 @@ static void put(const void *p, size_t n)
 	}
 }
 
-void bt_con_open(const char *log)
+void bt_con_open(const char *log, int to_stderr)
 {
+	con_out = to_stderr ? stderr : stdout;
 	bt_before_message = bt_con_break;
 	if (!log)
 		return;

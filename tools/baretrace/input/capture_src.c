@@ -117,7 +117,7 @@ int bt_source_open(const struct bt_capture_opts *o, pid_t *child, int *to_target
 		return *to_target = open_serial(o->serial, o->baud ? o->baud : 115200);
 	if (o->qemu_argv)
 		return start_qemu(o->qemu_argv, child, to_target);
-	fd = open(o->file, O_RDONLY);
+	fd = strcmp(o->file, "-") ? open(o->file, O_RDONLY) : dup(0);	/* "-": stdin */
 	if (fd < 0)
 		bt_die(BT_EXIT_INPUT, "cannot open %s: %s", o->file, strerror(errno));
 	return fd;

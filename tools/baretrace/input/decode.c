@@ -230,8 +230,14 @@ static int take_meta(struct bt_decoder *d, const struct wire_frame *f)
 		if (d->quiet)	/* a first pass: the printing pass says it */
 			return -1;
 		fflush(stdout);
-		/* Another app, or the same one rebuilt: say which, by name. */
-		if (d->meta.app && d->elf_app && strcmp(d->meta.app, d->elf_app))
+		/* Another board's image, another app, or the same one
+		 * rebuilt: say which, by name. */
+		if (d->meta.board && d->elf_board && strcmp(d->meta.board, d->elf_board))
+			fprintf(stderr, "baretrace: %s does not match this trace: it is an image "
+				"for board %s, the trace is from board %s (pass build/%s/"
+				"baretrace.elf, or the ELF of the image that ran there)\n",
+				d->elf_path, d->elf_board, d->meta.board, d->meta.board);
+		else if (d->meta.app && d->elf_app && strcmp(d->meta.app, d->elf_app))
 			fprintf(stderr, "baretrace: %s does not match this trace: the trace is "
 				"from app %s; %s is app %s (image hash 0x%08x in the trace, "
 				"0x%08x in the ELF)\n", d->elf_path, d->meta.app, d->elf_path,
@@ -386,6 +392,8 @@ void bt_dec_free(struct bt_decoder *d)
 	bt_symtab_free(&d->syms);
 	free(d->elf_app);
 	d->elf_app = NULL;
+	free(d->elf_board);
+	d->elf_board = NULL;
 	free(d->pre);
 	d->pre = NULL;
 }

@@ -14,8 +14,13 @@
 extern const uint8_t bt_file_magic[8];
 FILE *bt_file_create(const char *path);
 int bt_file_write(FILE *f, const uint8_t *payload, size_t len);
-/* Opens and checks the magic; dies with a clear message otherwise. */
+/* Opens and checks the magic; dies with a clear message otherwise. "-"
+ * is standard input; it and pipes are read once into a temporary file. */
 FILE *bt_file_open(const char *path);
+/* The same bytes again, from the start, without checks (NULL: cannot). */
+FILE *bt_file_reopen(const char *path);
+/* How messages name it: "standard input" for "-". */
+const char *bt_file_name(const char *path);
 /*
  * 1: a checked frame in buf, 0: end of file, -1: the rest of the file
  * holds no whole frame (cut short or damaged). Bytes that are not a
@@ -71,6 +76,7 @@ struct bt_meta {
 	uint32_t image_hash;
 	int have_hash;
 	char *app;			/* the app's name (key 9), or NULL */
+	char *board;			/* the board's name (key 11), or NULL */
 	struct bt_schema *schemas;	/* index = the schema's slot */
 	size_t nschemas, schemas_cap;
 	struct bt_format *formats;
@@ -195,6 +201,7 @@ struct bt_decoder {
 	const char *elf_path;		/* names from this ELF, not dumps */
 	uint32_t elf_hash;
 	char *elf_app;			/* the ELF's app name, or NULL */
+	char *elf_board;		/* the ELF's board name, or NULL */
 	int quiet;			/* no warnings (capture) */
 	uint64_t next_seq[BT_MAX_CPUS];	/* data frames, per CPU */
 	uint8_t have_seq[BT_MAX_CPUS];
@@ -233,15 +240,19 @@ struct bt_decoder {
  * A stage between the decoder and the command's visitor: the host-side
  * filters (model/filter.c) set it when the command line has one. attach
  * may put d->filter and its own visitor in front of d->v; finish (end of
- * input), release (bt_dec_free) and summary (bt_loss_print's first
- * lines) are called only for a decoder it attached to. Set through a
- * pointer so that the input side does not depend on the model side.
+ * input), release (bt_dec_free), summary (bt_loss_print's first
+ * lines) and check (bt_decode_file's end) are called only for a decoder
+ * it attached to. Set through a pointer so that the input side does not
+ * depend on the model side.
  */
 struct bt_dec_stage {
 	void (*attach)(struct bt_decoder *d);
 	void (*finish)(struct bt_decoder *d);
 	void (*release)(struct bt_decoder *d);
 	void (*summary)(FILE *f, const struct bt_decoder *d, const char *prefix);
+	/* After finish: says which part of it matched nothing; -1 if it
+	 * kept no event at all (the read fails, status 1). */
+	int (*check)(struct bt_decoder *d);
 };
 
 extern const struct bt_dec_stage *bt_dec_stage;	/* NULL: records go straight on */

@@ -250,6 +250,15 @@ int bt_meta_parse(struct bt_meta *m, const uint8_t *body, size_t len)
 			}
 			break;
 		}
+		case WIRE_META_BOARD_NAME: {
+			char *board = get_str(&c);
+
+			if (board) {
+				free(m->board);
+				m->board = board;
+			}
+			break;
+		}
 		default:	/* "values are varints unless said" */
 			get_varint(&c);
 			break;
@@ -286,5 +295,6 @@ void bt_meta_free(struct bt_meta *m)
 	free(m->formats);
 	free(m->probes);
 	free(m->app);
+	free(m->board);
 	memset(m, 0, sizeof(*m));
 }

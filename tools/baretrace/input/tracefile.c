@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../bt.h"
 
@@ -18,7 +19,7 @@ const uint8_t bt_file_magic[8] = { 'B', 'T', 'R', 'A', 'C', 'E', 0, 1 };
 
 FILE *bt_file_create(const char *path)
 {
-	FILE *f = fopen(path, "wb");
+	FILE *f = bt_out_open(path, "wb");	/* "-": standard output */
 
 	if (!f)
 		bt_die(BT_EXIT_INPUT, "cannot create %s: %s", path, strerror(errno));
@@ -37,9 +38,62 @@ int bt_file_write(FILE *f, const uint8_t *payload, size_t len)
 	return fflush(f) ? -1 : 0;
 }
 
+/*
+ * "-" (standard input) or a pipe such as /dev/stdin: a trace is read
+ * more than once (the first pass, report's depths, frames pulled by
+ * offset), so a stream is copied once into an unlinked temporary file,
+ * which every open then reads afresh with its own offset.
+ */
+static struct { const char *path; int fd; } spools[4];
+
+static FILE *spooled(const char *path)
+{
+	struct stat st;
+	char again[40];
+	size_t i, n;
+
+	if (strcmp(path, "-") && (stat(path, &st) || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+		return fopen(path, "rb");
+	for (i = 0; i < 4 && spools[i].path && strcmp(spools[i].path, path); i++)
+		;
+	if (i == 4)
+		bt_die(BT_EXIT_USAGE, "at most 4 traces from pipes at once");
+	if (!spools[i].path) {
+		FILE *in = strcmp(path, "-") ? fopen(path, "rb") : stdin, *tmp = tmpfile();
+		static uint8_t buf[65536];
+
+		if (!in)
+			return NULL;
+		if (!tmp)
+			bt_die(BT_EXIT_INPUT, "cannot make a temporary file for %s: %s",
+			       bt_file_name(path), strerror(errno));
+		while ((n = fread(buf, 1, sizeof(buf), in)))
+			if (fwrite(buf, 1, n, tmp) != n)
+				bt_die(BT_EXIT_INPUT, "cannot copy %s to a temporary file: %s",
+				       bt_file_name(path), strerror(errno));
+		if (fflush(tmp))
+			bt_die(BT_EXIT_INPUT, "cannot copy %s to a temporary file: %s",
+			       bt_file_name(path), strerror(errno));
+		spools[i].path = path;
+		spools[i].fd = fileno(tmp);	/* kept open until exit */
+	}
+	snprintf(again, sizeof(again), "/proc/self/fd/%d", spools[i].fd);
+	return fopen(again, "rb");
+}
+
+const char *bt_file_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "standard input";
+}
+
+FILE *bt_file_reopen(const char *path)
+{
+	return spooled(path);
+}
+
 FILE *bt_file_open(const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = spooled(path);
 	uint8_t m[8];
 	size_t got;
 
@@ -48,12 +102,12 @@ FILE *bt_file_open(const char *path)
 	got = fread(m, 1, 8, f);
 	if (got < 7 || memcmp(m, bt_file_magic, 7))
 		bt_die(BT_EXIT_INPUT, "%s is not a baretrace trace file (bad magic; "
-		       "make one with 'baretrace capture')", path);
+		       "make one with 'baretrace capture')", bt_file_name(path));
 	if (got < 8)
-		bt_die(BT_EXIT_INPUT, "%s is cut short inside its header", path);
+		bt_die(BT_EXIT_INPUT, "%s is cut short inside its header", bt_file_name(path));
 	if (m[7] != bt_file_magic[7])
 		bt_die(BT_EXIT_INPUT, "%s is trace file version %d; this baretrace reads "
-		       "version %d", path, m[7], bt_file_magic[7]);
+		       "version %d", bt_file_name(path), m[7], bt_file_magic[7]);
 	return f;
 }
 
@@ -174,7 +228,8 @@ int bt_decode_file(struct bt_decoder *d, const char *path)
 	fclose(f);
 	if (!d->frames && (rc < 0 || d->skipped_bytes)) {
 		if (!d->quiet)
-			bt_warn("%s: no whole frame could be read: the file is damaged", path);
+			bt_error("%s: no whole frame could be read: the file is damaged",
+				 bt_file_name(path));
 		return BT_EXIT_INPUT;
 	}
 	if (rc < 0 && d->ends && !d->quiet)
@@ -193,5 +248,7 @@ int bt_decode_file(struct bt_decoder *d, const char *path)
 			"early or the file was truncated)%s; %llu event%s decoded", path,
 			rc < 0 ? " and its last frame is cut off (ignored)" : "",
 			(unsigned long long)bt_events(d), bt_plural(bt_events(d)));
+	if (d->filter && bt_dec_stage->check(d))
+		return BT_EXIT_INPUT;
 	return 0;
 }

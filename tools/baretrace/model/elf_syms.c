@@ -185,11 +185,11 @@ void bt_symtab_load_elf(struct bt_symtab *st, const char *path, uint32_t *hash)
 }
 
 /*
- * The image's app name: the string at symbol bt_app_name (the Makefile's
- * app_name.S), or NULL if it has none. Only read to name the app in a
- * message, so anything odd about it just gives NULL.
+ * The string at symbol 'sym' (bt_app_name, bt_board_name: the Makefile's
+ * app_name.S), or NULL if it has none. Only read to name the app or the
+ * board in a message, so anything odd about it just gives NULL.
  */
-static char *elf_app_name(const char *path)
+static char *elf_string(const char *path, const char *sym)
 {
 	int fd = open(path, O_RDONLY);
 	Elf *e = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ, NULL);
@@ -212,7 +212,7 @@ static char *elf_app_name(const char *path)
 
 			if (!gelf_getsym(d, (int)i, &s) ||
 			    !(name = elf_strptr(e, sh.sh_link, s.st_name)) ||
-			    strcmp(name, "bt_app_name"))
+			    strcmp(name, sym))
 				continue;
 			Elf_Scn *home = elf_getscn(e, s.st_shndx);
 
@@ -239,5 +239,6 @@ void bt_dec_use_elf(struct bt_decoder *d, const char *path)
 {
 	bt_symtab_load_elf(&d->syms, path, &d->elf_hash);
 	d->elf_path = path;
-	d->elf_app = elf_app_name(path);
+	d->elf_app = elf_string(path, "bt_app_name");
+	d->elf_board = elf_string(path, "bt_board_name");
 }

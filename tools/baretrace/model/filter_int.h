@@ -79,4 +79,10 @@ void bt_filter_record(struct bt_decoder *d, unsigned cpu, const struct wire_reco
  * state starts again. */
 void bt_filter_settle_all(struct bt_decoder *d);
 
+/* ---- filter_check.c ----------------------------------------------------- */
+
+/* Names the parts that matched nothing; -1 if one did and no event was
+ * kept. */
+int bt_filter_check(struct bt_decoder *d);
+
 #endif /* TOOLS_BARETRACE_MODEL_FILTER_INT_H */

@@ -121,4 +121,4 @@ static void summary(FILE *f, const struct bt_decoder *d, const char *prefix)
 			bt_plural(fi->profiles_left_out));
 }
 
-const struct bt_dec_stage bt_filter_stage = { attach, finish, release, summary };
+const struct bt_dec_stage bt_filter_stage = { attach, finish, release, summary, bt_filter_check };

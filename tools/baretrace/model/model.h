@@ -175,6 +175,8 @@ int bt_filter_match(const char *const *globs, unsigned n, const char *name);
  * bt_dec_stage, set by bt_filter_parse). Its summary line says "N events
  * left out by the filter (FLAGS)". */
 extern const struct bt_dec_stage bt_filter_stage;
+/* filter_check.c: the trace's function name nearest 'word', or NULL. */
+const char *bt_filter_near_name(const struct bt_symtab *t, const char *word);
 
 /* ---- coverage.c --------------------------------------------------------- */
 

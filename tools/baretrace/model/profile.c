@@ -122,8 +122,8 @@ static void print_rows(struct bt_decoder *d, struct bt_profile *p, unsigned cpu,
 		v[i].n = bt_func_name(d, rows[i].site, v[i].name, sizeof(v[i].name));
 	}
 	qsort(v, n, sizeof(*v), by_total);
-	printf("# %zu functions, from %s; times in microseconds (no self time in a profile)\n"
-	       "#%11s %14s %14s %14s %14s %14s  %s\n", n, title, "calls", "total", "self",
+	printf("# %zu function%s, from %s; times in microseconds (no self time in a profile)\n"
+	       "#%11s %14s %14s %14s %14s %14s  %s\n", n, bt_plural(n), title, "calls", "total", "self",
 	       "avg", "min", "max", "function");
 	for (size_t i = 0; i < n; i++) {
 		char t[32], av[32], mn[32], mx[32];

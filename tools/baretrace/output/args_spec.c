@@ -80,7 +80,7 @@ int bt_args_spec_main(int argc, char **argv)
 			elf = argv[++i];
 		else if (!strcmp(argv[i], "--no-demangle"))
 			bt_sym_demangler = NULL;
-		else if (argv[i][0] == '-')
+		else if (bt_is_option(argv[i]))
 			bt_die(BT_EXIT_USAGE, "args-spec: unknown option '%s' (--elf ELF FUNC...)",
 			       argv[i]);
 		else if (nnames == SPECS_MAX)

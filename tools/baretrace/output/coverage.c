@@ -123,9 +123,12 @@ int bt_coverage(const char *const *traces, size_t ntraces, const char *const *el
 		bt_dec_finish(&d);
 		frames = d.coverage_frames;
 		bt_dec_free(&d);
+		/* As hist: a trace without the data asked for is an error,
+		 * not a 0 % report a CI job would take for a result. */
 		if (!frames)
-			bt_warn("%s has no coverage frames (was the run traced with "
-				"trace=coverage, by an image with coverage support?)", traces[i]);
+			bt_die(BT_EXIT_INPUT, "%s has no coverage frames (was the run traced "
+			       "with trace=coverage, by an image with coverage support?); "
+			       "nothing was written", bt_file_name(traces[i]));
 	}
 	for (size_t i = 0; i < nelfs; i++)
 		if (s.img[i].cov.beyond)
@@ -188,7 +191,7 @@ int bt_coverage_main(int argc, char **argv)
 			continue;
 		else if (!strcmp(argv[i], "--no-demangle"))
 			bt_sym_demangler = NULL;
-		else if (argv[i][0] == '-')
+		else if (bt_is_option(argv[i]))
 			bad_line("unknown option", argv[i], 1);
 		else
 			traces[ntraces++] = argv[i];

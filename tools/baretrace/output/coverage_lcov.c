@@ -176,6 +176,8 @@ static size_t folder_len(const char *rel)
 static void summary(const struct cov_list *l, const struct bt_cov_image *img, size_t nimg,
 		    size_t ntraces, const char *out, size_t nfiles)
 {
+	/* With -o -, the data is on stdout: the summary goes to stderr. */
+	FILE *o = strcmp(out, "-") ? stdout : stderr;
 	/* The kernel's folders always, in this order (trace/ has no
 	 * patchable entry by design: 0 of 0), then the others as found. */
 	static const char *const fixed[] = { "boot", "kernel", "trace", "drivers", "board" };
@@ -204,32 +206,32 @@ static void summary(const struct cov_list *l, const struct bt_cov_image *img, si
 		fns++;
 		hit += (uint64_t)l->fn[i].hit;
 	}
-	printf("coverage: %zu trace%s, %zu image%s: functions reached of functions patchable\n",
+	fprintf(o, "coverage: %zu trace%s, %zu image%s: functions reached of functions patchable\n",
 	       ntraces, bt_plural(ntraces), nimg, bt_plural(nimg));
 	for (size_t i = 0; i < nimg; i++)
-		printf("  %s (image 0x%08x): %llu trace%s, %llu coverage frame%s (%llu of a "
+		fprintf(o, "  %s (image 0x%08x): %llu trace%s, %llu coverage frame%s (%llu of a "
 		       "previous boot), %llu of %llu sites reached\n", img[i].elf, img[i].hash,
 		       (unsigned long long)img[i].traces, bt_plural(img[i].traces),
 		       (unsigned long long)img[i].cov.frames, bt_plural(img[i].cov.frames),
 		       (unsigned long long)img[i].prev_frames,
 		       (unsigned long long)bt_cov_count(&img[i].cov),
 		       (unsigned long long)img[i].cov.nsites);
-	printf("  %-28s %9s %9s %7s\n", "folder", "reached", "functions", "%");
+	fprintf(o, "  %-28s %9s %9s %7s\n", "folder", "reached", "functions", "%");
 	for (size_t k = 0; k < nrow; k++) {
-		printf("  %-28.*s %9llu %9llu ", (int)row[k].len, row[k].name,
+		fprintf(o, "  %-28.*s %9llu %9llu ", (int)row[k].len, row[k].name,
 		       (unsigned long long)row[k].hit, (unsigned long long)row[k].fns);
 		if (row[k].fns)
-			printf("%6.1f%%\n", 100.0 * (double)row[k].hit / (double)row[k].fns);
+			fprintf(o, "%6.1f%%\n", 100.0 * (double)row[k].hit / (double)row[k].fns);
 		else
-			printf("%7s\n", "-");
+			fprintf(o, "%7s\n", "-");
 	}
-	printf("  %-28s %9llu %9llu %6.1f%%\n", "total", (unsigned long long)hit,
+	fprintf(o, "  %-28s %9llu %9llu %6.1f%%\n", "total", (unsigned long long)hit,
 	       (unsigned long long)fns, fns ? 100.0 * (double)hit / (double)fns : 0.0);
 	if (l->no_line)
-		printf("  not in %s: %llu function%s with no source line in DWARF (%llu reached)\n",
+		fprintf(o, "  not in %s: %llu function%s with no source line in DWARF (%llu reached)\n",
 		       out, (unsigned long long)l->no_line, bt_plural(l->no_line),
 		       (unsigned long long)l->no_line_hit);
-	printf("wrote %s: %llu function%s in %zu source file%s (lcov tracefile)\n", out,
+	fprintf(o, "wrote %s: %llu function%s in %zu source file%s (lcov tracefile)\n", out,
 	       (unsigned long long)fns, bt_plural(fns), nfiles, bt_plural(nfiles));
 }
 
@@ -243,9 +245,10 @@ int bt_cov_write(struct bt_cov_image *img, size_t nimg, size_t ntraces, const ch
 	for (size_t i = 0; i < nimg; i++)
 		add_image(&l, &img[i]);
 	merge(&l);
-	/* Written beside it and renamed: a failure leaves out as it was. */
+	/* Written beside it and renamed: a failure leaves out as it was
+	 * ("-": standard output, written as it goes). */
 	sprintf(tmp, "%s.tmp", out);
-	f = fopen(tmp, "w");
+	f = strcmp(out, "-") ? fopen(tmp, "w") : stdout;
 	if (!f)
 		bt_die(BT_EXIT_INPUT, "cannot create %s: %s", tmp, strerror(errno));
 	for (size_t i = 0; i < l.n;) {
@@ -257,7 +260,7 @@ int bt_cov_write(struct bt_cov_image *img, size_t nimg, size_t ntraces, const ch
 		nfiles++;
 		i = j;
 	}
-	if (fflush(f) || ferror(f) || fclose(f) || rename(tmp, out)) {
+	if (f == stdout ? bt_out_close(f) : fflush(f) || ferror(f) || fclose(f) || rename(tmp, out)) {
 		int e = errno;
 
 		remove(tmp);

@@ -348,7 +348,7 @@ int bt_export_chrome(const char *trace, const char *elf, const char *out, int co
 	c.counters = counters;
 	if (elf)
 		bt_dec_use_elf(&d, elf);
-	c.f = fopen(out, "w");
+	c.f = bt_out_open(out, "w");
 	if (!c.f)
 		bt_die(BT_EXIT_INPUT, "cannot create %s", out);
 	fputs("{\"traceEvents\":[\n{\"name\":\"process_name\",\"cat\":\"__metadata\",\"ph\":\"M\",\"pid\":1,"
@@ -369,7 +369,7 @@ int bt_export_chrome(const char *trace, const char *elf, const char *out, int co
 		bt_calls_free(&c.calls[cpu]);
 	}
 	fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"baretrace\"}}\n", c.f);
-	if (fclose(c.f))
+	if (bt_out_close(c.f))
 		bt_die(BT_EXIT_INPUT, "error writing %s", out);
 	bt_stacks_free(&c.stacks);
 	bt_dec_free(&d);

@@ -253,6 +253,8 @@ int bt_export_ctf(const char *trace, const char *elf, const char *out)
 	FILE *f;
 	int rc;
 
+	if (!strcmp(out, "-"))
+		bt_die(BT_EXIT_USAGE, "ctf writes a directory: -o DIR, not - (standard output)");
 	c.d = &d;
 	c.dir = out;
 	bt_ctf_uuid(trace, c.uuid);

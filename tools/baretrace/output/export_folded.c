@@ -71,7 +71,7 @@ int bt_export_folded(const char *trace, const char *elf, const char *out, int pe
 	int rc = bt_flame_read(&fl, &d, trace, elf, per_cpu);
 
 	if (!rc) {
-		f = fopen(out, "w");
+		f = bt_out_open(out, "w");
 		if (!f)
 			bt_die(BT_EXIT_INPUT, "cannot create %s", out);
 		for (uint32_t c = fl.n[fl.root].child; c; c = fl.n[c].next)
@@ -88,7 +88,7 @@ int bt_export_folded(const char *trace, const char *elf, const char *out, int pe
 				v += ls.v[++i].value;
 			fprintf(f, "%s %llu\n", ls.v[i].key, (unsigned long long)v);
 		}
-		if (fclose(f))
+		if (bt_out_close(f))
 			bt_die(BT_EXIT_INPUT, "error writing %s", out);
 	}
 	for (size_t i = 0; i < ls.n; i++)

@@ -248,13 +248,13 @@ int bt_export_svg(const char *trace, const char *elf, const char *out, int per_c
 	int rc = bt_flame_read(&fl, &d, trace, elf, per_cpu);
 
 	if (!rc) {
-		g.f = fopen(out, "w");
+		g.f = bt_out_open(out, "w");
 		if (!g.f)
 			bt_die(BT_EXIT_INPUT, "cannot create %s", out);
 		if (!fl.n[fl.root].value)
 			bt_warn("no function records: %s has no frames", out);
 		write_svg(&g, trace);
-		if (fclose(g.f))
+		if (bt_out_close(g.f))
 			bt_die(BT_EXIT_INPUT, "error writing %s", out);
 	}
 	bt_flame_free(&fl);

@@ -299,15 +299,16 @@ static void write_file(struct tc_export *x, struct bt_decoder *d, const char *ou
 	h.p = bt_grow(h.p, &h.cap, (h.len + BT_TC_PAGE - 1) / BT_TC_PAGE * BT_TC_PAGE, 1);
 	memset(h.p + h.len, 0, h.cap - h.len);
 	h.len = (h.len + BT_TC_PAGE - 1) / BT_TC_PAGE * BT_TC_PAGE;
-	f = fopen(out, "wb");
+	f = bt_out_open(out, "wb");
 	if (!f)
 		bt_die(BT_EXIT_INPUT, "cannot create %s: %s", out, strerror(errno));
 	bad = fwrite(h.p, 1, h.len, f) != h.len;
 	for (unsigned c = 0; c < ncpus; c++)
 		bad |= bt_tc_copy(&x->cpu[c], f) != 0;
-	bad |= fclose(f) != 0;
+	bad |= bt_out_close(f) != 0;
 	if (bad) {
-		remove(out);	/* no half-written file left behind */
+		if (strcmp(out, "-"))
+			remove(out);	/* no half-written file left behind */
 		bt_die(BT_EXIT_INPUT, "error writing %s", out);
 	}
 	free(h.p);

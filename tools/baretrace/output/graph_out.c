@@ -61,7 +61,7 @@ int bt_graph(const char *trace, const char *elf, const char *func)
 		fflush(stdout);
 		fprintf(stderr, "baretrace: %s holds no graph calls%s (the function_graph "
 			"tracer records them: 'trace=function_graph' at boot, or 'tracer "
-			"function_graph' at the target's shell)\n", trace,
+			"function_graph' at the target's shell)\n", bt_file_name(trace),
 			func ? " of that function" : "");
 		rc = BT_EXIT_INPUT;
 	}

@@ -135,7 +135,8 @@ void bt_hist_load(const char *trace, const char *elf, struct bt_decoder *d, stru
 	bt_dec_finish(d);
 	if (!d->hist_frames)
 		bt_die(BT_EXIT_INPUT, "%s has no histogram frames (was the run traced with "
-		       "trace_hist= or 'hist on', by an image with histogram support?)", trace);
+		       "trace_hist= or 'hist on', by an image with histogram support?)",
+		       bt_file_name(trace));
 	if (h->orphans)
 		bt_warn("%s: %llu histogram frames whose dump began in a frame not in the trace "
 			"were left out", trace, (unsigned long long)h->orphans);
@@ -232,7 +233,7 @@ int bt_hist_main(int argc, char **argv)
 			json = 1;
 		else if (!strcmp(argv[i], "--no-demangle"))
 			bt_sym_demangler = NULL;
-		else if (argv[i][0] == '-')
+		else if (bt_is_option(argv[i]))
 			bad_line("unknown option", argv[i]);
 		else if (trace)
 			bad_line("takes one trace file; unexpected", argv[i]);

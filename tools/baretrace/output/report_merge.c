@@ -109,7 +109,7 @@ static int pull(struct bt_report *rp, unsigned c)
 	if (!e->pullable || e->index <= rp->index ||
 	    (pl->next_barrier < pl->nbarriers && pl->barriers[pl->next_barrier] < e->index))
 		return 0;
-	if (!rp->pull_f && !(rp->pull_f = fopen(rp->trace, "rb")))
+	if (!rp->pull_f && !(rp->pull_f = bt_file_reopen(rp->trace)))
 		return 0;
 	if (fseek(rp->pull_f, e->end - (long)e->len, SEEK_SET) ||
 	    fread(buf, 1, e->len, rp->pull_f) != e->len)

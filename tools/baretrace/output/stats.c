@@ -45,8 +45,8 @@ static void print_table(struct bt_decoder *d, struct stats *s, int graph, unsign
 	if (cpu < ALL_CPUS)
 		printf("# CPU %u\n", cpu);
 	if (graph) {
-		printf("# %zu functions, from graph records; times in %s\n"
-		       "#%11s %14s %14s %14s %14s  %s\n", k, bt_clock_exact(&d->clock) ?
+		printf("# %zu function%s, from graph records; times in %s\n"
+		       "#%11s %14s %14s %14s %14s  %s\n", k, bt_plural(k), bt_clock_exact(&d->clock) ?
 		       "instructions (exact: QEMU -icount)" : "microseconds", "calls", "total",
 		       "self", "avg", "max", "function");
 		for (size_t i = 0; i < k; i++) {
@@ -61,9 +61,9 @@ static void print_table(struct bt_decoder *d, struct stats *s, int graph, unsign
 		}
 		goto out;
 	}
-	printf("# %zu functions%s, from function-entry records: call counts only\n"
+	printf("# %zu function%s%s, from function-entry records: call counts only\n"
 	       "# (times need graph records, kinds 2 and 3: trace with the graph tracer)\n"
-	       "#%11s  %s\n", k, s->exits ? " more" : "", "calls", "function");
+	       "#%11s  %s\n", k, bt_plural(k), s->exits ? " more" : "", "calls", "function");
 	for (size_t i = 0; i < k; i++)
 		printf("%12llu  %s\n", (unsigned long long)v[i].entries, v[i].name);
 out:
