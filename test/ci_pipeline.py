@@ -17,13 +17,14 @@ build), the demo copied to app/ as the user's application. There:
              one more iteration (the same result): the pipeline fails, and
              the perf job's log names that function over the gate
 The jobs run one at a time (they share the scratch tree's build/).
+examples/ci/github-workflow.yml is not run (nothing here runs GitHub
+Actions): it must hold the GitLab file's build, boot and gate commands.
 """
 import os
 import re
 import shutil
 import subprocess
 import tempfile
-import time
 
 GCL = os.path.join("build", "npm", "gitlab-ci-local", "node_modules", ".bin", "gitlab-ci-local")
 # The planted regression: the insertion sort starts at 0, one more pass
@@ -86,6 +87,33 @@ def over_names(log):
     return set(re.findall(r"stats --diff: (\S+) grew more than", log))
 
 
+def gate_commands(text):
+    """The commands of a pipeline file that build, boot and gate (make,
+    lcov, stats --diff, the coverage threshold), spaces squeezed, the
+    checkout's variable named alike."""
+    text = text.replace("$GITHUB_WORKSPACE", "$CI_PROJECT_DIR").replace("\\\n", " ")
+    out = []
+    for line in text.splitlines():
+        line = re.sub(r"^\s*(- )?", "", line)
+        if re.match(r"(make -C baretrace|lcov --summary|baretrace/build/host/baretrace stats|"
+                    r"awk -v p=|pct=)", line):
+            out.append(" ".join(line.split()))
+    return out
+
+
+def check_github(h, res):
+    """The GitHub workflow runs the GitLab pipeline's commands (nothing
+    here runs GitHub Actions; the GitLab file is the one run end to end)."""
+    with open(os.path.join(h.ROOT, "examples", "ci", ".gitlab-ci.yml")) as f:
+        gitlab = gate_commands(f.read())
+    with open(os.path.join(h.ROOT, "examples", "ci", "github-workflow.yml")) as f:
+        github = gate_commands(f.read())
+    missing = [c for c in gitlab if c not in github]
+    res.record(f"pipeline: the GitHub workflow runs the GitLab pipeline's {len(gitlab)} build, "
+               "boot and gate commands", len(gitlab) >= 6 and not missing,
+               "missing from github-workflow.yml:\n" + "\n".join(missing))
+
+
 def check(h, res, board):
     gcl = os.path.join(h.ROOT, GCL)
     if not os.access(gcl, os.X_OK) or shutil.which("rsync") is None:
@@ -98,10 +126,11 @@ def check(h, res, board):
                    os.path.isfile(os.path.join(example, name)), "")
     if not os.path.isfile(os.path.join(example, ".gitlab-ci.yml")):
         return
+    if os.path.isfile(os.path.join(example, "github-workflow.yml")):
+        check_github(h, res)
     top = tempfile.mkdtemp(prefix="ci_pipeline.")
     home = os.path.join(top, "home")
     os.makedirs(home)
-    t0 = time.time()
     try:
         repo = scratch_repo(h, top)
 
@@ -157,6 +186,4 @@ def check(h, res, board):
                    re.search(r"^# ktest: \d+ tests, 0 failed", ktap, re.M) is not None
                    and re.search(r"^functions reached", ktap, re.M) is not None, tail(ktap))
     finally:
-        if h.VERBOSE if hasattr(h, "VERBOSE") else False:
-            print(f"ci_pipeline: {time.time() - t0:.0f} s")
         shutil.rmtree(top, ignore_errors=True)
