@@ -36,8 +36,9 @@ PLANT_FN = "filter_sort_window"
 
 
 def git(repo, *args):
-    subprocess.run(["git", "-c", "user.name=ci", "-c", "user.email=ci@example.invalid"] + list(args),
-                   cwd=repo, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    who = ["-c", "user.name=ci", "-c", "user.email=ci@example.invalid"]
+    subprocess.run(["git"] + who + list(args), cwd=repo, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def scratch_repo(h, top):
@@ -47,8 +48,8 @@ def scratch_repo(h, top):
     os.makedirs(bt)
     files = subprocess.run(["git", "ls-files", "-z"], cwd=h.ROOT, stdout=subprocess.PIPE,
                            check=True).stdout
-    subprocess.run(["rsync", "-a", "--from0", "--files-from=-", "./", bt + "/"], cwd=h.ROOT,
-                   input=files, check=True)
+    subprocess.run(["rsync", "-a", "--ignore-missing-args", "--from0", "--files-from=-", "./",
+                    bt + "/"], cwd=h.ROOT, input=files, check=True)
     if os.path.isdir(os.path.join(h.ROOT, "build", "newlib")):
         os.makedirs(os.path.join(bt, "build"))
         subprocess.run(["rsync", "-a", os.path.join(h.ROOT, "build", "newlib"),
@@ -170,7 +171,8 @@ def check(h, res, board):
         path = os.path.join(repo, PLANT_FILE)
         with open(path) as f:
             src = f.read()
-        res.record(f"pipeline: the planted regression applies ({PLANT_FILE})", PLANT_FROM in src, "")
+        res.record(f"pipeline: the planted regression applies ({PLANT_FILE})",
+                   PLANT_FROM in src, "")
         with open(path, "w") as f:
             f.write(src.replace(PLANT_FROM, PLANT_TO))
         git(repo, "commit", "-q", "-a", "-m", f"{PLANT_FN}: one more pass")
