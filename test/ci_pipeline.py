@@ -12,10 +12,13 @@ build), the demo copied to app/ as the user's application. There:
              ci/baseline.bt (the docs' recipe for updating the baseline)
   green      the whole pipeline on the unchanged demo: every job passes,
              the KTAP job's log has its suites' summary with 0 failed, the
-             coverage gate its figure, the perf gate no function over
+             coverage gate its figure, the perf gate no function over; the
+             published JUnit files: a passed case per KTAP test (as many as
+             the summary says) and per function
   red        the same after a commit that gives filter_sort_window's loop
              one more iteration (the same result): the pipeline fails, and
-             the perf job's log names that function over the gate
+             the perf job's log names that function over the gate, and its
+             JUnit file fails that function's testcase
 The jobs run one at a time (they share the scratch tree's build/).
 examples/ci/github-workflow.yml is not run (nothing here runs GitHub
 Actions): it must hold the GitLab file's build, boot and gate commands.
@@ -25,6 +28,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import xml.etree.ElementTree as ET
 
 GCL = os.path.join("build", "npm", "gitlab-ci-local", "node_modules", ".bin", "gitlab-ci-local")
 # The planted regression: the insertion sort starts at 0, one more pass
@@ -33,6 +37,9 @@ PLANT_FILE = os.path.join("app", "filter.c")
 PLANT_FROM = "for (i = 1; i < n; i++) {"
 PLANT_TO = "for (i = 0; i < n; i++) {"
 PLANT_FN = "filter_sort_window"
+# The JUnit files the jobs publish (paths in the repository, as the YAML says).
+KTAP_JUNIT = "baretrace/build/ktap/junit-ktap.xml"
+PERF_JUNIT = "baretrace/build/ci/junit-perf.xml"
 
 
 def git(repo, *args):
@@ -79,6 +86,18 @@ def pipeline(h, repo, home, jobs=()):
     return st, out, logs
 
 
+def junit_cases(repo, job, path):
+    """[(testcase name, failed)] of the JUnit file job published as an
+    artifact (gitlab-ci-local keeps them per job), or None."""
+    f = os.path.join(repo, ".gitlab-ci-local", "artifacts", job, path)
+    try:
+        root = ET.parse(f).getroot()
+    except (OSError, ET.ParseError):
+        return None
+    return [(c.get("name"), c.find("failure") is not None or c.find("error") is not None)
+            for c in root.iter("testcase")]
+
+
 def tail(text, n=40):
     return "\n".join(text.splitlines()[-n:])
 
@@ -92,11 +111,12 @@ def gate_commands(text):
     """The commands of a pipeline file that build, boot and gate (make,
     lcov, stats --diff, the coverage threshold), spaces squeezed, the
     checkout's variable named alike."""
-    text = text.replace("$GITHUB_WORKSPACE", "$CI_PROJECT_DIR").replace("\\\n", " ")
+    text = text.replace("$GITHUB_WORKSPACE", "$CI_PROJECT_DIR")
+    text = re.sub(r"\\\n\s*", " ", text)
     out = []
     for line in text.splitlines():
-        line = re.sub(r"^\s*(- )?", "", line)
-        if re.match(r"(make -C baretrace|lcov --summary|baretrace/build/host/baretrace stats|"
+        line = re.sub(r"^\s*(- |run: )?", "", line)
+        if re.match(r"(make -C baretrace|lcov --summary|baretrace/build/host/baretrace |"
                     r"awk -v p=|pct=)", line):
             out.append(" ".join(line.split()))
     return out
@@ -154,6 +174,8 @@ def check(h, res, board):
         summary = re.search(r"^# ktest: (\d+) tests, (\d+) failed", ktap, re.M)
         cov = re.search(r"^functions reached ([\d.]+) %, minimum (\d+) %", ktap, re.M)
         gate = re.search(r"^# --fail-above 0%: (\d+) functions? over", perf, re.M)
+        kcases = junit_cases(repo, "ktap-coverage", KTAP_JUNIT)
+        pcases = junit_cases(repo, "perf", PERF_JUNIT)
         res.record("pipeline: green on the demo: every job passes (build, ktap-coverage, perf)",
                    st == 0 and set(logs) >= {"build", "ktap-coverage", "perf"},
                    f"exit {st}, job logs: {sorted(logs)}\n{tail(out)}")
@@ -167,6 +189,15 @@ def check(h, res, board):
         res.record("pipeline: green: the perf gate compared with the committed baseline, no "
                    f"function over ({gate.group(0) if gate else 'no gate line'})",
                    gate is not None and gate.group(1) == "0" and not over_names(perf), tail(perf))
+        res.record(f"pipeline: green: the KTAP job published {KTAP_JUNIT}, a passed testcase per "
+                   f"KTAP test ({len(kcases or [])} cases, summary: "
+                   f"{summary.group(1) if summary else '?'} tests)",
+                   kcases is not None and summary is not None
+                   and len(kcases) == int(summary.group(1)) and not any(f for _, f in kcases),
+                   f"{kcases and kcases[:5]}")
+        res.record(f"pipeline: green: the perf job published {PERF_JUNIT}, every function passed "
+                   f"({len(pcases or [])} cases)",
+                   bool(pcases) and not any(f for _, f in pcases), f"{pcases and pcases[:5]}")
 
         path = os.path.join(repo, PLANT_FILE)
         with open(path) as f:
@@ -179,10 +210,13 @@ def check(h, res, board):
         st, out, logs = pipeline(h, repo, home)
         perf = logs.get("perf", "")
         named = over_names(perf)
+        failed = sorted(n for n, f in junit_cases(repo, "perf", PERF_JUNIT) or [] if f)
         res.record(f"pipeline: red after the planted extra iteration: the pipeline fails, the "
                    f"perf job names {PLANT_FN} over the gate (it named: "
                    f"{', '.join(sorted(named)) or 'none'})",
                    st not in (0, None) and PLANT_FN in named, f"exit {st}\n{tail(perf)}")
+        res.record(f"pipeline: red: the perf job's JUnit file fails {PLANT_FN}'s testcase "
+                   f"(failed: {', '.join(failed) or 'none'})", PLANT_FN in failed, "")
         ktap = logs.get("ktap-coverage", "")
         res.record("pipeline: red: the KTAP and coverage job still passes (only perf gates it)",
                    re.search(r"^# ktest: \d+ tests, 0 failed", ktap, re.M) is not None
