@@ -12,6 +12,7 @@ import importlib
 MODULES = [
     "ci_exact",
     "ci_junit",
+    "ci_pipeline",
 ]
 
 
