@@ -74,26 +74,6 @@ static int ms_until(double t)
 	return ms < 0 ? 0 : (int)ms;
 }
 
-struct capture {
-	struct wire_dec dec;
-	struct bt_decoder bd;
-	FILE *out;
-	const char *path;
-	uint64_t wire_bytes;
-	uint64_t end_bytes;	/* the end-of-stream frame's, escaped */
-	int ended, version_warned;
-	struct wire_end_run run;	/* the END frame's outcome (run.known) */
-	/* status line (capture_con.c knows whether it is on screen) */
-	int status;		/* stderr is a terminal */
-	double t0, last_draw, rate_t;
-	uint64_t rate_events, rate_bytes;
-	double ev_rate, byte_rate;
-	struct bt_exec exec;	/* --exec: watches the console text */
-	struct bt_cap_mark mark;	/* so does the capture's mark */
-	struct bt_keys *keys;	/* toward the target */
-	uint8_t clock[64];	/* the clock's note (clock.c), before the first frame */
-	size_t clock_len;
-};
 
 static uint64_t lost_so_far(const struct bt_decoder *d)
 {
@@ -173,62 +153,6 @@ static void feed(struct capture *c, const uint8_t *p, size_t n)
 		else if (ev.type == WIRE_EV_FRAME && !c->ended)
 			on_frame(c, &ev);
 	}
-}
-
-/*
- * Two lines that scripts parse (keep the wording): what arrived, and,
- * when the END frame carried totals, where every produced event went.
- * Frames and wire bytes are counted as the target's "trace: ..." line
- * counts them (the frames it sent before its end-of-stream frame); the
- * end-of-stream frame and the console text are named apart.
- */
-static void summary(struct capture *c, double t, const char *why)
-{
-	struct bt_loss l;
-	uint64_t text = c->dec.text_bytes;
-	uint64_t frame_bytes = c->wire_bytes - text - c->end_bytes - c->dec.stray_bytes;
-
-	bt_loss(&c->bd, &l);
-	bt_con_break();
-	uint64_t frames = c->dec.frames - (c->ended != 0);
-
-	frame_bytes -= c->dec.lone_etx;	/* the console's ETX at each boot: not a stray */
-	fprintf(stderr, "baretrace capture: %llu frame%s, %llu damaged, %llu sequence gap%s, "
-		"%llu event%s, %llu lost, %llu wire bytes in %.1f s -> %s%s; besides: ",
-		(unsigned long long)frames, bt_plural(frames),
-		(unsigned long long)c->dec.damaged, (unsigned long long)c->bd.seq_gaps,
-		bt_plural(c->bd.seq_gaps), (unsigned long long)c->bd.events,
-		bt_plural(c->bd.events), (unsigned long long)l.lost,
-		(unsigned long long)frame_bytes, t - c->t0, c->path,
-		c->ended ? "" : why ? why : stop_signal ? " (interrupted)" :
-		" (no end-of-stream frame)");
-	if (c->ended)
-		fprintf(stderr, "the end-of-stream frame (%llu bytes), ",
-			(unsigned long long)c->end_bytes);
-	fprintf(stderr, "%llu bytes of console text", (unsigned long long)text);
-	if (c->dec.lone_etx)
-		fprintf(stderr, ", %llu boot marker%s (the ETX the console sends as it starts)",
-			(unsigned long long)c->dec.lone_etx, bt_plural(c->dec.lone_etx));
-	if (c->dec.stray_bytes)
-		fprintf(stderr, ", %llu stray DLE byte%s outside a frame",
-			(unsigned long long)c->dec.stray_bytes, bt_plural(c->dec.stray_bytes));
-	fputc('\n', stderr);
-	if (!l.totals) {
-		if (c->ended && c->bd.end.empty_end)
-			fprintf(stderr, "baretrace capture: the end-of-stream frame has no totals "
-				"(version 1): events after the last frame are not accounted for\n");
-		return;
-	}
-	uint64_t target = l.overwritten + l.dropped + l.discarded;
-
-	fprintf(stderr, "baretrace capture: target produced %llu event%s: %llu decoded + %llu lost "
-		"on the target (%llu overwritten, %llu stop mode, %llu discarded) + %lld lost on "
-		"the wire\n", (unsigned long long)l.produced, bt_plural(l.produced),
-		(unsigned long long)l.decoded,
-		(unsigned long long)target, (unsigned long long)l.overwritten,
-		(unsigned long long)l.dropped, (unsigned long long)l.discarded,
-		(long long)(l.produced - l.decoded - target));
-	bt_loss_imbalance(stderr, &c->bd, "baretrace capture: ");
 }
 
 /*
@@ -400,7 +324,7 @@ int bt_capture(const struct bt_capture_opts *o)
 		failed = 1;
 	if (host_end)
 		bt_end_by_host(reason, host_end == 1, END_WAIT_S);
-	summary(&c, now(), why);
+	bt_capture_summary(&c, now() - c.t0, why, stop_signal != 0);
 	bt_con_close();
 	fclose(c.out);
 	bt_dec_free(&c.bd);

@@ -131,4 +131,32 @@ int bt_exec_step(struct bt_exec *e, struct bt_keys *k, double now);
 /* The run has ended; -1 (and why) if commands were left unanswered. */
 int bt_exec_finish(struct bt_exec *e);
 
+/* ---- capture.c's state, and its summary (capture_sum.c) --------------- */
+
+struct capture {
+	struct wire_dec dec;
+	struct bt_decoder bd;
+	FILE *out;
+	const char *path;
+	uint64_t wire_bytes;
+	uint64_t end_bytes;	/* the end-of-stream frame's, escaped */
+	int ended, version_warned;
+	struct wire_end_run run;	/* the END frame's outcome (run.known) */
+	/* status line (capture_con.c knows whether it is on screen) */
+	int status;		/* stderr is a terminal */
+	double t0, last_draw, rate_t;
+	uint64_t rate_events, rate_bytes;
+	double ev_rate, byte_rate;
+	struct bt_exec exec;	/* --exec: watches the console text */
+	struct bt_cap_mark mark;	/* so does the capture's mark */
+	struct bt_keys *keys;	/* toward the target */
+	uint8_t clock[64];	/* the clock's note (clock.c), before the first frame */
+	size_t clock_len;
+};
+
+/* The summary's lines (stderr): secs since the capture started; why the
+ * capture stopped when no END frame came (or NULL); signalled: by a
+ * signal. */
+void bt_capture_summary(const struct capture *c, double secs, const char *why, int signalled);
+
 #endif /* TOOLS_BARETRACE_CAPTURE_H */
