@@ -146,8 +146,15 @@ static void load(const char *path, struct symtab *t)
 				t->text_base = s.st_value;
 				have_text = 1;
 			}
+			/* The linker's Cortex-A53 erratum stubs (e843419@...,
+			 * e835769@..., FUNC symbols of GNU ld's
+			 * --fix-cortex-a53-843419, on by default with Debian's
+			 * GCC) are no functions of ours, and come and go with the
+			 * layout: an mbed TLS image's second link had one more
+			 * than its first. No C name holds an '@'. */
 			if (GELF_ST_TYPE(s.st_info) != STT_FUNC || !s.st_size ||
-			    s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE)
+			    s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE ||
+			    (name && strchr(name, '@')))
 				continue;
 			Elf_Scn *in = elf_getscn(e, s.st_shndx);
 
