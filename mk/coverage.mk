@@ -1,8 +1,10 @@
 # mk/coverage.mk: function coverage reports (included by the Makefile,
 # after RUN, BT and the board's QEMU settings).
 #
-# make coverage: the KTAP suites (APP=test/target) booted once on this
-# board's QEMU under trace=coverage and captured; the coverage frames of
+# make coverage: the KTAP suites (APP=test/target, baretrace's own; or
+# the application that APP= on the command line names: one whose main()
+# runs ktest_run() when its first argument is "ktest", docs/coverage.md)
+# booted once on this board's QEMU under trace=coverage and captured; the coverage frames of
 # the capture become lcov data and genhtml's report (its folders relative
 # to the tree, --prefix: genhtml's own guess depends on where the tree is;
 # for a clone in /tmp/cc2 it took /tmp/cc2/test, so kernel/ was missing):
@@ -15,10 +17,16 @@
 # suites (ktest's name prefixes; empty: all of them).
 COVERAGE_DIR := $(BUILD)/coverage$(if $(filter-out qemu-virt,$(BOARD)),/$(BOARD))
 COVERAGE_SUITES ?=
+ifeq ($(origin APP),command line)
+COVERAGE_APP := $(APP)
+KTEST_OUT = $(OUT)
+else
+COVERAGE_APP := test/target
 KTEST_OUT := $(BUILD)/$(BOARD)/app-test-target
+endif
 
 coverage: host-tools $(QEMU_DTB_DEP)
-	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) APP=test/target
+	$(Q)$(MAKE) --no-print-directory BOARD=$(BOARD) APP=$(call shell_quote,$(COVERAGE_APP))
 	@mkdir -p $(COVERAGE_DIR) && rm -f $(COVERAGE_DIR)/ktest.bt $(COVERAGE_DIR)/coverage.info \
 	  $(COVERAGE_DIR)/index.html $(COVERAGE_DIR)/status
 	@status=0; $(call RUN_ON,$(KTEST_OUT)) \

@@ -6,7 +6,9 @@ installed by `tools/setup ci` into build/npm/).
 A scratch repository laid out as docs/ci.md says a user's is: the
 pipeline file at its top, baretrace in baretrace/ (this tree's tracked
 files, rsync'd; build/newlib is reused, it is read-only and slow to
-build), the demo copied to app/ as the user's application. There:
+build), the demo copied to app/ as the user's application, given three
+KTAP tests of its own (run when its first argument is "ktest") and the
+coverage minimum they reach (COVERAGE_MIN 10). There:
   bootstrap  the build and perf jobs with no baseline: green, and the perf
              job says to commit its trace, which the test then commits as
              ci/baseline.bt (the docs' recipe for updating the baseline)
@@ -50,6 +52,49 @@ def git(repo, *args):
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+# The user's KTAP suites: the demo given tests of its own, run when its
+# first argument is "ktest" (docs/coverage.md: an application's suites).
+APP_KTESTS = r"""
+#include <stdint.h>
+#include "ktest.h"
+#include "demo.h"
+
+KTEST(app_checksums_check_values) { csum_init(); KT_EQ(t, csum_selftest(), 0); }
+KTEST(app_crc32_of_123456789) { csum_init(); KT_EQ(t, csum_crc32(0, "123456789", 9), 0xcbf43926u); }
+KTEST(app_spsc_push_then_pop)
+{
+	static struct spsc_ring r;
+	struct sample s = { 0 }, o;
+
+	spsc_init(&r);
+	KT_EQ(t, spsc_push(&r, &s), 0);
+	KT_EQ(t, spsc_count(&r), 1);
+	KT_EQ(t, spsc_pop(&r, &o), 0);
+	KT_EQ(t, spsc_count(&r), 0);
+}
+"""
+KTEST_DISPATCH = ("int main(int argc, char **argv)\n{\n",
+                  "int main(int argc, char **argv)\n{\n"
+                  "\tif (argc > 0 && !strcmp(argv[0], \"ktest\"))\n"
+                  "\t\treturn ktest_run(argc - 1, argv + 1);\n")
+
+
+def add_ktap(app):
+    with open(os.path.join(app, "ktests.c"), "w") as f:
+        f.write(APP_KTESTS)
+    with open(os.path.join(app, "main.c")) as f:
+        src = f.read()
+    assert KTEST_DISPATCH[0] in src, "examples/demo/main.c: no main() to add the ktest word to"
+    src = src.replace(KTEST_DISPATCH[0], KTEST_DISPATCH[1], 1)
+    if "#include <string.h>" not in src:
+        src = "#include <string.h>\n" + src
+    src = src.replace('#include "demo.h"', '#include "demo.h"\n#include "ktest.h"', 1)
+    with open(os.path.join(app, "main.c"), "w") as f:
+        f.write(src)
+    with open(os.path.join(app, "app.mk"), "a") as f:
+        f.write("app-incdirs := $(KERNEL_INCLUDES)\n")
+
+
 def scratch_repo(h, top):
     """The user's repository under top/repo; returns its path."""
     repo = os.path.join(top, "repo")
@@ -64,7 +109,15 @@ def scratch_repo(h, top):
         subprocess.run(["rsync", "-a", os.path.join(h.ROOT, "build", "newlib"),
                         os.path.join(bt, "build") + "/"], check=True)
     shutil.copytree(os.path.join(h.ROOT, "examples", "demo"), os.path.join(repo, "app"))
-    shutil.copy2(os.path.join(h.ROOT, "examples", "ci", ".gitlab-ci.yml"), repo)
+    add_ktap(os.path.join(repo, "app"))
+    with open(os.path.join(h.ROOT, "examples", "ci", ".gitlab-ci.yml")) as f:
+        yml = f.read()
+    # As a user sets it: the minimum their suites reach (three tests of
+    # the demo reach about 11 % of the image's functions, the kernel's
+    # included).
+    assert 'COVERAGE_MIN: "60"' in yml, "examples/ci/.gitlab-ci.yml: no COVERAGE_MIN to set"
+    with open(os.path.join(repo, ".gitlab-ci.yml"), "w") as f:
+        f.write(yml.replace('COVERAGE_MIN: "60"', 'COVERAGE_MIN: "10"', 1))
     with open(os.path.join(repo, ".gitignore"), "w") as f:
         f.write("baretrace/build/\n.gitlab-ci-local/\n")
     git(repo, "init", "-q")
