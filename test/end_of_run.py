@@ -21,9 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 TARGET = re.compile(r"^trace: (\d+) events, (\d+) lost", re.M)
 # The capture's lines start at a line start, never inside the target's
 # (test/host/e2e_capture_lines.py): anchored.
-CAPTURE = re.compile(r"^baretrace capture: (\d+) frames, (\d+) damaged, (\d+) sequence gaps, "
-                     r"(\d+) events, (\d+) lost, .*?$", re.M)
-BOOKS = re.compile(r"^baretrace capture: target produced (\d+) events: (\d+) decoded \+ "
+CAPTURE = re.compile(r"^baretrace capture: (\d+) frames?, (\d+) damaged, (\d+) sequence gaps?, "
+                     r"(\d+) events?, (\d+) lost, .*?$", re.M)
+BOOKS = re.compile(r"^baretrace capture: target produced (\d+) events?: (\d+) decoded \+ "
                    r"(\d+) lost on the target .*\+ (\d+) lost on the wire", re.M)
 
 

@@ -355,8 +355,8 @@ def stage_hang(h, res, board):
     bt = os.path.join(h.HOST, "hang-lockup.bt")
     st, out = h.qemu_boot(tgt, f"panic=poweroff lockup_ms=1000 lockup_action=continue {TRACE} "
                           "-- lockup 2 4000", capture=bt)
-    cap = re.search(r"^baretrace capture: \d+ frames, (\d+) damaged, .*$", out, re.M)
-    books = re.search(r"^baretrace capture: target produced (\d+) events: (\d+) decoded \+ "
+    cap = re.search(r"^baretrace capture: \d+ frames?, (\d+) damaged, .*$", out, re.M)
+    books = re.search(r"^baretrace capture: target produced (\d+) events?: (\d+) decoded \+ "
                       r"(\d+) lost on the target .*\+ (\d+) lost on the wire$", out, re.M)
     ok = (st == 0 and cap and cap.group(1) == "0" and books
           and int(books.group(2)) + int(books.group(3)) == int(books.group(1))

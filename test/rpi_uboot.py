@@ -119,9 +119,9 @@ def uboot_flow(h, res, pi):
     # events the host tool itself decodes from the file must all agree.
     bt = os.path.join(h.ROOT, "build", "run", "trace.bt")
     target = re.search(r"^trace: (\d+) events, (\d+) lost", text, re.M)
-    cap = re.search(r"^baretrace capture: \d+ frames, (\d+) damaged, (\d+) sequence gaps, "
-                    r"(\d+) events, (\d+) lost", text, re.M)
-    bal = re.search(r"target produced (\d+) events: (\d+) decoded \+ (\d+) lost on the target"
+    cap = re.search(r"^baretrace capture: \d+ frames?, (\d+) damaged, (\d+) sequence gaps?, "
+                    r"(\d+) events?, (\d+) lost", text, re.M)
+    bal = re.search(r"target produced (\d+) events?: (\d+) decoded \+ (\d+) lost on the target"
                     r".* \+ (\d+) lost on the wire", text)
     sst, stats = h.run([os.path.join(h.HOST, "baretrace"), "stats", bt,
                         "--elf", os.path.join(demo, "baretrace.elf")])

@@ -94,7 +94,7 @@ def check_traced(h, res, board, image_dir, lines0, suites0):
                and "baretrace: exit status 0" in out,
                f"exit status {st}; suites {suites} (untraced {suites0}); failed {failed}; "
                f"lines differ: {sorted(set(lines) ^ set(lines0))[:10]}\n{out}")
-    m = re.search(r"target produced (\d+) events: (\d+) decoded \+ 0 lost on the target "
+    m = re.search(r"target produced (\d+) events?: (\d+) decoded \+ 0 lost on the target "
                   r"\(.*\) \+ 0 lost on the wire", out)
     res.record(f"thirdparty {board}: the traced run's trace is whole "
                f"({m.group(1) if m else '?'} events, 0 lost)",
@@ -124,7 +124,7 @@ def check_deep(h, res, board, image_dir, lines0):
     trace = os.path.join(h.ROOT, "build", "run", f"thirdparty-{board}-deep.bt")
     st, out = boot(h, board, image_dir, f"panic=poweroff {DEEP}", capture=trace)
     lines, failed, _, all_pass = verdicts(out)
-    m = re.search(r"target produced (\d+) events: (\d+) decoded \+ (\d+) lost on the target "
+    m = re.search(r"target produced (\d+) events?: (\d+) decoded \+ (\d+) lost on the target "
                   r"\(.*\) \+ (\d+) lost on the wire", out)
     books = bool(m) and int(m.group(1)) == sum(int(m.group(i)) for i in (2, 3, 4))
     every, sout = stats(h, trace, os.path.join(image_dir, "baretrace.elf"))

@@ -9,7 +9,8 @@
 #include "capture.h"
 
 /*
- * Two lines that scripts parse (keep the wording): what arrived, and,
+ * Two lines that scripts parse (keep the wording; a count of one is
+ * singular, "1 frame", "1 event"): what arrived, and,
  * when the END frame carried totals, where every produced event went.
  * Frames and wire bytes are counted as the target's "trace: ..." line
  * counts them (the frames it sent before its end-of-stream frame); the
