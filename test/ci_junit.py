@@ -90,13 +90,16 @@ def rendered(h, exe, xml_path, tmp):
     if st != 0 or not os.path.exists(page):
         return None, f"xunit-viewer: exit {st}\n{out}"
     # A window tall enough for every card: the page renders a card only
-    # once it is visible. A second try if the first DOM has none.
-    for _ in range(2):
+    # once it is visible. Under load (make fresh-check beside a clean-
+    # clone CI) chromium sometimes dumped the DOM before the page's script
+    # had drawn any card, 10 s of virtual time notwithstanding: then again,
+    # with more virtual time.
+    for budget in (10000, 30000, 60000, 120000):
         prof = tempfile.mkdtemp(dir=tmp)
         st, dom = h.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
                          f"--user-data-dir={prof}", "--window-size=1280,8000",
-                         "--virtual-time-budget=10000", "--dump-dom", "file://" + page],
-                        timeout=120)
+                         f"--virtual-time-budget={budget}", "--dump-dom", "file://" + page],
+                        timeout=300)
         if '<div class="test card ' in dom:
             break
     cards = []
