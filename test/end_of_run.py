@@ -204,7 +204,7 @@ def advice(h, res, lossy):
     st, out = make_run(h, "qemu-virt", os.path.join(h.ROOT, "build", "endrun", "advice"),
                        lossy, qemu_flags=ICOUNT)
     m = re.search(r"^trace: (\d+) % lost \((\d+) ring overwritten, (\d+) ring full in stop "
-                  r"mode, (\d+) discarded by clear or a buffer change\); trace_buf=(\d+[KM]) "
+                  r"mode, (\d+) discarded on purpose: clear, a buffer change, a check reading the ring\); trace_buf=(\d+[KM]) "
                   r"holds this run$", out, re.M)
     t = TARGET.search(out)
     ok = bool(m and t) and int(m.group(2)) + int(m.group(3)) + int(m.group(4)) == \

@@ -50,7 +50,12 @@ class Results:
             self.failed += 1
             self.failures.append(name)
             print(f"not ok {self.passed + self.failed} - {desc}", flush=True)
-            for line in detail.strip().splitlines()[-25:]:
+            lines = detail.strip().splitlines()
+            # The last 25 lines; a longer detail keeps its first line too
+            # (where a test puts its verdict before a long console tail).
+            if len(lines) > 25:
+                lines = lines[:1] + ["[...]"] + lines[-24:]
+            for line in lines:
                 print(f"#   {line}")
 
     def finish(self, comments=()):

@@ -178,7 +178,8 @@ def check(h, res, name, run, word, code, who=None, end_frame=True, final=None):
         why.append(f"end-of-stream outcome {end}, wanted ({o}, 0)")
     if not end_frame and end is not None:
         why.append(f"an end-of-stream frame {end}, wanted none (the host ended the run)")
-    res.record(f"outcome: {name}", not why, console[-2500:] + f"\n{why}")
+    # why first too: a long console tail pushes it out of a cut report
+    res.record(f"outcome: {name}", not why, f"{why}\n" + console[-2500:] + f"\n{why}")
     return console
 
 

@@ -293,6 +293,51 @@ def checks(tap, tool, tmp):
            "the same with two ELFs: refused, the output unchanged", err)
     rc, _, err = run([tool, "coverage", t1, "-o", os.path.join(tmp, "x.info")])
     tap.ok(rc == 2 and "--elf" in err, "no --elf: a usage error (status 2)", err)
+    lost_frames(tap, tool, tmp, h, nsites)
+
+
+def drop_frame(src, dst, pick):
+    """Copies a .bt file without its type-8 frames numbered by pick(count)
+    (0-based among them): a frame lost on the wire."""
+    data = open(src, "rb").read()
+    out, i, frames = [data[:8]], 8, []
+    while i + 4 <= len(data):
+        n = int.from_bytes(data[i:i + 4], "little")
+        frames.append(data[i:i + 4 + n])
+        i += 4 + n
+    cov = [k for k, f in enumerate(frames) if f[4] == 8]
+    gone = {cov[j] for j in pick(len(cov))}
+    open(dst, "wb").write(b"".join(out + [f for k, f in enumerate(frames) if k not in gone]))
+
+
+def lost_frames(tap, tool, tmp, h, nsites):
+    """A set cut by a lost coverage frame would count its sites as not
+    reached: the tool refuses it rather than report too little; a whole
+    set says that the trace's other losses change nothing."""
+    whole = os.path.join(tmp, "chunks.bt")
+    gen(tool, whole, 60, 3, h, f"{nsites},chunk=64")
+    frames = -(-nsites // 64)
+    out = os.path.join(tmp, "chunks.info")
+    rc, text, err = coverage(tool, out, [whole], [ELF])
+    tap.ok(rc == 0 and re.search(r"every trace's last coverage set is whole", text),
+           f"a whole set of {frames} frames: read, and the summary says losses elsewhere "
+           "change nothing", text + err)
+    for what, pick, want in (
+            ("the last frame", lambda n: [n - 1],
+             rf"sites {(frames - 1) * 64} to {nsites - 1} never arrived"),
+            ("a middle frame", lambda n: [n - 2], r"a frame inside its last coverage set is "
+             r"missing"),
+            ("the first frame", lambda n: [n // 2],
+             r"a frame inside its last coverage set is missing")):
+        cut = os.path.join(tmp, "cut.bt")
+        drop_frame(whole, cut, pick)
+        if os.path.exists(out):
+            os.remove(out)
+        rc, text, err = coverage(tool, out, [cut], [ELF])
+        tap.ok(rc == 1 and re.search(want, err) and "nothing was written" in err
+               and not os.path.exists(out),
+               f"{what} of the last coverage set lost: an error naming it, nothing written",
+               err)
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ static void drain(struct tally *t, unsigned int cpu)
 
 	if (!export_held())
 		t->bad++;	/* not the only reader: the counts mean nothing */
-	while ((len = ring_read_body(cpu, blk, sizeof(blk), &seq)) >= 0) {
+	while ((len = ring_take_body(cpu, blk, sizeof(blk), &seq)) >= 0) {
 		struct wire_record r;
 		int rc;
 
@@ -240,14 +240,14 @@ KTEST(ring_nested_writer_in_an_irq_leaves_no_torn_record)
 	ring_close_block();
 	uint64_t seq;
 
-	KT_EQ(t, ring_read_body(smp_cpu_id(), blk, sizeof(blk), &seq), -1);
+	KT_EQ(t, ring_take_body(smp_cpu_id(), blk, sizeof(blk), &seq), -1);
 	p[0] = 9;			/* subtype */
 	p[1] = sizeof(pattern);		/* length */
 	memcpy(p + 2, pattern, sizeof(pattern));
 	ring_commit();
 	ring_close_block();
 	/* Decode and check the extension record's bytes and the order. */
-	long len = ring_read_body(smp_cpu_id(), blk, sizeof(blk), &seq);
+	long len = ring_take_body(smp_cpu_id(), blk, sizeof(blk), &seq);
 
 	export_release();
 	struct wire_record r;

@@ -167,7 +167,7 @@ static unsigned int collect(struct decoded *out, unsigned int max)
 	long len;
 
 	ring_close_block();
-	while ((len = ring_read_body(cpu, body, sizeof(body), &seq)) >= 0) {
+	while ((len = ring_take_body(cpu, body, sizeof(body), &seq)) >= 0) {
 		struct wire_record r;
 
 		if (wire_rec_begin(&iter, body, (size_t)len, event_types, NULL))

@@ -32,7 +32,7 @@ unsigned int check_collect(unsigned int cpu, struct rec *out, unsigned int max)
 		ring_close_block();
 	else
 		smp_call(cpu, (smp_fn)ring_close_block, NULL);
-	while ((len = ring_read_body(cpu, body, sizeof(body), &seq)) >= 0) {
+	while ((len = ring_take_body(cpu, body, sizeof(body), &seq)) >= 0) {
 		struct wire_record r;
 
 		if (wire_rec_begin(&it, body, (size_t)len, NULL, NULL))

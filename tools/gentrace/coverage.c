@@ -1,8 +1,8 @@
 /*
  * tools/gentrace/coverage.c: gentrace's MODE coverage[,hash=H][,sites=N]
- * [,prev]: coverage frames (wire.md 2.11) where EVENTS distinct sites,
- * drawn at random, were reached; an earlier partial set, then the whole
- * set, 1024 sites a frame. With hash, the metadata names that image (an
+ * [,prev][,chunk=C]: coverage frames (wire.md 2.11) where EVENTS
+ * distinct sites, drawn at random, were reached; an earlier partial set,
+ * then the whole set, C sites a frame (1024; a multiple of 8). With hash, the metadata names that image (an
  * ELF's .bt_tables CRC) and no symbol dump is sent; prev adds the
  * previous boot's frames (type 9), of EVENTS / 2 random sites. The sites
  * reached in either boot go to OUT.sites, one a line, for the tests to
@@ -14,11 +14,13 @@
 
 #include "gentrace.h"
 
+static uint64_t chunk = 1024;	/* sites a frame */
+
 static void put_bits(unsigned type, uint64_t *seq, const uint8_t *bits)
 {
-	for (uint64_t first = 0; first < nsites; first += 1024) {
+	for (uint64_t first = 0; first < nsites; first += chunk) {
 		uint8_t body[2 * WIRE_VARINT_MAX + 128];
-		uint64_t n = nsites - first < 1024 ? nsites - first : 1024;
+		uint64_t n = nsites - first < chunk ? nsites - first : chunk;
 		unsigned len = wire_varint_put(body, first);
 
 		len += wire_varint_put(body + len, n);
@@ -50,6 +52,10 @@ int coverage(const char *path, const char *mode, uint64_t reached)
 		image_hash = (uint32_t)strtoul(p + 6, NULL, 0), have_hash = 1;
 	if ((p = strstr(mode, ",sites=")))
 		nsites = strtoull(p + 7, NULL, 0);
+	if ((p = strstr(mode, ",chunk=")))
+		chunk = strtoull(p + 7, NULL, 0);
+	if (!chunk || chunk % 8 || chunk > 1024)
+		return 1;
 	if (!(now = calloc(3, nsites / 8 + 1)))
 		return 1;
 	before = now + nsites / 8 + 1;

@@ -181,12 +181,21 @@ static bool send_one_block(void)
 	for (unsigned int k = 0; k < n; k++) {
 		unsigned int cpu = (next_cpu + k) % n;
 		uint64_t seq;
-		long len = ring_read_body(cpu, body, sizeof(body), &seq);
+		uint32_t events;
+		/* Claimed, sent and counted with interrupts masked: a crash's
+		 * stop request (an SGI) lands before or after, so a block is
+		 * never counted sent without going out, nor the reverse. */
+		unsigned long flags = irq_save();
+		long len = ring_read_body(cpu, body, sizeof(body), &seq, &events);
 
-		if (len < 0)
+		if (len < 0) {
+			irq_restore(flags);
 			continue;
+		}
 		meta_due();	/* asked for while this block filled */
 		export_send(WIRE_FRAME_DATA, cpu, seq, body, (size_t)len);
+		ring_mark_sent(cpu, events);
+		irq_restore(flags);
 		stats.blocks++;
 		next_cpu = cpu + 1;
 		if (++since_meta >= META_EVERY)

@@ -145,17 +145,23 @@ static bool books_of(const uint8_t *at, bool open, uint32_t cur_events,
 		     struct wire_prev_cpu *e)
 {
 	uint64_t stored = RING64(at, stored_done), gone = RING64(at, exported);
+	uint64_t taken = RING64(at, taken);
 
+	/* Blocks the target took for itself were read, never sent. */
+	if (taken > gone)
+		return false;
 	e->dropped = RING64(at, dropped);
-	e->sent = gone;
+	e->sent = gone - taken;
 	e->overwritten = RING64(at, overwritten);
 	e->discarded = RING64(at, discarded);
+	if (__builtin_add_overflow(e->discarded, taken, &e->discarded))
+		return false;
 	if (open && __builtin_add_overflow(stored, cur_events, &stored))
 		return false;
 	if (__builtin_add_overflow(stored, e->dropped, &e->produced))
 		return false;
 	if (__builtin_add_overflow(gone, e->overwritten, &gone) ||
-	    __builtin_add_overflow(gone, e->discarded, &gone))
+	    __builtin_add_overflow(gone, e->discarded - taken, &gone))
 		return false;
 	return gone <= stored;
 }

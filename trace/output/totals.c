@@ -63,7 +63,7 @@ void trace_report_totals(void)
 
 	size_text(size, sizeof(size), need);
 	kprintf("trace: %lu %% lost (%lu ring overwritten, %lu ring full in stop mode, "
-		"%lu discarded by clear or a buffer change)%s%s%s\n",
+		"%lu discarded on purpose: clear, a buffer change, a check reading the ring)%s%s%s\n",
 		(unsigned long)((lost * 100 + produced / 2) / produced),
 		(unsigned long)overwritten, (unsigned long)dropped, (unsigned long)discarded,
 		!(overwritten + dropped) ? "" : need <= RING_MAX_BYTES ? "; trace_buf=" :

@@ -138,8 +138,12 @@ struct ring_cpu {
 	/* Shared. */
 	volatile uint64_t closed_seq;	/* blocks below it are complete */
 	volatile uint64_t rd_seq;	/* next block to read */
-	uint64_t exported;		/* events in blocks read (readers,
-					   serialised by their callers) */
+	uint64_t exported;		/* events in blocks read and sent
+					   or taken (readers, serialised
+					   by their callers) */
+	uint64_t taken;			/* of those, read by the target
+					   itself (ring_take_body), never
+					   sent: discarded in the totals */
 
 	/* A new memory waiting for this CPU (ring_setup): set by the
 	 * requester, applied by the owner when no reservation is open (in
@@ -361,10 +365,21 @@ bool ring_is_closed(unsigned int cpu);
 void ring_end(void);
 
 /* Reader: copies the oldest complete unread block of 'cpu' into buf as
- * a data frame body (wire.md 2.1: base_ts, first, records). Returns its
- * length, or -1 when there is none, and its sequence number. Any CPU,
- * holding the exporter's lock (see the rules above). */
-long ring_read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq);
+ * a data frame body (wire.md 2.1: base_ts, first, records) and claims
+ * it. Returns its length, or -1 when there is none, its sequence number
+ * and its events. Any CPU, holding the exporter's lock (see the rules
+ * above). The events count as exported once the reader has sent them
+ * (ring_mark_sent, same lock): a reader stopped in between (a crash
+ * stops an exporting CPU) leaves them in the ring's books, lost on the
+ * target, where they really were lost, not counted as sent. */
+long ring_read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq,
+		    uint32_t *events);
+void ring_mark_sent(unsigned int cpu, uint32_t events);
+/* The same for a reader on the target that keeps what it reads (a test
+ * or check of the rings' contents): the block is never sent, so its
+ * events count as discarded in the totals (wire.md 2.4), not as lost on
+ * the wire. */
+long ring_take_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq);
 #define RING_BODY_MAX	(RING_BLOCK_SIZE + 20)	/* what ring_read_body may write */
 
 /* One CPU's totals (wire.md 2.4), read with writers and readers quiet. */

@@ -16,7 +16,10 @@ bool ring_is_closed(unsigned int cpu)
 	return !r || (!READ_ONCE(r->cur) && !READ_ONCE(r->nest));
 }
 
-long ring_read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq)
+/* *events: the block's events, once claimed; taken: the reader keeps the
+ * block (ring_take_body), so they count at once. */
+static long read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq,
+		      uint32_t *events_out, bool taken)
 {
 	struct ring_cpu *r = ring_of(cpu);
 
@@ -42,11 +45,36 @@ long ring_read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq)
 		dmb_ish();	/* the copy is done before we claim the block */
 		if (__atomic_compare_exchange_n(&r->rd_seq, &want, want + 1, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			r->exported += events;
+			*events_out = events;
+			if (taken) {
+				r->exported += events;
+				r->taken += events;
+			}
 			return (long)(len + head);
 		}
 		/* The writer took it as lost while we copied: next one. */
 	}
+}
+
+long ring_read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq,
+		    uint32_t *events)
+{
+	return read_body(cpu, buf, cap, seq, events, false);
+}
+
+void ring_mark_sent(unsigned int cpu, uint32_t events)
+{
+	struct ring_cpu *r = ring_of(cpu);
+
+	if (r)
+		r->exported += events;
+}
+
+long ring_take_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq)
+{
+	uint32_t events;
+
+	return read_body(cpu, buf, cap, seq, &events, true);
 }
 
 void ring_get_totals(unsigned int cpu, struct ring_totals *t)
@@ -59,7 +87,8 @@ void ring_get_totals(unsigned int cpu, struct ring_totals *t)
 	t->produced = ring_produced(r);
 	t->overwritten = r->overwritten;
 	t->dropped = r->dropped;
-	t->discarded = r->discarded;
-	t->in_ring = t->produced - t->dropped - t->overwritten - t->discarded - r->exported;
+	/* exported counts the taken blocks too: they leave the ring once. */
+	t->discarded = r->discarded + r->taken;
+	t->in_ring = t->produced - t->dropped - t->overwritten - r->discarded - r->exported;
 	t->blocks = r->started ? r->wr_seq + 1 : r->seq_base;
 }

@@ -66,7 +66,7 @@ uint64_t stress_count_records(uint32_t number, uintptr_t pc, uint64_t *records, 
 		struct ring_totals t;
 
 		smp_call(cpu, close_block, NULL);
-		while ((len = ring_read_body(cpu, body, sizeof(body), &seq)) >= 0) {
+		while ((len = ring_take_body(cpu, body, sizeof(body), &seq)) >= 0) {
 			struct wire_record r;
 
 			if (wire_rec_begin(&it, body, (size_t)len, NULL, NULL)) {

@@ -53,6 +53,14 @@ int bt_cov_add_frame(struct bt_cov *c, const uint8_t *body, size_t len)
 	if (len - (size_t)n1 - (size_t)n2 != bytes)
 		return -1;
 	body += n1 + n2;
+	/* A set's frames follow one another, each starting where the
+	 * last ended; a frame that does not was preceded by a lost one. */
+	if (!first)
+		c->set_end = nbits, c->set_hole = 0;
+	else if (first == c->set_end)
+		c->set_end += nbits;
+	else
+		c->set_hole = 1;
 	for (uint64_t k = 0; k < nbits; k++) {
 		uint64_t site = first + k;
 
@@ -75,6 +83,11 @@ uint64_t bt_cov_count(const struct bt_cov *c)
 	for (uint64_t s = 0; s < c->nsites; s++)
 		n += bt_cov_is_reached(c, s);
 	return n;
+}
+
+int bt_cov_set_whole(const struct bt_cov *c)
+{
+	return !c->set_hole && c->set_end >= c->nsites;
 }
 
 void bt_cov_merge(struct bt_cov *into, const struct bt_cov *from)

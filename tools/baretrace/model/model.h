@@ -186,6 +186,10 @@ struct bt_cov {
 	uint64_t nsites;		/* the image's site count */
 	uint64_t frames;		/* coverage frames merged in */
 	uint64_t beyond;		/* set bits of sites >= nsites (ignored) */
+	/* The latest set (a frame with first 0 starts one): the sites its
+	 * frames covered so far, in order, and whether one was missing. */
+	uint64_t set_end;
+	int set_hole;
 };
 
 void bt_cov_init(struct bt_cov *c, uint64_t nsites);
@@ -194,6 +198,8 @@ void bt_cov_free(struct bt_cov *c);
 int bt_cov_add_frame(struct bt_cov *c, const uint8_t *body, size_t len);
 int bt_cov_is_reached(const struct bt_cov *c, uint64_t site);
 uint64_t bt_cov_count(const struct bt_cov *c);
+/* Whether the latest set covers every site (0 when none came). */
+int bt_cov_set_whole(const struct bt_cov *c);
 /* ORs from's bits into into (same image). */
 void bt_cov_merge(struct bt_cov *into, const struct bt_cov *from);
 

@@ -83,6 +83,30 @@ static void on_coverage(struct bt_decoder *d, const struct wire_frame *f)
 		img->prev_frames++;
 }
 
+/*
+ * The target sends a whole set (every site's bit) each time; a trace
+ * whose last set lacks a frame would count the sites it covered as not
+ * reached, so it is refused. Whatever else the trace lost (ring
+ * overwrites, the suites' own tracers' events, sequence gaps of data
+ * frames) does not touch the coverage frames, which are sent apart.
+ */
+static void whole_or_die(const struct bt_cov_image *img, const char *trace)
+{
+	const struct bt_cov *c = &img->cov;
+
+	if (bt_cov_set_whole(c))
+		return;
+	if (c->set_hole)
+		bt_die(BT_EXIT_INPUT, "%s: a frame inside its last coverage set is missing "
+		       "(lost on the wire?): the sites it covered would read as not reached; "
+		       "nothing was written", trace);
+	bt_die(BT_EXIT_INPUT, "%s: its last coverage set ends at site %llu of %llu: sites "
+	       "%llu to %llu never arrived (a coverage frame lost on the wire?) and would read "
+	       "as not reached; nothing was written", trace, (unsigned long long)c->set_end,
+	       (unsigned long long)c->nsites, (unsigned long long)c->set_end,
+	       (unsigned long long)c->nsites - 1);
+}
+
 static const struct bt_visitor cov_visitor = {
 	.coverage = on_coverage,
 };
@@ -114,6 +138,8 @@ int bt_coverage(const char *const *traces, size_t ntraces, const char *const *el
 		struct bt_decoder d;
 		uint64_t frames;
 
+		for (size_t k = 0; k < nelfs; k++)
+			s.img[k].cov.set_end = 0, s.img[k].cov.set_hole = 0;
 		bt_dec_init(&d, &cov_visitor, &s);
 		s.trace = traces[i];
 		s.trace_no = i + 1;
@@ -129,6 +155,9 @@ int bt_coverage(const char *const *traces, size_t ntraces, const char *const *el
 			bt_die(BT_EXIT_INPUT, "%s has no coverage frames (was the run traced "
 			       "with trace=coverage, by an image with coverage support?); "
 			       "nothing was written", bt_file_name(traces[i]));
+		for (size_t k = 0; k < nelfs; k++)
+			if (s.img[k].last_trace == i + 1)
+				whole_or_die(&s.img[k], bt_file_name(traces[i]));
 	}
 	for (size_t i = 0; i < nelfs; i++)
 		if (s.img[i].cov.beyond)

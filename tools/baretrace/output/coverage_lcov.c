@@ -216,6 +216,8 @@ static void summary(const struct cov_list *l, const struct bt_cov_image *img, si
 		       (unsigned long long)img[i].prev_frames,
 		       (unsigned long long)bt_cov_count(&img[i].cov),
 		       (unsigned long long)img[i].cov.nsites);
+	fprintf(o, "  every trace's last coverage set is whole: events a trace lost (its rings,\n"
+		"  its sequence gaps) are other tracers' and change nothing here\n");
 	fprintf(o, "  %-28s %9s %9s %7s\n", "folder", "reached", "functions", "%");
 	for (size_t k = 0; k < nrow; k++) {
 		fprintf(o, "  %-28.*s %9llu %9llu ", (int)row[k].len, row[k].name,
