@@ -306,7 +306,7 @@ def check_stuck(h, res, tgt, cpu, flags, panic=False):
     stuck = re.findall(rf"^ *(\d+\.\d+) \|   {cpu}\) .*\b(hang_masked_step|tt_beta)\b", rep, re.M)
     if rc != 0 or len(stuck) < 100:
         why.append(f"the report has {len(stuck)} records of CPU {cpu}'s loop (status {rc})")
-    main = re.search(r"^ *(\d+\.\d+) \|   0\) [ *!#@+]*([\d.]+) us +\|  scenario_stuck\(\);$",
+    main = re.search(r"^ *(\d+\.\d+) \|   0\) [ *!#@+$]*([\d.]+) us +\|  scenario_stuck\(\);$",
                      rep, re.M)
     if "icount" in flags and not panic:
         if not main or not stuck:

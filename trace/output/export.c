@@ -96,8 +96,14 @@ static bool export_lock_wait(uint64_t us)
 
 		if (held && export_cpu_stopped((unsigned int)held - 1) &&
 		    __atomic_compare_exchange_n(&export_owner, &held, (int)cpu_id() + 1,
-						false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+						false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+			/* It may have been stopped halfway through a metadata
+			 * set (a probe's schema in its last frames): the whole
+			 * set again before the next block, or the host names
+			 * the probe's records by number alone. */
+			__atomic_store_n(&meta_pending, true, __ATOMIC_RELEASE);
 			return true;
+		}
 		if (counter_read() > end)
 			return false;
 		cpu_relax();
@@ -110,18 +116,31 @@ void export_set_pace(uint32_t baud)
 	pace_per_tick = baud ? baud / 10 / time_tick_hz() + 1 : 0;
 }
 
-void export_send(unsigned int type, unsigned int cpu, uint64_t seq,
-		 const uint8_t *b, size_t len)
+/* The frame's line bytes into escaped[]: their count, 0 if it does not fit. */
+static size_t frame_build(unsigned int type, unsigned int cpu, uint64_t seq,
+			  const uint8_t *b, size_t len)
 {
 	size_t n = wire_frame_build(payload, sizeof(payload), type, cpu, seq, b, len);
-	size_t e = n ? wire_escape_masked(escaped, sizeof(escaped), payload, n) : 0;
 
-	if (!e)
-		return;
+	return n ? wire_escape_masked(escaped, sizeof(escaped), payload, n) : 0;
+}
+
+static void frame_write(size_t e)
+{
 	console_write_raw(escaped, e);
 	stats.frames++;
 	stats.bytes += e;
 	__atomic_fetch_sub(&budget, (int64_t)e, __ATOMIC_RELAXED);
+}
+
+bool export_send(unsigned int type, unsigned int cpu, uint64_t seq,
+		 const uint8_t *b, size_t len)
+{
+	size_t e = frame_build(type, cpu, seq, b, len);
+
+	if (e)
+		frame_write(e);
+	return e != 0;
 }
 
 static void send_meta(void)
@@ -182,20 +201,26 @@ static bool send_one_block(void)
 		unsigned int cpu = (next_cpu + k) % n;
 		uint64_t seq;
 		uint32_t events;
-		/* Claimed, sent and counted with interrupts masked: a crash's
-		 * stop request (an SGI) lands before or after, so a block is
-		 * never counted sent without going out, nor the reverse. */
-		unsigned long flags = irq_save();
 		long len = ring_read_body(cpu, body, sizeof(body), &seq, &events);
 
-		if (len < 0) {
-			irq_restore(flags);
+		if (len < 0)
 			continue;
-		}
 		meta_due();	/* asked for while this block filled */
-		export_send(WIRE_FRAME_DATA, cpu, seq, body, (size_t)len);
-		ring_mark_sent(cpu, events);
-		irq_restore(flags);
+		size_t e = frame_build(WIRE_FRAME_DATA, cpu, seq, body, (size_t)len);
+
+		if (e) {
+			/* Written and counted with interrupts masked (the UART
+			 * write masks them anyway): a crash's stop request (an
+			 * SGI) lands before the frame goes out, and its events
+			 * stay the ring's, lost on the target, or after they
+			 * count as sent; never a block counted sent that did not
+			 * go out, nor the reverse. */
+			unsigned long flags = irq_save();
+
+			frame_write(e);
+			ring_mark_sent(cpu, events);
+			irq_restore(flags);
+		}
 		stats.blocks++;
 		next_cpu = cpu + 1;
 		if (++since_meta >= META_EVERY)

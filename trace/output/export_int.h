@@ -15,7 +15,7 @@
 #define EXPORT_PAYLOAD_MAX	(RING_BLOCK_SIZE + 64)	/* a frame body, at most */
 
 /* One frame onto the UART, counted in the exporter's stats. */
-void export_send(unsigned int type, unsigned int cpu, uint64_t seq,
+bool export_send(unsigned int type, unsigned int cpu, uint64_t seq,
 		 const uint8_t *b, size_t len);
 /* The metadata set; returns the frames it took. */
 unsigned int export_send_meta(void);
