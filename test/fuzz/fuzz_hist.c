@@ -1,4 +1,4 @@
-/* sources: tools/baretrace/model/hist.c wire/wire.c tools/baretrace/util.c kernel/lib/nearest.c */
+/* sources: tools/baretrace/model/hist.c wire/wire.c tools/baretrace/base/util.c kernel/lib/nearest.c */
 /*
  * test/fuzz/fuzz_hist.c: any bytes as the body of a duration-histogram
  * frame (type 10, docs/wire.md 2.12), read by the host tool

@@ -7,7 +7,7 @@
 #ifndef TOOLS_BARETRACE_INPUT_INPUT_H
 #define TOOLS_BARETRACE_INPUT_INPUT_H
 
-#include "../model/symtab.h"
+#include "../decode/symtab.h"
 
 /* ---- tracefile.c ------------------------------------------------------- */
 

@@ -171,7 +171,7 @@ void bt_json_ns(FILE *f, uint64_t ns);
 /* "args":["0x1",...]: register values in hex */
 void bt_json_args(FILE *f, const int64_t *v, unsigned n);
 
-#include "report.h"	/* `baretrace report`: its queues, plan and layouts */
+#include "report/report.h"	/* `baretrace report`: its queues, plan and layouts */
 
 /* ---- stats_sort.c ------------------------------------------------------ */
 
@@ -309,7 +309,7 @@ void bt_ctf_metadata(FILE *f, struct bt_decoder *d, const uint8_t uuid[16]);
 /* The trace's UUID: the same trace file always gets the same one. */
 void bt_ctf_uuid(const char *trace, uint8_t uuid[16]);
 
-#include "bt_tracecmd.h"
+#include "export/bt_tracecmd.h"
 
 /* ---- coverage.c, coverage_lcov.c ------------------------------------------ */
 
