@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/baretrace/bt.h"
 #include "fuzz.h"
+#include "../../tools/baretrace/model/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -16,8 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/baretrace/bt.h"
 #include "fuzz.h"
+#include "../../tools/baretrace/model/model.h"
+#include "../../wire/wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

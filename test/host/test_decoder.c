@@ -1,4 +1,4 @@
-/* sources: wire/wire.c wire/wire_syms.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c tools/baretrace/decode/decode.c tools/baretrace/decode/clock.c tools/baretrace/decode/books.c tools/baretrace/decode/prev.c tools/baretrace/decode/meta.c tools/baretrace/decode/symtab.c tools/baretrace/output/render/render.c wire/wire_fmt.c tools/baretrace/input/tracefile.c tools/baretrace/base/util.c kernel/lib/nearest.c */
+/* sources: wire/wire.c wire/wire_syms.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c tools/baretrace/decode/decode.c tools/baretrace/decode/decode_file.c tools/baretrace/decode/loss.c tools/baretrace/decode/units.c tools/baretrace/decode/clock.c tools/baretrace/decode/books.c tools/baretrace/decode/prev.c tools/baretrace/decode/meta.c tools/baretrace/decode/symtab.c tools/baretrace/output/render/render.c wire/wire_fmt.c tools/baretrace/input/tracefile.c tools/baretrace/base/util.c kernel/lib/nearest.c */
 /*
  * test/host/test_decoder.c: the host tool's frame decoder
  * (tools/baretrace/decode/decode.c, books.c) and what it builds on:
@@ -10,9 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/baretrace/bt.h"
 #include "../../wire/wire_syms.h"
 #include "tap.h"
+#include "../../tools/baretrace/base/util.h"
+#include "../../tools/baretrace/decode/decode.h"
+#include "../../tools/baretrace/decode/symtab.h"
+#include "../../tools/baretrace/decode/units.h"
+#include "../../tools/baretrace/output/render/render.h"
 
 /* What the visitor saw, in order, as text: "r0:k1 " "gap1:3 " ... */
 static char seen[4096];

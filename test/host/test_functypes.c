@@ -17,8 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../tools/baretrace/bt.h"
 #include "tap.h"
+#include "../../tools/baretrace/decode/decode.h"
+#include "../../tools/baretrace/decode/symtab.h"
+#include "../../tools/baretrace/model/model.h"
+#include "../../tools/baretrace/output/render/render.h"
+#include "../../wire/wire.h"
 
 #define FIXTURE	"build/host/functypes_fixture.elf"
 #define PLAIN	"build/host/functypes_plain.elf"

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/util.c: messages, exit statuses and memory for the
+ * tools/baretrace/base/util.c: messages, exit statuses and memory for the
  * host tool. Out of memory is fatal: the tool holds bounded state, so
  * running out means something is badly wrong, not a case to recover.
  */
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../bt.h"
 #include "nearest.h"
+#include "util.h"
 
 void (*bt_before_message)(void);
 

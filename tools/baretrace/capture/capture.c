@@ -1,9 +1,9 @@
 /*
- * tools/baretrace/input/capture.c: `baretrace capture`. Splits the UART stream
- * (wire/wire.c's stream decoder): console text goes to stdout as it
- * arrives, each frame that passed its CRC is appended to the trace file
- * and flushed, so the file is valid whenever the capture stops. Stops at
- * an end-of-stream frame, end of input, or SIGTERM/SIGHUP.
+ * tools/baretrace/capture/capture.c: `baretrace capture`. Splits the UART
+ * stream (wire/wire.c's stream decoder): console text goes to stdout as it
+ * arrives, each frame that passed its CRC is appended to the trace file and
+ * flushed, so the file is valid whenever the capture stops. Stops at an
+ * end-of-stream frame, end of input, or SIGTERM/SIGHUP.
  *
  * SIGINT (or Ctrl-C typed on a raw terminal), and --timeout S when it
  * passes, ask the target to end the run (the end request,
@@ -40,9 +40,12 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "../bt.h"
 #include "capture.h"
 #include "outcome.h"
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
+#include "../input/tracefile.h"
 
 #define STATUS_MS	250
 #define DRAIN_S		3.0	/* after the END frame, for QEMU to exit */
@@ -73,7 +76,6 @@ static int ms_until(double t)
 
 	return ms < 0 ? 0 : (int)ms;
 }
-
 
 static uint64_t lost_so_far(const struct bt_decoder *d)
 {

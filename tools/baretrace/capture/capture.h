@@ -1,15 +1,32 @@
 /*
- * tools/baretrace/input/capture.h: the pieces of `capture` as capture.c
- * uses them: the byte sources (capture_src.c), the way back to the
- * target for keystrokes (capture_keys.c) and the --exec driver
- * (capture_exec.c).
+ * tools/baretrace/capture/capture.h: the capture command (capture.c) and
+ * its pieces as capture.c uses them: the byte sources (capture_src.c), the
+ * way back to the target for keystrokes (capture_keys.c) and the --exec
+ * driver (capture_exec.c).
  */
 #ifndef TOOLS_BARETRACE_CAPTURE_H
 #define TOOLS_BARETRACE_CAPTURE_H
 
 #include <sys/types.h>
 
-#include "../bt.h"
+#include "../../../wire/wire.h"
+#include "../decode/decode.h"
+
+struct bt_capture_opts {
+	const char *serial, *file, *out;
+	const char *log;	/* --log: a copy of what goes to stdout, or NULL */
+	unsigned baud;
+	char **qemu_argv;
+	char **exec;		/* --exec: shell commands, in order */
+	int n_exec;
+	double exec_timeout;	/* seconds for each prompt */
+	double timeout;		/* --timeout: seconds, then the end request (hang); 0 none */
+};
+
+/* capture_exec.c: splits one --exec value at ';' onto cmds[0..*n): 0, or -1 with *why a
+ * usage message (one %s: the value) for an empty or multi-line command. */
+int bt_exec_add(char ***cmds, int *n, const char *arg, const char **why);
+int bt_capture(const struct bt_capture_opts *o);
 
 /*
  * A readable fd for the source; *child is QEMU's pid, or 0; *to_target

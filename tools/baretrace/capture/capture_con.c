@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/input/capture_con.c: the console side of `capture`.
+ * tools/baretrace/capture/capture_con.c: the console side of `capture`.
  * The target's console text goes to stdout (and, with --log FILE, to
  * that file too: one writer, so the copy is in the order of stdout);
  * the capture's own lines go to stderr. With -o - the trace takes
@@ -24,8 +24,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../bt.h"
 #include "capture.h"
+#include "../base/util.h"
 
 static FILE *log_file;
 static const char *log_path;

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/input/capture_exec.c: `capture --exec`, the target's
+ * tools/baretrace/capture/capture_exec.c: `capture --exec`, the target's
  * shell driven from the host. The shell (kernel/shell/shell.c) prints its
  * prompt "bt> " at the start of a line whenever it waits for a line; so
  * the first prompt says the shell is up, and each later one that the
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
 #include "capture.h"
+#include "../base/util.h"
 
 void bt_exec_init(struct bt_exec *e, char **cmd, int n, double timeout, double now)
 {

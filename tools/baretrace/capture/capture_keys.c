@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/input/capture_keys.c: the capture's way back to the
+ * tools/baretrace/capture/capture_keys.c: the capture's way back to the
  * target. Keystrokes (or, when stdin is no terminal, whatever stdin
  * holds) and --exec commands are queued here and written to the target
  * as fast as it takes them, never blocking the capture: the fd toward
@@ -24,9 +24,9 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "../bt.h"
 #include "capture.h"
 #include "outcome.h"
+#include "../base/util.h"
 
 static struct termios saved;
 static int saved_valid;

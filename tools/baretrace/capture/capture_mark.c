@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/input/capture_mark.c: the capture's mark. A baretrace
+ * tools/baretrace/capture/capture_mark.c: the capture's mark. A baretrace
  * shell refuses the commands that would start trace frames on a console
  * nothing captures (trace/control/console_gate.c), so the capture tells
  * the target it is there: DLE, CAN, 'c' (docs/serial-line.md), which the
@@ -19,7 +19,6 @@
  */
 #include <string.h>
 
-#include "../bt.h"
 #include "capture.h"
 
 static const uint8_t mark[3] = { 0x10, 0x18, 'c' };

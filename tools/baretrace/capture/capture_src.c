@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/input/capture_src.c: where `capture` reads the UART from: a
+ * tools/baretrace/capture/capture_src.c: where `capture` reads the UART from: a
  * serial port set raw at a baud rate, a file holding a raw log, or the
  * stdout of a QEMU it starts (QEMU's serial line with -nographic or
  * -serial stdio). The line goes both ways: what capture_keys.c writes
@@ -14,8 +14,8 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "../bt.h"
 #include "capture.h"
+#include "../base/util.h"
 
 static const struct {
 	unsigned baud;

@@ -1,12 +1,12 @@
 /*
- * tools/baretrace/input/capture_sum.c: the summary `baretrace capture`
+ * tools/baretrace/capture/capture_sum.c: the summary `baretrace capture`
  * prints as it stops (capture.c): what arrived, and where every event
  * the target produced went.
  */
 #include <stdio.h>
 
-#include "../bt.h"
 #include "capture.h"
+#include "../decode/decode.h"
 
 /*
  * Two lines that scripts parse (keep the wording; a count of one is

@@ -1,11 +1,11 @@
 /*
- * tools/baretrace/input/clock.c: what the trace's clock counted, noted by
+ * tools/baretrace/decode/clock.c: what the trace's clock counted, noted by
  * the capture in the trace file (docs/wire.md 2.13, frame type 11). The
  * target cannot tell: its counter reads the same whether QEMU's virtual
  * clock follows the host's time or counts instructions (-icount). The
  * capture can, when it started QEMU itself (--qemu): the note says which,
  * with -icount's shift, so stats --diff knows its figures are exact
- * instruction counts (output/stats_diff.c). A capture from a serial line
+ * instruction counts (output/stats/stats_diff.c). A capture from a serial line
  * notes a board's own counter; a file without a note (older captures,
  * --file) says nothing, and its clock is "not known".
  *
@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
+#include "../../../wire/wire.h"
+
+#include "decode.h"
 
 enum { KEY_CLOCK = 1, KEY_SHIFT = 2, KEY_SLEEP_OFF = 3, KEY_ADAPTIVE = 4 };
 

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/input/decode.c: checked frames, in stream order, to records.
+ * tools/baretrace/decode/decode.c: checked frames, in stream order, to records.
  *
  * Keeps what the stream says about itself (metadata, symbol dumps), the
  * per-CPU sequence numbers that reveal missing frames, each block's
@@ -11,7 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+
+#include "decode.h"
+#include "symtab.h"
 
 /* Commands that show string arguments (report) set it: the others never
  * see subtype-6 records, as if they were of a later version. */
@@ -29,21 +33,6 @@ void bt_dec_init(struct bt_decoder *d, const struct bt_visitor *v, void *user)
 	bt_symtab_init(&d->syms);
 	if (bt_dec_stage)	/* host-side filters, if any (model/filter.c) */
 		bt_dec_stage->attach(d);
-}
-
-uint64_t bt_freq(const struct bt_decoder *d)
-{
-	return d->meta.freq ? d->meta.freq : 1000000000;
-}
-
-const char *bt_func_name(struct bt_decoder *d, uint64_t site, char *buf, size_t n)
-{
-	return bt_site_name(&d->syms, site, buf, n);
-}
-
-uint64_t bt_events(const struct bt_decoder *d)
-{
-	return d->records;
 }
 
 static int event_types(void *ctx, uint64_t id, const uint8_t **types)

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/input/meta.c: metadata frames (docs/wire.md section 2.2).
+ * tools/baretrace/decode/meta.c: metadata frames (docs/wire.md section 2.2).
  *
  * The target repeats its metadata every few hundred frames, so parsing
  * merges: a repeated definition changes nothing, a changed tracepoint
@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+
+#include "decode.h"
 
 #define MAX_DEFS	4096
 

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/input/prev.c: the previous boot's trace (docs/wire.md
+ * tools/baretrace/decode/prev.c: the previous boot's trace (docs/wire.md
  * 2.10): what a boot that ended in a reset left in RAM, sent by the next
  * boot before its own. Its books are its own: the events that boot
  * recorded before the reset (the summary frame) are those decoded here,
@@ -9,7 +9,10 @@
  */
 #include <string.h>
 
-#include "../bt.h"
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+
+#include "decode.h"
 
 int bt_prev_info(struct bt_decoder *d, const struct wire_frame *f)
 {

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/model/symtab.c: function names, by callsite index and by
+ * tools/baretrace/decode/symtab.c: function names, by callsite index and by
  * address, filled from an ELF (elf_syms.c) or from symbol-dump frames
  * (docs/wire.md section 2.3).
  *
@@ -14,8 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
 #include "../../../wire/wire_syms.h"
+#include "../base/util.h"
+#include "symtab.h"
 
 /* Sites beyond this in a dump are taken as damage, not a real image. */
 #define MAX_SITES	(1u << 20)

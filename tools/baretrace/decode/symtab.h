@@ -1,10 +1,13 @@
 /*
- * tools/baretrace/model/symtab.h: function names by site and by address
- * (symtab.c), from symbol dumps or an ELF's .bt_tables (elf_syms.c).
- * Included through bt.h.
+ * tools/baretrace/decode/symtab.h: function names by site and by address
+ * (symtab.c), from the stream's symbol dumps (the decoder fills it) or
+ * an ELF's .bt_tables (model/elf_syms.c).
  */
-#ifndef TOOLS_BARETRACE_MODEL_SYMTAB_H
-#define TOOLS_BARETRACE_MODEL_SYMTAB_H
+#ifndef TOOLS_BARETRACE_DECODE_SYMTAB_H
+#define TOOLS_BARETRACE_DECODE_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 /* ---- symtab.c, elf_syms.c ---------------------------------------------- */
 
@@ -55,4 +58,4 @@ const char *bt_caller_raw(struct bt_symtab *t, uint64_t caller);
  */
 void bt_symtab_load_elf(struct bt_symtab *t, const char *path, uint32_t *hash);
 
-#endif /* TOOLS_BARETRACE_MODEL_SYMTAB_H */
+#endif /* TOOLS_BARETRACE_DECODE_SYMTAB_H */

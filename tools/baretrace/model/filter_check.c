@@ -12,6 +12,10 @@
 #include <string.h>
 
 #include "filter_int.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
+#include "../decode/symtab.h"
+#include "model.h"
 
 static int names_any(const struct bt_symtab *t, const char *glob)
 {

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "filter_int.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
 
 /* ---- the queue ------------------------------------------------------------ */
 

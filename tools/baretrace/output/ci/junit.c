@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/junit.c: writes JUnit XML (the shape: junit.h).
+ * tools/baretrace/output/ci/junit.c: writes JUnit XML (the shape: junit.h).
  *
  * Names and texts come from a target's console and from symbol names, so
  * anything may be in them: escaping keeps the file well-formed XML 1.0
@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "../../bt.h"
 #include "junit.h"
+#include "../../base/util.h"
 
 static char *dup_or_null(const char *s)
 {

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/junit.h: JUnit XML, the test report CI systems
+ * tools/baretrace/output/ci/junit.h: JUnit XML, the test report CI systems
  * read (GitLab's artifacts:reports:junit, GitHub actions that publish
  * test results, Jenkins). junit.c writes it; ktap.c (`baretrace ktap`)
  * and junit_gate.c (`stats --diff --junit`) make the cases.

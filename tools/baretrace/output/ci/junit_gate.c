@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/junit_gate.c: the verdicts of `stats --diff
+ * tools/baretrace/output/ci/junit_gate.c: the verdicts of `stats --diff
  * --fail-above PCT` as JUnit cases (see junit_gate.h). Suite and
  * classname "stats-diff", a case per function, named as the function;
  * a failed one's message "FUNC grew more than PCT%: total +30.0%", its
@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
 #include "junit_gate.h"
+#include "../../base/util.h"
+#include "junit.h"
 
 #define GATE_SUITE	"stats-diff"
 

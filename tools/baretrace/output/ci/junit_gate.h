@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/junit_gate.h: `stats --diff --junit FILE`, the
+ * tools/baretrace/output/ci/junit_gate.h: `stats --diff --junit FILE`, the
  * gate's verdicts as JUnit XML (junit.h): one testcase per function the
  * diff compared, failed when --fail-above found it over. stats_diff.c
  * hands over each row's verdict; the figures come in its units.

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/ktap.c: reading the KTAP results in a run's
+ * tools/baretrace/output/ci/ktap.c: reading the KTAP results in a run's
  * console text (kernel/ktest.c prints them), line by line, into JUnit
  * cases (junit.h) for `baretrace ktap LOG [--junit FILE]` (ktap_cmd.c):
  * one testcase per KTAP test, its "# " diagnostic lines the failure's
@@ -31,8 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
 #include "ktap_int.h"
+#include "../../base/util.h"
+#include "junit.h"
 
 void ktap_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 {

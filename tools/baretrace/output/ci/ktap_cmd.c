@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/ktap_cmd.c: the command `baretrace ktap LOG
+ * tools/baretrace/output/ci/ktap_cmd.c: the command `baretrace ktap LOG
  * [--junit FILE] [--suite NAME]` (what it reads: ktap.c): reads the
  * log, adds the "run" case when the run did not end as planned, prints
  * the summary and writes the JUnit file (junit.c). The exit status is
@@ -10,6 +10,10 @@
 
 #include "../../bt.h"
 #include "ktap_int.h"
+#include "../../base/util.h"
+#include "../../input/tracefile.h"
+#include "junit.h"
+#include "ktap.h"
 
 static char *read_log(const char *path, size_t *n)
 {

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/ktap_int.h: what ktap.c (reading KTAP lines)
+ * tools/baretrace/output/ci/ktap_int.h: what ktap.c (reading KTAP lines)
  * and ktap_cmd.c (the command: the log, the "run" case, the summary and
  * the JUnit file) share. The reading rules are in ktap.c's comment.
  */

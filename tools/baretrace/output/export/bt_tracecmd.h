@@ -1,10 +1,13 @@
 /*
- * tools/baretrace/output/bt_tracecmd.h: the trace-cmd .dat export's
- * pieces (export_tracecmd*.c), shared among its files. Included by
- * bt_out.h, after what it builds on.
+ * tools/baretrace/output/export/bt_tracecmd.h: the trace-cmd .dat export's
+ * pieces (export_tracecmd*.c), shared among its files, and CTF's
+ * (export_ctf.c, ctf_packet.c).
  */
 #ifndef TOOLS_BARETRACE_BT_TRACECMD_H
 #define TOOLS_BARETRACE_BT_TRACECMD_H
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
 
 /* ---- export_tracecmd*.c: trace-cmd.dat version 6 ----------------------- */
 
@@ -82,11 +85,12 @@ struct bt_tc_field {
 	unsigned offset, size;
 	int is_signed;
 };
-/* An event's format text (tracefs' events/SYS/EV/format) into t. */
+/* export_tracecmd_fmt.c: an event's format text (tracefs'
+ * events/SYS/EV/format) into t; text appended to a buffer. */
 void bt_tc_format_text(struct bt_tc_buf *t, const char *name, unsigned id,
 		       const struct bt_tc_field *f, unsigned n, const char *print);
 void bt_tc_printf(struct bt_tc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A tracepoint's event layout (export_tracecmd.c): off[i] is field i's
+/* A tracepoint's event layout: off[i] is field i's
  * offset (integers 8 bytes from offset 8, then a 4-byte __data_loc per
  * string); returns (and stores in *fixed) where string bytes start. */
 unsigned bt_tc_layout(const struct bt_schema *sc, unsigned *off, unsigned *fixed);

@@ -1,17 +1,19 @@
 /*
- * tools/baretrace/output/chrome_calls.c: the order in which export_chrome.c
- * writes complete events. Viewers nest them by time and, when a caller
- * and its callee start on the same tick, by file order: the caller must
- * come first. Exits arrive callee first, so each CPU's calls are held and
- * written sorted by start, longest first, then latest to return first (a
- * caller returns after its callees). Past BT_CALLS_HOLD held calls the
- * earliest half goes out; only a caller that starts on the very tick of
- * a callee written that early can then land after it.
+ * tools/baretrace/output/export/chrome_calls.c: the order in which
+ * export_chrome.c writes complete events. Viewers nest them by time and,
+ * when a caller and its callee start on the same tick, by file order: the
+ * caller must come first. Exits arrive callee first, so each CPU's calls
+ * are held and written sorted by start, longest first, then latest to
+ * return first (a caller returns after its callees). Past BT_CALLS_HOLD
+ * held calls the earliest half goes out; only a caller that starts on the
+ * very tick of a callee written that early can then land after it.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../base/util.h"
+
+#include "export.h"
 
 static int call_order(const void *a, const void *b)
 {

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/chrome_fields.c: a tracepoint record as Chrome
+ * tools/baretrace/output/export/chrome_fields.c: a tracepoint record as Chrome
  * trace-event JSON (export_chrome.c writes the rest). The event's "cat"
  * is "tracepoint,SYSTEM" for a "system:event" name, so a viewer can
  * filter on either; its fields become typed "args" members: integers as
@@ -10,7 +10,12 @@
  */
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../decode/decode.h"
+#include "../../decode/units.h"
+#include "../render/render.h"
+
+#include "export.h"
 
 /* One field: its value as a number or as bytes (a string's). */
 struct field {

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/coverage.c: the coverage command. Reads the
+ * tools/baretrace/output/export/coverage.c: the coverage command. Reads the
  * coverage frames (types 8 and 9, docs/wire.md 2.11) of one or more
  * traces, ORs them per image, and hands the result to coverage_lcov.c
  * for the lcov tracefile and the per-folder summary.
@@ -16,6 +16,13 @@
 #include <string.h>
 
 #include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/symtab.h"
+#include "../../input/tracefile.h"
+#include "../../model/model.h"
+#include "export.h"
 
 struct cov_state {
 	struct bt_cov_image *img;

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/coverage_lcov.c: the coverage command's output.
+ * tools/baretrace/output/export/coverage_lcov.c: the coverage command's output.
  * Every patchable function of every image, with its source file and line
  * (srcmap.c), merged by file and name (a function of two boards' images
  * is reached if either reached it), written as lcov tracefile data, then
@@ -23,7 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../base/util.h"
+#include "../../decode/symtab.h"
+#include "../../model/model.h"
+
+#include "export.h"
 
 struct cov_fn {
 	char *file;		/* absolute where DWARF says so */

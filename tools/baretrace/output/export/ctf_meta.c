@@ -1,11 +1,11 @@
 /*
- * tools/baretrace/output/ctf_meta.c: the TSDL metadata of a CTF 1.8 export
- * (export_ctf.c writes the streams it describes). Fixed event classes for
- * the record kinds and the known extension records (arguments, stack
- * traces, fired triggers), then one class per tracepoint schema slot, its
- * fields named as the schema says (prefixed '_', which CTF readers strip,
- * so a field may be called like a TSDL keyword), and one class per probe
- * schema, "probe:NAME" with its fetches by name.
+ * tools/baretrace/output/export/ctf_meta.c: the TSDL metadata of a CTF 1.8
+ * export (export_ctf.c writes the streams it describes). Fixed event
+ * classes for the record kinds and the known extension records (arguments,
+ * stack traces, fired triggers), then one class per tracepoint schema slot,
+ * its fields named as the schema says (prefixed '_', which CTF readers
+ * strip, so a field may be called like a TSDL keyword), and one class per
+ * probe schema, "probe:NAME" with its fetches by name.
  *
  * The clock counts nanoseconds (freq 1000000000, offset 0: time since
  * the counter started, as the target's report shows it); its description
@@ -16,7 +16,13 @@
  */
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../decode/decode.h"
+#include "../../decode/units.h"
+#include "../../input/tracefile.h"
+#include "../render/render.h"
+
+#include "export.h"
 
 static const char prologue[] =
 	"/* CTF 1.8 */\n\n"

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/ctf_packet.c: the CTF packets of export_ctf.c:
+ * tools/baretrace/output/export/ctf_packet.c: the CTF packets of export_ctf.c:
  * little-endian, byte-aligned values appended to the packet being
  * built, the event header and context, and each packet's header and
  * context filled in when it closes (the layout ctf_meta.c describes).
@@ -7,7 +7,11 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/units.h"
+
+#include "bt_tracecmd.h"
 
 #define CTF_MAGIC	0xC1FC1FC1u
 #define CONTEXT_AT	24	/* packet context follows the 24-byte header */

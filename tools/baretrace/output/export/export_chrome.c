@@ -1,17 +1,17 @@
 /*
- * tools/baretrace/output/export_chrome.c: Chrome trace-event JSON, which the
- * Perfetto UI and chrome://tracing load. One process, one thread per
- * CPU named "CPU n", tid = n + 1: some readers take tid 0 for "no
+ * tools/baretrace/output/export/export_chrome.c: Chrome trace-event JSON,
+ * which the Perfetto UI and chrome://tracing load. One process, one thread
+ * per CPU named "CPU n", tid = n + 1: some readers take tid 0 for "no
  * thread" (Perfetto once merged it with the process). Every event has a
  * "cat": graph, function, tracepoint,SYSTEM (chrome_fields.c), printf,
- * args, stacktrace, trigger, lost, counter. A graph exit carries its duration, so each
- * call becomes one complete ("X") event from ts - duration, with or
- * without its entry (threshold mode); calls still open at the end
- * become "B" events with no end. Function entries, tracepoints,
- * messages, losses, stack traces and fired triggers are instants.
- * Arguments go in the args of their call's event, whether recorded just
- * after its entry (docs/wire.md 2.6) or just before it. Times are
- * microseconds with nanosecond decimals.
+ * args, stacktrace, trigger, lost, counter. A graph exit carries its
+ * duration, so each call becomes one complete ("X") event from ts -
+ * duration, with or without its entry (threshold mode); calls still open at
+ * the end become "B" events with no end. Function entries, tracepoints,
+ * messages, losses, stack traces and fired triggers are instants. Arguments
+ * go in the args of their call's event, whether recorded just after its
+ * entry (docs/wire.md 2.6) or just before it. Times are microseconds with
+ * nanosecond decimals.
  *
  * Spans come from callstack.c, widened so a caller always contains its
  * callees; chrome_calls.c holds them to write in the order viewers need.
@@ -19,7 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/symtab.h"
+#include "../../decode/units.h"
+#include "../../model/model.h"
+#include "../render/render.h"
+
+#include "export.h"
 
 struct chrome {
 	FILE *f;

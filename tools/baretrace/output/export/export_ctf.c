@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/export_ctf.c: a CTF 1.8 trace directory that
+ * tools/baretrace/output/export/export_ctf.c: a CTF 1.8 trace directory that
  * babeltrace2 and Trace Compass read: `metadata` (TSDL, ctf_meta.c) and
  * one binary stream file `stream_N` per CPU.
  *
@@ -31,7 +31,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/symtab.h"
+#include "../../decode/units.h"
+#include "../render/render.h"
+
+#include "bt_tracecmd.h"
+#include "export.h"
 
 /* A function's address for addr fields (see the head of the file). */
 static uint64_t site_addr(struct bt_decoder *d, uint64_t site)

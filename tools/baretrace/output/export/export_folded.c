@@ -1,6 +1,7 @@
 /*
- * tools/baretrace/output/export_folded.c: folded stacks, one "a;b;c value" line
- * per distinct stack, sorted, for flamegraph.pl, speedscope and inferno.
+ * tools/baretrace/output/export/export_folded.c: folded stacks, one "a;b;c
+ * value" line per distinct stack, sorted, for flamegraph.pl, speedscope and
+ * inferno.
  *
  * The stacks are flame.c's tree (flame_source.c picks the records). With
  * graph records the value is the self time in nanoseconds of the
@@ -15,7 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/units.h"
+#include "../../model/flame.h"
+#include "../../model/model.h"
+
+#include "export.h"
 
 struct line {
 	char *key;

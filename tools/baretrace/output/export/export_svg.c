@@ -1,11 +1,11 @@
 /*
- * tools/baretrace/output/export_svg.c: `export --format=svg`, a flame graph in
- * one self-contained SVG file that a browser opens as it is: no external
- * fonts, styles or scripts; its own script (svg_script.c) zooms on a
- * click, searches, and shows the hovered frame on a details line. The
- * root ("all") is at the bottom and each frame sits on its caller,
- * children sorted by name so stacks line up. Hovering a frame shows its
- * <title>: name, calls, time and share.
+ * tools/baretrace/output/export/export_svg.c: `export --format=svg`, a
+ * flame graph in one self-contained SVG file that a browser opens as it is:
+ * no external fonts, styles or scripts; its own script (svg_script.c) zooms
+ * on a click, searches, and shows the hovered frame on a details line. The
+ * root ("all") is at the bottom and each frame sits on its caller, children
+ * sorted by name so stacks line up. Hovering a frame shows its <title>:
+ * name, calls, time and share.
  *
  * With --per-cpu each CPU gets a panel of its own, one above the other,
  * its "CPU n" frame at the bottom of the panel spanning the full width:
@@ -25,7 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/units.h"
+#include "../../model/flame.h"
+
+#include "export.h"
 
 #define SVG_W		1200.0
 #define MARGIN		10.0

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/export_tracecmd.c: `baretrace export
+ * tools/baretrace/output/export/export_tracecmd.c: `baretrace export
  * --format=trace-cmd`, a trace-cmd.dat version 6 file that `trace-cmd
  * report` prints and KernelShark opens.
  *
@@ -40,7 +40,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/symtab.h"
+#include "../../decode/units.h"
+#include "../../model/model.h"
+#include "../render/render.h"
+
+#include "bt_tracecmd.h"
 
 struct tc_export {
 	struct bt_tc_cpu cpu[BT_MAX_CPUS];
@@ -50,21 +58,6 @@ struct tc_export {
 	uint64_t base;
 	struct bt_tc_typed *typed;
 };
-
-unsigned bt_tc_layout(const struct bt_schema *sc, unsigned *off, unsigned *fixed)
-{
-	unsigned at = 8;
-
-	for (unsigned pass = 0; pass < 2; pass++)	/* integers, then strings */
-		for (unsigned i = 0; i < sc->nfields; i++)
-			if ((sc->fields[i].type == WIRE_FIELD_STRING) == pass) {
-				off[i] = at;
-				at += pass ? 4 : 8;
-			}
-	if (fixed)
-		*fixed = at;
-	return at;
-}
 
 static void put_le(uint8_t *p, uint64_t v, unsigned n)
 {

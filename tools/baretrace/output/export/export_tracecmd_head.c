@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/export_tracecmd_head.c: the header of a
+ * tools/baretrace/output/export/export_tracecmd_head.c: the header of a
  * trace-cmd.dat version 6 file (trace-cmd.dat.v6(5)), everything before
  * the per-CPU ring-buffer pages: magic and version, the page and event
  * header descriptions, the event formats (ftrace's own events, then one
@@ -18,7 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/symtab.h"
+#include "../render/render.h"
+
+#include "bt_tracecmd.h"
 
 static void put(struct bt_tc_buf *b, const void *p, size_t n)
 {
@@ -36,47 +42,11 @@ static void put_le(struct bt_tc_buf *b, uint64_t v, unsigned n)
 	put(b, x, n);
 }
 
-void bt_tc_printf(struct bt_tc_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	b->p = bt_grow(b->p, &b->cap, b->len + (size_t)n + 1, 1);
-	va_start(ap, fmt);
-	vsnprintf((char *)b->p + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
 /* A section of text after its size in 'size_bytes' bytes. */
 static void put_sized(struct bt_tc_buf *b, const struct bt_tc_buf *text, unsigned size_bytes)
 {
 	put_le(b, text->len, size_bytes);
 	put(b, text->p, text->len);
-}
-
-void bt_tc_format_text(struct bt_tc_buf *t, const char *name, unsigned id,
-		       const struct bt_tc_field *f, unsigned n, const char *print)
-{
-	static const struct bt_tc_field common[] = {
-		{ "unsigned short common_type", 0, 2, 0 },
-		{ "unsigned char common_flags", 2, 1, 0 },
-		{ "unsigned char common_preempt_count", 3, 1, 0 },
-		{ "int common_pid", 4, 4, 1 },
-	};
-
-	t->len = 0;
-	bt_tc_printf(t, "name: %s\nID: %u\nformat:\n", name, id);
-	for (unsigned i = 0; i < 4 + n; i++) {
-		const struct bt_tc_field *x = i < 4 ? &common[i] : &f[i - 4];
-
-		bt_tc_printf(t, "%s\tfield:%s;\toffset:%u;\tsize:%u;\tsigned:%d;\n",
-			     i == 4 ? "\n" : "", x->decl, x->offset, x->size, x->is_signed);
-	}
-	bt_tc_printf(t, "\nprint fmt: %s\n", print);
 }
 
 static void ftrace_formats(struct bt_tc_buf *b, struct bt_tc_buf *t)

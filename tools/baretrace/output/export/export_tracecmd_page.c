@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/export_tracecmd_page.c: one CPU's events as the
+ * tools/baretrace/output/export/export_tracecmd_page.c: one CPU's events as the
  * Linux ring buffer lays them out in pages (trace-cmd.dat(5), "CPU
  * DATA"), the layout export_tracecmd_head.c's header_page and
  * header_event texts describe.
@@ -29,7 +29,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../bt.h"
+#include "../../base/util.h"
+
+#include "bt_tracecmd.h"
 
 #define PAGE_HEAD	16		/* timestamp, commit */
 #define PAGE_ROOM	(BT_TC_PAGE - PAGE_HEAD - 8)	/* 8: a loss count */

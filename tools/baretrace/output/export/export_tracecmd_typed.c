@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/export_tracecmd_typed.c: recorded arguments and
+ * tools/baretrace/output/export/export_tracecmd_typed.c: recorded arguments and
  * return values by name and type in the trace-cmd export, as events of
  * system "typed": for each function whose DWARF the host read
  * (model/functypes.c), an event named as the function, one field per
@@ -28,7 +28,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/units.h"
+#include "../../model/model.h"
+#include "../render/render.h"
+
+#include "bt_tracecmd.h"
 
 #define MAX_FIELDS	16	/* 8 x registers, 8 floating-point parameters */
 #define TEXT_MAX	160	/* a text field's bytes, its NUL too */

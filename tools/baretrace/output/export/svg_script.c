@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/svg_script.c: the script export_svg.c puts in
+ * tools/baretrace/output/export/svg_script.c: the script export_svg.c puts in
  * each flame graph, so the file alone is interactive in a browser (as
  * flamegraph.pl's SVGs are; this one is our own). It reads the frames
  * back from the document: each <g class="f"> holds a <title>, a <rect>
@@ -18,7 +18,8 @@
  *
  * window.baretrace_flame.search(term) returns that percentage too.
  */
-#include "../../bt.h"
+
+#include "export.h"
 
 const char bt_svg_script[] =
 "<script type=\"text/ecmascript\"><![CDATA[\n"

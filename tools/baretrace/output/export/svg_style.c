@@ -1,10 +1,12 @@
 /*
- * tools/baretrace/output/svg_style.c: how export_svg.c's frames look: a
+ * tools/baretrace/output/export/svg_style.c: how export_svg.c's frames look: a
  * colour per module and names made safe inside XML.
  */
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../model/flame.h"
+
+#include "export.h"
 
 /* Text for XML content and attributes; bytes outside printable ASCII as
  * '?', so any name stays well-formed. At most 'max' characters. */

@@ -1,10 +1,11 @@
 /*
- * tools/baretrace/output/json.c: the pieces of JSON that export_chrome.c writes
- * by hand, with the escaping that keeps any name from the wire valid.
+ * tools/baretrace/output/render/json.c: the pieces of JSON that
+ * export_chrome.c writes by hand, with the escaping that keeps any name
+ * from the wire valid.
  */
 #include <string.h>
 
-#include "../../bt.h"
+#include "render.h"
 
 void bt_json_strn(FILE *f, const char *s, size_t n)
 {

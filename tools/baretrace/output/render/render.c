@@ -1,6 +1,7 @@
 /*
- * tools/baretrace/output/render.c: text for times and for the two records that
- * carry formats (tracepoint fields, trace_printf).
+ * tools/baretrace/output/render/render.c: text for the two records that
+ * carry formats (tracepoint fields, trace_printf); times are
+ * decode/units.c's.
  *
  * Format strings come off the wire, so they are never handed to printf
  * as they are: each conversion is parsed, checked against a short list
@@ -10,40 +11,9 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "../../bt.h"
 #include "../../../../wire/wire_fmt.h"
-
-uint64_t bt_ticks_ns(uint64_t ticks, uint64_t freq)
-{
-	unsigned __int128 ns = (unsigned __int128)ticks * 1000000000u / (freq ? freq : 1);
-
-	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
-}
-
-int bt_opt_ns;	/* report --ns: timestamps to the nanosecond */
-
-void bt_fmt_seconds(char *buf, size_t n, uint64_t ticks, uint64_t freq)
-{
-	if (bt_opt_ns) {
-		uint64_t ns = bt_ticks_ns(ticks, freq);
-
-		snprintf(buf, n, "%llu.%09llu", (unsigned long long)(ns / 1000000000),
-			 (unsigned long long)(ns % 1000000000));
-		return;
-	}
-	unsigned __int128 us = (unsigned __int128)ticks * 1000000u / (freq ? freq : 1);
-
-	snprintf(buf, n, "%llu.%06llu", (unsigned long long)(us / 1000000),
-		 (unsigned long long)(us % 1000000));
-}
-
-void bt_fmt_usecs(char *buf, size_t n, uint64_t ticks, uint64_t freq)
-{
-	uint64_t ns = bt_ticks_ns(ticks, freq);
-
-	snprintf(buf, n, "%llu.%03llu", (unsigned long long)(ns / 1000),
-		 (unsigned long long)(ns % 1000));
-}
+#include "../../decode/decode.h"
+#include "render.h"
 
 /* Appends to a fixed buffer, truncating, always NUL-terminated. */
 struct sink {

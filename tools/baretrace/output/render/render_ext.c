@@ -1,22 +1,28 @@
 /*
- * tools/baretrace/output/render_ext.c: text for extension records (docs/wire.md
- * 2.6), shared by report and the exporters: argument lists, trigger
- * actions, and report's lines for records that stand alone. Arguments
- * are register values, so they print here as 64-bit hex, as the target
- * held them (typed.c shows them by name and type where DWARF says); stack frames are return addresses, named by the function that
- * holds the call before them. A probe's fetches go by the same names in
- * the report and every export (bt_probe_field_names): words, distinct
- * within the probe and from the fields an export puts beside them. A
- * target since issue 39 sends such names (trace/core/probe_spec.c: +8(x0)
- * is x0_p8, two x0 are x0 and x0_2); an older one sent an unnamed
- * fetch's text ("+8(x0)", "-8(x0)", "x0" twice), which is turned into a
- * word by the same rule here and made unique.
+ * tools/baretrace/output/render/render_ext.c: text for extension records
+ * (docs/wire.md 2.6), shared by report and the exporters: argument lists,
+ * trigger actions, and report's lines for records that stand alone.
+ * Arguments are register values, so they print here as 64-bit hex, as the
+ * target held them (typed.c shows them by name and type where DWARF says);
+ * stack frames are return addresses, named by the function that holds the
+ * call before them. A probe's fetches go by the same names in the report
+ * and every export (bt_probe_field_names): words, distinct within the probe
+ * and from the fields an export puts beside them. A target since issue 39
+ * sends such names (trace/core/probe_spec.c: +8(x0) is x0_p8, two x0 are x0
+ * and x0_2); an older one sent an unnamed fetch's text ("+8(x0)", "-8(x0)",
+ * "x0" twice), which is turned into a word by the same rule here and made
+ * unique.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../decode/decode.h"
+#include "../../decode/symtab.h"
+#include "../../decode/units.h"
+
+#include "render.h"
 
 static const char *const actions[] = {
 	[WIRE_TRIG_TRACEON] = "traceon", [WIRE_TRIG_TRACEOFF] = "traceoff",
@@ -90,17 +96,6 @@ void bt_fmt_probe(const struct bt_decoder *d, const struct wire_ext *x, char *bu
 			break;
 		len += (size_t)k;
 	}
-}
-
-unsigned bt_ext_args(const struct wire_ext *x, int64_t *v, unsigned max)
-{
-	struct wire_ext walk = *x;
-	unsigned n = 0;
-	uint64_t u;
-
-	while (n < x->count && n < max && !wire_ext_value(&walk, &u))
-		v[n++] = wire_unzigzag(u);
-	return n;
 }
 
 void bt_print_ext(struct bt_decoder *d, unsigned cpu, const char *ts, struct wire_ext *x)

@@ -1,7 +1,7 @@
 /*
- * tools/baretrace/output/typed.c: recorded arguments and return values by
- * name and type (model/functypes.c reads the types), as report's text
- * and as JSON members for the Chrome export.
+ * tools/baretrace/output/render/typed.c: recorded arguments and return
+ * values by name and type (model/functypes.c reads the types), as report's
+ * text and as JSON members for the Chrome export.
  *
  *   sensor_read(id=3, buf=0x40081230, len=64, mode=MODE_FAST, ok=true)
  *
@@ -21,7 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../model/model.h"
+
+#include "render.h"
 
 static const char *enum_name(const struct bt_ctype *t, int64_t v)
 {

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/args_spec.c: `baretrace args-spec`, the
+ * tools/baretrace/output/report/args_spec.c: `baretrace args-spec`, the
  * trace_args= boot argument for some functions, chosen by their types:
  * how many argument registers their parameters take (model/functypes.c
  * reads that from the ELF's DWARF) and which of those hold a char *, so
@@ -14,7 +14,11 @@
  */
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../base/util.h"
+#include "../../decode/symtab.h"
+#include "../../model/model.h"
+
+#include "report.h"
 
 #define SPECS_MAX	8	/* what trace_args takes (trace/tracers/args.c) */
 

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/graph_out.c: `baretrace graph [FUNC]`, the call
+ * tools/baretrace/output/report/graph_out.c: `baretrace graph [FUNC]`, the call
  * graph as text, in the spirit of `uftrace graph` (our own layout):
  *
  *   #    TOTAL TIME     CALLS  FUNCTION
@@ -16,7 +16,13 @@
  */
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/units.h"
+#include "../../input/tracefile.h"
+#include "../../model/flame.h"
+
+#include "report.h"
 
 #define MAX_LEVELS	200	/* tree levels drawn */
 

@@ -1,6 +1,6 @@
 /*
- * tools/baretrace/output/report.c: `baretrace report`, ftrace-style text,
- * in time order across CPUs.
+ * tools/baretrace/output/report/report.c: `baretrace report`, ftrace-style
+ * text, in time order across CPUs.
  *
  * The decoder hands records over in block order: a CPU's block of 2.398 s
  * may come before another CPU's block of 2.392 s. So report queues each
@@ -33,9 +33,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/units.h"
+#include "../../model/model.h"
+#include "../render/render.h"
 
-int bt_opt_abstime;	/* report --abstime: ftrace's funcgraph-abstime */
+#include "report.h"
 
 static struct bt_ritem *queue_add(struct bt_report *rp, unsigned cpu, unsigned kind)
 {

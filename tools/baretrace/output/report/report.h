@@ -1,11 +1,14 @@
 /*
- * tools/baretrace/output/report.h: `baretrace report`'s pieces: the
- * per-CPU queues (report.c), the first pass's plan (report_plan.c), the
- * merge (report_merge.c) and the lines (report_line.c, report_graph.c).
- * Included by bt_out.h.
+ * tools/baretrace/output/report/report.h: the text of a trace: `baretrace
+ * report`'s pieces: the per-CPU queues (report.c), the first pass's plan
+ * (report_plan.c), the merge (report_merge.c) and the lines (report_line.c,
+ * report_graph.c); graph's tree (graph_out.c) and args-spec (args_spec.c).
  */
 #ifndef TOOLS_BARETRACE_REPORT_H
 #define TOOLS_BARETRACE_REPORT_H
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../model/model.h"
 
 /* ---- report.c, report_line.c, report_graph.c: `baretrace report` ------ */
 
@@ -135,5 +138,15 @@ void bt_graph_start(struct bt_report *rp, unsigned cpu, uint64_t ts, int timed,
 		    uint64_t ticks, uint64_t depth);
 /* A tracepoint or printf record: a comment in graph layout, else a line. */
 void bt_report_event(struct bt_report *rp, unsigned cpu, const struct bt_ritem *it);
+
+/* ---- the report, graph and args-spec commands -------------------------- */
+
+/* args_spec.c: `baretrace args-spec --elf ELF FUNC...` (argv[0] "args-spec"). */
+int bt_args_spec_main(int argc, char **argv);
+
+int bt_report(const char *trace, const char *elf);
+
+/* graph_out.c: the call graph (beneath func, given as -F in the filter). */
+int bt_graph(const char *trace, const char *elf, const char *func);
 
 #endif /* TOOLS_BARETRACE_REPORT_H */

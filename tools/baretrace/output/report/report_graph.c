@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/report_graph.c: the pieces of ftrace's
+ * tools/baretrace/output/report/report_graph.c: the pieces of ftrace's
  * function_graph layout that report's lines are made of: the header, the
  * duration cell, the start of a line, and tracepoints as comments.
  *
@@ -32,7 +32,13 @@
  */
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../decode/decode.h"
+#include "../../decode/units.h"
+
+#include "report.h"
+
+int bt_opt_abstime;	/* report --abstime: ftrace's funcgraph-abstime */
 
 #define MAX_INDENT	100	/* depth levels shown */
 

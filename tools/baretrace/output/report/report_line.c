@@ -1,6 +1,6 @@
 /*
- * tools/baretrace/output/report_line.c: report's lines, one merged item at
- * a time, in ftrace's two layouts.
+ * tools/baretrace/output/report/report_line.c: report's lines, one merged
+ * item at a time, in ftrace's two layouts.
  *
  * Function entries print as the function tracer does,
  *   [000] 12.345678: func <-caller
@@ -25,7 +25,14 @@
  */
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../decode/decode.h"
+#include "../../decode/symtab.h"
+#include "../../decode/units.h"
+#include "../../model/model.h"
+#include "../render/render.h"
+
+#include "report.h"
 
 static struct bt_ritem *peek(struct bt_rqueue *q)
 {

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/report_merge.c: report's merge of the per-CPU
+ * tools/baretrace/output/report/report_merge.c: report's merge of the per-CPU
  * queues (report.c fills them) in time order: a stable k-way merge on
  * the items' times, the earliest head first and equal times in the
  * order they arrived.
@@ -14,7 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../input/tracefile.h"
+
+#include "report.h"
 
 /* A hole takes the time of its CPU's next record; with none after it
  * (events lost at the end of the run) it goes after every record. The

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/report_plan.c: report's first pass, and what it
+ * tools/baretrace/output/report/report_plan.c: report's first pass, and what it
  * tells the second about the stream ahead.
  *
  * The first pass decodes the trace quietly through the same decoder (and
@@ -28,7 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../model/model.h"
+
+#include "report.h"
 
 struct plan_pass {
 	struct bt_rplan *pl;

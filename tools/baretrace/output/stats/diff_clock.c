@@ -1,7 +1,7 @@
 /*
- * tools/baretrace/output/diff_clock.c: what the times of stats --diff
+ * tools/baretrace/output/stats/diff_clock.c: what the times of stats --diff
  * (and --diff --hist) are, from the clock each capture noted
- * (input/clock.c), and so how much a time must grow to fail the gate.
+ * (decode/clock.c), and so how much a time must grow to fail the gate.
  *
  * Exact (both traces under QEMU -icount with a fixed shift and
  * sleep=off, as make ci runs): times are instruction counts, every run of
@@ -22,7 +22,10 @@
  */
 #include <stdio.h>
 
-#include "../../bt.h"
+#include "../../decode/decode.h"
+#include "../../decode/units.h"
+
+#include "stats.h"
 
 #define HOST_FLOOR_PER_CPU_NS	100000000u	/* QEMU's TCG_KICK_PERIOD */
 

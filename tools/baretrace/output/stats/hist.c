@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/hist.c: the hist command. Reads the duration
+ * tools/baretrace/output/stats/hist.c: the hist command. Reads the duration
  * histograms of a run (frame type 10, docs/wire.md 2.12; model/hist.c
  * keeps each CPU's latest dump) and prints, per function, its calls per
  * power-of-two range of counter ticks as bars (all CPUs summed, or each
@@ -11,6 +11,14 @@
 #include <string.h>
 
 #include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/symtab.h"
+#include "../../input/tracefile.h"
+#include "../../model/model.h"
+#include "../render/render.h"
+#include "stats.h"
 
 #define BAR_WIDTH	40
 
@@ -72,27 +80,6 @@ static void head(const char *name, const struct bt_hist_fn *f, const char *where
 		       (unsigned long long)bt_hist_percentile(f, 50),
 		       (unsigned long long)bt_hist_percentile(f, 99));
 	putchar('\n');
-}
-
-/* "buckets":[...] of one histogram, the bounds named lo/hi plus 'unit'
- * ("_ticks" for durations, "" for a field's own values). */
-void bt_hist_json_buckets(const struct bt_hist_fn *f, const char *unit)
-{
-	int first = 1;
-
-	fputs("\"buckets\":[", stdout);
-	for (unsigned b = 0; b < WIRE_HIST_BUCKETS; b++) {
-		uint64_t lo, hi;
-
-		if (!f->bucket[b])
-			continue;
-		bt_hist_range(b, &lo, &hi);
-		printf("%s{\"bucket\":%u,\"lo%s\":%llu,\"hi%s\":%llu,\"count\":%llu}",
-		       first ? "" : ",", b, unit, (unsigned long long)lo, unit,
-		       (unsigned long long)hi, (unsigned long long)f->bucket[b]);
-		first = 0;
-	}
-	putchar(']');
 }
 
 static void json_fn(const char *name, const struct bt_hist_fn *sum, const struct bt_hist *h)

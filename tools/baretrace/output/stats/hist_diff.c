@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/hist_diff.c: `baretrace stats --diff --hist OLD
+ * tools/baretrace/output/stats/hist_diff.c: `baretrace stats --diff --hist OLD
  * NEW`: per function with a duration histogram in both traces (frame
  * type 10, CPUs summed), its calls and the p50, p90 and p99 bounds, old
  * and new, with the change in % of OLD, for CI.
@@ -22,7 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/symtab.h"
+#include "../../model/model.h"
+
+#include "stats.h"
 
 static const unsigned pcts[] = { 50, 90, 99 };
 #define NPCT	(sizeof(pcts) / sizeof(pcts[0]))

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/hist_diff_ev.c: the rows of `stats --diff
+ * tools/baretrace/output/stats/hist_diff_ev.c: the rows of `stats --diff
  * --hist` for the tracepoint field histograms (frame type 10 kind 1):
  * per key of a spec found in both traces (the same event, field and key
  * field, by name: two builds may number events apart), its hits and the
@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../decode/decode.h"
+#include "../../model/model.h"
+
+#include "stats.h"
 
 static const unsigned pcts[] = { 50, 90, 99 };
 #define NPCT	(sizeof(pcts) / sizeof(pcts[0]))

@@ -1,16 +1,23 @@
 /*
- * tools/baretrace/output/hist_ev.c: the hist command's part for the
+ * tools/baretrace/output/stats/hist_ev.c: the hist command's part for the
  * tracepoint field histograms (frame type 10 kind 1, docs/wire.md 2.12;
  * model/hist.c keeps each spec's keys as a struct bt_hist whose "sites"
  * are the key values). Per spec, per key: its hits per power-of-two
  * range of the field's value as bars (all CPUs summed, or each CPU with
  * --per-cpu), or the same numbers as JSON; and the hits of keys the
- * target had no room for.
+ * target had no room for. The JSON buckets of a histogram are written
+ * here for both kinds (hist.c's durations too).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../model/model.h"
+#include "../render/render.h"
+
+#include "stats.h"
 
 #define BAR_WIDTH	40
 
@@ -138,6 +145,27 @@ size_t bt_hist_ev_print(const struct bt_decoder *d, const struct bt_hist *h, int
 		free(keys);
 	}
 	return specs;
+}
+
+/* "buckets":[...] of one histogram, the bounds named lo/hi plus 'unit'
+ * ("_ticks" for durations, "" for a field's own values). */
+void bt_hist_json_buckets(const struct bt_hist_fn *f, const char *unit)
+{
+	int first = 1;
+
+	fputs("\"buckets\":[", stdout);
+	for (unsigned b = 0; b < WIRE_HIST_BUCKETS; b++) {
+		uint64_t lo, hi;
+
+		if (!f->bucket[b])
+			continue;
+		bt_hist_range(b, &lo, &hi);
+		printf("%s{\"bucket\":%u,\"lo%s\":%llu,\"hi%s\":%llu,\"count\":%llu}",
+		       first ? "" : ",", b, unit, (unsigned long long)lo, unit,
+		       (unsigned long long)hi, (unsigned long long)f->bucket[b]);
+		first = 0;
+	}
+	putchar(']');
 }
 
 static void json_key(const struct bt_hist_ev *e, uint64_t key)

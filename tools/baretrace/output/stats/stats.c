@@ -1,17 +1,21 @@
 /*
- * tools/baretrace/output/stats.c: `baretrace stats`, a profile per function:
- * calls, total, self, average and max (stats_table.c builds them), sorted
- * by total time or by --sort (stats_sort.c). A trace with only
- * function-entry records gives call counts and says so; profile dumps
+ * tools/baretrace/output/stats/stats.c: `baretrace stats`, a profile per
+ * function: calls, total, self, average and max (stats_table.c builds
+ * them), sorted by total time or by --sort (stats_sort.c). A trace with
+ * only function-entry records gives call counts and says so; profile dumps
  * give the target profiler's numbers (profile.c). --per-cpu splits every
  * table by CPU. Times are in microseconds, or in instructions when the
- * capture noted an exact clock (make ci: QEMU -icount; input/clock.c).
+ * capture noted an exact clock (make ci: QEMU -icount; decode/clock.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
 #include "stats_int.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/units.h"
+#include "../../model/model.h"
+#include "stats.h"
 
 /* A time as the table shows it: instructions on an exact trace, else us. */
 static void fmt_time(char *buf, size_t n, const struct bt_decoder *d, uint64_t ticks)

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/stats_diff.c: `baretrace stats --diff OLD NEW`,
+ * tools/baretrace/output/stats/stats_diff.c: `baretrace stats --diff OLD NEW`,
  * what changed per function between two traces: calls, total, self, avg
  * and max, old and new side by side with the change in % of OLD, for CI
  * ("this commit made sensor_read 30 % slower").
@@ -31,8 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
 #include "../ci/junit_gate.h"
+#include "../../base/util.h"
+#include "../../decode/units.h"
+#include "../ci/junit.h"
+#include "stats.h"
 
 enum { IN_BOTH, ADDED, REMOVED };
 
@@ -239,7 +242,7 @@ static void say_over(const struct diff_row *r, const char *limit)
 	fputc('\n', stderr);
 }
 
-/* --junit: each row's verdict, a testcase (output/junit_gate.c). */
+/* --junit: each row's verdict, a testcase (output/ci/junit_gate.c). */
 static int junit_verdicts(const struct diff_row *v, size_t k, const struct bt_diff_opts *opt,
 			  const char *pct)
 {

@@ -1,10 +1,15 @@
 /*
- * tools/baretrace/output/stats_int.h: what stats.c (the tables) and
+ * tools/baretrace/output/stats/stats_int.h: what stats.c (the tables) and
  * stats_read.c (one trace's rows, for --diff) share: the aggregate per
  * function that stats_table.c builds from one trace.
  */
 #ifndef TOOLS_BARETRACE_STATS_INT_H
 #define TOOLS_BARETRACE_STATS_INT_H
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../model/model.h"
+
+#include "stats.h"
 
 #define ALL_CPUS	BT_MAX_CPUS	/* the key of merged figures */
 

@@ -1,15 +1,20 @@
 /*
- * tools/baretrace/output/stats_read.c: one trace's rows for stats --diff:
+ * tools/baretrace/output/stats/stats_read.c: one trace's rows for stats --diff:
  * merged over CPUs, names copied (the decoder that named them is gone
  * when the second trace is read) and times in ns, so traces of two
  * counter frequencies compare; or, from an exact capture (QEMU -icount,
- * input/clock.c), in instructions.
+ * decode/clock.c), in instructions.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
 #include "stats_int.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../decode/units.h"
+#include "../../model/model.h"
+#include "stats.h"
 
 /* A time of the trace in the set's unit: instructions when exact, else ns. */
 static uint64_t in_unit(const struct bt_decoder *d, uint64_t ticks)

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/stats_sort.c: the orders of `baretrace stats
+ * tools/baretrace/output/stats/stats_sort.c: the orders of `baretrace stats
  * --sort=calls|total|self|avg|max`. Every key sorts descending; equal
  * keys put more calls first, then names in strcmp order, so a table's
  * order never depends on the order the functions were met in. The
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
+#include "stats.h"
 
 const char *const bt_stat_key_names[BT_STAT_KEYS] = {
 	[BT_STAT_TOTAL] = "total", [BT_STAT_CALLS] = "calls", [BT_STAT_SELF] = "self",

@@ -1,5 +1,5 @@
 /*
- * tools/baretrace/output/stats_table.c: the figures `baretrace stats`
+ * tools/baretrace/output/stats/stats_table.c: the figures `baretrace stats`
  * prints, built from one trace: calls, total, self (total less the time
  * in traced callees) and max per function, from graph exit records.
  * Exits with no entries (threshold mode) count the same: their children
@@ -15,8 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
 #include "stats_int.h"
+#include "../../../../wire/wire.h"
+#include "../../base/util.h"
+#include "../../decode/decode.h"
+#include "../../model/model.h"
 
 static size_t slot(const struct stats *s, uint64_t site, unsigned cpu)
 {

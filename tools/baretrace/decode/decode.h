@@ -1,33 +1,17 @@
 /*
- * tools/baretrace/input/input.h: reading a trace. tracefile.c (.bt files),
- * meta.c (metadata frames), decode.c (frames in stream order -> records
- * for a visitor), books.c (event numbers per CPU: holes and their causes),
- * prev.c (the previous boot's blocks). Included through bt.h.
+ * tools/baretrace/decode/decode.h: frames in stream order to records for
+ * a command's visitor. meta.c (metadata frames), decode.c (the decoder),
+ * decode_file.c (a whole .bt file through it), books.c (event numbers
+ * per CPU: holes and their causes), loss.c (the totals and how the run
+ * ended), prev.c (the previous boot's blocks), clock.c (what the
+ * capture's clock counted). The names the stream gives are symtab.h's.
  */
-#ifndef TOOLS_BARETRACE_INPUT_INPUT_H
-#define TOOLS_BARETRACE_INPUT_INPUT_H
+#ifndef TOOLS_BARETRACE_DECODE_DECODE_H
+#define TOOLS_BARETRACE_DECODE_DECODE_H
+#include "../../../wire/wire.h"
+#include "../base/util.h"
 
-#include "../decode/symtab.h"
-
-/* ---- tracefile.c ------------------------------------------------------- */
-
-extern const uint8_t bt_file_magic[8];
-FILE *bt_file_create(const char *path);
-int bt_file_write(FILE *f, const uint8_t *payload, size_t len);
-/* Opens and checks the magic; dies with a clear message otherwise. "-"
- * is standard input; it and pipes are read once into a temporary file. */
-FILE *bt_file_open(const char *path);
-/* The same bytes again, from the start, without checks (NULL: cannot). */
-FILE *bt_file_reopen(const char *path);
-/* How messages name it: "standard input" for "-". */
-const char *bt_file_name(const char *path);
-/*
- * 1: a checked frame in buf, 0: end of file, -1: the rest of the file
- * holds no whole frame (cut short or damaged). Bytes that are not a
- * frame whose length and CRC check (a damaged length field, say) are
- * skipped up to the next one that does; *skipped counts them.
- */
-int bt_file_next(FILE *f, uint8_t *buf, size_t *len, uint64_t *skipped);
+#include "symtab.h"
 
 /* ---- meta.c ------------------------------------------------------------ */
 
@@ -192,6 +176,8 @@ int bt_clock_exact(const struct bt_clock *k);
 /* One line for a header: "exact: instructions, ...", "host time: ...". */
 const char *bt_clock_say(const struct bt_clock *k, char *buf, size_t n);
 
+struct bt_filter;	/* model/filter_int.h: the host-side filters (bt_dec_stage) */
+
 struct bt_decoder {
 	const struct bt_visitor *v;
 	void *user;			/* the command's state */
@@ -355,4 +341,4 @@ void bt_prev_block_end(struct bt_decoder *d, unsigned cpu, uint64_t events);
 /* The previous boot's books, each line starting with 'prefix'. */
 void bt_prev_print(FILE *f, const struct bt_decoder *d, const char *prefix);
 
-#endif /* TOOLS_BARETRACE_INPUT_INPUT_H */
+#endif /* TOOLS_BARETRACE_DECODE_DECODE_H */
