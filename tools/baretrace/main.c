@@ -14,7 +14,6 @@
 #include "decode/units.h"
 #include "model/model.h"
 #include "output/ci/ktap.h"
-#include "output/export/bt_tracecmd.h"
 #include "output/export/export.h"
 #include "output/report/report.h"
 #include "output/stats/stats.h"

@@ -11,8 +11,6 @@
 
 /* ---- export_tracecmd*.c: trace-cmd.dat version 6 ----------------------- */
 
-int bt_export_tracecmd(const char *trace, const char *elf, const char *out);
-
 #define BT_TC_PAGE		4096	/* ring-buffer page, file page size */
 #define BT_TC_DEFAULT_BASE	0x40080000ull	/* _text when the trace does not say */
 #define BT_TC_FIELDS		256	/* a schema has at most 255 fields (a u8) */

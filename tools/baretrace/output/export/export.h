@@ -57,6 +57,7 @@ int bt_export_chrome(const char *trace, const char *elf, const char *out, int co
 int bt_export_folded(const char *trace, const char *elf, const char *out, int per_cpu);
 int bt_export_ctf(const char *trace, const char *elf, const char *out);
 int bt_export_svg(const char *trace, const char *elf, const char *out, int per_cpu);
+int bt_export_tracecmd(const char *trace, const char *elf, const char *out);
 
 /* svg_style.c: XML text and attributes, bytes outside printable ASCII
  * as '?', at most max characters; a frame's fill colour, by module. */

@@ -49,6 +49,7 @@
 #include "../render/render.h"
 
 #include "bt_tracecmd.h"
+#include "export.h"
 
 struct tc_export {
 	struct bt_tc_cpu cpu[BT_MAX_CPUS];
