@@ -13,8 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "../../tools/baretrace/model/model.h"
+
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

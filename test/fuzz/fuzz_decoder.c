@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "../../tools/baretrace/base/util.h"
 #include "../../tools/baretrace/decode/decode.h"
 #include "../../tools/baretrace/decode/symtab.h"
@@ -25,6 +24,8 @@
 #include "../../tools/baretrace/model/model.h"
 #include "../../tools/baretrace/output/render/render.h"
 #include "../../wire/wire.h"
+
+#include "fuzz.h"
 
 static struct bt_flame flame;
 static struct bt_profile prof;

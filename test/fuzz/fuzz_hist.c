@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
 #include "../../tools/baretrace/model/model.h"
 #include "../../wire/wire.h"
+
+#include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,10 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tap.h"
 #include "../../tools/baretrace/decode/decode.h"
 #include "../../tools/baretrace/model/model.h"
 #include "../../wire/wire.h"
+
+#include "tap.h"
 
 static size_t body(uint8_t *b, uint64_t first, uint64_t nbits, const uint8_t *bits, size_t n)
 {

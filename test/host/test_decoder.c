@@ -10,13 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../wire/wire_syms.h"
-#include "tap.h"
 #include "../../tools/baretrace/base/util.h"
 #include "../../tools/baretrace/decode/decode.h"
 #include "../../tools/baretrace/decode/symtab.h"
 #include "../../tools/baretrace/decode/units.h"
 #include "../../tools/baretrace/output/render/render.h"
+#include "../../wire/wire_syms.h"
+
+#include "tap.h"
 
 /* What the visitor saw, in order, as text: "r0:k1 " "gap1:3 " ... */
 static char seen[4096];

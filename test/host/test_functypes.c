@@ -17,12 +17,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tap.h"
 #include "../../tools/baretrace/decode/decode.h"
 #include "../../tools/baretrace/decode/symtab.h"
 #include "../../tools/baretrace/model/model.h"
 #include "../../tools/baretrace/output/render/render.h"
 #include "../../wire/wire.h"
+
+#include "tap.h"
 
 #define FIXTURE	"build/host/functypes_fixture.elf"
 #define PLAIN	"build/host/functypes_plain.elf"

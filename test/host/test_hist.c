@@ -12,11 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tap.h"
 #include "../../tools/baretrace/base/util.h"
 #include "../../tools/baretrace/decode/decode.h"
 #include "../../tools/baretrace/model/model.h"
 #include "../../wire/wire.h"
+
+#include "tap.h"
 
 struct ent {
 	uint64_t site, sum;

@@ -12,11 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tap.h"
 #include "../../tools/baretrace/decode/decode.h"
 #include "../../tools/baretrace/model/flame.h"
 #include "../../tools/baretrace/model/model.h"
 #include "../../wire/wire.h"
+
+#include "tap.h"
 
 static struct wire_record ex(uint64_t site, uint64_t start, uint64_t end)
 {

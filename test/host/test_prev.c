@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tap.h"
 #include "../../tools/baretrace/decode/decode.h"
 #include "../../wire/wire.h"
+
+#include "tap.h"
 
 static char seen[4096];
 

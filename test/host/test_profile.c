@@ -12,12 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tap.h"
 #include "../../tools/baretrace/base/util.h"
 #include "../../tools/baretrace/decode/decode.h"
 #include "../../tools/baretrace/model/model.h"
 #include "../../tools/baretrace/output/render/render.h"
 #include "../../wire/wire.h"
+
+#include "tap.h"
 
 static struct bt_profile prof;
 static unsigned records_seen, exts_seen;

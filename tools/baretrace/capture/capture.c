@@ -40,12 +40,13 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "capture.h"
-#include "outcome.h"
 #include "../../../wire/wire.h"
 #include "../base/util.h"
 #include "../decode/decode.h"
 #include "../input/tracefile.h"
+
+#include "capture.h"
+#include "outcome.h"
 
 #define STATUS_MS	250
 #define DRAIN_S		3.0	/* after the END frame, for QEMU to exit */

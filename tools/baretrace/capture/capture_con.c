@@ -24,8 +24,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "capture.h"
 #include "../base/util.h"
+
+#include "capture.h"
 
 static FILE *log_file;
 static const char *log_path;

@@ -18,8 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
 #include "../base/util.h"
+
+#include "capture.h"
 
 void bt_exec_init(struct bt_exec *e, char **cmd, int n, double timeout, double now)
 {

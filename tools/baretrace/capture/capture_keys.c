@@ -24,9 +24,10 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "../base/util.h"
+
 #include "capture.h"
 #include "outcome.h"
-#include "../base/util.h"
 
 static struct termios saved;
 static int saved_valid;

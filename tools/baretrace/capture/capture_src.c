@@ -14,8 +14,9 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "capture.h"
 #include "../base/util.h"
+
+#include "capture.h"
 
 static const struct {
 	unsigned baud;

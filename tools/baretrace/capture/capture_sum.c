@@ -5,8 +5,9 @@
  */
 #include <stdio.h>
 
-#include "capture.h"
 #include "../decode/decode.h"
+
+#include "capture.h"
 
 /*
  * Two lines that scripts parse (keep the wording; a count of one is

@@ -6,10 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../input/tracefile.h"
-#include "decode.h"
 #include "../../../wire/wire.h"
 #include "../base/util.h"
+#include "../input/tracefile.h"
+
+#include "decode.h"
 
 /* Reads the file once quietly for its end-of-stream totals and how many
  * events it decodes, so that holes met before the END frame get their

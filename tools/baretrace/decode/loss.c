@@ -7,11 +7,12 @@
  */
 #include <string.h>
 
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+
 #include "decode.h"
 #include "outcome.h"	/* kernel/report: the outcomes' words and exit codes */
 #include "units.h"
-#include "../../../wire/wire.h"
-#include "../base/util.h"
 
 uint64_t bt_events(const struct bt_decoder *d)
 {

@@ -16,6 +16,7 @@
 
 #include "../../../wire/wire_syms.h"
 #include "../base/util.h"
+
 #include "symtab.h"
 
 /* Sites beyond this in a dump are taken as damage, not a real image. */

@@ -7,10 +7,11 @@
  */
 #include <stdio.h>
 
-#include "units.h"
 #include "../../../wire/wire.h"
+
 #include "decode.h"
 #include "symtab.h"
+#include "units.h"
 
 uint64_t bt_ticks_ns(uint64_t ticks, uint64_t freq)
 {

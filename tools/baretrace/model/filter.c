@@ -35,12 +35,13 @@
  */
 #include <stdlib.h>
 
-#include "filter_int.h"
 #include "../../../wire/wire.h"
 #include "../base/util.h"
 #include "../decode/decode.h"
 #include "../decode/symtab.h"
 #include "../decode/units.h"
+
+#include "filter_int.h"
 #include "model.h"
 
 /* ---- verdicts --------------------------------------------------------------- */

@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "filter_int.h"
 #include "../base/util.h"
 #include "../decode/decode.h"
+
+#include "filter_int.h"
 
 /* ---- the queue ------------------------------------------------------------ */
 

@@ -7,10 +7,11 @@
  */
 #include <stdlib.h>
 
-#include "filter_int.h"
 #include "../../../wire/wire.h"
 #include "../base/util.h"
 #include "../decode/decode.h"
+
+#include "filter_int.h"
 #include "model.h"
 
 /* ---- the other callbacks: --cpu applies, order is kept -------------------- */

@@ -13,8 +13,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "junit.h"
 #include "../../base/util.h"
+
+#include "junit.h"
 
 static char *dup_or_null(const char *s)
 {

@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "junit_gate.h"
 #include "../../base/util.h"
+
 #include "junit.h"
+#include "junit_gate.h"
 
 #define GATE_SUITE	"stats-diff"
 

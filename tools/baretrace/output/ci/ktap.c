@@ -31,9 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ktap_int.h"
 #include "../../base/util.h"
+
 #include "junit.h"
+#include "ktap_int.h"
 
 void ktap_append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 {

@@ -8,12 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
-#include "ktap_int.h"
 #include "../../base/util.h"
+#include "../../bt.h"
 #include "../../input/tracefile.h"
+
 #include "junit.h"
 #include "ktap.h"
+#include "ktap_int.h"
 
 static char *read_log(const char *path, size_t *n)
 {

@@ -15,13 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
 #include "../../../../wire/wire.h"
 #include "../../base/util.h"
+#include "../../bt.h"
 #include "../../decode/decode.h"
 #include "../../decode/symtab.h"
 #include "../../input/tracefile.h"
 #include "../../model/model.h"
+
 #include "export.h"
 
 struct cov_state {

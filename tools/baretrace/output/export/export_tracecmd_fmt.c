@@ -10,10 +10,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "../../base/util.h"
-#include "bt_tracecmd.h"
 #include "../../../../wire/wire.h"
+#include "../../base/util.h"
 #include "../../decode/decode.h"
+
+#include "bt_tracecmd.h"
 
 void bt_tc_printf(struct bt_tc_buf *b, const char *fmt, ...)
 {

@@ -13,6 +13,7 @@
 
 #include "../../../../wire/wire_fmt.h"
 #include "../../decode/decode.h"
+
 #include "render.h"
 
 /* Appends to a fixed buffer, truncating, always NUL-terminated. */

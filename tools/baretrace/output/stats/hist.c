@@ -10,14 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../bt.h"
 #include "../../../../wire/wire.h"
 #include "../../base/util.h"
+#include "../../bt.h"
 #include "../../decode/decode.h"
 #include "../../decode/symtab.h"
 #include "../../input/tracefile.h"
 #include "../../model/model.h"
 #include "../render/render.h"
+
 #include "stats.h"
 
 #define BAR_WIDTH	40

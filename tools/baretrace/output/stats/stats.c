@@ -10,12 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats_int.h"
 #include "../../base/util.h"
 #include "../../decode/decode.h"
 #include "../../decode/units.h"
 #include "../../model/model.h"
+
 #include "stats.h"
+#include "stats_int.h"
 
 /* A time as the table shows it: instructions on an exact trace, else us. */
 static void fmt_time(char *buf, size_t n, const struct bt_decoder *d, uint64_t ticks)

@@ -31,10 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ci/junit_gate.h"
 #include "../../base/util.h"
 #include "../../decode/units.h"
 #include "../ci/junit.h"
+#include "../ci/junit_gate.h"
+
 #include "stats.h"
 
 enum { IN_BOTH, ADDED, REMOVED };

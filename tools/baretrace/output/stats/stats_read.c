@@ -8,13 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats_int.h"
 #include "../../../../wire/wire.h"
 #include "../../base/util.h"
 #include "../../decode/decode.h"
 #include "../../decode/units.h"
 #include "../../model/model.h"
+
 #include "stats.h"
+#include "stats_int.h"
 
 /* A time of the trace in the set's unit: instructions when exact, else ns. */
 static uint64_t in_unit(const struct bt_decoder *d, uint64_t ticks)

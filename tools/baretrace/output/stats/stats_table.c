@@ -15,11 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats_int.h"
 #include "../../../../wire/wire.h"
 #include "../../base/util.h"
 #include "../../decode/decode.h"
 #include "../../model/model.h"
+
+#include "stats_int.h"
 
 static size_t slot(const struct stats *s, uint64_t site, unsigned cpu)
 {
