@@ -1,7 +1,7 @@
 /*
  * tools/baretrace/base/util.h: what every layer of the host tool shares
  * and that uses nothing of it: exit statuses, the CPU limit, messages
- * and dying (base/util.c), memory that never comes back NULL, output files
+ * and dying (util.c), memory that never comes back NULL, output files
  * ("-" is standard output), "did you mean".
  */
 #ifndef TOOLS_BARETRACE_BASE_UTIL_H
@@ -18,9 +18,8 @@
 #define BT_EXIT_OVER	3
 
 #define BT_MAX_CPUS	256	/* the wire's cpu field is a u8 */
-#define BT_MAX_PENDING	1024	/* data frames kept until metadata comes */
 
-/* ---- base/util.c ------------------------------------------------------------ */
+/* ---- util.c ------------------------------------------------------------ */
 
 void bt_die(int status, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 void bt_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

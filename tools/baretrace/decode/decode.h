@@ -107,6 +107,8 @@ struct bt_visitor {
 	void (*hist)(struct bt_decoder *d, const struct wire_frame *f);
 };
 
+#define BT_MAX_PENDING	1024	/* data frames kept until metadata comes */
+
 struct bt_pending {
 	uint8_t *payload;
 	size_t len;

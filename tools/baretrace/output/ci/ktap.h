@@ -5,7 +5,7 @@
 #ifndef TOOLS_BARETRACE_OUTPUT_CI_KTAP_H
 #define TOOLS_BARETRACE_OUTPUT_CI_KTAP_H
 
-/* ktap.c: `baretrace ktap LOG [--junit FILE]`; the exit status. */
+/* ktap_cmd.c: `baretrace ktap LOG [--junit FILE]`; the exit status. */
 int bt_ktap_main(int argc, char **argv);
 
 #endif /* TOOLS_BARETRACE_OUTPUT_CI_KTAP_H */
