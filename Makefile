@@ -394,9 +394,9 @@ setup:
 
 newlib: $(NEWLIB_DONE)
 
-BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c tools/baretrace/*/*.c)) $(wildcard wire/*.c) \
+BARETRACE_SRCS := $(sort $(wildcard tools/baretrace/*.c tools/baretrace/*/*.c tools/baretrace/*/*/*.c)) $(wildcard wire/*.c) \
   kernel/lib/nearest.c
-BARETRACE_HDRS := $(wildcard tools/baretrace/*.h tools/baretrace/*/*.h) $(wildcard wire/*.h) kernel/report/tables.h \
+BARETRACE_HDRS := $(wildcard tools/baretrace/*.h tools/baretrace/*/*.h tools/baretrace/*/*/*.h) $(wildcard wire/*.h) kernel/report/tables.h \
   kernel/report/outcome.h kernel/lib/nearest.h
 
 # `baretrace --version` names the commit it was built from, when there is one.

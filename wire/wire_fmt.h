@@ -2,7 +2,7 @@
  * wire/wire_fmt.h: reading one conversion of a trace_printf format
  * (docs/wire.md 2.2 key 8), for the two places that render a kind-5
  * record as text: the target's dump (trace/output/dump_text.c) and the
- * host tool (tools/baretrace/output/render.c). Each formats the value
+ * host tool (tools/baretrace/output/render/render.c). Each formats the value
  * its own way; what a conversion says is read here once.
  */
 #ifndef TRACE_WIRE_FMT_H

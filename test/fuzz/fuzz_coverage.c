@@ -1,4 +1,4 @@
-/* sources: tools/baretrace/model/coverage.c wire/wire.c tools/baretrace/util.c kernel/lib/nearest.c */
+/* sources: tools/baretrace/model/coverage.c wire/wire.c tools/baretrace/base/util.c kernel/lib/nearest.c */
 /*
  * test/fuzz/fuzz_coverage.c: any bytes as the body of a coverage frame
  * (types 8 and 9), merged into an image's sites by the host tool
@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/baretrace/bt.h"
+#include "../../tools/baretrace/model/model.h"
+
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,4 +1,4 @@
-/* sources: wire/wire.c wire/wire_syms.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c tools/baretrace/input/decode.c tools/baretrace/input/clock.c tools/baretrace/input/books.c tools/baretrace/input/prev.c tools/baretrace/input/meta.c tools/baretrace/model/symtab.c tools/baretrace/output/render.c wire/wire_fmt.c tools/baretrace/output/render_ext.c tools/baretrace/input/tracefile.c tools/baretrace/util.c tools/baretrace/model/callstack.c tools/baretrace/model/flame.c tools/baretrace/model/profile.c kernel/lib/nearest.c */
+/* sources: wire/wire.c wire/wire_syms.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c tools/baretrace/decode/decode.c tools/baretrace/decode/decode_file.c tools/baretrace/decode/loss.c tools/baretrace/decode/units.c tools/baretrace/decode/clock.c tools/baretrace/decode/books.c tools/baretrace/decode/prev.c tools/baretrace/decode/meta.c tools/baretrace/decode/symtab.c tools/baretrace/output/render/render.c wire/wire_fmt.c tools/baretrace/output/render/render_ext.c tools/baretrace/input/tracefile.c tools/baretrace/base/util.c tools/baretrace/model/callstack.c tools/baretrace/model/flame.c tools/baretrace/model/profile.c kernel/lib/nearest.c */
 /*
  * test/fuzz/fuzz_decoder.c: arbitrary bytes as a UART stream, through the
  * stream decoder (in chunks whose sizes the input picks), every frame it
@@ -16,7 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/baretrace/bt.h"
+#include "../../tools/baretrace/base/util.h"
+#include "../../tools/baretrace/decode/decode.h"
+#include "../../tools/baretrace/decode/symtab.h"
+#include "../../tools/baretrace/decode/units.h"
+#include "../../tools/baretrace/model/flame.h"
+#include "../../tools/baretrace/model/model.h"
+#include "../../tools/baretrace/output/render/render.h"
+#include "../../wire/wire.h"
+
 #include "fuzz.h"
 
 static struct bt_flame flame;

@@ -1,4 +1,4 @@
-/* sources: tools/baretrace/model/hist.c wire/wire.c tools/baretrace/util.c kernel/lib/nearest.c */
+/* sources: tools/baretrace/model/hist.c wire/wire.c tools/baretrace/base/util.c kernel/lib/nearest.c */
 /*
  * test/fuzz/fuzz_hist.c: any bytes as the body of a duration-histogram
  * frame (type 10, docs/wire.md 2.12), read by the host tool
@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/baretrace/bt.h"
+#include "../../tools/baretrace/model/model.h"
+#include "../../wire/wire.h"
+
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,7 +1,7 @@
-/* sources: wire/wire.c wire/wire_syms.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c tools/baretrace/input/decode.c tools/baretrace/input/clock.c tools/baretrace/input/books.c tools/baretrace/input/prev.c tools/baretrace/input/meta.c tools/baretrace/model/symtab.c tools/baretrace/output/render.c wire/wire_fmt.c tools/baretrace/input/tracefile.c tools/baretrace/util.c kernel/lib/nearest.c */
+/* sources: wire/wire.c wire/wire_syms.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c tools/baretrace/decode/decode.c tools/baretrace/decode/decode_file.c tools/baretrace/decode/loss.c tools/baretrace/decode/units.c tools/baretrace/decode/clock.c tools/baretrace/decode/books.c tools/baretrace/decode/prev.c tools/baretrace/decode/meta.c tools/baretrace/decode/symtab.c tools/baretrace/output/render/render.c wire/wire_fmt.c tools/baretrace/input/tracefile.c tools/baretrace/base/util.c kernel/lib/nearest.c */
 /*
  * test/host/test_decoder.c: the host tool's frame decoder
- * (tools/baretrace/input/decode.c, books.c) and what it builds on:
+ * (tools/baretrace/decode/decode.c, books.c) and what it builds on:
  * metadata merging, symbol dumps, event numbers turned into holes (more in test_books.c), data
  * kept until metadata arrives, versions it must refuse, and the safe
  * rendering of format strings that arrive over the wire.
@@ -10,8 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/baretrace/bt.h"
+#include "../../tools/baretrace/base/util.h"
+#include "../../tools/baretrace/decode/decode.h"
+#include "../../tools/baretrace/decode/symtab.h"
+#include "../../tools/baretrace/decode/units.h"
+#include "../../tools/baretrace/output/render/render.h"
 #include "../../wire/wire_syms.h"
+
 #include "tap.h"
 
 /* What the visitor saw, in order, as text: "r0:k1 " "gap1:3 " ... */

@@ -1,7 +1,7 @@
-/* sources: tools/baretrace/model/functypes.c tools/baretrace/model/srcmap.c tools/baretrace/model/elf_syms.c tools/baretrace/output/typed.c tools/baretrace/output/json.c tools/baretrace/util.c kernel/lib/nearest.c tools/baretrace/model/symtab.c wire/wire.c wire/wire_syms.c -lelf -ldw */
+/* sources: tools/baretrace/model/functypes.c tools/baretrace/model/srcmap.c tools/baretrace/model/elf_syms.c tools/baretrace/output/render/typed.c tools/baretrace/output/render/json.c tools/baretrace/base/util.c kernel/lib/nearest.c tools/baretrace/decode/symtab.c wire/wire.c wire/wire_syms.c -lelf -ldw */
 /*
  * test/host/test_functypes.c: signatures from DWARF (model/functypes.c)
- * and values shown by them (output/typed.c), on functions GCC built for
+ * and values shown by them (output/render/typed.c), on functions GCC built for
  * aarch64 (test/host/functypes_fixture.c, cross-compiled here with -g):
  * names, types through typedefs and qualifiers, enumerators, the x
  * registers AAPCS64 gives each parameter (v registers for floating point
@@ -17,7 +17,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../tools/baretrace/bt.h"
+#include "../../tools/baretrace/decode/decode.h"
+#include "../../tools/baretrace/decode/symtab.h"
+#include "../../tools/baretrace/model/model.h"
+#include "../../tools/baretrace/output/render/render.h"
+#include "../../wire/wire.h"
+
 #include "tap.h"
 
 #define FIXTURE	"build/host/functypes_fixture.elf"

@@ -1,4 +1,4 @@
-/* sources: wire/wire.c wire/wire_syms.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c tools/baretrace/model/callstack.c tools/baretrace/model/flame.c tools/baretrace/output/render_ext.c tools/baretrace/input/decode.c tools/baretrace/input/clock.c tools/baretrace/input/books.c tools/baretrace/input/prev.c tools/baretrace/input/meta.c tools/baretrace/model/symtab.c tools/baretrace/output/render.c wire/wire_fmt.c tools/baretrace/input/tracefile.c tools/baretrace/util.c kernel/lib/nearest.c */
+/* sources: wire/wire.c wire/wire_syms.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c tools/baretrace/model/callstack.c tools/baretrace/model/flame.c tools/baretrace/output/render/render_ext.c tools/baretrace/decode/decode.c tools/baretrace/decode/decode_file.c tools/baretrace/decode/loss.c tools/baretrace/decode/units.c tools/baretrace/decode/clock.c tools/baretrace/decode/books.c tools/baretrace/decode/prev.c tools/baretrace/decode/meta.c tools/baretrace/decode/symtab.c tools/baretrace/output/render/render.c wire/wire_fmt.c tools/baretrace/input/tracefile.c tools/baretrace/base/util.c kernel/lib/nearest.c */
 /*
  * test/host/test_nesting.c: calls nested by containment
  * (tools/baretrace/model/callstack.c) and merged by path (flame.c): exits with
@@ -12,7 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/baretrace/bt.h"
+#include "../../tools/baretrace/decode/decode.h"
+#include "../../tools/baretrace/model/flame.h"
+#include "../../tools/baretrace/model/model.h"
+#include "../../wire/wire.h"
+
 #include "tap.h"
 
 static struct wire_record ex(uint64_t site, uint64_t start, uint64_t end)

@@ -1,7 +1,7 @@
-/* sources: wire/wire.c wire/wire_syms.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c tools/baretrace/input/decode.c tools/baretrace/input/clock.c tools/baretrace/input/books.c tools/baretrace/input/prev.c tools/baretrace/input/meta.c tools/baretrace/model/symtab.c tools/baretrace/output/render.c wire/wire_fmt.c tools/baretrace/input/tracefile.c tools/baretrace/util.c kernel/lib/nearest.c */
+/* sources: wire/wire.c wire/wire_syms.c wire/wire_escape.c wire/wire_read.c wire/wire_frames.c wire/wire_stream.c tools/baretrace/decode/decode.c tools/baretrace/decode/decode_file.c tools/baretrace/decode/loss.c tools/baretrace/decode/units.c tools/baretrace/decode/clock.c tools/baretrace/decode/books.c tools/baretrace/decode/prev.c tools/baretrace/decode/meta.c tools/baretrace/decode/symtab.c tools/baretrace/output/render/render.c wire/wire_fmt.c tools/baretrace/input/tracefile.c tools/baretrace/base/util.c kernel/lib/nearest.c */
 /*
  * test/host/test_prev.c: the previous boot's trace on the host
- * (docs/wire.md 2.10; tools/baretrace/input/prev.c, decode.c): the
+ * (docs/wire.md 2.10; tools/baretrace/decode/prev.c, decode.c): the
  * summary frame's codec, its blocks decoded apart from this boot's with
  * their own holes and books, and left out unless a command asks.
  */
@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../tools/baretrace/bt.h"
+#include "../../tools/baretrace/decode/decode.h"
+#include "../../wire/wire.h"
+
 #include "tap.h"
 
 static char seen[4096];

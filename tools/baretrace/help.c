@@ -8,6 +8,9 @@
 
 #include "bt.h"
 #include "nearest.h"
+#include "../../wire/wire.h"
+#include "base/util.h"
+#include "input/tracefile.h"
 
 /*
  * The tool's version: this string is the one place it is written. The

@@ -8,6 +8,15 @@
 #include <string.h>
 
 #include "bt.h"
+#include "base/util.h"
+#include "capture/capture.h"
+#include "decode/symtab.h"
+#include "decode/units.h"
+#include "model/model.h"
+#include "output/ci/ktap.h"
+#include "output/export/export.h"
+#include "output/report/report.h"
+#include "output/stats/stats.h"
 
 static const struct bt_cmd_help *cmd_now;	/* whose usage a bad command line prints */
 

@@ -3,7 +3,7 @@
  * for records that carry values: a duration in microseconds, a
  * trace_printf message formatted from its recorded arguments, and a
  * tracepoint's fields as name=value. The text is what 'baretrace report'
- * prints for the same record (tools/baretrace/output/render.c): the same
+ * prints for the same record (tools/baretrace/output/render/render.c): the same
  * conversions, every integer taken as 64 bits whatever its length
  * modifier, '?' for a missing argument, a conversion it does not know
  * copied as written.

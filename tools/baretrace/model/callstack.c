@@ -20,7 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+#include "../decode/units.h"
+
+#include "model.h"
 
 struct bt_stack *bt_stack_of(struct bt_stacks *s, unsigned cpu)
 {

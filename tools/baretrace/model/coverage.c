@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+
+#include "model.h"
 
 /* More sites than any image has: a larger count is a damaged frame. */
 #define COV_MAX_SITES	(1u << 24)

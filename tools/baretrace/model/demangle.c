@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
+#include "../decode/symtab.h"
 
 /* abi::__cxa_demangle, declared by cxxabi.h as extern "C". */
 char *__cxa_demangle(const char *mangled, char *out, size_t *len, int *status);

@@ -14,7 +14,11 @@
  */
 #include <stdlib.h>
 
-#include "../bt.h"
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
+
+#include "model.h"
 
 #define NO_PARENT	UINT32_MAX
 #define NO_TAG		UINT64_MAX	/* a returned call with its depth fixed */

@@ -15,7 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../bt.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
+#include "../decode/symtab.h"
+
+#include "model.h"
 
 struct tables {
 	const uint8_t *data;	/* section contents */

@@ -35,7 +35,14 @@
  */
 #include <stdlib.h>
 
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
+#include "../decode/symtab.h"
+#include "../decode/units.h"
+
 #include "filter_int.h"
+#include "model.h"
 
 /* ---- verdicts --------------------------------------------------------------- */
 

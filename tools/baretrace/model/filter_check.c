@@ -11,7 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/util.h"
+#include "../decode/decode.h"
+#include "../decode/symtab.h"
+
 #include "filter_int.h"
+#include "model.h"
 
 static int names_any(const struct bt_symtab *t, const char *glob)
 {

@@ -7,7 +7,11 @@
 #ifndef TOOLS_BARETRACE_MODEL_FILTER_INT_H
 #define TOOLS_BARETRACE_MODEL_FILTER_INT_H
 
-#include "../bt.h"
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
+
+#include "model.h"
 
 enum { IT_REC, IT_HOLE, IT_BEGIN, IT_END, IT_PROFILE, IT_SECTION };
 enum { V_WAIT, V_KEEP, V_DROP };

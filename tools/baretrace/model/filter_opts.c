@@ -3,15 +3,16 @@
  * flags (--cpu, -F, -N, --depth, --time-range, --min-duration), checked
  * before anything is read or written. A bad value is the command line's
  * fault: the message says what was expected and the status is 2.
- * filter.c applies what is set here to the decoded stream.
+ * What is set lands in filter_conf.c's bt_filter_conf, and the first
+ * flag puts the filter stage (filter_stage.c) in front of every decoder.
  */
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
 
-struct bt_filter_conf bt_filter_conf;
+#include "model.h"
 
 static void __attribute__((noreturn)) bad(const char *flag, const char *val, const char *want)
 {
@@ -149,12 +150,4 @@ int bt_filter_parse(const char *flag, const char *val)
 	}
 	describe(flag, val);
 	return 1;
-}
-
-int bt_filter_match(const char *const *globs, unsigned n, const char *name)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (!fnmatch(globs[i], name, 0))
-			return 1;
-	return 0;
 }

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/util.h"
+#include "../decode/decode.h"
+
 #include "filter_int.h"
 
 /* ---- the queue ------------------------------------------------------------ */

@@ -1,13 +1,18 @@
 /*
  * tools/baretrace/model/filter_stage.c: the filter stage's side towards
- * the decoder (input.h's struct bt_dec_stage) and the callbacks other
+ * the decoder (decode.h's struct bt_dec_stage) and the callbacks other
  * than records: --cpu applies to holes, blocks and profile dumps; the
  * other filters cannot apply to a profile dump's sums, so with them it is
  * left out (and counted); order is kept through the queue.
  */
 #include <stdlib.h>
 
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
+
 #include "filter_int.h"
+#include "model.h"
 
 /* ---- the other callbacks: --cpu applies, order is kept -------------------- */
 

@@ -17,7 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
+#include "../decode/symtab.h"
+
+#include "flame.h"
+#include "model.h"
 
 /* ---- names: one copy of each, so nodes compare names by pointer ---------- */
 

@@ -7,7 +7,12 @@
  */
 #include <stdlib.h>
 
-#include "../bt.h"
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
+
+#include "flame.h"
+#include "model.h"
 
 struct source {
 	struct bt_flame *fl;

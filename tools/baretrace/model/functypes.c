@@ -29,7 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
+#include "../base/util.h"
+#include "../decode/symtab.h"
+
+#include "model.h"
 
 int bt_opt_types = 1;	/* --no-types clears it */
 

@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
+
+#include "flame.h"
 
 static const struct bt_flame *sort_fl;
 

@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+
+#include "model.h"
 
 void bt_hist_init(struct bt_hist *h)
 {

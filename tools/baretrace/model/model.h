@@ -1,12 +1,18 @@
 /*
- * tools/baretrace/model/model.h: what the commands build from records.
- * callstack.c (open graph entries, returned calls nested by containment),
- * depths.c (a first pass: depths of exits without entries), profile.c
- * (profile dumps, merged rows). flame.c's flame graphs are in
- * output/bt_out.h with their users. Included through bt.h.
+ * tools/baretrace/model/model.h: what a trace means, built from the
+ * decoder's records, below every output. callstack.c (open graph
+ * entries, returned calls nested by containment), depths.c (a first
+ * pass: depths of exits without entries), profile.c (profile dumps,
+ * merged rows), filter*.c (the host-side filters), coverage.c and
+ * hist.c (their frames), srcmap.c and functypes.c (DWARF: source lines,
+ * types), elf_syms.c (names from an ELF). Call-path trees: flame.h.
  */
 #ifndef TOOLS_BARETRACE_MODEL_MODEL_H
 #define TOOLS_BARETRACE_MODEL_MODEL_H
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
+#include "../decode/symtab.h"
 
 /* ---- callstack.c ------------------------------------------------------- */
 
@@ -14,7 +20,7 @@
 #define BT_DONE_MAX	65536	/* returned calls awaiting their caller, per CPU */
 #define BT_ARGS_MAX	8	/* arguments kept with an open frame */
 
-struct bt_strs;		/* output/bt_out.h: strings recorded with arguments */
+struct bt_strs;		/* output/render/typed.c's: strings recorded with arguments */
 
 struct bt_frame {
 	uint64_t site, depth, ts;
@@ -171,7 +177,7 @@ extern struct bt_filter_conf bt_filter_conf;
 int bt_filter_parse(const char *flag, const char *val);
 int bt_filter_match(const char *const *globs, unsigned n, const char *name);
 
-/* filter.c: the stage between decoder and visitor (input.h's
+/* filter.c: the stage between decoder and visitor (decode.h's
  * bt_dec_stage, set by bt_filter_parse). Its summary line says "N events
  * left out by the filter (FLAGS)". */
 extern const struct bt_dec_stage bt_filter_stage;

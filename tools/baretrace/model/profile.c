@@ -12,7 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bt.h"
+#include "../../../wire/wire.h"
+#include "../base/util.h"
+#include "../decode/decode.h"
+#include "../decode/units.h"
+
+#include "model.h"
 
 struct bt_prof_cpu {
 	struct wire_profile_entry *e;	/* the CPU's current dump */

@@ -24,7 +24,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../bt.h"
+#include "../base/util.h"
+
+#include "model.h"
 
 static int is_text(const char *name, uint64_t value, void *arg)
 {
