@@ -73,6 +73,9 @@ void bt_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Called by bt_die(), bt_warn() and bt_error() before they write (capture: a console
  * line left unfinished on stdout is ended first); NULL: nothing. */
 extern void (*bt_before_message)(void);
+/* Called by bt_die() after a message with status BT_EXIT_USAGE (main.c:
+ * the pointer to the command's --help, and it exits); NULL: nothing. */
+extern void (*bt_after_usage_error)(void);
 void *bt_alloc(size_t n);		/* zeroed; dies when out of memory */
 void *bt_grow(void *p, size_t *cap, size_t want, size_t elem);
 char *bt_strndup(const void *p, size_t n);
@@ -92,25 +95,30 @@ static inline const char *bt_plural(uint64_t n)
 const char *bt_nearest(const char *word, const char *const *choices, size_t n);
 /* Dies with BT_EXIT_USAGE if both paths name one existing file. */
 void bt_refuse_same_file(const char *in, const char *out);
+/* An existing regular file at path is renamed path.old first (capture's
+ * default file, as perf record keeps perf.data.old); dies if it cannot. */
+void bt_keep_old(const char *path);
 
-/* ---- help.c ------------------------------------------------------------ */
+/* ---- help.c (texts: help/cmd_*.c) ------------------------------------ */
 
-/* One command's usage; a new command adds its text and a row in help.c. */
-struct bt_cmd_help {
-	const char *name, *text;
-	int reads_trace;	/* names come from --elf or the trace: say how */
-};
+struct bt_cmd_help;	/* help/help.h */
 
 const struct bt_cmd_help *bt_cmd_find(const char *name);	/* or NULL */
 /* The option one or two edits from name ("--abstiem"), or NULL. */
 const char *bt_option_nearest(const char *name);
-/* "unknown command 'reprot'; did you mean 'report'?" and exit status 2. */
+/* "unknown command 'reprot'; did you mean 'report'?", the pointer to
+ * --help, exit status 2. */
 void bt_unknown_command(const char *cmd) __attribute__((noreturn));
+/* After a usage error's message: "Try 'baretrace CMD --help'." (the
+ * command's first word; NULL: the overview's), exit status 2. */
+void bt_try_help(const char *cmd) __attribute__((noreturn));
 /* 1 if argv[2..] asks for the command's usage (--help, -h; not past
  * "--" or "--qemu", whose arguments are another program's). */
 int bt_wants_help(int argc, char **argv);
-/* One command's usage, or with c NULL the overview: every command's. */
+/* One command's usage, or with c NULL the overview. */
 void bt_help(FILE *f, const struct bt_cmd_help *c);
+/* baretrace help [--man] [COMMAND], --help, -h. */
+int bt_help_main(int argc, char **argv);
 /* The tool's version, its build, and the formats it reads. */
 void bt_print_version(void);
 

@@ -9,15 +9,20 @@
 
 #include "bt.h"
 
-static const struct bt_cmd_help *cmd_now;	/* whose usage a bad command line prints */
+static const char *cmd_now;	/* whose --help a bad command line points to */
 
+/* A bad command line: what is wrong, and where the usage is (help.c). */
 static void __attribute__((noreturn)) usage(const char *fmt, const char *arg)
 {
 	fputs("baretrace: ", stderr);
 	fprintf(stderr, fmt, arg);
-	fputs("\n\n", stderr);
-	bt_help(stderr, cmd_now);
-	exit(BT_EXIT_USAGE);
+	fputc('\n', stderr);
+	bt_try_help(cmd_now);
+}
+
+static void try_help(void)
+{
+	bt_try_help(cmd_now);
 }
 
 /*
@@ -50,14 +55,18 @@ static void __attribute__((noreturn)) unknown(const char *cmd, const char *arg)
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
 	const char *near = arg[0] == '-' ? bt_option_nearest(name) : NULL;
 	if (near && !strcmp(near, name))	/* another command's option */
-		fprintf(stderr, "baretrace %s: unknown option '%s': not one of %s\n\n", cmd, name, cmd);
+		fprintf(stderr, "baretrace %s: unknown option '%s': not one of %s\n", cmd, name, cmd);
 	else
-		fprintf(stderr, "baretrace %s: %s '%s'%s%s%s\n\n", cmd, arg[0] == '-' ?
+		fprintf(stderr, "baretrace %s: %s '%s'%s%s%s\n", cmd, arg[0] == '-' ?
 			"unknown option" : "unexpected argument", arg,
 			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
-	bt_help(stderr, cmd_now);
-	exit(BT_EXIT_USAGE);
+	bt_try_help(cmd_now);
 }
+
+/* capture without -o: trace-cmd record writes trace.dat, perf record
+ * perf.data; as perf does, an old one is kept (trace.bt.old). A file
+ * named by -o is overwritten: the user named it. */
+static const char capture_default[] = "trace.bt";
 
 static const char *const formats[] = {
 	"chrome-json", "chrome", "folded", "ctf", "svg", "trace-cmd",
@@ -102,7 +111,7 @@ static int cmd_capture(int argc, char **argv)
 	if (sources != 1)
 		usage("capture needs exactly one of --serial, --file, --qemu%s", "");
 	if (!o.out)
-		usage("capture needs -o TRACE.bt%s", "");
+		o.out = capture_default;
 	if (baud && !o.serial)
 		usage("--baud %s goes with --serial", baud);
 	if (baud) {
@@ -136,6 +145,8 @@ static int cmd_capture(int argc, char **argv)
 	bt_refuse_same_file(o.file ? o.file : o.serial, o.out);
 	bt_refuse_same_file(o.out, o.log);
 	bt_refuse_same_file(o.file ? o.file : o.serial, o.log);
+	if (o.out == capture_default)
+		bt_keep_old(o.out);
 	return bt_capture(&o);
 }
 
@@ -147,7 +158,7 @@ static int sort_key(const char *sort)
 
 	if (key < 0 && near) {
 		fprintf(stderr, "baretrace: unknown sort key '%s'; did you mean '%s'?\n", sort, near);
-		exit(BT_EXIT_USAGE);
+		bt_try_help(cmd_now);
 	}
 	if (key < 0)
 		usage("unknown sort key '%s' (" BT_STAT_KEY_LIST ")", sort);
@@ -344,31 +355,30 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 	else
 		usage("unknown export format '%s' (chrome-json or chrome, folded, ctf, svg or "
 		      "trace-cmd)", format);
-	exit(BT_EXIT_USAGE);
+	bt_try_help(cmd_now);
 }
 
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
-	if (!cmd)
-		usage("%s", "no command given");
-	bt_sym_demangler = bt_demangle;	/* C++ names shown demangled */
-	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-		if (argc > 2 && !(cmd_now = bt_cmd_find(argv[2])))
-			usage("no command '%s' to help with", argv[2]);
-		bt_help(stdout, cmd_now);
-		return 0;
+	if (!cmd) {	/* the overview, as a usage error: no command to run */
+		bt_help(stderr, NULL);
+		return BT_EXIT_USAGE;
 	}
+	bt_sym_demangler = bt_demangle;	/* C++ names shown demangled */
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+		return bt_help_main(argc, argv);
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		bt_print_version();
 		return 0;
 	}
-	cmd_now = bt_cmd_find(cmd);
-	if (cmd_now && bt_wants_help(argc, argv)) {
-		bt_help(stdout, cmd_now);
+	if (bt_cmd_find(cmd) && bt_wants_help(argc, argv)) {
+		bt_help(stdout, bt_cmd_find(cmd));
 		return 0;
 	}
+	cmd_now = cmd;
+	bt_after_usage_error = try_help;
 	if (!strcmp(cmd, "capture"))
 		return cmd_capture(argc - 1, argv + 1);
 	for (int i = 2; !strcmp(cmd, "stats") && i < argc; i++)

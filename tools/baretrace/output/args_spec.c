@@ -78,6 +78,10 @@ int bt_args_spec_main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--elf") && i + 1 < argc)
 			elf = argv[++i];
+		else if (!strncmp(argv[i], "--elf=", 6))
+			elf = argv[i] + 6;
+		else if (!strcmp(argv[i], "--elf"))
+			bt_die(BT_EXIT_USAGE, "args-spec: option --elf needs a value");
 		else if (!strcmp(argv[i], "--no-demangle"))
 			bt_sym_demangler = NULL;
 		else if (bt_is_option(argv[i]))
