@@ -71,8 +71,9 @@ const char *bt_option_nearest(const char *name)
 {
 	static const char *names[MAX_OPTS];	/* each once */
 	static size_t n;
+	static int listed;
 
-	for (size_t i = 0; !n && i <= N_CMDS; i++) {
+	for (size_t i = 0; !listed && i <= N_CMDS; i++) {
 		const struct bt_opt_help *t[4];
 
 		tables_of(i < N_CMDS ? cmds[i] : &bt_help_overview, t);
@@ -91,6 +92,7 @@ const char *bt_option_nearest(const char *name)
 					p += strspn(p, " ,");	/* then the argument, if any */
 				}
 	}
+	listed = 1;
 	return bt_nearest(name, names, n);
 }
 
