@@ -23,18 +23,16 @@
 #define BT_VERSION	"0.1.0"
 
 #define OPT_COL		24	/* --help: an option's text starts at 2 + 24 + 1 */
-#define MAN_INDENT	7	/* --man: as man(1) indents a section's text */
-#define MAN_WIDTH	79
 #define MAX_OPTS	64	/* distinct option names of all commands */
 
 /* In the overview's order; a new command adds its help/cmd_*.c table here. */
-static const struct bt_cmd_help *const cmds[] = {
+const struct bt_cmd_help *const bt_help_cmds[] = {
 	&bt_help_capture, &bt_help_report, &bt_help_stats, &bt_help_export,
 	&bt_help_graph, &bt_help_coverage, &bt_help_ktap, &bt_help_hist,
 	&bt_help_args_spec,
 };
 
-#define N_CMDS	(sizeof(cmds) / sizeof(cmds[0]))
+const size_t bt_help_ncmds = sizeof(bt_help_cmds) / sizeof(bt_help_cmds[0]);
 
 static const struct bt_opt_help help_row[] = {
 	{ "-h, --help", "this help" },
@@ -43,15 +41,15 @@ static const struct bt_opt_help help_row[] = {
 
 const struct bt_cmd_help *bt_cmd_find(const char *name)
 {
-	for (size_t i = 0; i < N_CMDS; i++)
-		if (!strcmp(cmds[i]->name, name))
-			return cmds[i];
+	for (size_t i = 0; i < bt_help_ncmds; i++)
+		if (!strcmp(bt_help_cmds[i]->name, name))
+			return bt_help_cmds[i];
 	return NULL;
 }
 
 /* A command's option tables in the order they print, ending with NULL:
  * its own, the names', --help's, then the filters' (under a heading). */
-static void tables_of(const struct bt_cmd_help *c, const struct bt_opt_help *t[4])
+void bt_help_tables(const struct bt_cmd_help *c, const struct bt_opt_help *t[4])
 {
 	int n = 0;
 
@@ -73,10 +71,10 @@ const char *bt_option_nearest(const char *name)
 	static size_t n;
 	static int listed;
 
-	for (size_t i = 0; !listed && i <= N_CMDS; i++) {
+	for (size_t i = 0; !listed && i <= bt_help_ncmds; i++) {
 		const struct bt_opt_help *t[4];
 
-		tables_of(i < N_CMDS ? cmds[i] : &bt_help_overview, t);
+		bt_help_tables(i < bt_help_ncmds ? bt_help_cmds[i] : &bt_help_overview, t);
 		for (int k = 0; k < 4 && t[k]; k++)
 			for (const struct bt_opt_help *o = t[k]; o->opt; o++)
 				for (const char *p = o->opt; *p == '-' && n < MAX_OPTS; ) {
@@ -111,8 +109,8 @@ void bt_unknown_command(const char *cmd)
 	struct nearest near_cmd;
 
 	nearest_start(&near_cmd, cmd, strlen(cmd));
-	for (size_t i = 0; i < N_CMDS; i++)
-		nearest_try(&near_cmd, cmds[i]->name);
+	for (size_t i = 0; i < bt_help_ncmds; i++)
+		nearest_try(&near_cmd, bt_help_cmds[i]->name);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		nearest_try(&near_cmd, names[i]);
 	if (near_cmd.best) {
@@ -120,9 +118,9 @@ void bt_unknown_command(const char *cmd)
 			near_cmd.best);
 	} else {
 		fprintf(stderr, "baretrace: unknown command '%s' (", cmd);
-		for (size_t i = 0; i < N_CMDS; i++)
-			fprintf(stderr, "%s%s", cmds[i]->name,
-				i + 2 < N_CMDS ? ", " : i + 1 < N_CMDS ? " or " : ")\n");
+		for (size_t i = 0; i < bt_help_ncmds; i++)
+			fprintf(stderr, "%s%s", bt_help_cmds[i]->name,
+				i + 2 < bt_help_ncmds ? ", " : i + 1 < bt_help_ncmds ? " or " : ")\n");
 	}
 	bt_try_help(NULL);
 }
@@ -153,36 +151,8 @@ static void lines(FILE *f, const char *text, int indent)
 	}
 }
 
-/* Text filled to MAN_WIDTH at indent; "\n\n" ends a paragraph, a single
- * '\n' is a space. */
-static void fill(FILE *f, const char *text, int indent)
-{
-	int col = 0;
-
-	for (const char *p = text; *p; ) {
-		size_t n = strcspn(p, " \n");
-
-		if (n && col && col + 1 + (int)n > MAN_WIDTH) {
-			fputc('\n', f);
-			col = 0;
-		}
-		if (n) {
-			col += fprintf(f, "%*s%.*s", col ? 1 : indent, "", (int)n, p);
-			p += n;
-		}
-		if (p[0] == '\n' && p[1] == '\n') {
-			fputs(col ? "\n\n" : "\n", f);
-			col = 0;
-			p++;
-		}
-		p += *p != 0;
-	}
-	if (col)
-		fputc('\n', f);
-}
-
 /* The synopsis, each form after "baretrace ", the first after "usage: ". */
-static void synopsis(FILE *f, const struct bt_cmd_help *c, const char *first, const char *next)
+void bt_help_synopsis(FILE *f, const struct bt_cmd_help *c, const char *first, const char *next)
 {
 	int n = 0;
 
@@ -195,20 +165,15 @@ static void synopsis(FILE *f, const struct bt_cmd_help *c, const char *first, co
 	}
 }
 
-static void options(FILE *f, const struct bt_cmd_help *c, int man)
+static void options(FILE *f, const struct bt_cmd_help *c)
 {
 	const struct bt_opt_help *t[4];
 
-	tables_of(c, t);
+	bt_help_tables(c, t);
 	for (int k = 0; k < 4 && t[k]; k++)
 		for (const struct bt_opt_help *o = t[k]; o->opt; o++) {
 			if (o == bt_help_filter_opts)	/* FILTERS in the synopsis */
-				fputs(man ? "\n   Filters\n" : "\nFilters (FILTERS):\n", f);
-			if (man) {
-				fprintf(f, "%*s%s\n", MAN_INDENT, "", o->opt);
-				fill(f, o->text, MAN_INDENT + 7);
-				continue;
-			}
+				fputs("\nFilters (FILTERS):\n", f);
 			if (strlen(o->opt) > OPT_COL)
 				fprintf(f, "  %s\n%*s", o->opt, OPT_COL + 3, "");
 			else
@@ -222,10 +187,10 @@ static void options(FILE *f, const struct bt_cmd_help *c, int man)
 /* The overview: on one screen (24 lines of 80 columns). */
 static void overview(FILE *f)
 {
-	synopsis(f, &bt_help_overview, "usage: ", "       ");
+	bt_help_synopsis(f, &bt_help_overview, "usage: ", "       ");
 	fprintf(f, "\n%s\n\nCommands:\n", bt_help_overview.about);
-	for (size_t i = 0; i < N_CMDS; i++)
-		fprintf(f, "  %-11s %s\n", cmds[i]->name, cmds[i]->summary);
+	for (size_t i = 0; i < bt_help_ncmds; i++)
+		fprintf(f, "  %-11s %s\n", bt_help_cmds[i]->name, bt_help_cmds[i]->summary);
 	fputs("\n'baretrace help COMMAND' or 'baretrace COMMAND --help': its options;\n"
 	      "'man baretrace-COMMAND' or 'baretrace help --man COMMAND': its whole page.\n", f);
 }
@@ -237,100 +202,15 @@ void bt_help(FILE *f, const struct bt_cmd_help *c)
 		overview(f);
 		return;
 	}
-	synopsis(f, c, "usage: ", "       ");
+	bt_help_synopsis(f, c, "usage: ", "       ");
 	fprintf(f, "\n%s\n\nOptions:\n", c->about);
-	options(f, c, 0);
+	options(f, c);
 	fputs("\nExit status:\n", f);
 	lines(f, c->exit_status, 2);
 	fputs("\nExamples:\n", f);
 	lines(f, c->examples, 2);
 	fprintf(f, "\nThe whole text: 'man baretrace-%s' or 'baretrace help --man %s'.\n",
 		c->name, c->name);
-}
-
-/* "N  meaning" lines (one that starts with a space goes on), as --man's
- * tagged paragraphs: N, then the meaning filled under it. */
-static void statuses(FILE *f, const char *text)
-{
-	char body[512];
-	size_t len = 0;
-
-	for (const char *p = text; *p; ) {
-		size_t n = strcspn(p, "\n"), tag = strcspn(p, " "), at = tag + strspn(p + tag, " ");
-
-		if (tag) {
-			fprintf(f, "%*s%.*s\n", MAN_INDENT, "", (int)tag, p);
-			len = 0;
-		}
-		len += (size_t)snprintf(body + len, sizeof(body) - len, "%s%.*s", len ? " " : "",
-					(int)(n - at), p + at);
-		p += n + (p[n] == '\n');
-		if (!*p || *p != ' ')
-			fill(f, body, MAN_INDENT + 7);
-	}
-}
-
-/* Example lines: a command at the margin (lines that start with four
- * spaces continue it), what it does indented under it. */
-static void examples(FILE *f, const char *text)
-{
-	for (const char *p = text; *p; ) {
-		size_t n = strcspn(p, "\n");
-		int note = p[0] == ' ' && p[2] != ' ';
-
-		fprintf(f, "%*s%.*s\n", note ? MAN_INDENT + 7 : MAN_INDENT, "",
-			(int)n - 2 * note, p + 2 * note);
-		p += n + (p[n] == '\n');
-	}
-}
-
-/* The other pages, filled. */
-static void see_also(FILE *f, const struct bt_cmd_help *c)
-{
-	char text[512];
-	size_t len = 0;
-
-	len += (size_t)snprintf(text, sizeof(text), "%s", c ? "baretrace(1)" : "");
-	for (size_t i = 0; i < N_CMDS; i++)
-		if (cmds[i] != c)
-			len += (size_t)snprintf(text + len, sizeof(text) - len, "%sbaretrace-%s(1)",
-						len ? ", " : "", cmds[i]->name);
-	fputs("\nSEE ALSO\n", f);
-	fill(f, text, MAN_INDENT);
-}
-
-/* The whole page as plain text, as man(1) would show it (help --man). */
-static void man_page(FILE *f, const struct bt_cmd_help *c)
-{
-	const struct bt_cmd_help *page = c ? c : &bt_help_overview;
-
-	fprintf(f, "NAME\n%*sbaretrace%s%s - %s\n\nSYNOPSIS\n", MAN_INDENT, "",
-		c ? "-" : "", c ? c->name : "", page->summary);
-	synopsis(f, page, "       ", "       ");
-	fputs("\nDESCRIPTION\n", f);
-	fill(f, page->manual, MAN_INDENT);
-	if (page->filters) {
-		fputc('\n', f);
-		fill(f, bt_help_filters_text, MAN_INDENT);
-	}
-	if (page->names) {
-		fputc('\n', f);
-		fill(f, bt_help_names_text, MAN_INDENT);
-	}
-	if (!c) {
-		fputs("\nCOMMANDS\n", f);
-		for (size_t i = 0; i < N_CMDS; i++)
-			fprintf(f, "%*s%s\n%*s%s: baretrace-%s(1)\n", MAN_INDENT, "",
-				cmds[i]->name, MAN_INDENT + 7, "", cmds[i]->summary,
-				cmds[i]->name);
-	}
-	fputs("\nOPTIONS\n", f);
-	options(f, page, 1);
-	fputs("\nEXIT STATUS\n", f);
-	statuses(f, page->exit_status);
-	fputs("\nEXAMPLES\n", f);
-	examples(f, page->examples);
-	see_also(f, c);
 }
 
 /* baretrace help [--man] [COMMAND], --help, -h: 0, or a usage error. */
@@ -356,7 +236,7 @@ int bt_help_main(int argc, char **argv)
 		bt_try_help(NULL);
 	}
 	if (man)
-		man_page(stdout, c);
+		bt_help_man(stdout, c);
 	else
 		bt_help(stdout, c);
 	return 0;

@@ -13,6 +13,7 @@
 #define TOOLS_BARETRACE_HELP_HELP_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* One row of a command's OPTIONS table. */
 struct bt_opt_help {
@@ -46,5 +47,16 @@ extern const struct bt_cmd_help bt_help_overview, bt_help_capture, bt_help_repor
 /* help/cmd_shared.c: what every command that reads a trace shares. */
 extern const struct bt_opt_help bt_help_filter_opts[], bt_help_name_opts[];
 extern const char bt_help_filters_text[], bt_help_names_text[];
+
+/* help.c, for help/man.c: the commands in the overview's order; a
+ * command's option tables as they print (its own, the names', --help's,
+ * the filters'), ending with NULL; its synopsis, each form after
+ * "baretrace ", the first after first and the others after next. */
+extern const struct bt_cmd_help *const bt_help_cmds[];
+extern const size_t bt_help_ncmds;
+void bt_help_tables(const struct bt_cmd_help *c, const struct bt_opt_help *t[4]);
+void bt_help_synopsis(FILE *f, const struct bt_cmd_help *c, const char *first, const char *next);
+/* help/man.c: the whole page as plain text (c NULL: baretrace(1)). */
+void bt_help_man(FILE *f, const struct bt_cmd_help *c);
 
 #endif /* TOOLS_BARETRACE_HELP_HELP_H */
