@@ -170,6 +170,13 @@ def errors(tap, tool, tmp):
                f"{cmd}: {len(cases)} bad command lines (unknown option, missing value, bad "
                f"value) print the error and \"Try 'baretrace {cmd} --help'.\", status 2, "
                "nothing written", "\n".join(bad) + f"\nfiles: {os.listdir(tmp)}")
+    # "did you mean" knows every command's options (help.c lists them from
+    # the tables), the last command's too
+    near = [(cmd, bad, good) for cmd, bad, good in
+            [("capture", "--exex", "--exec"), ("hist", "--jsn", "--json"),
+             ("args-spec", "--no-demangel", "--no-demangle"), ("export", "--countrs", "--counters")]
+            if f"did you mean '{good}'?" not in run([tool, cmd, bad], cwd=tmp)[2]]
+    tap.ok(not near, "a mistyped option of any command names the nearest one", f"missed: {near}")
     rc, out, err = run([tool, "help", "reprot"])
     tap.ok(rc == 2 and out == "" and err.splitlines() == [
         "baretrace: unknown command 'reprot'; did you mean 'report'?", "Try 'baretrace --help'."],

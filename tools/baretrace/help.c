@@ -63,34 +63,36 @@ void bt_help_tables(const struct bt_cmd_help *c, const struct bt_opt_help *t[4])
 		t[n] = NULL;
 }
 
-/* Every option of every command ("--elf", "-o", "--sort" of "--sort=KEY"),
- * from the tables, for "did you mean". */
+/* The option names of a row ("-o, --output FILE": -o and --output;
+ * "--sort=KEY": --sort) not yet in names[0..*n), added. */
+static void add_names(const char *opt, const char **names, size_t *n, size_t max)
+{
+	for (const char *p = opt; *p == '-' && *n < max; p += strspn(p, " ,")) {
+		size_t len = strcspn(p, " ,=["), seen = 0;
+
+		while (seen < *n && (strlen(names[seen]) != len || strncmp(names[seen], p, len)))
+			seen++;
+		if (seen == *n)
+			names[(*n)++] = bt_strndup(p, len);
+		p += len;
+	}
+}
+
+/* Every option of every command, from the tables, for "did you mean". */
 const char *bt_option_nearest(const char *name)
 {
-	static const char *names[MAX_OPTS];	/* each once */
+	static const char *names[MAX_OPTS];
 	static size_t n;
-	static int listed;
 
-	for (size_t i = 0; !listed && i <= bt_help_ncmds; i++) {
-		const struct bt_opt_help *t[4];
+	if (!n)		/* the first time: every command's table, the overview's */
+		for (size_t j = 0; j <= bt_help_ncmds; j++) {
+			const struct bt_opt_help *t[4];
 
-		bt_help_tables(i < bt_help_ncmds ? bt_help_cmds[i] : &bt_help_overview, t);
-		for (int k = 0; k < 4 && t[k]; k++)
-			for (const struct bt_opt_help *o = t[k]; o->opt; o++)
-				for (const char *p = o->opt; *p == '-' && n < MAX_OPTS; ) {
-					size_t len = strcspn(p, " ,=[");	/* "-o, --output F" */
-
-					size_t k = 0;
-
-					names[n] = bt_strndup(p, len);
-					while (k < n && strcmp(names[k], names[n]))
-						k++;
-					n += k == n;	/* a new name */
-					p += len;
-					p += strspn(p, " ,");	/* then the argument, if any */
-				}
-	}
-	listed = 1;
+			bt_help_tables(j < bt_help_ncmds ? bt_help_cmds[j] : &bt_help_overview, t);
+			for (int k = 0; k < 4 && t[k]; k++)
+				for (const struct bt_opt_help *o = t[k]; o->opt; o++)
+					add_names(o->opt, names, &n, MAX_OPTS);
+		}
 	return bt_nearest(name, names, n);
 }
 

@@ -66,6 +66,17 @@ static void spec_of(const char *elf, struct bt_symtab *t, const char *name, char
 			buf[len++] = (char)('0' + r), buf[len] = 0;
 }
 
+/* An option of another command (main.c's words), or the nearest. */
+static void __attribute__((noreturn)) unknown_option(const char *arg)
+{
+	const char *near = bt_option_nearest(arg);
+
+	if (near && !strcmp(near, arg))
+		bt_die(BT_EXIT_USAGE, "args-spec: unknown option '%s': not one of args-spec", arg);
+	bt_die(BT_EXIT_USAGE, "args-spec: unknown option '%s'%s%s%s", arg,
+	       near ? "; did you mean '" : " (--elf ELF FUNC...)", near ? near : "", near ? "'?" : "");
+}
+
 /* args-spec --elf ELF FUNC... [--no-demangle] */
 int bt_args_spec_main(int argc, char **argv)
 {
@@ -85,8 +96,7 @@ int bt_args_spec_main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--no-demangle"))
 			bt_sym_demangler = NULL;
 		else if (bt_is_option(argv[i]))
-			bt_die(BT_EXIT_USAGE, "args-spec: unknown option '%s' (--elf ELF FUNC...)",
-			       argv[i]);
+			unknown_option(argv[i]);
 		else if (nnames == SPECS_MAX)
 			bt_die(BT_EXIT_USAGE, "args-spec: at most %d functions (what trace_args "
 			       "takes)", SPECS_MAX);
