@@ -35,7 +35,7 @@ const struct bt_cmd_help *const bt_help_cmds[] = {
 const size_t bt_help_ncmds = sizeof(bt_help_cmds) / sizeof(bt_help_cmds[0]);
 
 static const struct bt_opt_help help_row[] = {
-	{ "-h, --help", "this help" },
+	{ "-h, --help", "print the synopsis and the options table" },
 	{ NULL, NULL },
 };
 

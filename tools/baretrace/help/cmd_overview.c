@@ -52,6 +52,7 @@ const struct bt_cmd_help bt_help_overview = {
 		"\n"
 		"A trace is a .bt file that capture writes: the frames that passed their "
 		"CRC, as the target sent them. The commands that read one (report, "
-		"stats, export, graph, hist, coverage) take - for standard input, and "
-		"export -o - writes to standard output.",
+		"stats, export, graph, hist, coverage) take - for standard input; "
+		"capture -o - and export -o - (but ctf, a directory) write to standard "
+		"output.",
 };
