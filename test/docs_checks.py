@@ -3,8 +3,8 @@ the readme stage (readme_examples.py): every relative link
 '[text](path#anchor)' of README.md and docs/*.md names a file that exists
 and, with an anchor, a heading of it (GitHub's slugs), with a planted page
 of broken links that must be caught; 'make install' puts the tool and a
-man page per command under PREFIX, each renders with 'man -l' and names
-exactly the options its command's --help names; README.md stays within
+man page per command under PREFIX, each renders with 'man -l' and its
+OPTIONS are exactly its command's --help table; README.md stays within
 README_MAX_LINES lines (the rest of the manual lives in docs/).
 """
 import glob
@@ -124,12 +124,28 @@ def check_links(h, res, files):
 
 # ---- make install and the man pages ------------------------------------------
 
-OPTION_RE = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)")
+def help_table(text):
+    """The option names of a command's --help table (Options, Filters)."""
+    names, on = set(), False
+    for line in text.splitlines():
+        if re.match(r"^(Options|Filters \(FILTERS\)):$", line):
+            on = True
+        elif on and not line.strip():
+            on = False
+        elif on and line.startswith("  -"):
+            names |= set(re.findall(r"(?:^|, )(--?[\w-]+)", line[2:].split("  ")[0]))
+    return names
 
 
-def options(text):
-    """Every option a text names: -o, -F, --elf, --sort (of --sort=KEY)."""
-    return set(OPTION_RE.findall(text))
+def page_options(text):
+    """The option names a rendered page's OPTIONS section tags."""
+    body = re.split(r"^OPTIONS$", text, flags=re.M)[-1] if "\nOPTIONS\n" in text else ""
+    body = re.split(r"^[A-Z][A-Z ]+$", body, flags=re.M)[0]
+    names = set()
+    for line in body.splitlines():
+        if re.match(r"^ {7}-", line) or re.match(r"^-", line):
+            names |= set(re.findall(r"(?:^|, )(--?[\w-]+)", line.strip().split("  ")[0]))
+    return names
 
 
 def deroff(text):
@@ -152,8 +168,8 @@ def render_man(h, page):
 
 def check_install(h, res, board):
     """make install PREFIX DESTDIR puts the tool and one man page per
-    command (and baretrace(1)) in place; each renders, and names exactly
-    the options its command's --help names."""
+    command (and baretrace(1)) in place; each renders, and its OPTIONS
+    are exactly the options of its command's --help table."""
     dest = tempfile.mkdtemp(prefix="install-", dir=os.path.join(h.ROOT, "build"))
     try:
         st, out = h.run(["make", f"BOARD={board}", "install", "PREFIX=/opt/bt",
@@ -179,16 +195,16 @@ def check_install(h, res, board):
         for page in got:
             cmd = page[len("baretrace-"):-2] if page != "baretrace.1" else None
             st, text, how = render_man(h, os.path.join(man1, page))
-            _, help_out = h.run([tool, cmd, "--help"] if cmd else [tool, "--help"])
+            _, help_out = h.run([tool, cmd, "--help"] if cmd else [tool, "help", "--man"])
             title = page[:-2].upper()
-            only_help = sorted(options(help_out) - options(text))
-            only_page = sorted(options(text) - options(help_out))
-            res.record(f"readme: {page} renders ({how}) and names the {len(options(help_out))} "
-                       f"options of baretrace {cmd + ' ' if cmd else ''}--help, no other",
+            want = help_table(help_out) if cmd else {"-h", "--help", "--version"}
+            got_opts = page_options(text)
+            res.record(f"readme: {page} renders ({how}) and its OPTIONS are the {len(want)} "
+                       f"options of baretrace {cmd + ' --help' if cmd else 'help --man'}",
                        st == 0 and title in text and "NAME" in text and "SYNOPSIS" in text
-                       and options(help_out) and not only_help and not only_page,
-                       f"status {st}; only in --help: {only_help}; only in the page: "
-                       f"{only_page}\n" + text[-3000:])
+                       and want and got_opts == want,
+                       f"status {st}; only in --help: {sorted(want - got_opts)}; only in the "
+                       f"page: {sorted(got_opts - want)}\n" + text[-3000:])
     finally:
         shutil.rmtree(dest, ignore_errors=True)
 

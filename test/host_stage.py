@@ -28,6 +28,7 @@ HOST_E2E = [
     ("e2e_coverage", 300),      # coverage: lcov data, lcov --summary, genhtml in chromium
     ("e2e_probe_names", 120),   # probe fields: distinct names in report and exports, unreadable fetches
     ("e2e_messages", 120),      # messages that name the real problem (issue 42): filters, '-', boards
+    ("e2e_help", 120),          # --help on one screen, help CMD tables, usage errors, man pages, capture -o
 ]
 
 

@@ -15,24 +15,26 @@
 
 #include <stdio.h>
 
-/* ---- help.c ------------------------------------------------------------ */
+/* ---- help.c (texts: help/cmd_*.c) ------------------------------------ */
 
-/* One command's usage; a new command adds its text and a row in help.c. */
-struct bt_cmd_help {
-	const char *name, *text;
-	int reads_trace;	/* names come from --elf or the trace: say how */
-};
+struct bt_cmd_help;	/* help/help.h */
 
 const struct bt_cmd_help *bt_cmd_find(const char *name);	/* or NULL */
 /* The option one or two edits from name ("--abstiem"), or NULL. */
 const char *bt_option_nearest(const char *name);
-/* "unknown command 'reprot'; did you mean 'report'?" and exit status 2. */
+/* "unknown command 'reprot'; did you mean 'report'?", the pointer to
+ * --help, exit status 2. */
 void bt_unknown_command(const char *cmd) __attribute__((noreturn));
+/* After a usage error's message: "Try 'baretrace CMD --help'." (the
+ * command's first word; NULL: the overview's), exit status 2. */
+void bt_try_help(const char *cmd) __attribute__((noreturn));
 /* 1 if argv[2..] asks for the command's usage (--help, -h; not past
  * "--" or "--qemu", whose arguments are another program's). */
 int bt_wants_help(int argc, char **argv);
-/* One command's usage, or with c NULL the overview: every command's. */
+/* One command's usage, or with c NULL the overview. */
 void bt_help(FILE *f, const struct bt_cmd_help *c);
+/* baretrace help [--man] [COMMAND], --help, -h. */
+int bt_help_main(int argc, char **argv);
 /* The tool's version, its build, and the formats it reads. */
 void bt_print_version(void);
 

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "bt.h"
+#include "cmdline.h"
 #include "base/util.h"
-#include "capture/capture.h"
 #include "decode/symtab.h"
 #include "decode/units.h"
 #include "model/model.h"
@@ -18,135 +18,10 @@
 #include "output/report/report.h"
 #include "output/stats/stats.h"
 
-static const struct bt_cmd_help *cmd_now;	/* whose usage a bad command line prints */
-
-static void __attribute__((noreturn)) usage(const char *fmt, const char *arg)
-{
-	fputs("baretrace: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\n\n", stderr);
-	bt_help(stderr, cmd_now);
-	exit(BT_EXIT_USAGE);
-}
-
-/*
- * If argv[*i] is option 'name' ("--name VALUE" or "--name=VALUE"),
- * stores the value, advances *i past it and returns 1.
- */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **val)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], name, n))
-		return 0;
-	if (argv[*i][n] == '=') {
-		*val = argv[*i] + n + 1;
-		return 1;
-	}
-	if (argv[*i][n])
-		return 0;
-	if (*i + 1 >= argc)
-		usage("option %s needs a value", name);
-	*val = argv[++*i];
-	return 1;
-}
-
-static void __attribute__((noreturn)) unknown(const char *cmd, const char *arg)
-{
-	char name[40];
-
-	/* "--sortt=calls": the name is what may be mistyped. */
-	snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
-	const char *near = arg[0] == '-' ? bt_option_nearest(name) : NULL;
-	if (near && !strcmp(near, name))	/* another command's option */
-		fprintf(stderr, "baretrace %s: unknown option '%s': not one of %s\n\n", cmd, name, cmd);
-	else
-		fprintf(stderr, "baretrace %s: %s '%s'%s%s%s\n\n", cmd, arg[0] == '-' ?
-			"unknown option" : "unexpected argument", arg,
-			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
-	bt_help(stderr, cmd_now);
-	exit(BT_EXIT_USAGE);
-}
-
 static const char *const formats[] = {
 	"chrome-json", "chrome", "folded", "ctf", "svg", "trace-cmd",
 };
 
-static int cmd_capture(int argc, char **argv)
-{
-	struct bt_capture_opts o = { .exec_timeout = 30 };
-	const char *baud = NULL, *exec, *timeout = NULL, *limit = NULL, *why;
-	int sources;
-
-	for (int i = 1; i < argc; i++) {
-		if (opt_value(argc, argv, &i, "--exec", &exec)) {
-			if (bt_exec_add(&o.exec, &o.n_exec, exec, &why))
-				usage(why, exec);
-			continue;
-		}
-		if (opt_value(argc, argv, &i, "--serial", &o.serial) ||
-		    opt_value(argc, argv, &i, "--exec-timeout", &timeout) ||
-		    opt_value(argc, argv, &i, "--timeout", &limit) ||
-		    opt_value(argc, argv, &i, "--baud", &baud) ||
-		    opt_value(argc, argv, &i, "--file", &o.file) ||
-		    opt_value(argc, argv, &i, "--log", &o.log) ||
-		    opt_value(argc, argv, &i, "-o", &o.out) ||
-		    opt_value(argc, argv, &i, "--output", &o.out))
-			continue;
-		if (!strcmp(argv[i], "--qemu")) {
-			i += i + 1 < argc && !strcmp(argv[i + 1], "--");
-			o.qemu_argv = argv + i + 1;
-			/* QEMU has no -o option: a trailing "-o PATH" is ours. */
-			if (!o.out && argc - i - 1 >= 3 && !strcmp(argv[argc - 2], "-o")) {
-				o.out = argv[argc - 1];
-				argv[argc - 2] = NULL;
-			}
-			if (!o.qemu_argv[0])
-				usage("%s needs a QEMU command line after it", "--qemu");
-			break;
-		}
-		unknown("capture", argv[i]);
-	}
-	sources = !!o.serial + !!o.file + !!o.qemu_argv;
-	if (sources != 1)
-		usage("capture needs exactly one of --serial, --file, --qemu%s", "");
-	if (!o.out)
-		usage("capture needs -o TRACE.bt%s", "");
-	if (baud && !o.serial)
-		usage("--baud %s goes with --serial", baud);
-	if (baud) {
-		char *end;
-		unsigned long b = strtoul(baud, &end, 10);
-
-		if (!*baud || *end || b == 0 || b > 4000000)
-			usage("bad baud rate '%s'", baud);
-		o.baud = (unsigned)b;
-	}
-	if (timeout) {
-		char *end;
-
-		o.exec_timeout = strtod(timeout, &end);
-		if (!*timeout || *end || !(o.exec_timeout > 0 && o.exec_timeout <= 86400))
-			usage("bad --exec-timeout '%s' (seconds, more than 0, e.g. 30)", timeout);
-		if (!o.n_exec)
-			usage("--exec-timeout %s goes with --exec", timeout);
-	}
-	if (limit) {
-		char *end;
-
-		o.timeout = strtod(limit, &end);
-		if (!*limit || *end || !(o.timeout > 0 && o.timeout <= 86400))
-			usage("bad --timeout '%s' (seconds, more than 0, e.g. 60)", limit);
-		if (o.file)
-			usage("--timeout %s needs a target to ask (--serial or --qemu)", limit);
-	}
-	if (o.n_exec && o.file)
-		usage("--exec needs a target to talk to (--serial or --qemu), not --file%s", "");
-	bt_refuse_same_file(o.file ? o.file : o.serial, o.out);
-	bt_refuse_same_file(o.out, o.log);
-	bt_refuse_same_file(o.file ? o.file : o.serial, o.log);
-	return bt_capture(&o);
-}
 
 /* --sort KEY's key; an unknown one names the nearest, or them all. */
 static int sort_key(const char *sort)
@@ -156,10 +31,10 @@ static int sort_key(const char *sort)
 
 	if (key < 0 && near) {
 		fprintf(stderr, "baretrace: unknown sort key '%s'; did you mean '%s'?\n", sort, near);
-		exit(BT_EXIT_USAGE);
+		bt_try_help(bt_cmd_now);
 	}
 	if (key < 0)
-		usage("unknown sort key '%s' (" BT_STAT_KEY_LIST ")", sort);
+		bt_usage("unknown sort key '%s' (" BT_STAT_KEY_LIST ")", sort);
 	return key;
 }
 
@@ -191,24 +66,24 @@ static int cmd_stats_diff(int argc, char **argv)
 			o.hist = 1;	/* output/hist_diff.c */
 			continue;
 		}
-		if (opt_value(argc, argv, &i, "--elf", &elf) ||
-		    opt_value(argc, argv, &i, "--old-elf", &o.old_elf) ||
-		    opt_value(argc, argv, &i, "--new-elf", &o.new_elf) ||
-		    opt_value(argc, argv, &i, "--sort", &sort) ||
-		    opt_value(argc, argv, &i, "--fail-above", &fail) ||
-		    opt_value(argc, argv, &i, "--junit", &o.junit) ||
-		    opt_value(argc, argv, &i, "--floor", &floor_us))
+		if (bt_opt_value(argc, argv, &i, "--elf", &elf) ||
+		    bt_opt_value(argc, argv, &i, "--old-elf", &o.old_elf) ||
+		    bt_opt_value(argc, argv, &i, "--new-elf", &o.new_elf) ||
+		    bt_opt_value(argc, argv, &i, "--sort", &sort) ||
+		    bt_opt_value(argc, argv, &i, "--fail-above", &fail) ||
+		    bt_opt_value(argc, argv, &i, "--junit", &o.junit) ||
+		    bt_opt_value(argc, argv, &i, "--floor", &floor_us))
 			continue;
 		if (bt_is_option(argv[i]) || nfiles == 2)
-			unknown("stats --diff", argv[i]);
+			bt_unknown_arg("stats --diff", argv[i]);
 		files[nfiles++] = argv[i];
 	}
 	if (nfiles != 2)
-		usage("stats --diff needs two trace files, OLD.bt and NEW.bt%s", "");
+		bt_usage("stats --diff needs two trace files, OLD.bt and NEW.bt%s", "");
 	o.old_trace = files[0];
 	o.new_trace = files[1];
 	if (elf && (o.old_elf || o.new_elf))
-		usage("--elf %s is for both traces: not with --old-elf or --new-elf", elf);
+		bt_usage("--elf %s is for both traces: not with --old-elf or --new-elf", elf);
 	if (elf)
 		o.old_elf = o.new_elf = elf;
 	if (sort)
@@ -219,22 +94,22 @@ static int cmd_stats_diff(int argc, char **argv)
 		o.fail = 1;
 		o.fail_pct = strtod(fail, &end);
 		if (!*fail || *end || !(o.fail_pct >= 0 && o.fail_pct < 1e9))
-			usage("bad --fail-above '%s' (a percentage, e.g. 25)", fail);
+			bt_usage("bad --fail-above '%s' (a percentage, e.g. 25)", fail);
 	}
 	if (floor_us) {
 		char *end;
 		double us = strtod(floor_us, &end);
 
 		if (!*floor_us || *end || !(us >= 0 && us < 1e12))
-			usage("bad --floor '%s' (instructions on exact traces, else microseconds)", floor_us);
+			bt_usage("bad --floor '%s' (instructions on exact traces, else microseconds)", floor_us);
 		if (!fail)
-			usage("--floor %s goes with --fail-above", floor_us);
+			bt_usage("--floor %s goes with --fail-above", floor_us);
 		o.floor = us;	/* its unit follows the traces' clock (output/diff_clock.c) */
 	}
 	if (o.hist && o.junit)
-		usage("--junit %s is for stats --diff without --hist", o.junit);
+		bt_usage("--junit %s is for stats --diff without --hist", o.junit);
 	if (o.hist && sort)
-		usage("--sort %s is not for --hist (rows in the order of the sites)", sort);
+		bt_usage("--sort %s is not for --hist (rows in the order of the sites)", sort);
 	return o.hist ? bt_hist_diff(&o) : bt_stats_diff(&o);
 }
 
@@ -251,7 +126,7 @@ static int filter_opt(int argc, char **argv, int *i)
 	if (names_opt(argv[*i]))
 		return 1;
 	for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
-		if (opt_value(argc, argv, i, flags[k], &val))
+		if (bt_opt_value(argc, argv, i, flags[k], &val))
 			return bt_filter_parse(flags[k], val);
 	return 0;
 }
@@ -263,17 +138,17 @@ static int cmd_graph(int argc, char **argv)
 	int npos = 0;
 
 	for (int i = 1; i < argc; i++) {
-		if (filter_opt(argc, argv, &i) || opt_value(argc, argv, &i, "--elf", &elf))
+		if (filter_opt(argc, argv, &i) || bt_opt_value(argc, argv, &i, "--elf", &elf))
 			continue;
 		if (bt_is_option(argv[i]) || npos == 2)
-			unknown("graph", argv[i]);
+			bt_unknown_arg("graph", argv[i]);
 		pos[npos++] = argv[i];
 	}
 	if (!npos)
-		usage("%s needs a trace file (made by 'baretrace capture')", "graph");
+		bt_usage("%s needs a trace file (made by 'baretrace capture')", "graph");
 	if (npos == 2) {
 		if (bt_filter_conf.nfunc)
-			usage("graph %s: give the function once, not with -F too", pos[0]);
+			bt_usage("graph %s: give the function once, not with -F too", pos[0]);
 		bt_filter_parse("-F", pos[0]);
 	}
 	return bt_graph(pos[npos - 1], elf, npos == 2 ? pos[0] : NULL);
@@ -303,38 +178,38 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 			bt_opt_abstime = 1;
 			continue;
 		}
-		if (!strcmp(cmd, "stats") && opt_value(argc, argv, &i, "--sort", &sort))
+		if (!strcmp(cmd, "stats") && bt_opt_value(argc, argv, &i, "--sort", &sort))
 			continue;
-		if (filter_opt(argc, argv, &i) || opt_value(argc, argv, &i, "--elf", &elf) ||
-		    (export && (opt_value(argc, argv, &i, "--format", &format) ||
-				opt_value(argc, argv, &i, "-o", &out) ||
-				opt_value(argc, argv, &i, "--output", &out))))
+		if (filter_opt(argc, argv, &i) || bt_opt_value(argc, argv, &i, "--elf", &elf) ||
+		    (export && (bt_opt_value(argc, argv, &i, "--format", &format) ||
+				bt_opt_value(argc, argv, &i, "-o", &out) ||
+				bt_opt_value(argc, argv, &i, "--output", &out))))
 			continue;
 		if (bt_is_option(argv[i]) || trace)
-			unknown(cmd, argv[i]);
+			bt_unknown_arg(cmd, argv[i]);
 		trace = argv[i];
 	}
 	if (!trace)
-		usage("%s needs a trace file (made by 'baretrace capture')", cmd);
+		bt_usage("%s needs a trace file (made by 'baretrace capture')", cmd);
 	if (sort)
 		key = sort_key(sort);
 	if (!export)
 		return !strcmp(cmd, "report") ? bt_report(trace, elf)
 					      : bt_stats(trace, elf, per_cpu, (enum bt_stat_key)key);
 	if (!format)
-		usage("export needs --format=chrome-json|folded|ctf|svg|trace-cmd%s", "");
+		bt_usage("export needs --format=chrome-json|folded|ctf|svg|trace-cmd%s", "");
 	if (!strcmp(format, "chrome"))	/* what make run calls the file */
 		format = "chrome-json";
 	if (!out)
-		usage("export needs -o PATH%s", "");
+		bt_usage("export needs -o PATH%s", "");
 	bt_refuse_same_file(trace, out);
 	if (elf)
 		bt_refuse_same_file(elf, out);
 	if (per_cpu && strcmp(format, "svg") && strcmp(format, "folded"))
-		usage("--per-cpu goes with stats, svg or folded, not %s (it has a track per CPU)",
+		bt_usage("--per-cpu goes with stats, svg or folded, not %s (it has a track per CPU)",
 		      format);
 	if (counters && strcmp(format, "chrome-json"))
-		usage("--counters goes with chrome-json, not %s", format);
+		bt_usage("--counters goes with chrome-json, not %s", format);
 	if (!strcmp(format, "chrome-json"))
 		return bt_export_chrome(trace, elf, out, counters);
 	if (!strcmp(format, "folded"))
@@ -351,35 +226,34 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 		fprintf(stderr, "baretrace: unknown export format '%s'; did you mean '%s'?\n",
 			format, near);
 	else
-		usage("unknown export format '%s' (chrome-json or chrome, folded, ctf, svg or "
+		bt_usage("unknown export format '%s' (chrome-json or chrome, folded, ctf, svg or "
 		      "trace-cmd)", format);
-	exit(BT_EXIT_USAGE);
+	bt_try_help(bt_cmd_now);
 }
 
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
-	if (!cmd)
-		usage("%s", "no command given");
-	bt_sym_demangler = bt_demangle;	/* C++ names shown demangled */
-	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
-		if (argc > 2 && !(cmd_now = bt_cmd_find(argv[2])))
-			usage("no command '%s' to help with", argv[2]);
-		bt_help(stdout, cmd_now);
-		return 0;
+	if (!cmd) {	/* the overview, as a usage error: no command to run */
+		bt_help(stderr, NULL);
+		return BT_EXIT_USAGE;
 	}
+	bt_sym_demangler = bt_demangle;	/* C++ names shown demangled */
+	if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+		return bt_help_main(argc, argv);
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
 		bt_print_version();
 		return 0;
 	}
-	cmd_now = bt_cmd_find(cmd);
-	if (cmd_now && bt_wants_help(argc, argv)) {
-		bt_help(stdout, cmd_now);
+	if (bt_cmd_find(cmd) && bt_wants_help(argc, argv)) {
+		bt_help(stdout, bt_cmd_find(cmd));
 		return 0;
 	}
+	bt_cmd_now = cmd;
+	bt_after_usage_error = bt_try_help_now;
 	if (!strcmp(cmd, "capture"))
-		return cmd_capture(argc - 1, argv + 1);
+		return bt_cmd_capture(argc - 1, argv + 1);
 	for (int i = 2; !strcmp(cmd, "stats") && i < argc; i++)
 		if (!strcmp(argv[i], "--diff"))
 			return cmd_stats_diff(argc - 1, argv + 1);

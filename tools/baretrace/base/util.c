@@ -13,6 +13,7 @@
 #include "util.h"
 
 void (*bt_before_message)(void);
+void (*bt_after_usage_error)(void);
 
 /* Whoever writes stdout may need to end a line before a message. */
 static void before_message(void)
@@ -32,6 +33,8 @@ void bt_die(int status, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	if (status == BT_EXIT_USAGE && bt_after_usage_error)
+		bt_after_usage_error();
 	exit(status);
 }
 
@@ -129,4 +132,14 @@ const char *bt_nearest(const char *word, const char *const *choices, size_t n)
 	for (size_t i = 0; i < n; i++)
 		nearest_try(&near, choices[i]);
 	return near.best;
+}
+
+void bt_keep_old(const char *path)
+{
+	char old[4096];
+	struct stat st;
+
+	snprintf(old, sizeof(old), "%s.old", path);
+	if (!stat(path, &st) && S_ISREG(st.st_mode) && rename(path, old))
+		bt_die(BT_EXIT_INPUT, "cannot rename the old %s to %s: %m", path, old);
 }

@@ -33,6 +33,9 @@ void bt_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Called by bt_die(), bt_warn() and bt_error() before they write (capture: a console
  * line left unfinished on stdout is ended first); NULL: nothing. */
 extern void (*bt_before_message)(void);
+/* Called by bt_die() after a message with status BT_EXIT_USAGE (main.c:
+ * the pointer to the command's --help, and it exits); NULL: nothing. */
+extern void (*bt_after_usage_error)(void);
 void *bt_alloc(size_t n);		/* zeroed; dies when out of memory */
 void *bt_grow(void *p, size_t *cap, size_t want, size_t elem);
 char *bt_strndup(const void *p, size_t n);
@@ -52,5 +55,8 @@ static inline const char *bt_plural(uint64_t n)
 const char *bt_nearest(const char *word, const char *const *choices, size_t n);
 /* Dies with BT_EXIT_USAGE if both paths name one existing file. */
 void bt_refuse_same_file(const char *in, const char *out);
+/* An existing regular file at path is renamed path.old first (capture's
+ * default file, as perf record keeps perf.data.old); dies if it cannot. */
+void bt_keep_old(const char *path);
 
 #endif /* TOOLS_BARETRACE_BASE_UTIL_H */

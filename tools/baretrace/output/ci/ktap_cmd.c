@@ -84,9 +84,8 @@ static void run_case(struct ktap *k)
 
 static void __attribute__((noreturn)) bad_line(const char *what, const char *arg)
 {
-	fprintf(stderr, "baretrace ktap: %s%s%s\n\n", what, arg ? " " : "", arg ? arg : "");
-	bt_help(stderr, bt_cmd_find("ktap"));
-	exit(BT_EXIT_USAGE);
+	fprintf(stderr, "baretrace ktap: %s%s%s\n", what, arg ? " " : "", arg ? arg : "");
+	bt_try_help("ktap");
 }
 
 int bt_ktap_main(int argc, char **argv)

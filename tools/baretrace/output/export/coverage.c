@@ -182,7 +182,7 @@ int bt_coverage(const char *const *traces, size_t ntraces, const char *const *el
 }
 
 /* A bad command line: the message (naming arg, with the option it may
- * stand for), the command's usage, status 2; as main.c's for the others. */
+ * stand for), the pointer to --help, status 2; as main.c's for the others. */
 static void __attribute__((noreturn)) bad_line(const char *msg, const char *arg, int guess)
 {
 	const char *near = guess ? bt_option_nearest(arg) : NULL;
@@ -192,9 +192,8 @@ static void __attribute__((noreturn)) bad_line(const char *msg, const char *arg,
 		fprintf(stderr, " '%s'", arg);
 	if (near)
 		fprintf(stderr, "; did you mean '%s'?", near);
-	fputs("\n\n", stderr);
-	bt_help(stderr, bt_cmd_find("coverage"));
-	exit(BT_EXIT_USAGE);
+	fputc('\n', stderr);
+	bt_try_help("coverage");
 }
 
 /* argv[*i] is option name: "NAME VALUE" or "NAME=VALUE" into *val. */

@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "../../bt.h"
 #include "../../base/util.h"
 #include "../../decode/symtab.h"
 #include "../../model/model.h"
@@ -70,6 +71,17 @@ static void spec_of(const char *elf, struct bt_symtab *t, const char *name, char
 			buf[len++] = (char)('0' + r), buf[len] = 0;
 }
 
+/* An option of another command (main.c's words), or the nearest. */
+static void __attribute__((noreturn)) unknown_option(const char *arg)
+{
+	const char *near = bt_option_nearest(arg);
+
+	if (near && !strcmp(near, arg))
+		bt_die(BT_EXIT_USAGE, "args-spec: unknown option '%s': not one of args-spec", arg);
+	bt_die(BT_EXIT_USAGE, "args-spec: unknown option '%s'%s%s%s", arg,
+	       near ? "; did you mean '" : " (--elf ELF FUNC...)", near ? near : "", near ? "'?" : "");
+}
+
 /* args-spec --elf ELF FUNC... [--no-demangle] */
 int bt_args_spec_main(int argc, char **argv)
 {
@@ -82,11 +94,14 @@ int bt_args_spec_main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--elf") && i + 1 < argc)
 			elf = argv[++i];
+		else if (!strncmp(argv[i], "--elf=", 6))
+			elf = argv[i] + 6;
+		else if (!strcmp(argv[i], "--elf"))
+			bt_die(BT_EXIT_USAGE, "args-spec: option --elf needs a value");
 		else if (!strcmp(argv[i], "--no-demangle"))
 			bt_sym_demangler = NULL;
 		else if (bt_is_option(argv[i]))
-			bt_die(BT_EXIT_USAGE, "args-spec: unknown option '%s' (--elf ELF FUNC...)",
-			       argv[i]);
+			unknown_option(argv[i]);
 		else if (nnames == SPECS_MAX)
 			bt_die(BT_EXIT_USAGE, "args-spec: at most %d functions (what trace_args "
 			       "takes)", SPECS_MAX);

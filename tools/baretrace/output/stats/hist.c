@@ -187,7 +187,7 @@ int bt_hist_cmd(const char *trace, const char *elf, int per_cpu, int json)
 	return 0;
 }
 
-/* A bad command line: the message, the command's usage, status 2. */
+/* A bad command line: the message, the pointer to its --help, status 2. */
 static void __attribute__((noreturn)) bad_line(const char *msg, const char *arg)
 {
 	const char *near = arg && arg[0] == '-' ? bt_option_nearest(arg) : NULL;
@@ -197,9 +197,8 @@ static void __attribute__((noreturn)) bad_line(const char *msg, const char *arg)
 		fprintf(stderr, " '%s'", arg);
 	if (near)
 		fprintf(stderr, "; did you mean '%s'?", near);
-	fputs("\n\n", stderr);
-	bt_help(stderr, bt_cmd_find("hist"));
-	exit(BT_EXIT_USAGE);
+	fputc('\n', stderr);
+	bt_try_help("hist");
 }
 
 /* hist TRACE.bt [--elf ELF] [--per-cpu] [--json] [--no-demangle] */
