@@ -15,10 +15,13 @@
 
 /* The version this side writes and the oldest a reader takes (2.2):
  * 3 added coverage frames (2.11); 4 caller slots, two-byte graph sites
- * and front-coded symbol dumps (2.1, 2.3), from WIRE_VERSION_SLOTS. */
-#define WIRE_VERSION		4
+ * and front-coded symbol dumps (2.1, 2.3), from WIRE_VERSION_SLOTS;
+ * 5 the one-byte graph return (kind 6) and lost events as an extension
+ * record (2.1), from WIRE_VERSION_RETURN. */
+#define WIRE_VERSION		5
 #define WIRE_VERSION_OLDEST	2
 #define WIRE_VERSION_SLOTS	4
+#define WIRE_VERSION_RETURN	5
 
 /* Framing bytes (section 1). Console text never contains them. */
 #define WIRE_STX		0x02
@@ -76,6 +79,17 @@ enum wire_rec_kind {
 	WIRE_REC_EXT = 7,
 };
 
+/* On the wire from version 5 (2.1): kind 6 is a return, the exit of the
+ * innermost open graph entry of the block, and lost events go as kind 7
+ * subtype WIRE_EXT_LOST. Decoded records keep the kinds above: a return
+ * comes out as a WIRE_REC_EXIT with 'paired' set, its site and duration
+ * taken from its entry; a subtype-7 record as a WIRE_REC_LOST. */
+#define WIRE_KIND_RETURN	6
+/* Open graph entries a reader keeps per block (2.1): a writer whose
+ * blocks could hold more kind-3 records than this writes no return
+ * for the entries beyond (the target's 1 KiB blocks hold at most 255). */
+#define WIRE_GRAPH_OPEN		256
+
 #define WIRE_EXIT_HAS_RETVAL	0x01
 
 enum wire_meta_key {
@@ -106,6 +120,7 @@ enum wire_meta_key {
  * is the function's entry, its hits are the function's returns). */
 #define WIRE_PROBE_RETURN	0x80
 #define WIRE_EXT_STRING		6	/* a string an argument points to (trace_args=F:N:sR) */
+#define WIRE_EXT_LOST		7	/* lost events, version 5 (kind 6 before) */
 #define WIRE_STR_CUT		1	/* its flags: no NUL within the bytes recorded */
 #define WIRE_STR_UNREADABLE	2	/* outside RAM, or a read faulted */
 
@@ -186,6 +201,9 @@ struct wire_record {
 	int has_caller;		/* 0 for a kind 0 with no kind 1 before it */
 	uint64_t duration;	/* kind 2 */
 	uint8_t flags;		/* kind 2 */
+	int paired;		/* kind 2: a version-5 return (kind 6 on the
+				   wire), encoded and decoded without site,
+				   duration or flags: those of its entry */
 	int64_t retval;		/* kind 2, if flags has WIRE_EXIT_HAS_RETVAL */
 	uint64_t depth;		/* kind 3 */
 	uint64_t id;		/* kind 4 event id, kind 5 format id */
@@ -236,6 +254,12 @@ struct wire_rec_iter {
 		uint64_t site_plus1;	/* 0: empty */
 		uint64_t caller;
 	} callers[WIRE_CALLER_CACHE];
+	/* Version 5: the block's open graph entries (kind 3 pushes, a
+	 * return pops); 'open' counts them all, the first WIRE_GRAPH_OPEN
+	 * are kept. */
+	uint32_t open;
+	uint16_t open_site[WIRE_GRAPH_OPEN];
+	uint64_t open_ts[WIRE_GRAPH_OPEN];
 };
 
 enum {

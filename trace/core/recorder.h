@@ -28,24 +28,26 @@
 #define REC_RING_WR		40	/* with cur_events_hi), wr, wr_fast_end */
 #define REC_RING_CACHE_USED	64	/* nonzero: clear the cache at the next block */
 #define REC_RING_LAST_TS	88
-#define REC_RING_CACHE		152
+#define REC_RING_GRAPH_OPEN	96	/* right after last_ts: one LDP */
+#define REC_RING_CACHE		160
 #define REC_RING_CACHE_MASK	255	/* RING_CALLER_CACHE - 1 */
 
 #define REC_FG_TOP		0	/* struct fgraph_stack: top, then */
 #define REC_FG_STOPPED		4	/* stopped (one LDP) */
 #define REC_FG_GRAPH_DEPTH	8
 #define REC_FG_FRAMES		16
-#define REC_FG_FRAME_SIZE	40	/* struct fgraph_frame */
+#define REC_FG_FRAME_SIZE	48	/* struct fgraph_frame */
 #define REC_FG_DEPTH		128	/* FGRAPH_DEPTH */
 #define REC_TOP_FRAME		(REC_FG_FRAMES - REC_FG_FRAME_SIZE)	/* frames[top - 1], */
 				/* from the stack + top * frame size */
 #define REC_FRAME_RET		0
-#define REC_FRAME_FP		8
-#define REC_FRAME_SP		16
-#define REC_FRAME_TS		24
-#define REC_FRAME_SITE		32	/* site (32 bits), owner, flags, pad */
-#define REC_FRAME_OWNER		36
-#define REC_FRAME_FLAGS		37
+#define REC_FRAME_KEY		8	/* after ret: one LDP */
+#define REC_FRAME_FP		16
+#define REC_FRAME_SP		24
+#define REC_FRAME_TS		32
+#define REC_FRAME_SITE		40	/* site (32 bits), owner, flags, pad */
+#define REC_FRAME_OWNER		44
+#define REC_FRAME_FLAGS		45
 #define REC_OWNER_GRAPH		1	/* enum fgraph_owner */
 #define REC_OWNER_PROFILE	2
 #define REC_OWNER_HIST		3
@@ -59,6 +61,7 @@
 #define REC_HIST_SUM		512	/* the sum */
 
 #define REC_KIND_EXIT		2	/* WIRE_REC_EXIT */
+#define REC_KIND_RETURN		6	/* WIRE_KIND_RETURN (version 5) */
 #define REC_KIND_GRAPH_ENTRY	3	/* WIRE_REC_GRAPH_ENTRY */
 /* Bytes of room the fast paths need: wr < wr_fast_end leaves
  * RING_FAST_ROOM (27), enough for any record they write, the largest

@@ -77,7 +77,7 @@ static inline struct fgraph_frame *push_frame(struct fgraph_stack *st, struct tr
 	}
 	struct fgraph_frame *f = &st->frames[st->top++];
 
-	f->ret = regs->lr;
+	f->ret = regs->lr;	/* key: only graph_entry reads or sets it */
 	f->fp = regs->fp;
 	f->sp = regs->sp;
 	f->ts = now;

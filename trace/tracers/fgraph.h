@@ -61,6 +61,12 @@ enum fgraph_owner {
 
 struct fgraph_frame {
 	uint64_t ret;		/* real return address */
+	/* A graph frame whose entry record went into the ring: the ring's
+	 * graph_open just after it (trace/ring/ring.h), else 0; set by the
+	 * graph entries only (other owners leave it as it was). Its exit
+	 * is a return (wire.md 2.1) only while graph_open still equals it.
+	 * Beside ret: the exit loads both with one LDP. */
+	uint64_t key;
 	uint64_t fp;		/* caller's frame pointer at the call */
 	uint64_t sp;		/* stack pointer at the call (= at the return) */
 	uint64_t ts;		/* counter at entry; a return probe's: its number */

@@ -18,10 +18,12 @@
  *   does:  with IRQ/FIQ masked, unless this CPU is inside a callback
  *          (percpu->trace_callback_daif, the recursion guard of
  *          entry.S): pushes a frame
- *          {ret = x9, fp = x29, sp, ts = now, site, owner, flags =
+ *          {ret = x9, key, fp = x29, sp, ts = now, site, owner, flags =
  *          FGRAPH_FLAG_FAST} on this CPU's shadow stack and makes
  *          fgraph_return the return address; the graph entry also
- *          appends a kind-3 record (site in two bytes, depth) and counts the depth.
+ *          appends a kind-3 record (site in two bytes, depth), counts
+ *          the depth and adds one to the ring's graph_open, which the
+ *          frame keeps as its key (0 for the others).
  *          Continues at func + 8 with x30 = the return address.
  *          Anything unusual changes nothing and branches to trace_caller
  *          (the C callback through the site's literal): hooking stopped,
@@ -38,8 +40,12 @@
  *          FGRAPH_FLAG_FAST and matches this return (fp and sp), w15 =
  *          its owner | flags << 8 (one halfword load); x0-x8
  *          the function's return values, x29 and sp as it returned
- *   does:  pops the frame; for a graph frame appends a kind-2 record
- *          (site in two bytes, duration, no return value) and counts the depth down;
+ *   does:  pops the frame; for a graph frame counts the depth down and
+ *          appends a return (kind 6, the header alone: wire.md 2.1)
+ *          when its key is the ring's graph_open (its entry is the
+ *          reader's innermost open one of this block), taking one off
+ *          it, else a kind-2 record (site in two bytes, duration, no
+ *          return value);
  *          for a profiler frame adds the call to its row (calls, total,
  *          min, max); for a histogram frame adds it to its bucket and
  *          sum (hist_exit's work when this CPU's rows are current);
@@ -58,9 +64,12 @@
  */
 #include "core/recorder.h"
 
-/* The common part of both entries: checks, then pushes the frame. Out:
+/* The common part of the entries: checks, then pushes the frame. Out:
  * x11 = this CPU's ring (when \ring), x12 = shadow stack, x15 = site,
- * x16 = the ring's wr (when \ring), x18 = now, x9 = fgraph_return. */
+ * x16 = the ring's wr (when \ring), x18 = now, x9 = fgraph_return;
+ * when \ring (the graph entry, which always writes its kind 3 after
+ * this), the frame's key is the ring's graph_open + 1, stored back with
+ * last_ts = now, and x13 = the delta since the ring's last record. */
 	.macro	HOOK_PUSH owner, ring, done, slow
 	mrs	x10, daif
 	msr	daifset, #3
@@ -91,13 +100,21 @@
 	ldrh	w15, [x18, x15]			// site
 	isb
 	mrs	x18, cntvct_el0			// now
-	stp	x9, x29, [x14, #(REC_FG_FRAMES + REC_FRAME_RET)]
-	stp	x17, x18, [x14, #(REC_FG_FRAMES + REC_FRAME_SP)]
+	stp	x29, x17, [x14, #(REC_FG_FRAMES + REC_FRAME_FP)]
 	movz	x17, #(\owner | 0x80 << 8), lsl #32	// owner, FGRAPH_FLAG_FAST
 	orr	x17, x17, x15
-	str	x17, [x14, #(REC_FG_FRAMES + REC_FRAME_SITE)]
+	stp	x18, x17, [x14, #(REC_FG_FRAMES + REC_FRAME_TS)]	// ts, site word
 	add	w13, w13, #1
 	str	w13, [x12, #REC_FG_TOP]
+	.if \ring
+	ldp	x13, x17, [x11, #REC_RING_LAST_TS]	// last_ts, graph_open
+	add	x17, x17, #1			// the kind 3 below opens one more
+	stp	x9, x17, [x14, #(REC_FG_FRAMES + REC_FRAME_RET)]	// ret, key
+	stp	x18, x17, [x11, #REC_RING_LAST_TS]
+	sub	x13, x18, x13			// delta
+	.else
+	stp	x9, xzr, [x14, #(REC_FG_FRAMES + REC_FRAME_RET)]	// ret, key 0
+	.endif
 	adr	x9, fgraph_return		// (this file: in reach)
 	.endm
 
@@ -114,31 +131,30 @@
 	.type	trace_rec_graph, %function
 trace_rec_graph:
 	HOOK_PUSH REC_OWNER_GRAPH, 1, .Ldone1, .Lslow1
-	ldr	w13, [x12, #REC_FG_GRAPH_DEPTH]	// depth
-	add	w14, w13, #1
-	str	w14, [x12, #REC_FG_GRAPH_DEPTH]
-	REC_TAKE_DELTA x11, x18, x14
-	cmp	w13, #0x80			// depth below 0x80: one byte
-	ccmp	x14, #31, #2, lo		// and delta < 31 (a long one sets C)
+	ldr	w14, [x12, #REC_FG_GRAPH_DEPTH]	// depth
+	add	w17, w14, #1
+	str	w17, [x12, #REC_FG_GRAPH_DEPTH]
+	cmp	w14, #0x80			// depth below 0x80: one byte
+	ccmp	x13, #31, #2, lo		// and delta < 31 (a long one sets C)
 	b.hs	.Lentry_long
-	orr	w14, w14, #(REC_KIND_GRAPH_ENTRY << 5)
-	orr	w14, w14, w15, lsl #8		// site: two bytes, any number
-	orr	w14, w14, w13, lsl #24
-	str	w14, [x16], #4			// header, site, depth
+	orr	w13, w13, #(REC_KIND_GRAPH_ENTRY << 5)
+	orr	w13, w13, w15, lsl #8		// site: two bytes, any number
+	orr	w13, w13, w14, lsl #24
+	str	w13, [x16], #4			// header, site, depth
 .Lentry_commit:
 	REC_COMMIT x11, x16, x17, w17
 .Ldone1:
 	HOOK_RETURN
 .Lentry_long:
-	REC_PUT_HEADER REC_KIND_GRAPH_ENTRY, x14, w14, x16, .Lentry_long_delta
+	REC_PUT_HEADER REC_KIND_GRAPH_ENTRY, x13, w13, x16, .Lentry_long_delta
 .Lentry_site:
 	strh	w15, [x16], #2
-	REC_PUT_VARINT x13, w13, w17, x16
+	REC_PUT_VARINT x14, w14, w17, x16
 	b	.Lentry_commit
 .Lentry_long_delta:
 	mov	w17, #(REC_KIND_GRAPH_ENTRY << 5 | 31)
 	strb	w17, [x16], #1
-	REC_PUT_VARINT x14, w14, w17, x16
+	REC_PUT_VARINT x13, w13, w17, x16
 	b	.Lentry_site
 .Lslow1:
 	msr	daif, x10
@@ -205,10 +221,10 @@ fgraph_return:
 	ldr	x12, [x11, #REC_PERCPU_FGRAPH]	// st
 	ldr	w13, [x12, #REC_FG_TOP]
 	cbz	w13, fgraph_return_c		// (the C path reports it)
-	add	w14, w13, w13, lsl #2
-	add	x14, x12, w14, uxtw #3		// st + top * 40: frames[top - 1] at
-	.if	REC_FG_FRAME_SIZE != 40		//   x14 + REC_TOP_FRAME
-	.error	"the two adds above multiply by 40"
+	add	w14, w13, w13, lsl #1
+	add	x14, x12, w14, uxtw #4		// st + top * 48: frames[top - 1] at
+	.if	REC_FG_FRAME_SIZE != 48		//   x14 + REC_TOP_FRAME
+	.error	"the two adds above multiply by 48"
 	.endif
 	ldrh	w15, [x14, #(REC_TOP_FRAME + REC_FRAME_OWNER)]	// owner | flags << 8
 	tbz	w15, #(8 + REC_FRAME_FAST_BIT), fgraph_return_c
@@ -230,16 +246,36 @@ fgraph_fast_exit:
 	b.hs	fgraph_return_c			// wr NULL, full, paused or ended
 	isb
 	mrs	x17, cntvct_el0			// now
-	ldr	x18, [x14, #(REC_TOP_FRAME + REC_FRAME_TS)]
-	sub	x18, x17, x18			// duration
-	ldr	w15, [x14, #(REC_TOP_FRAME + REC_FRAME_SITE)]
-	ldr	x30, [x14, #(REC_TOP_FRAME + REC_FRAME_RET)]
+	ldp	x30, x15, [x14, #(REC_TOP_FRAME + REC_FRAME_RET)]	// ret, key
 	sub	w13, w13, #1
 	str	w13, [x12, #REC_FG_TOP]		// popped
 	ldr	w13, [x12, #REC_FG_GRAPH_DEPTH]
 	sub	w13, w13, #1
 	str	w13, [x12, #REC_FG_GRAPH_DEPTH]
-	REC_TAKE_DELTA x11, x17, x13
+	ldp	x13, x18, [x11, #REC_RING_LAST_TS]	// last_ts, graph_open
+	sub	x13, x17, x13			// delta
+	cmp	x15, x18			// its entry: the reader's innermost
+	b.ne	.Lexit_whole			//   open one of this block?
+	sub	x18, x18, #1
+	stp	x17, x18, [x11, #REC_RING_LAST_TS]	// last_ts = now, one fewer open
+	cmp	x13, #31
+	b.hs	.Lreturn_long
+	orr	w13, w13, #(REC_KIND_RETURN << 5)
+	strb	w13, [x16], #1			// a return: the header alone
+.Lexit_commit:
+	REC_COMMIT x11, x16, x17, w17
+	msr	daif, x10
+	ret
+.Lreturn_long:
+	mov	w17, #(REC_KIND_RETURN << 5 | 31)
+	strb	w17, [x16], #1
+	REC_PUT_VARINT x13, w13, w17, x16
+	b	.Lexit_commit
+.Lexit_whole:					// a kind 2 with site and duration
+	str	x17, [x11, #REC_RING_LAST_TS]
+	ldr	x18, [x14, #(REC_TOP_FRAME + REC_FRAME_TS)]
+	sub	x18, x17, x18			// duration
+	ldr	w15, [x14, #(REC_TOP_FRAME + REC_FRAME_SITE)]
 	cmp	x13, #31
 	b.hs	.Lexit_long
 	orr	w13, w13, #(REC_KIND_EXIT << 5)
@@ -249,9 +285,7 @@ fgraph_fast_exit:
 .Lexit_duration:
 	REC_PUT_VARINT x18, w18, w17, x16
 	strb	wzr, [x16], #1			// flags: no return value
-	REC_COMMIT x11, x16, x17, w17
-	msr	daif, x10
-	ret
+	b	.Lexit_commit
 .Lexit_long:
 	REC_PUT_HEADER REC_KIND_EXIT, x13, w13, x16, .Lexit_long_delta
 .Lexit_site:

@@ -27,6 +27,8 @@ _Static_assert(__builtin_offsetof(struct ring_cpu, cur_events) == REC_RING_CUR_E
 _Static_assert(sizeof(((struct ring_cpu *)0)->cur_events) == 4, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, cache_used) == REC_RING_CACHE_USED, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, last_ts) == REC_RING_LAST_TS, "recorder.h");
+_Static_assert(__builtin_offsetof(struct ring_cpu, graph_open) == REC_RING_GRAPH_OPEN &&
+	       REC_RING_GRAPH_OPEN == REC_RING_LAST_TS + 8, "recorder.h: one LDP");
 _Static_assert(__builtin_offsetof(struct ring_cpu, cache) == REC_RING_CACHE, "recorder.h");
 _Static_assert(RING_CALLER_CACHE - 1 == REC_RING_CACHE_MASK, "recorder.h");
 _Static_assert(RING_CALLER_CACHE == WIRE_CALLER_CACHE, "the host keeps the same caller slots");
@@ -45,6 +47,8 @@ _Static_assert(__builtin_offsetof(struct fgraph_stack, frames) == REC_FG_FRAMES,
 _Static_assert(sizeof(struct fgraph_frame) == REC_FG_FRAME_SIZE, "recorder.h");
 _Static_assert(FGRAPH_DEPTH == REC_FG_DEPTH, "recorder.h");
 _Static_assert(__builtin_offsetof(struct fgraph_frame, ret) == REC_FRAME_RET, "recorder.h");
+_Static_assert(__builtin_offsetof(struct fgraph_frame, key) == REC_FRAME_KEY &&
+	       REC_FRAME_KEY == REC_FRAME_RET + 8, "recorder.h: one LDP");
 _Static_assert(__builtin_offsetof(struct fgraph_frame, fp) == REC_FRAME_FP, "recorder.h");
 _Static_assert(__builtin_offsetof(struct fgraph_frame, sp) == REC_FRAME_SP, "recorder.h");
 _Static_assert(__builtin_offsetof(struct fgraph_frame, ts) == REC_FRAME_TS, "recorder.h");
@@ -63,6 +67,7 @@ _Static_assert(__builtin_offsetof(struct profile_stat, calls) == 0 &&
 	       __builtin_offsetof(struct profile_stat, total) == 8 &&
 	       __builtin_offsetof(struct profile_stat, min) == 16 &&
 	       __builtin_offsetof(struct profile_stat, max) == 24, "rec_graph.S");
+_Static_assert(WIRE_KIND_RETURN == REC_KIND_RETURN, "recorder.h");
 _Static_assert(WIRE_REC_EXIT == REC_KIND_EXIT && WIRE_REC_GRAPH_ENTRY == REC_KIND_GRAPH_ENTRY,
 	       "recorder.h");
 _Static_assert(RING_FAST_ROOM >= 11 + 2 + 10 + 1 && RING_FAST_ROOM >= RING_FUNC_RECORD_MAX,
