@@ -14,10 +14,8 @@
 #include <stdint.h>
 
 /* The version this side writes and the oldest a reader takes (2.2):
- * 3 added coverage frames (2.11); 4 caller slots, two-byte graph sites
- * and front-coded symbol dumps (2.1, 2.3), from WIRE_VERSION_SLOTS;
- * 5 the one-byte graph return (kind 6) and lost events as an extension
- * record (2.1), from WIRE_VERSION_RETURN. */
+ * 3 coverage frames (2.11); 4 caller slots, two-byte graph sites, symbol
+ * dumps front-coded (2.1, 2.3); 5 graph returns, lost events in kind 7. */
 #define WIRE_VERSION		5
 #define WIRE_VERSION_OLDEST	2
 #define WIRE_VERSION_SLOTS	4
@@ -79,15 +77,10 @@ enum wire_rec_kind {
 	WIRE_REC_EXT = 7,
 };
 
-/* On the wire from version 5 (2.1): kind 6 is a return, the exit of the
- * innermost open graph entry of the block, and lost events go as kind 7
- * subtype WIRE_EXT_LOST. Decoded records keep the kinds above: a return
- * comes out as a WIRE_REC_EXIT with 'paired' set, its site and duration
- * taken from its entry; a subtype-7 record as a WIRE_REC_LOST. */
+/* Version 5 (2.1): kind 6 on the wire is a return (decoded as a
+ * WIRE_REC_EXIT with 'paired'), lost events kind 7 subtype 7 (decoded
+ * as WIRE_REC_LOST). A reader keeps WIRE_GRAPH_OPEN open entries. */
 #define WIRE_KIND_RETURN	6
-/* Open graph entries a reader keeps per block (2.1): a writer whose
- * blocks could hold more kind-3 records than this writes no return
- * for the entries beyond (the target's 1 KiB blocks hold at most 255). */
 #define WIRE_GRAPH_OPEN		256
 
 #define WIRE_EXIT_HAS_RETVAL	0x01
@@ -201,9 +194,7 @@ struct wire_record {
 	int has_caller;		/* 0 for a kind 0 with no kind 1 before it */
 	uint64_t duration;	/* kind 2 */
 	uint8_t flags;		/* kind 2 */
-	int paired;		/* kind 2: a version-5 return (kind 6 on the
-				   wire), encoded and decoded without site,
-				   duration or flags: those of its entry */
+	int paired;		/* kind 2: a return (version 5), as its entry */
 	int64_t retval;		/* kind 2, if flags has WIRE_EXIT_HAS_RETVAL */
 	uint64_t depth;		/* kind 3 */
 	uint64_t id;		/* kind 4 event id, kind 5 format id */
@@ -254,9 +245,7 @@ struct wire_rec_iter {
 		uint64_t site_plus1;	/* 0: empty */
 		uint64_t caller;
 	} callers[WIRE_CALLER_CACHE];
-	/* Version 5: the block's open graph entries (kind 3 pushes, a
-	 * return pops); 'open' counts them all, the first WIRE_GRAPH_OPEN
-	 * are kept. */
+	/* Version 5: the block's open graph entries (first ones kept). */
 	uint32_t open;
 	uint16_t open_site[WIRE_GRAPH_OPEN];
 	uint64_t open_ts[WIRE_GRAPH_OPEN];
@@ -355,23 +344,6 @@ size_t wire_end_encode(uint8_t *out, size_t cap, const struct wire_end_cpu *c,
 int wire_end_decode(const uint8_t *body, size_t len, struct wire_end_cpu *c,
 		    unsigned max, struct wire_end_run *run);
 
-/* ---- the previous boot's trace (section 2.10) -------------------------- */
-
-/* One CPU of the previous boot: its totals at the reset and what of its
- * ring the new boot found. */
-struct wire_prev_cpu {
-	uint64_t cpu, produced, sent, overwritten, dropped, discarded, kept, torn;
-};
-
-/* Encodes the previous boot's number and n entries; the body length, or
- * 0 if it does not fit. */
-size_t wire_prev_encode(uint8_t *out, size_t cap, uint64_t boot,
-			const struct wire_prev_cpu *c, unsigned n);
-/* Decodes up to max entries into c and the boot number: how many the
- * body holds, or -1 if it is malformed. */
-int wire_prev_decode(const uint8_t *body, size_t len, uint64_t *boot,
-		     struct wire_prev_cpu *c, unsigned max);
-
 /* ---- frames (section 2) ------------------------------------------------ */
 
 struct wire_frame {
@@ -422,5 +394,7 @@ size_t wire_escape_masked(uint8_t *out, size_t cap, const uint8_t *payload, size
 
 /* The stream decoder (section 1): bytes in, text and frames out. */
 #include "wire_stream.h"
+/* The previous boot's summary frame (section 2.10). */
+#include "wire_prev.h"
 
 #endif /* TRACE_WIRE_H */

@@ -46,9 +46,7 @@
 #define RING_CALLER_CACHE	256
 #define RING_FRAME_BODY_MAX	(RING_BLOCK_SIZE + 16)	/* largest frame body sent */
 #define RING_FUNC_RECORD_MAX	21	/* header, delta, site, caller */
-/* graph_open's low bits: the count (at most 255 kind-3 records fit a
- * block); the block number above them. */
-#define RING_GRAPH_POS_BITS	16
+#define RING_GRAPH_POS_BITS	16	/* graph_open's count: <= 255 a block */
 /* Room wr_fast_end leaves: at least the largest record a fast path
  * writes, a graph exit without a return value (header 1 + delta 10,
  * site 2, duration 10, flags 1), so none of them adds a margin of its
@@ -121,13 +119,9 @@ struct ring_cpu {
 	uint64_t wr_seq;	/* its (or the last finished one's) number */
 	bool started;		/* a block has been opened */
 	uint64_t last_ts;	/* timestamp of the last record written */
-	/* Right after last_ts (one LDP, one STP in rec_graph.S). The
-	 * reader's open graph entries of this block (wire.md 2.1, version
-	 * 5): (block number + 1) << RING_GRAPH_POS_BITS | how many kind-3
-	 * records it holds that no return closed. A graph entry adds one and
-	 * its frame keeps the value; its exit may be a return only while
-	 * the value is still the frame's (same block, innermost open).
-	 * ring_next_block sets it for each block. */
+	/* The reader's open graph entries of this block (wire.md 2.1):
+	 * (block + 1) << RING_GRAPH_POS_BITS | count; after last_ts (one
+	 * LDP). An entry adds one, its frame keeps it as its key. */
 	uint64_t graph_open;
 	uint32_t nest;		/* open reservations */
 	uint64_t resv_seq;	/* block of the outermost open reservation */
