@@ -7,7 +7,7 @@ loss.log, two CPUs (the event numbers are what the target would write):
   CPU 0, overwrite mode: block 0 holds events 0-3 (outer, leaf, mid
          entered); blocks 1 and 2 (4-11) were overwritten on the target
          (a sequence gap); block 3 holds 12-15 (mid, leaf, outer return);
-         block 4 holds 16-19 and an informational kind-6 record.
+         block 4 holds 16-19 and an informational lost-events record.
   CPU 1, stop mode: block 0 holds 0-2; the ring refused 5 (3-7); block 1
          holds 8-10 right after (consecutive sequence numbers); block 2
          (11-13) is damaged on the wire; block 3 holds 14-16; 4 more
