@@ -262,10 +262,11 @@ $(OBJ)/baretrace.ld: linker/baretrace.ld.S kernel/lib/config.h
 	$(Q)$(CC) -E -P -x c -D__ASSEMBLER__ -Ikernel $(addprefix -I,$(KERNEL_DIRS)) -Iboard/$(BOARD) $< -o $@
 
 $(HOST)/mktables: tools/mktables.c tools/mktables_map.c tools/mktables_map.h \
+		  tools/mktables_syms.c tools/mktables_syms.h \
 		  tools/mktables_objs.c tools/mktables_objs.h kernel/report/tables.h | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ tools/mktables.c tools/mktables_map.c tools/mktables_objs.c -lelf
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ tools/mktables.c tools/mktables_map.c tools/mktables_objs.c tools/mktables_syms.c -lelf
 
 # make's check of TRACE= and BOOTARGS's names before a boot (CHECK_NAMES):
 # the kernel's own splitter and did-you-mean search, on the names read
