@@ -41,7 +41,9 @@ static volatile bool idle_off;
  * schema reaches the host before or with any record of it even when the
  * lock was busy at the request (it used to be dropped after 1 s). */
 static volatile bool meta_pending;
-static uint8_t body[PAYLOAD_MAX], payload[PAYLOAD_MAX];	/* frames' bodies, payloads */
+static uint8_t body[PAYLOAD_MAX];	/* the end-of-stream frame's body */
+/* The frame on the line: head, body and CRC escaped (wire_line_*); room
+ * for the worst case of a payload of PAYLOAD_MAX bytes. */
 static uint8_t escaped[WIRE_ESCAPED_MAX(PAYLOAD_MAX)];
 static struct export_stats stats;
 static uint64_t since_meta;
@@ -116,13 +118,30 @@ void export_set_pace(uint32_t baud)
 	pace_per_tick = baud ? baud / 10 / time_tick_hz() + 1 : 0;
 }
 
-/* The frame's line bytes into escaped[]: their count, 0 if it does not fit. */
+/* The frame's line bytes into escaped[], in one pass from b (no
+ * payload in between): their count, 0 if it does not fit. */
 static size_t frame_build(unsigned int type, unsigned int cpu, uint64_t seq,
 			  const uint8_t *b, size_t len)
 {
-	size_t n = wire_frame_build(payload, sizeof(payload), type, cpu, seq, b, len);
+	struct wire_line l;
 
-	return n ? wire_escape_masked(escaped, sizeof(escaped), payload, n) : 0;
+	if (wire_line_begin(&l, escaped, sizeof(escaped), type, cpu, seq, len))
+		return 0;
+	wire_line_add(&l, b, len);
+	return wire_line_end(&l);
+}
+
+/* A ring block's data frame, its records escaped from where they lie in
+ * the ring (nothing claimed yet: ring_peek). */
+static size_t frame_build_block(unsigned int cpu, const struct ring_view *v)
+{
+	struct wire_line l;
+
+	if (wire_line_begin_block(&l, escaped, sizeof(escaped), cpu, v->seq, v->base_ts,
+				  v->first, v->len))
+		return 0;
+	wire_line_add(&l, v->data, v->len);
+	return wire_line_end(&l);
 }
 
 static void frame_write(size_t e)
@@ -199,28 +218,37 @@ static bool send_one_block(void)
 		return true;	/* the previous boot's blocks first */
 	for (unsigned int k = 0; k < n; k++) {
 		unsigned int cpu = (next_cpu + k) % n;
-		uint64_t seq;
-		uint32_t events;
-		long len = ring_read_body(cpu, body, sizeof(body), &seq, &events);
+		struct ring_view v;
+		bool claimed = false;
 
-		if (len < 0)
-			continue;
-		meta_due();	/* asked for while this block filled */
-		size_t e = frame_build(WIRE_FRAME_DATA, cpu, seq, body, (size_t)len);
-
-		if (e) {
-			/* Written and counted with interrupts masked (the UART
-			 * write masks them anyway): a crash's stop request (an
-			 * SGI) lands before the frame goes out, and its events
-			 * stay the ring's, lost on the target, or after they
-			 * count as sent; never a block counted sent that did not
-			 * go out, nor the reverse. */
+		/*
+		 * The block is escaped onto the line from the ring, with
+		 * interrupts on, before it is claimed (ring_peek): a writer
+		 * that takes it as lost meanwhile makes the claim fail, and
+		 * the next oldest is read. Then claimed, written and counted
+		 * with interrupts masked (the UART write masks them anyway):
+		 * a crash's stop request (an SGI) lands before the claim, and
+		 * the block stays the ring's (sent later, or at the end lost
+		 * on the target), or after it went out and counts as sent;
+		 * never a block counted sent that did not go out, nor the
+		 * reverse.
+		 */
+		while (!claimed && ring_peek(cpu, &v)) {
+			meta_due();	/* asked for while this block filled */
+			size_t e = frame_build_block(cpu, &v);
 			unsigned long flags = irq_save();
 
-			frame_write(e);
-			ring_mark_sent(cpu, events);
+			if (ring_claim(cpu, &v)) {
+				claimed = true;
+				if (e) {
+					frame_write(e);
+					ring_mark_sent(cpu, v.events);
+				}
+			}
 			irq_restore(flags);
 		}
+		if (!claimed)
+			continue;
 		stats.blocks++;
 		next_cpu = cpu + 1;
 		if (++since_meta >= META_EVERY)

@@ -375,6 +375,25 @@ void ring_end(void);
 long ring_read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq,
 		    uint32_t *events);
 void ring_mark_sent(unsigned int cpu, uint32_t events);
+/*
+ * The same without the copy (the exporter escapes a block onto the line
+ * from where it lies): ring_peek shows the oldest complete unread block
+ * of 'cpu' (false when there is none) and claims nothing. The writer of
+ * an overwriting ring may take that block as lost and write into it
+ * while it is read, so what was read of it counts only once ring_claim
+ * says true: the writer takes a block (advances rd_seq) before it
+ * writes a byte of it, so a block claimed after it was read was read
+ * whole. On false, peek again (the next oldest). The same lock and the
+ * same books as ring_read_body: ring_mark_sent once it went out.
+ */
+struct ring_view {
+	const uint8_t *data;	/* the records, 'len' bytes */
+	size_t len;
+	uint64_t seq, base_ts, first;	/* wire.md 2.1's block head: base_ts, first */
+	uint32_t events;
+};
+bool ring_peek(unsigned int cpu, struct ring_view *v);
+bool ring_claim(unsigned int cpu, const struct ring_view *v);
 /* The same for a reader on the target that keeps what it reads (a test
  * or check of the rings' contents): the block is never sent, so its
  * events count as discarded in the totals (wire.md 2.4), not as lost on
