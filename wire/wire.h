@@ -396,34 +396,6 @@ size_t wire_escape(uint8_t *out, size_t cap, const uint8_t *payload, size_t len)
 /* The same with every payload byte XOR WIRE_LINE_MASK (a masked frame). */
 size_t wire_escape_masked(uint8_t *out, size_t cap, const uint8_t *payload, size_t len);
 
-/*
- * A masked frame for the line in one pass, the same bytes as
- * wire_frame_build then wire_escape_masked: head, body and CRC are
- * CRC'd, masked and escaped as they are read, the body from wherever
- * its pieces lie (the exporter's: a ring block, read in place), with no
- * payload in between. begin writes STX and the head and says how long
- * the body will be (-1, and nothing written, if out's cap cannot hold
- * the frame's worst case, WIRE_ESCAPED_MAX of the payload, or the
- * payload would exceed WIRE_MAX_PAYLOAD); add takes the body in pieces;
- * end writes the CRC and ETX and returns the frame's bytes, or 0 if the
- * pieces did not add up to the body's length (the frame is then void).
- */
-struct wire_line {
-	uint8_t *out, *o;	/* the frame's start; next byte, 0 once void */
-	uint8_t *lim;		/* the end of out's room */
-	uint64_t left;		/* body bytes still to come */
-	uint32_t crc;		/* running, inverted */
-};
-int wire_line_begin(struct wire_line *l, uint8_t *out, size_t cap, unsigned type,
-		    unsigned cpu, uint64_t seq, uint64_t body_len);
-/* begin for a data block (type 1, section 2.1): the body's head (base_ts,
- * first) goes with the frame's; add then takes the records_len bytes of
- * records. */
-int wire_line_begin_block(struct wire_line *l, uint8_t *out, size_t cap, unsigned cpu,
-			  uint64_t seq, uint64_t base_ts, uint64_t first, size_t records_len);
-void wire_line_add(struct wire_line *l, const uint8_t *p, size_t n);
-size_t wire_line_end(struct wire_line *l);
-
 /* The stream decoder (section 1): bytes in, text and frames out. */
 #include "wire_stream.h"
 

@@ -10,6 +10,7 @@
  */
 #include "wire.h"
 #include "wire_esc.h"
+#include "wire_line.h"
 
 /*
  * Every piece (the head, each part of the body) is escaped with stores

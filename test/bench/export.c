@@ -28,6 +28,7 @@
 #include "output/export.h"
 #include "ring/ring.h"
 #include "wire.h"
+#include "wire_line.h"
 
 #define EXPORT_EVENTS	10000	/* about 40 KiB of records: fits 64 KiB */
 #define PART_EVENTS	1000	/* a few blocks, for the one that is timed */

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "../../wire/wire.h"
+#include "../../wire/wire_line.h"
 #include "tap.h"
 
 #define BODY_MAX	1100	/* a ring block (1024) and its head, and more */

@@ -15,6 +15,7 @@
 #include "ktest.h"
 #include "wire.h"
 #include "wire_crc.h"
+#include "wire_line.h"
 
 #define BODY_MAX	1100
 

@@ -18,6 +18,7 @@
 #include "events/tracepoint.h"
 #include "uart.h"
 #include "wire.h"
+#include "wire_line.h"
 
 #define PAYLOAD_MAX	EXPORT_PAYLOAD_MAX
 #define META_EVERY	256	/* data frames between metadata frames */
@@ -42,9 +43,7 @@ static volatile bool idle_off;
  * lock was busy at the request (it used to be dropped after 1 s). */
 static volatile bool meta_pending;
 static uint8_t body[PAYLOAD_MAX];	/* the end-of-stream frame's body */
-/* The frame on the line: head, body and CRC escaped (wire_line_*); room
- * for the worst case of a payload of PAYLOAD_MAX bytes. */
-static uint8_t escaped[WIRE_ESCAPED_MAX(PAYLOAD_MAX)];
+static uint8_t escaped[WIRE_ESCAPED_MAX(PAYLOAD_MAX)];	/* a frame on the line */
 static struct export_stats stats;
 static uint64_t since_meta;
 static uint32_t pace_per_tick;	/* bytes per tick, 0 = unlimited */
@@ -118,30 +117,14 @@ void export_set_pace(uint32_t baud)
 	pace_per_tick = baud ? baud / 10 / time_tick_hz() + 1 : 0;
 }
 
-/* The frame's line bytes into escaped[], in one pass from b (no
- * payload in between): their count, 0 if it does not fit. */
-static size_t frame_build(unsigned int type, unsigned int cpu, uint64_t seq,
-			  const uint8_t *b, size_t len)
+/* The frame begin() started in l (0, or -1 if it does not fit) with
+ * the body from b, into escaped[] in one pass: its bytes, or 0. */
+static size_t frame_finish(struct wire_line *l, int begun, const uint8_t *b, size_t len)
 {
-	struct wire_line l;
-
-	if (wire_line_begin(&l, escaped, sizeof(escaped), type, cpu, seq, len))
+	if (begun)
 		return 0;
-	wire_line_add(&l, b, len);
-	return wire_line_end(&l);
-}
-
-/* A ring block's data frame, its records escaped from where they lie in
- * the ring (nothing claimed yet: ring_peek). */
-static size_t frame_build_block(unsigned int cpu, const struct ring_view *v)
-{
-	struct wire_line l;
-
-	if (wire_line_begin_block(&l, escaped, sizeof(escaped), cpu, v->seq, v->base_ts,
-				  v->first, v->len))
-		return 0;
-	wire_line_add(&l, v->data, v->len);
-	return wire_line_end(&l);
+	wire_line_add(l, b, len);
+	return wire_line_end(l);
 }
 
 static void frame_write(size_t e)
@@ -155,7 +138,9 @@ static void frame_write(size_t e)
 bool export_send(unsigned int type, unsigned int cpu, uint64_t seq,
 		 const uint8_t *b, size_t len)
 {
-	size_t e = frame_build(type, cpu, seq, b, len);
+	struct wire_line l;
+	size_t e = frame_finish(&l, wire_line_begin(&l, escaped, sizeof(escaped), type, cpu, seq, len),
+				b, len);
 
 	if (e)
 		frame_write(e);
@@ -221,21 +206,18 @@ static bool send_one_block(void)
 		struct ring_view v;
 		bool claimed = false;
 
-		/*
-		 * The block is escaped onto the line from the ring, with
-		 * interrupts on, before it is claimed (ring_peek): a writer
-		 * that takes it as lost meanwhile makes the claim fail, and
-		 * the next oldest is read. Then claimed, written and counted
-		 * with interrupts masked (the UART write masks them anyway):
-		 * a crash's stop request (an SGI) lands before the claim, and
-		 * the block stays the ring's (sent later, or at the end lost
-		 * on the target), or after it went out and counts as sent;
-		 * never a block counted sent that did not go out, nor the
-		 * reverse.
-		 */
+		/* Built from the block in place with interrupts on, then
+		 * claimed, written and counted with them masked: a crash's
+		 * stop request (an SGI) lands before the claim (the block
+		 * stays the ring's) or after the frame went out; never a
+		 * block counted sent that did not go out, nor the reverse. A
+		 * writer that lapped the ring while we read makes the claim
+		 * fail (ring_peek): the next oldest, then. */
 		while (!claimed && ring_peek(cpu, &v)) {
 			meta_due();	/* asked for while this block filled */
-			size_t e = frame_build_block(cpu, &v);
+			struct wire_line l;
+			size_t e = frame_finish(&l, wire_line_begin_block(&l, escaped, sizeof(escaped),
+						cpu, v.seq, v.base_ts, v.first, v.len), v.data, v.len);
 			unsigned long flags = irq_save();
 
 			if (ring_claim(cpu, &v)) {

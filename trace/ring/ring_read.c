@@ -53,10 +53,7 @@ bool ring_claim(unsigned int cpu, const struct ring_view *v)
 					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-/* *events: the block's events, once claimed; taken: the reader keeps the
- * block (ring_take_body), so they count at once. */
-static long read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq,
-		      uint32_t *events_out, bool taken)
+long ring_take_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq)
 {
 	struct ring_cpu *r = ring_of(cpu);
 	struct ring_view v;
@@ -70,22 +67,13 @@ static long read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq,
 		memcpy(buf + head, v.data, len);
 		if (ring_claim(cpu, &v)) {
 			*seq = v.seq;
-			*events_out = v.events;
-			if (taken) {
-				r->exported += v.events;
-				r->taken += v.events;
-			}
+			r->exported += v.events;
+			r->taken += v.events;
 			return (long)(len + head);
 		}
 		/* The writer took it as lost while we copied: next one. */
 	}
 	return -1;
-}
-
-long ring_read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq,
-		    uint32_t *events)
-{
-	return read_body(cpu, buf, cap, seq, events, false);
 }
 
 void ring_mark_sent(unsigned int cpu, uint32_t events)
@@ -94,13 +82,6 @@ void ring_mark_sent(unsigned int cpu, uint32_t events)
 
 	if (r)
 		r->exported += events;
-}
-
-long ring_take_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq)
-{
-	uint32_t events;
-
-	return read_body(cpu, buf, cap, seq, &events, true);
 }
 
 void ring_get_totals(unsigned int cpu, struct ring_totals *t)
