@@ -8,15 +8,20 @@ of test/run.py; docs/replay.md).
     the trace: each stop is at the event's function, on its CPU, with
     the arguments the trace recorded (trace_args=) in x0-x7, and the
     counter the recorder read there equal to the event's timestamp;
-  - refusals: a trace not recorded by make record (no icount), a run
-    folder whose ELF was changed.
+  - refusals: a trace with no run folder of make record, a run folder
+    whose ELF was changed, a trace captured without -icount;
+  - one CPU (QEMU's rr log replayed): the counter the recorder reads at
+    each stop equals the event's time as report prints it.
 """
 import os
 import re
 import shutil
 
 # Arguments recorded for functions the demo calls on every CPU.
-ARGS = "trace_args=fsm_step:2,stage_classify:2,csum_crc16:3,filter_apply:2,spsc_push:2"
+ARGS = "trace_args=fsm_step:2,stage_classify:2,csum_crc16:3,filter_apply:2,sensor_tick:2,block_rand:1"
+GOTO_EVENTS = 24        # >= 20 (issue 44), across CPUs and functions
+# A graph line with its number: " 2)   0.064 us    |    sensor_tick(cpu=2, tick=17);  #1234"
+NUMBERED = re.compile(r"^\s*(\d+)\)[^|]*\|\s*([A-Za-z_]\w*)\((.*?)\)(?:;.*?| \{)\s+#(\d+)$")
 
 
 def record(h, board, rdir, extra=""):
@@ -48,6 +53,136 @@ def check_record(h, res, board):
     return dirs[0]
 
 
+def numbered(h, rdir):
+    """report --numbers of the run: [(number, cpu, function, [values])]
+    for the entries with recorded arguments, values as integers."""
+    st, out = h.run([os.path.join(h.HOST, "baretrace"), "report", "--numbers", "--no-types",
+                     os.path.join(rdir, "trace.bt"), "--elf", os.path.join(rdir, "baretrace.elf")])
+    got = []
+    for line in out.splitlines():
+        m = NUMBERED.match(line)
+        if not m or not m.group(3):
+            continue
+        vals = [v.split("=", 1)[-1].strip() for v in m.group(3).split(",")]
+        try:
+            vals = [int(v, 0) for v in vals]
+        except ValueError:
+            continue
+        got.append((int(m.group(4)), int(m.group(1)), m.group(2), vals))
+    return st, got, out
+
+
+def pick(events, total, n):
+    """n events of the middle third, spread over (CPU, function) pairs."""
+    mid = [e for e in events if total // 3 <= e[0] <= 2 * total // 3]
+    groups = {}
+    for e in mid:
+        groups.setdefault((e[1], e[2]), []).append(e)
+    chosen, k = [], 0
+    while len(chosen) < n and any(len(g) > k for g in groups.values()):
+        for key in sorted(groups):
+            g = groups[key]
+            if len(g) > k and len(chosen) < n:
+                chosen.append(g[(k * 7919) % len(g)] if k else g[len(g) // 2])
+        k += 1
+    return chosen
+
+
+GOT_STOP = re.compile(r"stopped on CPU (\d+) \(gdb thread \d+\) at => 0x[0-9a-f]+ <(\w+)\+4>")
+GOT_REGS = re.compile(r"x(\d)=(0x[0-9a-f]+)")
+
+
+def check_goto(h, res, rdir):
+    """goto to events across CPUs and functions: each stop at the
+    event's function and CPU, x0-x7 the values report shows."""
+    st, events, out = numbered(h, rdir)
+    total = max((e[0] for e in events), default=0)
+    chosen = pick(events, total, GOTO_EVENTS)
+    cpus = {e[1] for e in chosen}
+    funcs = {e[2] for e in chosen}
+    res.record(f"replay: report --numbers gives {GOTO_EVENTS} middle events with arguments over "
+               "several CPUs and functions", st == 0 and len(chosen) == GOTO_EVENTS and
+               len(cpus) >= 3 and len(funcs) >= 4, f"{len(chosen)} {cpus} {funcs}\n{out[-2000:]}")
+    tool = os.path.join(h.HOST, "baretrace")
+    bad = []
+    for no, cpu, func, vals in chosen:
+        st, out = h.run([tool, "goto", rdir, str(no), "--check"], timeout=300)
+        m = GOT_STOP.search(out)
+        regs = {int(r): int(v, 16) for r, v in GOT_REGS.findall(out)}
+        ok = (st == 0 and m is not None and int(m.group(1)) == cpu and m.group(2) == func and
+              len(regs) == len(vals) and
+              all(regs[i] == v & (2**64 - 1) for i, v in enumerate(vals)))
+        if not ok:
+            bad.append(f"#{no} {func} on CPU {cpu} {vals}: status {st}\n{out[-1500:]}")
+    res.record(f"replay: goto to {len(chosen)} events on CPUs {sorted(cpus)} "
+               f"({len(funcs)} functions) stops at each one's function and CPU with the "
+               "recorded arguments in x0-x7", chosen and not bad, "\n".join(bad))
+
+
+GOT_TS = re.compile(r"the event's timestamp (\d+) is the recorder's read")
+
+
+def check_one_cpu(h, res, board):
+    """One CPU (QEMU's rr log replayed): the counter the recorder reads
+    at the stop is the event's timestamp, as report prints it."""
+    rdir = os.path.join(h.ROOT, "build", "replay", "one")
+    st, out = h.run(["make", "-s", f"BOARD={board}", f"RECORD_DIR={rdir}", "QEMU_SMP=1",
+                     f"BOOTARGS={ARGS}", "record"], timeout=600)
+    if st or not os.path.exists(os.path.join(rdir, "replay.bin")):
+        res.record("replay: make QEMU_SMP=1 record keeps QEMU's rr log", False, out)
+        return
+    st, events, out = numbered(h, rdir)
+    chosen = pick(events, max((e[0] for e in events), default=0), 4)
+    st, text = h.run([os.path.join(h.HOST, "baretrace"), "report", "--numbers", "--abstime",
+                      "--ns", os.path.join(rdir, "trace.bt"), "--elf",
+                      os.path.join(rdir, "baretrace.elf")])
+    times = {int(m.group(2)): round(float(m.group(1)) * 1e9) for m in
+             re.finditer(r"^\s*(\d+\.\d+) \|.*#(\d+)$", text, re.M)}
+    bad = []
+    for no, cpu, func, vals in chosen:
+        st, out = h.run([os.path.join(h.HOST, "baretrace"), "goto", rdir, str(no), "--check"],
+                        timeout=300)
+        m = GOT_TS.search(out)
+        # virt's counter runs at 62.5 MHz: 16 ns a tick.
+        if st != 0 or not m or int(m.group(1)) * 16 != times.get(no):
+            bad.append(f"#{no} {func}: report {times.get(no)} ns; status {st}\n{out[-1200:]}")
+    res.record(f"replay: one CPU (rr replay): goto to {len(chosen)} events, the counter the "
+               "recorder reads at each stop is the event's time in the report",
+               len(chosen) == 4 and not bad, "\n".join(bad))
+
+
+def check_refusals(h, res, board, rdir):
+    """Runs goto cannot repeat are refused, status 1, with the reason."""
+    tool = os.path.join(h.HOST, "baretrace")
+    base = os.path.join(h.ROOT, "build", "replay")
+    bare = os.path.join(base, "bare")
+    os.makedirs(bare, exist_ok=True)
+    shutil.copy(os.path.join(rdir, "trace.bt"), bare)
+    st, out = h.run([tool, "goto", os.path.join(bare, "trace.bt"), "1", "--check"])
+    res.record("replay: goto refuses a trace with no run folder of make record",
+               st == 1 and "not made by make record" in out, out)
+    elf = os.path.join(base, "elf")
+    shutil.copytree(rdir, elf)
+    with open(os.path.join(elf, "baretrace.elf"), "ab") as f:
+        f.write(b"\0")
+    st, out = h.run([tool, "goto", elf, "1", "--check"])
+    res.record("replay: goto refuses a run folder whose ELF is not the one recorded",
+               st == 1 and "baretrace.elf is not the ELF recorded" in out, out)
+    # The same folder, its trace captured without -icount (host time):
+    # the capture's clock note says so, whatever record.txt claims.
+    host = os.path.join(base, "host")
+    shutil.copytree(rdir, host)
+    args = [a for a in open(os.path.join(rdir, "qemu.args")).read().split("\n") if a]
+    i = args.index("-icount")
+    del args[i:i + 2]
+    os.remove(os.path.join(host, "trace.bt"))
+    st, out = h.run([tool, "capture", "-o", "trace.bt", "--qemu", "--"] + args, cwd=host,
+                    timeout=300)
+    st2, out2 = h.run([tool, "goto", host, "1", "--check"])
+    res.record("replay: goto refuses a trace captured without -icount",
+               st == 0 and st2 == 1 and "not captured under -icount" in out2, out + out2)
+
+
 def stage_replay(h, res, board):
     if board != "qemu-virt":
         return
@@ -56,4 +191,8 @@ def stage_replay(h, res, board):
         res.record("replay: build the demo and the host tool", False, out)
         return
     shutil.rmtree(os.path.join(h.ROOT, "build", "replay"), ignore_errors=True)
-    check_record(h, res, board)
+    rdir = check_record(h, res, board)
+    if rdir:
+        check_goto(h, res, rdir)
+        check_refusals(h, res, board, rdir)
+    check_one_cpu(h, res, board)

@@ -178,6 +178,10 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 			bt_opt_abstime = 1;
 			continue;
 		}
+		if (!strcmp(cmd, "report") && !strcmp(argv[i], "--numbers")) {
+			bt_opt_numbers = 1;	/* " #N" on each entry: goto's numbers */
+			continue;
+		}
 		if (!strcmp(cmd, "stats") && bt_opt_value(argc, argv, &i, "--sort", &sort))
 			continue;
 		if (filter_opt(argc, argv, &i) || bt_opt_value(argc, argv, &i, "--elf", &elf) ||
@@ -193,6 +197,9 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 		bt_usage("%s needs a trace file (made by 'baretrace capture')", cmd);
 	if (sort)
 		key = sort_key(sort);
+	if (bt_opt_numbers && bt_dec_stage)
+		bt_usage("--numbers counts every entry of the trace (goto's numbers): not with "
+			 "host-side filters%s", "");
 	if (!export)
 		return !strcmp(cmd, "report") ? bt_report(trace, elf)
 					      : bt_stats(trace, elf, per_cpu, (enum bt_stat_key)key);
@@ -254,6 +261,8 @@ int main(int argc, char **argv)
 	bt_after_usage_error = bt_try_help_now;
 	if (!strcmp(cmd, "capture"))
 		return bt_cmd_capture(argc - 1, argv + 1);
+	if (!strcmp(cmd, "goto"))
+		return bt_cmd_goto(argc - 1, argv + 1);
 	for (int i = 2; !strcmp(cmd, "stats") && i < argc; i++)
 		if (!strcmp(argv[i], "--diff"))
 			return cmd_stats_diff(argc - 1, argv + 1);
