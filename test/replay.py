@@ -10,6 +10,7 @@ of test/run.py; docs/replay.md).
     counter the recorder read there equal to the event's timestamp;
   - refusals: a trace with no run folder of make record, a run folder
     whose ELF was changed, a trace captured without -icount;
+  - export --numbers: the Chrome slices carry report's numbers;
   - one CPU (QEMU's rr log replayed): the counter the recorder reads at
     each stop equals the event's time as report prints it.
 """
@@ -151,6 +152,30 @@ def check_one_cpu(h, res, board):
                len(chosen) == 4 and not bad, "\n".join(bad))
 
 
+def check_chrome(h, res, rdir):
+    """export --numbers: each call slice carries its report number, and
+    the slice of number N is report's entry #N (function, CPU)."""
+    import json
+    st, events, _ = numbered(h, rdir)
+    out = os.path.join(h.ROOT, "build", "replay", "numbers.json")
+    st, text = h.run([os.path.join(h.HOST, "baretrace"), "export", "--format=chrome-json",
+                      "--numbers", "-o", out, os.path.join(rdir, "trace.bt"), "--elf",
+                      os.path.join(rdir, "baretrace.elf")])
+    try:
+        slices = [e for e in json.load(open(out))["traceEvents"] if e.get("ph") == "X"]
+    except (OSError, ValueError) as e:
+        res.record("replay: export --numbers writes JSON", False, f"{e}\n{text}")
+        return
+    by_no = {e.get("args", {}).get("event"): e for e in slices}
+    wrong = [f"#{no}: {func} on CPU {cpu}, slice {by_no.get(no)}" for no, cpu, func, _ in events
+             if no not in by_no or by_no[no]["name"] != func or by_no[no]["tid"] != cpu + 1]
+    res.record(f"replay: export --numbers gives each of the {len(slices)} call slices its "
+               "report number, and report's entries with arguments are those slices",
+               st == 0 and slices and len(by_no) == len(slices) and None not in by_no
+               and sorted(by_no) == list(range(1, len(slices) + 1)) and events and not wrong,
+               "\n".join(wrong[:10]) + text)
+
+
 def check_refusals(h, res, board, rdir):
     """Runs goto cannot repeat are refused, status 1, with the reason."""
     tool = os.path.join(h.HOST, "baretrace")
@@ -195,4 +220,5 @@ def stage_replay(h, res, board):
     if rdir:
         check_goto(h, res, rdir)
         check_refusals(h, res, board, rdir)
+        check_chrome(h, res, rdir)
     check_one_cpu(h, res, board)
