@@ -12,11 +12,14 @@ of test/run.py; docs/replay.md).
     whose ELF was changed, a trace captured without -icount;
   - export --numbers: the Chrome slices carry report's numbers;
   - one CPU (QEMU's rr log replayed): the counter the recorder reads at
-    each stop equals the event's time as report prints it.
+    each stop equals the event's time as report prints it, and at gdb's
+    prompt there reverse-stepi goes back into the caller (QEMU's rr
+    snapshot in the run folder's rr.qcow2).
 """
 import os
 import re
 import shutil
+import subprocess
 
 # Arguments recorded for functions the demo calls on every CPU.
 ARGS = "trace_args=fsm_step:2,stage_classify:2,csum_crc16:3,filter_apply:2,sensor_tick:2,block_rand:1"
@@ -150,6 +153,23 @@ def check_one_cpu(h, res, board):
     res.record(f"replay: one CPU (rr replay): goto to {len(chosen)} events, the counter the "
                "recorder reads at each stop is the event's time in the report",
                len(chosen) == 4 and not bad, "\n".join(bad))
+    if not chosen:
+        return
+    # gdb's prompt at the event (goto without --check, commands on its
+    # stdin): two reverse-stepi go back through the function's first
+    # instruction to the caller's BL, the one before the return address.
+    no, cpu, func, _ = chosen[0]
+    cmds = "p/x $x30\nreverse-stepi\nreverse-stepi\np/x $pc\ninfo symbol $pc\nkill\nquit\n"
+    proc = subprocess.run([os.path.join(h.HOST, "baretrace"), "goto", rdir, str(no)],
+                          input=cmds.encode(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          timeout=300, cwd=h.ROOT)
+    out = proc.stdout.decode(errors="replace")
+    vals = [int(v, 16) for v in re.findall(r"^\(gdb\) \$\d+ = (0x[0-9a-f]+)$", out, re.M)]
+    sym = re.search(r"^\(gdb\) (\w+) \+ \d+ in section", out, re.M)
+    res.record(f"replay: one CPU: at event #{no} ({func}) reverse-stepi twice lands on the "
+               "caller's BL (return address - 4), in the caller",
+               len(vals) == 2 and vals[1] == vals[0] - 4 and sym is not None
+               and sym.group(1) != func, out[-2500:])
 
 
 def check_chrome(h, res, rdir):
