@@ -11,6 +11,9 @@ of test/run.py; docs/replay.md).
   - refusals: a trace with no run folder of make record, a run folder
     whose ELF was changed, a trace captured without -icount;
   - export --numbers: the Chrome slices carry report's numbers;
+  - a crash (test/target's 'crash null'): report --numbers names the
+    event to start from, and from it gdb reaches the faulting load with
+    the crash report's ELR_EL1 and ESR_EL1;
   - one CPU (QEMU's rr log replayed): the counter the recorder reads at
     each stop equals the event's time as report prints it, and at gdb's
     prompt there reverse-stepi goes back into the caller (QEMU's rr
@@ -196,6 +199,40 @@ def check_chrome(h, res, rdir):
                "\n".join(wrong[:10]) + text)
 
 
+def check_crash(h, res, board):
+    """A crash: report --numbers names the event to start from (the last
+    entry on the crashing CPU); goto there, then on to the next data
+    abort: ELR_EL1 and ESR_EL1 are the crash report's, the faulting load."""
+    rdir = os.path.join(h.ROOT, "build", "replay", "crash")
+    st, out = h.run(["make", "-s", f"BOARD={board}", "APP=test/target", "TRACE=function",
+                     "TRACE_FILTER=crash_*", f"RECORD_DIR={rdir}",
+                     "BOOTARGS=trace_args=crash_null_deref:1 -- crash null", "record"], timeout=600)
+    console = open(os.path.join(rdir, "console.log"), errors="replace").read() \
+        if os.path.exists(os.path.join(rdir, "console.log")) else ""
+    crash = re.search(r"ESR ([0-9a-f]{16}) .*\n\s*ELR ([0-9a-f]{16})", console)
+    st, text = h.run([os.path.join(h.HOST, "baretrace"), "report", "--numbers",
+                      os.path.join(rdir, "trace.bt"), "--elf", os.path.join(rdir, "baretrace.elf")])
+    named = re.search(r"^# goto: the last entry on CPU 0 before the crash is #(\d+)$", text, re.M)
+    if not crash or not named:
+        res.record("replay: a recorded crash: its report names the event to goto", False,
+                   out[-1500:] + console[-1500:] + text[-1500:])
+        return
+    # 0x25: a data abort taken without a change of EL (ARM ARM, ESR_ELx.EC).
+    cmds = ("tbreak *((char *)&exception_vectors + 0x200) if (($ESR_EL1 >> 26) & 0x3f) == 0x25\n"
+            "continue\np/x $ELR_EL1\np/x $ESR_EL1\nx/i $ELR_EL1\nkill\nquit\n")
+    proc = subprocess.run([os.path.join(h.HOST, "baretrace"), "goto", rdir, named.group(1)],
+                          input=cmds.encode(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          timeout=300, cwd=h.ROOT)
+    got = proc.stdout.decode(errors="replace")
+    vals = [int(v, 16) for v in re.findall(r"^\(gdb\) \$\d+ = (0x[0-9a-f]+)$", got, re.M)]
+    res.record(f"replay: from the crash's named event #{named.group(1)} (crash_null_deref) goto "
+               "reaches the faulting load: ELR_EL1 and ESR_EL1 as the crash report printed them",
+               "stopped on CPU 0" in got and "<crash_null_deref+4>" in got
+               and vals == [int(crash.group(2), 16), int(crash.group(1), 16)]
+               and re.search(rf"0x{crash.group(2).lstrip('0')} <crash_null_deref\+\d+>:\s+ldr",
+                             got) is not None, got[-2500:] + crash.group(0))
+
+
 def check_refusals(h, res, board, rdir):
     """Runs goto cannot repeat are refused, status 1, with the reason."""
     tool = os.path.join(h.HOST, "baretrace")
@@ -242,3 +279,4 @@ def stage_replay(h, res, board):
         check_refusals(h, res, board, rdir)
         check_chrome(h, res, rdir)
     check_one_cpu(h, res, board)
+    check_crash(h, res, board)

@@ -115,6 +115,7 @@ struct bt_report {
 	int cpu_width;			/* digits of the highest CPU number */
 	int said_function, said_graph;
 	uint64_t entries;		/* function entries numbered (--numbers, goto) */
+	uint64_t last_entry[BT_MAX_CPUS];	/* each CPU's latest number */
 	int64_t entry_args[8];		/* the raw arguments of the entry being printed */
 	unsigned entry_nargs;
 	char entry_tag[32];		/* "  #N" with --numbers, else "" */

@@ -169,7 +169,7 @@ static void number_entry(struct bt_report *rp, unsigned cpu, const struct bt_rit
 	rp->entry_tag[0] = 0;
 	if (rp->seg_prev)
 		return;
-	rp->entries++;
+	rp->last_entry[cpu] = ++rp->entries;
 	if (bt_opt_numbers)
 		snprintf(rp->entry_tag, sizeof(rp->entry_tag), "  #%llu",
 			 (unsigned long long)rp->entries);
@@ -228,6 +228,10 @@ static void outcome_line(struct bt_report *rp, unsigned cpu, const struct bt_rit
 
 	bt_outcome_mark(it->action, it->retval, mark, sizeof(mark));
 	printf("[%03u] %s: ==== %s ====\n", cpu, ts, mark);
+	/* --numbers: where to start 'baretrace goto' (docs/replay.md). */
+	if (bt_opt_numbers && rp->last_entry[cpu] && !rp->seg_prev)
+		printf("# goto: the last entry on CPU %u before the %s is #%llu\n", cpu, word,
+		       (unsigned long long)rp->last_entry[cpu]);
 	while (s->n) {
 		const struct bt_frame *f = &s->f[--s->n];
 
