@@ -187,7 +187,7 @@ site_flags = $(if $(filter $(NOTRACE) $(APP_NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter $(GCOV),$(1)),-fprofile-arcs -ftest-coverage $(GCOV_PATHS)) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
-.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-baseline bench-host bench-anchor docs coverage coverage-html soak setup newlib host-tools install
+.PHONY: all clean help run run-direct debug record test test-under-load fresh-check bench bench-baseline bench-host bench-anchor docs coverage coverage-html soak setup newlib host-tools install
 all: $(OUT)/Image $(OUT)/baretrace.lst
 
 $(NEWLIB_DONE): tools/build-newlib
