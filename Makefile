@@ -187,7 +187,7 @@ site_flags = $(if $(filter $(NOTRACE) $(APP_NOTRACE),$(1)),,$(PATCHABLE)) \
   $(if $(filter $(GCOV),$(1)),-fprofile-arcs -ftest-coverage $(GCOV_PATHS)) \
   $(if $(filter $(NOBUILTIN),$(1)),-fno-builtin -fno-tree-loop-distribute-patterns)
 
-.PHONY: all clean help run run-direct debug test test-under-load fresh-check bench bench-baseline bench-host bench-anchor docs coverage coverage-html soak setup newlib host-tools install
+.PHONY: all clean help run run-direct debug record test test-under-load fresh-check bench bench-baseline bench-host bench-anchor docs coverage coverage-html soak setup newlib host-tools install
 all: $(OUT)/Image $(OUT)/baretrace.lst
 
 $(NEWLIB_DONE): tools/build-newlib
@@ -262,10 +262,11 @@ $(OBJ)/baretrace.ld: linker/baretrace.ld.S kernel/lib/config.h
 	$(Q)$(CC) -E -P -x c -D__ASSEMBLER__ -Ikernel $(addprefix -I,$(KERNEL_DIRS)) -Iboard/$(BOARD) $< -o $@
 
 $(HOST)/mktables: tools/mktables.c tools/mktables_map.c tools/mktables_map.h \
+		  tools/mktables_syms.c tools/mktables_syms.h \
 		  tools/mktables_objs.c tools/mktables_objs.h kernel/report/tables.h | setup-check
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  HOSTCC  $<")
-	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ tools/mktables.c tools/mktables_map.c tools/mktables_objs.c -lelf
+	$(Q)$(HOSTCC) -O2 -g -Wall -Wextra -Werror -o $@ tools/mktables.c tools/mktables_map.c tools/mktables_objs.c tools/mktables_syms.c -lelf
 
 # make's check of TRACE= and BOOTARGS's names before a boot (CHECK_NAMES):
 # the kernel's own splitter and did-you-mean search, on the names read

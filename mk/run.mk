@@ -175,3 +175,20 @@ run-direct: all $(QEMU_DTB_DEP)
 # (panic=halt, the default), which is what a debug session wants.
 debug: all $(QEMU_DTB_DEP)
 	$(RUN) --debug $(OUT)/baretrace.elf --bootargs $(call shell_quote,$(value BOOTARGS)) --qemu-flags "$(QEMU_FLAGS)"
+
+# make record (a target): the app once under -icount shift=0,sleep=off,
+# booted with -kernel (tools/record says why), its run folder in
+# RECORD_DIR for 'baretrace goto' (docs/replay.md). With QEMU_SMP=1 QEMU's
+# rr log is kept too and EXEC= is allowed; with more CPUs EXEC= is
+# refused (QEMU 7.2 records input only with one CPU). Boards QEMU runs
+# with its own binary or a firmware device tree (rpi4) are refused.
+RECORD_DIR ?= build/record
+record: all host-tools
+	$(if $(or $(QEMU_BIN),$(QEMU_DTB),$(filter-out virt,$(QEMU_MACHINE))),@echo "make record: BOARD=$(BOARD) \
+	is not recorded (QEMU virt boards only: qemu-virt)" >&2; exit 2)
+	$(if $(strip $(QEMU_FLAGS)),@echo "make record: QEMU_FLAGS is not used: the recorded QEMU \
+	line is its own (-icount shift=0$(comma)sleep=off; docs/replay.md)" >&2; exit 2)
+	@tools/record --dir $(RECORD_DIR) --image $(OUT)/Image --elf $(OUT)/baretrace.elf \
+	  --smp $(QEMU_SMP) --mem $(QEMU_MEM) --cpu $(QEMU_CPU) --machine $(QEMU_MACHINE) \
+	  --bootargs $(call shell_quote,$(call boot_line,$(TRACE_ARGS))) \
+	  $(if $(value EXEC),--exec $(call shell_quote,$(value EXEC)))

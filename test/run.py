@@ -14,6 +14,8 @@ Stages (each test prints one "ok"/"not ok" line as it finishes):
            the outcome record in the trace (test/outcomes.py)
   gdb      a hung guest's rings read through QEMU's gdb stub by
            tools/gdb/baretrace.py (test/gdb_check.py)
+  replay   make record's exact runs and baretrace goto to their events
+           (test/replay.py)
   rpi-uboot  the Pi card's U-Boot flow on raspi3b with Debian's U-Boot
            and DTB: demo traced, KTAP suites (test/rpi_uboot.py)
   rpi4-qemu  the Pi 4 image on QEMU raspi4b (tools/fetch-qemu's QEMU):
@@ -163,6 +165,8 @@ STAGES["endrun"] = lambda res, board: end_of_run.stage_endrun(
     sys.modules[__name__], res, board)
 import gdb_check  # noqa: E402
 STAGES["gdb"] = lambda res, board: gdb_check.stage_gdb(sys.modules[__name__], res, board)
+import replay  # noqa: E402
+STAGES["replay"] = lambda res, board: replay.stage_replay(sys.modules[__name__], res, board)
 import rpi_uboot  # noqa: E402
 STAGES["rpi-uboot"] = lambda res, board: rpi_uboot.stage_rpi_uboot(
     sys.modules[__name__], res, board)

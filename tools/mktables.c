@@ -38,147 +38,10 @@
 #define BT_TABLES_HOST
 #include "../kernel/report/tables.h"
 #include "mktables_map.h"
+#include "mktables_syms.h"
 #include "mktables_objs.h"
 
-struct sym {
-	unsigned long addr;
-	unsigned long size;
-	const char *name;
-	int global;
-};
-
-struct symtab {
-	struct sym *v;
-	size_t n;
-	unsigned long text_base;	/* address of _text */
-	unsigned long *entries;		/* __patchable_function_entries */
-	size_t nentries;
-	unsigned char *text;		/* contents of .text, for NOP checks */
-	unsigned long text_addr, text_size;
-};
-
 #define INSN_NOP	0xd503201fU
-
-static void die(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "mktables: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static int cmp_sym(const void *a, const void *b)
-{
-	const struct sym *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if (x->global != y->global)	/* globals first: they win ties */
-		return y->global - x->global;
-	return strcmp(x->name, y->name);
-}
-
-/* Loads every sized function symbol in an executable section. */
-static void load(const char *path, struct symtab *t)
-{
-	int fd = open(path, O_RDONLY);
-	Elf *e;
-	Elf_Scn *scn = NULL;
-	int have_text = 0;
-
-	if (fd < 0)
-		die("cannot open %s", path);
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF)
-		die("%s is not an ELF file", path);
-	t->v = NULL;
-	t->n = 0;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(e, &shstrndx))
-		die("%s has no section names", path);
-	t->entries = NULL;
-	t->nentries = 0;
-	t->text = NULL;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		const char *sname = elf_strptr(e, shstrndx, sh.sh_name);
-
-		if (sname && !strcmp(sname, "__patchable_function_entries") &&
-		    sh.sh_type == SHT_PROGBITS) {
-			Elf_Data *d = elf_getdata(scn, NULL);
-
-			t->nentries = d ? d->d_size / 8 : 0;
-			t->entries = malloc(t->nentries * sizeof(*t->entries) + 1);
-			if (t->nentries)
-				memcpy(t->entries, d->d_buf, t->nentries * 8);
-		}
-		if (sname && !strcmp(sname, ".text") && sh.sh_type == SHT_PROGBITS) {
-			Elf_Data *d = elf_getdata(scn, NULL);
-
-			t->text_addr = sh.sh_addr;
-			t->text_size = d ? d->d_size : 0;
-			t->text = malloc(t->text_size + 1);
-			if (t->text_size)
-				memcpy(t->text, d->d_buf, t->text_size);
-		}
-		if (sh.sh_type != SHT_SYMTAB)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		size_t count = sh.sh_size / sh.sh_entsize;
-
-		t->v = calloc(count, sizeof(*t->v));
-		if (!t->v)
-			die("out of memory reading %s", path);
-		for (size_t i = 0; i < count; i++) {
-			GElf_Sym s;
-			GElf_Shdr ssh;
-
-			if (!gelf_getsym(d, (int)i, &s))
-				continue;
-			const char *name = elf_strptr(e, sh.sh_link, s.st_name);
-
-			if (name && !strcmp(name, "_text")) {
-				t->text_base = s.st_value;
-				have_text = 1;
-			}
-			/* The linker's Cortex-A53 erratum stubs (e843419@...,
-			 * e835769@..., FUNC symbols of GNU ld's
-			 * --fix-cortex-a53-843419, on by default with Debian's
-			 * GCC) are no functions of ours, and come and go with the
-			 * layout: an mbed TLS image's second link had one more
-			 * than its first. No C name holds an '@'. */
-			if (GELF_ST_TYPE(s.st_info) != STT_FUNC || !s.st_size ||
-			    s.st_shndx == SHN_UNDEF || s.st_shndx >= SHN_LORESERVE ||
-			    (name && strchr(name, '@')))
-				continue;
-			Elf_Scn *in = elf_getscn(e, s.st_shndx);
-
-			if (!in || !gelf_getshdr(in, &ssh) || !(ssh.sh_flags & SHF_EXECINSTR))
-				continue;
-			t->v[t->n++] = (struct sym){ s.st_value, s.st_size, strdup(name),
-				GELF_ST_BIND(s.st_info) != STB_LOCAL };
-		}
-	}
-	if (!t->v)
-		die("%s has no symbol table", path);
-	if (!have_text)
-		die("%s has no _text symbol", path);
-	qsort(t->v, t->n, sizeof(*t->v), cmp_sym);
-	/* One name per address: the first after sorting (a global). */
-	size_t k = 0;
-
-	for (size_t i = 0; i < t->n; i++)
-		if (!k || t->v[i].addr != t->v[k - 1].addr)
-			t->v[k++] = t->v[i];
-	t->n = k;
-	elf_end(e);
-	close(fd);
-}
 
 static unsigned int insn_at(const struct symtab *t, unsigned long addr)
 {
@@ -230,11 +93,11 @@ static long *collect_sites(const struct symtab *t, size_t *n)
 			continue;
 		}
 		if (e % 8)
-			die("function %s: patch site not 8-byte aligned (GCC left it "
+			mk_die("function %s: patch site not 8-byte aligned (GCC left it "
 			    "unaligned; build with -falign-functions=8)", t->v[s].name);
 		for (int w = 0; w < 4; w++)
 			if (insn_at(t, e + 4 * w) != INSN_NOP)
-				die("function %s: patch site is not four NOPs", t->v[s].name);
+				mk_die("function %s: patch site is not four NOPs", t->v[s].name);
 		sites[k++] = s;
 	}
 	*n = k;
@@ -315,7 +178,7 @@ static int check_notrace(int n, char **objs)
 		size_t shstrndx;
 
 		if (!e || elf_getshdrstrndx(e, &shstrndx))
-			die("cannot read object %s", objs[i]);
+			mk_die("cannot read object %s", objs[i]);
 		while ((scn = elf_nextscn(e, scn))) {
 			GElf_Shdr sh;
 			const char *sname;
@@ -346,8 +209,8 @@ static int same_text(const char *a, const char *b)
 {
 	struct symtab x, y;
 
-	load(a, &x);
-	load(b, &y);
+	syms_load(a, &x);
+	syms_load(b, &y);
 	if (x.n != y.n) {
 		fprintf(stderr, "mktables: %s has %zu functions, %s has %zu\n", a, x.n, b, y.n);
 		return 1;
@@ -385,22 +248,22 @@ int main(int argc, char **argv)
 		else if (argv[i][0] != '-' && !elf)
 			elf = argv[i];
 		else
-			die("unknown argument '%s'\n"
+			mk_die("unknown argument '%s'\n"
 			    "usage: mktables -o OUT.S [--empty] IMAGE.elf | --same-text A.elf B.elf",
 			    argv[i]);
 	}
 	if (!out || (!elf && !empty))
-		die("%s", "usage: mktables -o OUT.S [--empty] IMAGE.elf | --same-text A.elf B.elf");
+		mk_die("%s", "usage: mktables -o OUT.S [--empty] IMAGE.elf | --same-text A.elf B.elf");
 	struct symtab t = { 0 };
 
 	if (!empty)
-		load(elf, &t);
+		syms_load(elf, &t);
 	FILE *f = fopen(out, "w");
 
 	if (!f)
-		die("cannot write %s", out);
+		mk_die("cannot write %s", out);
 	emit(f, &t, empty ? NULL : map, empty ? NULL : elf);
 	if (fclose(f))
-		die("error writing %s", out);
+		mk_die("error writing %s", out);
 	return 0;
 }

@@ -6,31 +6,20 @@
  * wire_stream.c (the UART stream decoder).
  */
 #include "wire.h"
+#include "wire_crc.h"
 
-/*
- * On the target (arm64, freestanding) the CRC32 instructions, which take
- * this polynomial reflected as the table below does, do eight bytes an
- * instruction. The build says -march=armv8-a, where they are optional,
- * so the assembler is told about them here and ID_AA64ISAR0_EL1.CRC32
- * (bits 19:16) is read once before the first use; every core a board
- * here names (Cortex-A53, A72, QEMU's max) has them. The host tool
- * keeps the table.
- */
-#if defined(__aarch64__) && __STDC_HOSTED__ == 0 && \
-	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define WIRE_CRC_INSN 1
+#ifdef WIRE_CRC_INSN
+int wire_crc_insn;
 
-static int crc_insn;	/* 0 not yet known, 1 present, -1 absent */
-
-static int crc_insn_present(void)
+int wire_crc_insn_probe(void)
 {
-	if (!crc_insn) {
-		uint64_t isar0;
+	uint64_t isar0;
 
-		__asm__ volatile("mrs %0, id_aa64isar0_el1" : "=r"(isar0));
-		crc_insn = (isar0 >> 16 & 0xf) ? 1 : -1;
-	}
-	return crc_insn > 0;
+	__asm__ volatile("mrs %0, id_aa64isar0_el1" : "=r"(isar0));
+	int known = (isar0 >> 16 & 0xf) ? 1 : -1;
+
+	__atomic_store_n(&wire_crc_insn, known, __ATOMIC_RELAXED);
+	return known > 0;
 }
 
 static uint32_t crc_insn_run(uint32_t crc, const uint8_t *b, size_t n)
@@ -39,10 +28,10 @@ static uint32_t crc_insn_run(uint32_t crc, const uint8_t *b, size_t n)
 		uint64_t w;
 
 		__builtin_memcpy(&w, b, 8);
-		__asm__(".arch_extension crc\n\tcrc32x %w0, %w0, %x1" : "+r"(crc) : "r"(w));
+		crc = wire_crc_word_insn(crc, w);
 	}
 	for (; n; n--, b++)
-		__asm__(".arch_extension crc\n\tcrc32b %w0, %w0, %w1" : "+r"(crc) : "r"((uint32_t)*b));
+		crc = wire_crc_byte_insn(crc, *b);
 	return crc;
 }
 #endif
@@ -96,8 +85,9 @@ int wire_varint_get(const uint8_t *p, size_t n, uint64_t *v)
 /*
  * CRC of each byte value, reflected polynomial 0xEDB88320, worked out by
  * the compiler: CRC_BIT is one shift of the register, CRC_BYTE eight.
- * One table look-up per byte instead of two nibble steps: the exporter
- * runs every byte it sends through here.
+ * One table look-up per byte instead of two nibble steps: the host's
+ * writers and readers run every byte through here (the target uses the
+ * CRC32 instructions, wire_crc.h).
  */
 #define CRC_POLY	0xEDB88320u
 #define CRC_BIT(c)	(((c) >> 1) ^ (CRC_POLY & (0u - ((c) & 1u))))
@@ -105,7 +95,7 @@ int wire_varint_get(const uint8_t *p, size_t n, uint64_t *v)
 #define CRC_4(b)	CRC_BYTE(b), CRC_BYTE((b) + 1), CRC_BYTE((b) + 2), CRC_BYTE((b) + 3)
 #define CRC_16(b)	CRC_4(b), CRC_4((b) + 4), CRC_4((b) + 8), CRC_4((b) + 12)
 #define CRC_64(b)	CRC_16(b), CRC_16((b) + 16), CRC_16((b) + 32), CRC_16((b) + 48)
-static const uint32_t crc_byte[256] = {
+const uint32_t wire_crc_table[256] = {
 	CRC_64(0), CRC_64(64), CRC_64(128), CRC_64(192)
 };
 
@@ -114,8 +104,8 @@ uint32_t wire_crc32(uint32_t crc, const void *p, size_t n)
 	const uint8_t *b = p;
 
 	crc = ~crc;
-#if defined(WIRE_CRC_INSN)
-	if (crc_insn_present())
+#ifdef WIRE_CRC_INSN
+	if (wire_crc_insn_present())
 		return ~crc_insn_run(crc, b, n);
 #endif
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -126,14 +116,14 @@ uint32_t wire_crc32(uint32_t crc, const void *p, size_t n)
 
 		__builtin_memcpy(&w, b, 4);
 		crc ^= w;
-		crc = (crc >> 8) ^ crc_byte[crc & 0xff];
-		crc = (crc >> 8) ^ crc_byte[crc & 0xff];
-		crc = (crc >> 8) ^ crc_byte[crc & 0xff];
-		crc = (crc >> 8) ^ crc_byte[crc & 0xff];
+		crc = (crc >> 8) ^ wire_crc_table[crc & 0xff];
+		crc = (crc >> 8) ^ wire_crc_table[crc & 0xff];
+		crc = (crc >> 8) ^ wire_crc_table[crc & 0xff];
+		crc = (crc >> 8) ^ wire_crc_table[crc & 0xff];
 	}
 #endif
 	while (n--)
-		crc = (crc >> 8) ^ crc_byte[(crc ^ *b++) & 0xff];
+		crc = (crc >> 8) ^ wire_crc_table[(crc ^ *b++) & 0xff];
 	return ~crc;
 }
 

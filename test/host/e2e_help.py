@@ -40,7 +40,7 @@ from e2e_outcome import log  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # What main.c dispatches (issue 42: the unknown-command list left out args-spec).
 COMMANDS = ["capture", "report", "stats", "export", "graph", "coverage", "ktap", "hist",
-            "args-spec"]
+            "args-spec", "goto"]
 SECTIONS = ["NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "EXAMPLES", "SEE ALSO"]
 
 

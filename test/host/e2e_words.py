@@ -34,7 +34,7 @@ def mistyped(tap, tool, tmp, bt):
            "a mistyped command: did you mean, not the whole usage")
     expect(["stast", bt], ["did you mean 'stats'?"], "another: stast -> stats")
     expect(["frobnicate"], ["unknown command 'frobnicate' (capture, report, stats, export, "
-                            "graph, coverage, ktap, hist or args-spec)"],
+                            "graph, coverage, ktap, hist, args-spec or goto)"],
            "a command near none: the list, not the usage")
     expect(["export", "--format=foldd", "-o", tmp + "/x", bt],
            ["unknown export format 'foldd'; did you mean 'folded'?"], "a mistyped format",

@@ -151,6 +151,30 @@ static void test_escape_each_position(void)
 	tap_eq_int(bad, 0, "escape: one special byte at each of 16 positions is found");
 }
 
+/* Every byte special: the worst case, where the output is exactly
+ * twice the input and a word's stores come nearest the room's end. */
+static void test_escape_all_special(void)
+{
+	static const uint8_t specials[] = { 0x02, 0x03, 0x10 };
+	uint8_t p[48], want[WIRE_ESCAPED_MAX(48)];
+	int bad = 0;
+
+	for (size_t n = 0; n <= sizeof(p); n++)
+		for (unsigned s = 0; s < 3; s++) {
+			memset(p, specials[s], n);
+			size_t w = ref_escape(want, sizeof(want), p, n);
+			uint8_t *room = malloc(WIRE_ESCAPED_MAX(n));
+
+			bad += wire_escape(room, WIRE_ESCAPED_MAX(n), p, n) != w ||
+			       memcmp(room, want, w);
+			free(room);
+			room = malloc(2 * n + 1);
+			bad += wire_escape_bytes(room, p, n) != w - 2 || memcmp(room, want + 1, w - 2);
+			free(room);
+		}
+	tap_eq_int(bad, 0, "escape: every byte special, in exactly the room promised");
+}
+
 static void test_crc_random(void)
 {
 	static uint8_t buf[LEN_MAX];
@@ -171,6 +195,7 @@ int main(void)
 {
 	test_escape_random();
 	test_escape_each_position();
+	test_escape_all_special();
 	test_crc_random();
 	return tap_done();
 }

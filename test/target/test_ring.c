@@ -330,3 +330,44 @@ KTEST(ring_overflow_with_a_slow_reader_accounts_exactly_stop)
 {
 	run_overflow(t, RING_STOP);
 }
+
+/*
+ * The exporter reads a block in place (ring_peek) and claims it only
+ * after (ring_claim): a writer that laps the ring meanwhile takes that
+ * block as lost, and the claim must then fail, so the torn frame the
+ * reader built is never sent nor counted; the next peek shows a newer
+ * block, which it can claim.
+ */
+KTEST(ring_claim_refuses_a_block_the_writer_took_while_it_was_read)
+{
+	unsigned int cpu = smp_cpu_id();
+	struct ring_view v, v2;
+	struct ring_totals a, b;
+	struct tally tl;
+
+	export_hold();
+	KT_EQ(t, ring_setup(SMALL, RING_OVERWRITE), 0);
+	fresh(&tl, cpu);
+	for (unsigned int i = 0; i < 600; i++)	/* a block and a half */
+		write_func(i);
+	KT_EXPECT(t, ring_peek(cpu, &v));
+	ring_get_totals(cpu, &a);
+	for (unsigned int i = 0; i < 3000; i++)	/* laps the 4 blocks */
+		write_func(i);
+	ring_get_totals(cpu, &b);
+	KT_EXPECT(t, !ring_claim(cpu, &v));
+	KT_EXPECT(t, ring_peek(cpu, &v2));
+	KT_EXPECT(t, v2.seq > v.seq);
+	KT_EXPECT(t, ring_claim(cpu, &v2));
+	ring_close_block();
+	drain(&tl, cpu);
+	export_release();
+	/* The peeked block's events went to the overwritten count. The
+	 * claimed one was never sent (nor marked sent: the trace's books
+	 * would count it decoded): it stays in the ring's books, lost on
+	 * the target, as a block a crashed exporter had claimed. */
+	KT_EXPECT(t, b.overwritten - a.overwritten >= v.events);
+	ring_get_totals(cpu, &b);
+	KT_EQ(t, tl.bad, 0);
+	KT_EQ(t, b.in_ring, v2.events);
+}

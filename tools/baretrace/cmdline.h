@@ -20,5 +20,6 @@ void bt_unknown_arg(const char *cmd, const char *arg) __attribute__((noreturn));
 void bt_try_help_now(void);
 
 int bt_cmd_capture(int argc, char **argv);	/* cmd_capture.c */
+int bt_cmd_goto(int argc, char **argv);		/* cmd_goto.c */
 
 #endif /* TOOLS_BARETRACE_CMDLINE_H */

@@ -160,6 +160,7 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 {
 	const char *trace = NULL, *elf = NULL, *format = NULL, *out = NULL, *sort = NULL;
 	int export = !strcmp(cmd, "export"), per_cpu = 0, counters = 0, key = BT_STAT_TOTAL;
+	int numbers = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(cmd, "report") && !strcmp(argv[i], "--per-cpu")) {
@@ -178,6 +179,10 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 			bt_opt_abstime = 1;
 			continue;
 		}
+		if (strcmp(cmd, "stats") && !strcmp(argv[i], "--numbers")) {
+			numbers = 1;	/* each entry's number, goto's (docs/replay.md) */
+			continue;
+		}
 		if (!strcmp(cmd, "stats") && bt_opt_value(argc, argv, &i, "--sort", &sort))
 			continue;
 		if (filter_opt(argc, argv, &i) || bt_opt_value(argc, argv, &i, "--elf", &elf) ||
@@ -193,6 +198,11 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 		bt_usage("%s needs a trace file (made by 'baretrace capture')", cmd);
 	if (sort)
 		key = sort_key(sort);
+	if (numbers && bt_dec_stage)
+		bt_usage("--numbers counts every entry of the trace (goto's numbers): not with "
+			 "host-side filters%s", "");
+	bt_opt_numbers = numbers && !export;	/* report: "  #N" */
+	bt_chrome_numbers = numbers && export;	/* chrome-json: "event": N */
 	if (!export)
 		return !strcmp(cmd, "report") ? bt_report(trace, elf)
 					      : bt_stats(trace, elf, per_cpu, (enum bt_stat_key)key);
@@ -210,6 +220,8 @@ static int cmd_read(const char *cmd, int argc, char **argv)
 		      format);
 	if (counters && strcmp(format, "chrome-json"))
 		bt_usage("--counters goes with chrome-json, not %s", format);
+	if (numbers && strcmp(format, "chrome-json"))
+		bt_usage("--numbers goes with chrome-json (and report), not %s", format);
 	if (!strcmp(format, "chrome-json"))
 		return bt_export_chrome(trace, elf, out, counters);
 	if (!strcmp(format, "folded"))
@@ -254,6 +266,8 @@ int main(int argc, char **argv)
 	bt_after_usage_error = bt_try_help_now;
 	if (!strcmp(cmd, "capture"))
 		return bt_cmd_capture(argc - 1, argv + 1);
+	if (!strcmp(cmd, "goto"))
+		return bt_cmd_goto(argc - 1, argv + 1);
 	for (int i = 2; !strcmp(cmd, "stats") && i < argc; i++)
 		if (!strcmp(argv[i], "--diff"))
 			return cmd_stats_diff(argc - 1, argv + 1);

@@ -18,6 +18,7 @@
 #include "events/tracepoint.h"
 #include "uart.h"
 #include "wire.h"
+#include "wire_line.h"
 
 #define PAYLOAD_MAX	EXPORT_PAYLOAD_MAX
 #define META_EVERY	256	/* data frames between metadata frames */
@@ -41,8 +42,8 @@ static volatile bool idle_off;
  * schema reaches the host before or with any record of it even when the
  * lock was busy at the request (it used to be dropped after 1 s). */
 static volatile bool meta_pending;
-static uint8_t body[PAYLOAD_MAX], payload[PAYLOAD_MAX];	/* frames' bodies, payloads */
-static uint8_t escaped[WIRE_ESCAPED_MAX(PAYLOAD_MAX)];
+static uint8_t body[PAYLOAD_MAX];	/* the end-of-stream frame's body */
+static uint8_t escaped[WIRE_ESCAPED_MAX(PAYLOAD_MAX)];	/* a frame on the line */
 static struct export_stats stats;
 static uint64_t since_meta;
 static uint32_t pace_per_tick;	/* bytes per tick, 0 = unlimited */
@@ -116,13 +117,14 @@ void export_set_pace(uint32_t baud)
 	pace_per_tick = baud ? baud / 10 / time_tick_hz() + 1 : 0;
 }
 
-/* The frame's line bytes into escaped[]: their count, 0 if it does not fit. */
-static size_t frame_build(unsigned int type, unsigned int cpu, uint64_t seq,
-			  const uint8_t *b, size_t len)
+/* The frame begin() started in l (0, or -1 if it does not fit) with
+ * the body from b, into escaped[] in one pass: its bytes, or 0. */
+static size_t frame_finish(struct wire_line *l, int begun, const uint8_t *b, size_t len)
 {
-	size_t n = wire_frame_build(payload, sizeof(payload), type, cpu, seq, b, len);
-
-	return n ? wire_escape_masked(escaped, sizeof(escaped), payload, n) : 0;
+	if (begun)
+		return 0;
+	wire_line_add(l, b, len);
+	return wire_line_end(l);
 }
 
 static void frame_write(size_t e)
@@ -136,7 +138,9 @@ static void frame_write(size_t e)
 bool export_send(unsigned int type, unsigned int cpu, uint64_t seq,
 		 const uint8_t *b, size_t len)
 {
-	size_t e = frame_build(type, cpu, seq, b, len);
+	struct wire_line l;
+	size_t e = frame_finish(&l, wire_line_begin(&l, escaped, sizeof(escaped), type, cpu, seq, len),
+				b, len);
 
 	if (e)
 		frame_write(e);
@@ -199,28 +203,34 @@ static bool send_one_block(void)
 		return true;	/* the previous boot's blocks first */
 	for (unsigned int k = 0; k < n; k++) {
 		unsigned int cpu = (next_cpu + k) % n;
-		uint64_t seq;
-		uint32_t events;
-		long len = ring_read_body(cpu, body, sizeof(body), &seq, &events);
+		struct ring_view v;
+		bool claimed = false;
 
-		if (len < 0)
-			continue;
-		meta_due();	/* asked for while this block filled */
-		size_t e = frame_build(WIRE_FRAME_DATA, cpu, seq, body, (size_t)len);
-
-		if (e) {
-			/* Written and counted with interrupts masked (the UART
-			 * write masks them anyway): a crash's stop request (an
-			 * SGI) lands before the frame goes out, and its events
-			 * stay the ring's, lost on the target, or after they
-			 * count as sent; never a block counted sent that did not
-			 * go out, nor the reverse. */
+		/* Built from the block in place with interrupts on, then
+		 * claimed, written and counted with them masked: a crash's
+		 * stop request (an SGI) lands before the claim (the block
+		 * stays the ring's) or after the frame went out; never a
+		 * block counted sent that did not go out, nor the reverse. A
+		 * writer that lapped the ring while we read makes the claim
+		 * fail (ring_peek): the next oldest, then. */
+		while (!claimed && ring_peek(cpu, &v)) {
+			meta_due();	/* asked for while this block filled */
+			struct wire_line l;
+			size_t e = frame_finish(&l, wire_line_begin_block(&l, escaped, sizeof(escaped),
+						cpu, v.seq, v.base_ts, v.first, v.len), v.data, v.len);
 			unsigned long flags = irq_save();
 
-			frame_write(e);
-			ring_mark_sent(cpu, events);
+			if (ring_claim(cpu, &v)) {
+				claimed = true;
+				if (e) {
+					frame_write(e);
+					ring_mark_sent(cpu, v.events);
+				}
+			}
 			irq_restore(flags);
 		}
+		if (!claimed)
+			continue;
 		stats.blocks++;
 		next_cpu = cpu + 1;
 		if (++since_meta >= META_EVERY)

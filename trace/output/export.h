@@ -28,7 +28,7 @@ bool export_idle_enable(bool on);
 void export_flush(void);		/* close every CPU's block, send them all */
 /* Keep every exporter out (ring_setup swaps rings under it), and let
  * them back. Thread context. Anyone but the exporter that reads the
- * rings (ring_read_body: tests, checks) holds it for as long as it
+ * rings (ring_take_body: tests, checks) holds it for as long as it
  * reads: the rings have one reader at a time, and an idle CPU would
  * otherwise send (and count as exported) blocks that reader expects. */
 void export_hold(void);

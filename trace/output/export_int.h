@@ -17,6 +17,9 @@
 /* One frame onto the UART, counted in the exporter's stats. */
 bool export_send(unsigned int type, unsigned int cpu, uint64_t seq,
 		 const uint8_t *b, size_t len);
+/* The image hash (wire.md 2.2: the CRC of .bt_tables), computed once.
+ * Any CPU, any context, lock or none. */
+uint32_t export_image_hash(void);
 /* The metadata set; returns the frames it took. */
 unsigned int export_send_meta(void);
 /* The symbol dump. */

@@ -72,17 +72,10 @@ uint64_t prev_boot_number(void)
 	return found == PREV_KEPT ? prev_boot : 0;
 }
 
-static uint32_t image_hash(void)
-{
-	extern char bt_tables_start[], bt_tables_end[];
-
-	return wire_crc32(0, bt_tables_start, (size_t)(bt_tables_end - bt_tables_start));
-}
-
 /* The layout this image uses for a region of 'size' bytes at 'base'. */
 struct prev_header prev_layout_for(uint64_t base, uint64_t size)
 {
-	return prev_layout(base, size, image_hash());
+	return prev_layout(base, size, export_image_hash());
 }
 
 /* Where take_block puts a CPU's blocks: counted, or copied too. */

@@ -369,23 +369,29 @@ bool ring_is_closed(unsigned int cpu);
  * longer resumes it), so the totals stop moving. */
 void ring_end(void);
 
-/* Reader: copies the oldest complete unread block of 'cpu' into buf as
- * a data frame body (wire.md 2.1: base_ts, first, records) and claims
- * it. Returns its length, or -1 when there is none, its sequence number
- * and its events. Any CPU, holding the exporter's lock (see the rules
- * above). The events count as exported once the reader has sent them
- * (ring_mark_sent, same lock): a reader stopped in between (a crash
- * stops an exporting CPU) leaves them in the ring's books, lost on the
- * target, where they really were lost, not counted as sent. */
-long ring_read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq,
-		    uint32_t *events);
+/* Reader (any CPU, holding the exporter's lock): ring_peek shows the
+ * oldest complete unread block of 'cpu' in place, claiming nothing; an
+ * overwriting writer takes a block (moves rd_seq) before it writes into
+ * it, so what was read counts only if ring_claim then says true (else
+ * peek again). Its events count as exported once sent (ring_mark_sent):
+ * a reader stopped in between (a crash) leaves them lost on the target. */
+struct ring_view {
+	const uint8_t *data;	/* the records, 'len' bytes */
+	size_t len;
+	uint64_t seq, base_ts, first;	/* base_ts, first: wire.md 2.1 */
+	uint32_t events;
+};
+bool ring_peek(unsigned int cpu, struct ring_view *v);
+bool ring_claim(unsigned int cpu, const struct ring_view *v);
 void ring_mark_sent(unsigned int cpu, uint32_t events);
-/* The same for a reader on the target that keeps what it reads (a test
- * or check of the rings' contents): the block is never sent, so its
- * events count as discarded in the totals (wire.md 2.4), not as lost on
- * the wire. */
+/* A reader on the target that keeps what it reads (a test or check of
+ * the rings' contents): the oldest block copied into buf as a data frame
+ * body (wire.md 2.1: base_ts, first, records) and claimed; its length,
+ * or -1 when there is none, and its sequence number. It is never sent,
+ * so its events count as discarded in the totals (wire.md 2.4), not as
+ * lost on the wire. */
 long ring_take_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq);
-#define RING_BODY_MAX	(RING_BLOCK_SIZE + 20)	/* what ring_read_body may write */
+#define RING_BODY_MAX	(RING_BLOCK_SIZE + 20)	/* what ring_take_body may write */
 
 /* One CPU's totals (wire.md 2.4), read with writers and readers quiet. */
 struct ring_totals {

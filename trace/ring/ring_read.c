@@ -16,50 +16,64 @@ bool ring_is_closed(unsigned int cpu)
 	return !r || (!READ_ONCE(r->cur) && !READ_ONCE(r->nest));
 }
 
-/* *events: the block's events, once claimed; taken: the reader keeps the
- * block (ring_take_body), so they count at once. */
-static long read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq,
-		      uint32_t *events_out, bool taken)
+bool ring_peek(unsigned int cpu, struct ring_view *v)
 {
 	struct ring_cpu *r = ring_of(cpu);
 
 	for (;;) {
-		if (!r || cap < 2 * WIRE_VARINT_MAX)
-			return -1;
+		if (!r)
+			return false;
 		uint64_t want = smp_load_acquire(&r->rd_seq);
 
 		if (want >= smp_load_acquire(&r->closed_seq))
-			return -1;
+			return false;
 		struct ring_block *b = ring_block_at(r, want);
 
 		if (smp_load_acquire(&b->seq) != want)
 			continue;	/* being reused: rd_seq has moved */
-		size_t len = b->used;
-		uint32_t events = b->events;
-		unsigned int head = wire_block_head_put(buf, b->base_ts, b->first);
+		v->seq = want;
+		v->base_ts = b->base_ts;
+		v->first = b->first;
+		v->events = b->events;
+		v->data = b->data;
+		v->len = b->used;
+		if (v->len > r->cap)
+			v->len = 0;	/* cannot happen for a complete block */
+		return true;
+	}
+}
 
-		if (len > cap - head || len > r->cap)
-			len = 0;	/* cannot happen for a complete block */
-		memcpy(buf + head, b->data, len);
-		*seq = want;
-		dmb_ish();	/* the copy is done before we claim the block */
-		if (__atomic_compare_exchange_n(&r->rd_seq, &want, want + 1, false,
-						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			*events_out = events;
-			if (taken) {
-				r->exported += events;
-				r->taken += events;
-			}
+bool ring_claim(unsigned int cpu, const struct ring_view *v)
+{
+	struct ring_cpu *r = ring_of(cpu);
+	uint64_t want = v->seq;
+
+	dmb_ish();	/* every read of the block is done before we claim it */
+	return __atomic_compare_exchange_n(&r->rd_seq, &want, want + 1, false,
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+long ring_take_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq)
+{
+	struct ring_cpu *r = ring_of(cpu);
+	struct ring_view v;
+
+	if (cap < 2 * WIRE_VARINT_MAX)
+		return -1;
+	while (ring_peek(cpu, &v)) {
+		unsigned int head = wire_block_head_put(buf, v.base_ts, v.first);
+		size_t len = v.len > cap - head ? 0 : v.len;
+
+		memcpy(buf + head, v.data, len);
+		if (ring_claim(cpu, &v)) {
+			*seq = v.seq;
+			r->exported += v.events;
+			r->taken += v.events;
 			return (long)(len + head);
 		}
 		/* The writer took it as lost while we copied: next one. */
 	}
-}
-
-long ring_read_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq,
-		    uint32_t *events)
-{
-	return read_body(cpu, buf, cap, seq, events, false);
+	return -1;
 }
 
 void ring_mark_sent(unsigned int cpu, uint32_t events)
@@ -68,13 +82,6 @@ void ring_mark_sent(unsigned int cpu, uint32_t events)
 
 	if (r)
 		r->exported += events;
-}
-
-long ring_take_body(unsigned int cpu, uint8_t *buf, size_t cap, uint64_t *seq)
-{
-	uint32_t events;
-
-	return read_body(cpu, buf, cap, seq, &events, true);
 }
 
 void ring_get_totals(unsigned int cpu, struct ring_totals *t)

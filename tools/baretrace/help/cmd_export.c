@@ -12,6 +12,8 @@ static const struct bt_opt_help opts[] = {
 	{ "--elf ELF", "names and argument types from the image's ELF" },
 	{ "--per-cpu", "svg: a panel per CPU; folded: \"CPU_n\" first" },
 	{ "--counters", "chrome-json: a counter track per integer field" },
+	{ "--numbers", "chrome-json: each entry's \"event\", its number in\n"
+		       "report --numbers, for 'baretrace goto'" },
 	{ NULL, NULL },
 };
 
@@ -20,7 +22,7 @@ const struct bt_cmd_help bt_help_export = {
 	.summary = "write a trace for viewers: Perfetto, folded, CTF, SVG, trace-cmd",
 	.synopsis =
 		"export --format=FMT -o PATH TRACE.bt [--elf ELF] [--per-cpu]\n"
-		"    [--counters] [FILTERS]",
+		"    [--counters] [--numbers] [FILTERS]",
 	.about =
 		"Write a trace in a viewer's format: Perfetto/Chrome JSON, folded stacks\n"
 		"(flamegraph.pl, speedscope), a CTF 1.8 directory (babeltrace2, Trace\n"
@@ -46,7 +48,9 @@ const struct bt_cmd_help bt_help_export = {
 		"chrome-json (or chrome): Perfetto/Chrome JSON, a thread per CPU (tid = "
 		"CPU + 1), tracepoint fields as typed args, where the run ended a global "
 		"instant \"run ended: WORD\"; --counters adds a counter track per integer "
-		"field.\n"
+		"field; --numbers gives each function entry's slice or instant an "
+		"\"event\" argument, its number in 'report --numbers', which 'baretrace "
+		"goto' takes (not with filters).\n"
 		"\n"
 		"folded: \"a;b;c VALUE\" lines, VALUE the self time in ns (flamegraph.pl "
 		"--countname=ns; calls if the trace has only function entries), "

@@ -10,13 +10,17 @@ static const struct bt_opt_help report_opts[] = {
 	{ "--ns", "times to the nanosecond, graph durations in ns" },
 	{ "--abstime", "each graph line starts with its time\n"
 		       "(as ftrace's funcgraph-abstime)" },
+	{ "--numbers", "each function entry ends with \"  #N\", its number\n"
+		       "for 'baretrace goto' (not with filters)" },
 	{ NULL, NULL },
 };
 
 const struct bt_cmd_help bt_help_report = {
 	.name = "report",
 	.summary = "print a trace as ftrace-style text, CPUs merged in time order",
-	.synopsis = "report TRACE.bt [--elf ELF] [--ns] [--abstime] [FILTERS]",
+	.synopsis =
+		"report TRACE.bt [--elf ELF] [--ns] [--abstime] [--numbers]\n"
+		"    [FILTERS]",
 	.about =
 		"Print a trace as ftrace-style text (function and function_graph\n"
 		"layouts), all CPUs merged in time order, with where events were lost,\n"
@@ -57,7 +61,13 @@ const struct bt_cmd_help bt_help_report = {
 		"CPU, the calls open there closed \"} /* FUNC: cut by the crash */\". A "
 		"trace with no end-of-stream frame is read and said to be cut short.\n"
 		"\n"
-		"--ns: times to the nanosecond, graph durations in ns.",
+		"--ns: times to the nanosecond, graph durations in ns.\n"
+		"\n"
+		"--numbers: each function entry line (a graph leaf, a graph entry, a "
+		"function line) ends with \"  #N\", N counting this boot's entries from 1 "
+		"in the order the report prints them; 'baretrace goto RUN N' stops a "
+		"recorded run there (docs/replay.md). Not with host-side filters: "
+		"the numbers count every entry.",
 };
 
 static const struct bt_opt_help graph_opts[] = {

@@ -13,7 +13,7 @@
 const struct bt_cmd_help *const bt_help_cmds[] = {
 	&bt_help_capture, &bt_help_report, &bt_help_stats, &bt_help_export,
 	&bt_help_graph, &bt_help_coverage, &bt_help_ktap, &bt_help_hist,
-	&bt_help_args_spec,
+	&bt_help_args_spec, &bt_help_goto,
 };
 
 const size_t bt_help_ncmds = sizeof(bt_help_cmds) / sizeof(bt_help_cmds[0]);

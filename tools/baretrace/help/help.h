@@ -43,7 +43,7 @@ struct bt_cmd_help {
 /* help/cmd_*.c: one each; help.c lists them in the overview's order. */
 extern const struct bt_cmd_help bt_help_overview, bt_help_capture, bt_help_report,
 	bt_help_stats, bt_help_export, bt_help_graph, bt_help_coverage, bt_help_ktap,
-	bt_help_hist, bt_help_args_spec;
+	bt_help_hist, bt_help_args_spec, bt_help_goto;
 /* help/cmd_shared.c: what every command that reads a trace shares. */
 extern const struct bt_opt_help bt_help_filter_opts[], bt_help_name_opts[];
 extern const char bt_help_filters_text[], bt_help_names_text[];

@@ -54,6 +54,11 @@ void bt_chrome_counters(FILE *f, struct bt_decoder *d, const struct wire_record 
 			unsigned tid);
 
 int bt_export_chrome(const char *trace, const char *elf, const char *out, int counters);
+/* chrome_numbers.c (export --numbers): report's entry numbers, loaded
+ * once; then each entry's, by CPU, site and time (0: none). */
+extern int bt_chrome_numbers;
+void bt_chrome_numbers_load(const char *trace, const char *elf);
+uint64_t bt_chrome_number(unsigned cpu, uint64_t site, uint64_t ts);
 int bt_export_folded(const char *trace, const char *elf, const char *out, int per_cpu);
 int bt_export_ctf(const char *trace, const char *elf, const char *out);
 int bt_export_svg(const char *trace, const char *elf, const char *out, int per_cpu);

@@ -105,13 +105,19 @@ static void write_call(void *ctx, const struct bt_call *call)
 	      k->start);
 	fputs(",\"dur\":", c->f);
 	bt_json_ns(c->f, bt_ticks_ns(k->end, freq) - bt_ticks_ns(k->start, freq));
-	if (k->has_retval || k->nargs) {
+	uint64_t no = bt_chrome_numbers ? bt_chrome_number((unsigned)k->cpu, k->site, k->start) : 0;
+
+	if (k->has_retval || k->nargs || no) {
 		int lead = 0;
 
 		fputs(",\"args\":{", c->f);
-		if (k->has_retval &&
-		    (lead = bt_typed_json_retval(c->f, d, k->site, k->retval, 0)) < 0)
-			lead = fprintf(c->f, "\"retval\":%lld", (long long)k->retval) > 0;
+		if (no)
+			lead = fprintf(c->f, "\"event\":%llu", (unsigned long long)no) > 0;
+		int typed = k->has_retval ? bt_typed_json_retval(c->f, d, k->site, k->retval, lead) : 0;
+
+		if (typed < 0)
+			typed = fprintf(c->f, "%s\"retval\":%lld", lead ? "," : "", (long long)k->retval);
+		lead |= typed > 0;
 		if (k->nargs)
 			args_members(c, k->site, k->args, k->nargs, &k->strs, lead);
 		fputs("}", c->f);
@@ -139,6 +145,7 @@ static void flush_held(struct bt_decoder *d, struct chrome *c)
 {
 	const struct wire_record *r = &c->held_rec;
 	char nb[32], cb[32];
+	uint64_t no;
 
 	flush_pending(d, c);
 	if (!c->held)
@@ -147,6 +154,8 @@ static void flush_held(struct bt_decoder *d, struct chrome *c)
 	begin(d, c, c->held_cpu, bt_func_name(d, r->site, nb, sizeof(nb)), "function", "i", r->ts);
 	fputs(",\"args\":{\"caller\":", c->f);
 	bt_json_str(c->f, r->has_caller ? bt_caller_name(&d->syms, r->caller, cb, sizeof(cb)) : "?");
+	if (bt_chrome_numbers && (no = bt_chrome_number(c->held_cpu, r->site, r->ts)))
+		fprintf(c->f, ",\"event\":%llu", (unsigned long long)no);
 	if (c->held_nargs)
 		args_members(c, r->site, c->held_args, c->held_nargs, &c->held_strs, 1);
 	fputs("}}", c->f);
@@ -350,6 +359,8 @@ int bt_export_chrome(const char *trace, const char *elf, const char *out, int co
 	char nb[32];
 	int rc;
 
+	if (bt_chrome_numbers)
+		bt_chrome_numbers_load(trace, elf);
 	bt_dec_init(&d, &chrome_visitor, &c);
 	bt_decode_strings = 1;	/* a char * shows its string */
 	c.d = &d;

@@ -114,7 +114,27 @@ struct bt_report {
 	int last_graph_cpu;		/* of the last graph line; -1: none yet */
 	int cpu_width;			/* digits of the highest CPU number */
 	int said_function, said_graph;
+	uint64_t entries;		/* function entries numbered (--numbers, goto) */
+	uint64_t last_entry[BT_MAX_CPUS];	/* each CPU's latest number */
+	int64_t entry_args[8];		/* the raw arguments of the entry being printed */
+	unsigned entry_nargs;
+	char entry_tag[32];		/* "  #N" with --numbers, else "" */
 };
+
+/*
+ * report --numbers: each function entry of this boot (a function or
+ * graph entry line) ends with " #N", N counting them from 1 in the
+ * order report prints them; 'baretrace goto' names an event by it.
+ * bt_report_entry_hook, when set, is told of each (goto.c reads the
+ * trace through report so that its numbers are report's).
+ */
+struct bt_entry_seen {
+	uint64_t no, site, ts;
+	unsigned cpu, nargs;
+	const int64_t *args;
+};
+extern int bt_opt_numbers;
+extern void (*bt_report_entry_hook)(const struct bt_entry_seen *e);
 
 extern int bt_opt_abstime;	/* report --abstime */
 /* report_merge.c: a section's queues and layout from the plan; after a

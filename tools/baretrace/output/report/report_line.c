@@ -94,7 +94,11 @@ static void args_paren(struct bt_report *rp, const struct bt_rqueue *q, const st
 		       char *buf, size_t n)
 {
 	char text[512];
+	int64_t v[BT_ARGS_SHOWN];
+	unsigned k = args_of(q, it, v);
 
+	rp->entry_nargs = k < 8 ? k : 8;	/* the registers x0-x7, for goto */
+	memcpy(rp->entry_args, v, rp->entry_nargs * sizeof(v[0]));
 	args_text(rp, q, it, ", ", text, sizeof(text));
 	snprintf(buf, n, "(%.*s)", (int)n - 3, text);
 }
@@ -144,6 +148,7 @@ static void exit_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem 
 		bt_graph_start(rp, cpu, entry->ts, 1, x->a, entry->a);
 		printf("%s%s;", name, call_paren(name, args));
 		print_retval(rp, x, NULL);
+		printf("%s", rp->entry_tag);
 		rp->indent[cpu] = entry->a;
 	} else {
 		bt_graph_start(rp, cpu, x->ts, 1, x->a, depth);
@@ -152,6 +157,25 @@ static void exit_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem 
 		rp->indent[cpu] = depth;
 	}
 	printf("\n");
+}
+
+int bt_opt_numbers;
+void (*bt_report_entry_hook)(const struct bt_entry_seen *e);
+
+/* This boot's entries get their number (the previous boot's none: goto
+ * cannot run it again). */
+static void number_entry(struct bt_report *rp, unsigned cpu, const struct bt_ritem *it)
+{
+	rp->entry_tag[0] = 0;
+	if (rp->seg_prev)
+		return;
+	rp->last_entry[cpu] = ++rp->entries;
+	if (bt_opt_numbers)
+		snprintf(rp->entry_tag, sizeof(rp->entry_tag), "  #%llu",
+			 (unsigned long long)rp->entries);
+	if (bt_report_entry_hook)
+		bt_report_entry_hook(&(struct bt_entry_seen){ .no = rp->entries, .site = it->site,
+			.ts = it->ts, .cpu = cpu, .nargs = rp->entry_nargs, .args = rp->entry_args });
 }
 
 /* A function or graph entry, with its arguments and (a leaf) its exit. */
@@ -168,11 +192,13 @@ static void entry_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem
 		q->at = after_strings(q, q->at + 1);
 		next = peek(q);
 	}
+	number_entry(rp, cpu, it);
 	if (it->kind != WIRE_REC_GRAPH_ENTRY) {
 		bt_report_header(rp, 0);
 		bt_fmt_seconds(ts, sizeof(ts), it->ts, bt_freq(rp->names));
-		printf("[%03u] %s: %s%s <-%s\n", cpu, ts, bt_func_name(rp->names, it->site, nb, sizeof(nb)),
-		       args, it->flags ? bt_caller_name(&rp->names->syms, it->a, cb, sizeof(cb)) : "?");
+		printf("[%03u] %s: %s%s <-%s%s\n", cpu, ts, bt_func_name(rp->names, it->site, nb, sizeof(nb)),
+		       args, it->flags ? bt_caller_name(&rp->names->syms, it->a, cb, sizeof(cb)) : "?",
+		       rp->entry_tag);
 		return;
 	}
 	bt_stack_enter(bt_stack_of(rp->seg_prev ? &rp->prev_stacks : &rp->stacks, cpu), it->site,
@@ -184,7 +210,7 @@ static void entry_line(struct bt_report *rp, unsigned cpu, const struct bt_ritem
 	}
 	bt_graph_start(rp, cpu, it->ts, 0, 0, it->a);
 	name = bt_func_name(rp->names, it->site, nb, sizeof(nb));
-	printf("%s%s {\n", name, call_paren(name, args));
+	printf("%s%s {%s\n", name, call_paren(name, args), rp->entry_tag);
 	rp->indent[cpu] = it->a + 1;
 }
 
@@ -202,6 +228,10 @@ static void outcome_line(struct bt_report *rp, unsigned cpu, const struct bt_rit
 
 	bt_outcome_mark(it->action, it->retval, mark, sizeof(mark));
 	printf("[%03u] %s: ==== %s ====\n", cpu, ts, mark);
+	/* --numbers: where to start 'baretrace goto' (docs/replay.md). */
+	if (bt_opt_numbers && rp->last_entry[cpu] && !rp->seg_prev)
+		printf("# goto: the last entry on CPU %u before the %s is #%llu\n", cpu, word,
+		       (unsigned long long)rp->last_entry[cpu]);
 	while (s->n) {
 		const struct bt_frame *f = &s->f[--s->n];
 
@@ -261,6 +291,8 @@ void bt_report_item(struct bt_report *rp, unsigned cpu)
 	char args[512] = "";
 	size_t past = is_args(it) ? after_strings(q, q->at) : q->at;
 
+	rp->entry_nargs = 0;
+	rp->entry_tag[0] = 0;
 	next = past < q->n ? &q->v[past] : NULL;
 	if (is_args(it) && next && is_entry(next) && next->site == it->site) {
 		args_paren(rp, q, it, args, sizeof(args));	/* recorded before its entry */
