@@ -88,6 +88,12 @@ uint64_t bt_cov_count(const struct bt_cov *c)
 	return n;
 }
 
+void bt_cov_set_begin(struct bt_cov *c)
+{
+	c->set_end = 0;
+	c->set_hole = 0;
+}
+
 int bt_cov_set_whole(const struct bt_cov *c)
 {
 	return !c->set_hole && c->set_end >= c->nsites;

@@ -204,6 +204,8 @@ void bt_cov_free(struct bt_cov *c);
 int bt_cov_add_frame(struct bt_cov *c, const uint8_t *body, size_t len);
 int bt_cov_is_reached(const struct bt_cov *c, uint64_t site);
 uint64_t bt_cov_count(const struct bt_cov *c);
+/* A new trace: no set seen yet. */
+void bt_cov_set_begin(struct bt_cov *c);
 /* Whether the latest set covers every site (0 when none came). */
 int bt_cov_set_whole(const struct bt_cov *c);
 /* ORs from's bits into into (same image). */

@@ -147,7 +147,7 @@ int bt_coverage(const char *const *traces, size_t ntraces, const char *const *el
 		uint64_t frames;
 
 		for (size_t k = 0; k < nelfs; k++)
-			s.img[k].cov.set_end = 0, s.img[k].cov.set_hole = 0;
+			bt_cov_set_begin(&s.img[k].cov);
 		bt_dec_init(&d, &cov_visitor, &s);
 		s.trace = traces[i];
 		s.trace_no = i + 1;
