@@ -42,8 +42,8 @@ def read_outcomes(path):
                 _, k = varint(body, k)
             if kind == 0:                       # caller slot (wire.md 2.2)
                 k += 1
-            elif kind == 6:
-                _, k = varint(body, k)
+            elif kind == 6:                     # a return (wire version 5): the header
+                pass
             elif kind == 1:
                 _, k = varint(body, k)
                 _, k = varint(body, k)
