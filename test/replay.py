@@ -17,7 +17,10 @@ of test/run.py; docs/replay.md).
   - one CPU (QEMU's rr log replayed): the counter the recorder reads at
     each stop equals the event's time as report prints it, and at gdb's
     prompt there reverse-stepi goes back into the caller (QEMU's rr
-    snapshot in the run folder's rr.qcow2).
+    snapshot in the run folder's rr.qcow2);
+  - one CPU with console input (EXEC=: the shell starts the tracer, then
+    runs 'help'): recorded, replayed, goto to the entry the typed line
+    made, x0 pointing at it, and reverse-stepi into the caller.
 """
 import os
 import re
@@ -175,6 +178,57 @@ def check_one_cpu(h, res, board):
                and sym.group(1) != func, out[-2500:])
 
 
+# The shell's input starts the tracer and then runs a command: the
+# events exist only because of the input, and shell_exec's argument is
+# the line typed.
+INPUT = "tracer function; filter shell_exec; args shell_exec:1:s0; start; help; exit 0"
+INPUT_LINE = re.compile(r'^\[000\] [\d.]+: shell_exec\(line="help"\) <-(\w+)  #(\d+)$', re.M)
+
+
+def check_input(h, res, board):
+    """One CPU with console input (EXEC=): record, replay, goto the
+    entry the typed 'help' made, and reverse-stepi into its caller."""
+    rdir = os.path.join(h.ROOT, "build", "replay", "input")
+    st, out = h.run(["make", "-s", f"BOARD={board}", f"RECORD_DIR={rdir}", "QEMU_SMP=1",
+                     "TRACE=", "BOOTARGS=shell", f"EXEC={INPUT}", "record"], timeout=600)
+    tool = os.path.join(h.HOST, "baretrace")
+    trace = [os.path.join(rdir, "trace.bt"), "--elf", os.path.join(rdir, "baretrace.elf")]
+    st2, text = h.run([tool, "report", "--numbers"] + trace)
+    st3, raw = h.run([tool, "report", "--numbers", "--no-types"] + trace)
+    m = INPUT_LINE.search(text)
+    ptr = re.search(rf"shell_exec\((0x[0-9a-f]+)\) <-\w+  #{m.group(2)}$", raw, re.M) if m else None
+    conf = open(os.path.join(rdir, "record.txt")).read() \
+        if os.path.exists(os.path.join(rdir, "record.txt")) else ""
+    ok = (st == 0 and st2 == 0 and m is not None and ptr is not None
+          and f"input={INPUT}\n" in conf and os.path.exists(os.path.join(rdir, "replay.bin")))
+    res.record("replay: make QEMU_SMP=1 EXEC=... record: the shell took the input, the trace "
+               "has the entry the typed 'help' made, and the rr log is kept", ok,
+               out[-2000:] + text[-1500:] + conf)
+    if not ok:
+        return
+    no, caller = m.group(2), m.group(1)
+    st, out = h.run([tool, "goto", rdir, no, "--check"], timeout=300)
+    res.record(f"replay: input run: goto #{no} (shell_exec) --check stops there with x0 as "
+               "recorded and the counter equal to the event's timestamp",
+               st == 0 and "<shell_exec+4>" in out and f"x0={ptr.group(1)}" in out
+               and GOT_TS.search(out) is not None, out[-2000:])
+    # At the prompt: x0 points at the line typed; reverse-stepi twice goes
+    # back through shell_exec's first instruction to the caller's BL.
+    cmds = "p/x $x0\nx/s $x0\np/x $x30\nreverse-stepi\nreverse-stepi\np/x $pc\n" \
+           "info symbol $pc\nkill\nquit\n"
+    proc = subprocess.run([tool, "goto", rdir, no], input=cmds.encode(), stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, timeout=300, cwd=h.ROOT)
+    out = proc.stdout.decode(errors="replace")
+    vals = [int(v, 16) for v in re.findall(r"^\(gdb\) \$\d+ = (0x[0-9a-f]+)$", out, re.M)]
+    sym = re.search(r"^\(gdb\) (\w+) \+ \d+ in section", out, re.M)
+    res.record(f"replay: input run: at #{no} x0 holds the recorded pointer to the typed "
+               f"\"help\", and reverse-stepi twice lands on {caller}'s BL (return address - 4)",
+               len(vals) == 3 and vals[0] == int(ptr.group(1), 16)
+               and re.search(r'^\(gdb\) 0x[0-9a-f]+:\s+"help"$', out, re.M) is not None
+               and vals[2] == vals[1] - 4 and sym is not None and sym.group(1) == caller,
+               out[-2500:])
+
+
 def check_chrome(h, res, rdir):
     """export --numbers: each call slice carries its report number, and
     the slice of number N is report's entry #N (function, CPU)."""
@@ -279,4 +333,5 @@ def stage_replay(h, res, board):
         check_refusals(h, res, board, rdir)
         check_chrome(h, res, rdir)
     check_one_cpu(h, res, board)
+    check_input(h, res, board)
     check_crash(h, res, board)
