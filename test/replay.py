@@ -18,6 +18,8 @@ of test/run.py; docs/replay.md).
     each stop equals the event's time as report prints it, and at gdb's
     prompt there reverse-stepi goes back into the caller (QEMU's rr
     snapshot in the run folder's rr.qcow2);
+  - a hang (test/target's 'lockup 2'): report --numbers names each
+    CPU's last entry before it, and goto reaches the stopped CPU's;
   - one CPU with console input (EXEC=: the shell starts the tracer, then
     runs 'help'): recorded, replayed, goto to the entry the typed line
     made, x0 pointing at it, and reverse-stepi into the caller.
@@ -287,6 +289,42 @@ def check_crash(h, res, board):
                              got) is not None, got[-2500:] + crash.group(0))
 
 
+ENTRY_LINE = re.compile(r"^\[(\d{3})\] [\d.]+: \w+.* <-\w+  #(\d+)$")
+HANG_NAMED = re.compile(r"^# goto: the last entry on CPU (\d+) before the hang is #(\d+)$", re.M)
+
+
+def check_hang(h, res, board):
+    """A hang (test/target's 'lockup 2 MS': CPU 2 spins with interrupts
+    masked, another CPU's lockup detector ends the run): report --numbers
+    names each CPU's last entry before the hang, the stopped CPU's among
+    them, and goto reaches it on that CPU."""
+    rdir = os.path.join(h.ROOT, "build", "replay", "hang")
+    st, out = h.run(["make", "-s", f"BOARD={board}", "APP=test/target", "TRACE=function",
+                     "TRACE_FILTER=hang_masked_spin,scenario_lockup", f"RECORD_DIR={rdir}",
+                     "BOOTARGS=lockup_ms=500 trace_args=hang_masked_spin:1 -- lockup 2 2000",
+                     "record"], timeout=600)
+    tool = os.path.join(h.HOST, "baretrace")
+    st, text = h.run([tool, "report", "--numbers", os.path.join(rdir, "trace.bt"), "--elf",
+                      os.path.join(rdir, "baretrace.elf")])
+    before, last = text.split("==== run ended: hang ====")[0], {}
+    for line in before.splitlines():
+        m = ENTRY_LINE.match(line)
+        if m:
+            last[int(m.group(1))] = int(m.group(2))
+    named = {int(c): int(n) for c, n in HANG_NAMED.findall(text)}
+    res.record("replay: a recorded hang (lockup on CPU 2): report --numbers names the last "
+               "entry of each CPU before the hang, CPU 2's included",
+               st == 0 and 2 in last and named == last, f"{named} {last}\n{out[-1500:]}"
+               + text[-1500:])
+    if 2 not in named:
+        return
+    st, got = h.run([tool, "goto", rdir, str(named[2]), "--check"], timeout=300)
+    res.record(f"replay: goto to the hang's named event #{named[2]} stops on CPU 2 in "
+               "hang_masked_spin, the function that masked interrupts",
+               st == 0 and GOT_STOP.search(got) is not None
+               and GOT_STOP.search(got).group(1, 2) == ("2", "hang_masked_spin"), got[-2000:])
+
+
 def check_refusals(h, res, board, rdir):
     """Runs goto cannot repeat are refused, status 1, with the reason."""
     tool = os.path.join(h.HOST, "baretrace")
@@ -335,3 +373,4 @@ def stage_replay(h, res, board):
     check_one_cpu(h, res, board)
     check_input(h, res, board)
     check_crash(h, res, board)
+    check_hang(h, res, board)
