@@ -163,6 +163,7 @@ def check_one_cpu(h, res, board):
                len(chosen) == 4 and not bad, "\n".join(bad))
     if not chosen:
         return
+    check_goto_time(h, res, rdir, chosen[1][0], times)
     # gdb's prompt at the event (goto without --check, commands on its
     # stdin): two reverse-stepi go back through the function's first
     # instruction to the caller's BL, the one before the return address.
@@ -229,6 +230,47 @@ def check_input(h, res, board):
                and re.search(r'^\(gdb\) 0x[0-9a-f]+:\s+"help"$', out, re.M) is not None
                and vals[2] == vals[1] - 4 and sym is not None and sym.group(1) == caller,
                out[-2500:])
+
+
+GOT_EVENT = re.compile(r"^baretrace goto: event #(\d+): ", re.M)
+SECONDS_LINE = re.compile(r"^\s*(\d+)\.(\d{6}) \|.*#(\d+)$", re.M)
+
+
+def check_goto_time(h, res, rdir, no, times):
+    """goto @T: the last entry at or before T, T in counter ticks (one
+    CPU: the counter at the stop is T exactly) or in seconds as report
+    prints them; a malformed T is a bad command line."""
+    tool = os.path.join(h.HOST, "baretrace")
+    ticks = times[no] // 16                  # virt: 62.5 MHz, 16 ns a tick
+    earlier = max((n for n, t in times.items() if t < times[no]), default=None)
+    bad = []
+    for ev, want in ((f"@{ticks}", no), (f"@{ticks}@0", no), (f"@{ticks - 1}", earlier)):
+        st, out = h.run([tool, "goto", rdir, ev, "--check"], timeout=300)
+        m, ts = GOT_EVENT.search(out), GOT_TS.search(out)
+        if st != 0 or not m or int(m.group(1)) != want or not ts or \
+                (want == no and int(ts.group(1)) != ticks):
+            bad.append(f"{ev}: want #{want}, status {st}\n{out[-1200:]}")
+    # Seconds as report prints them (6 decimals, cut): the last entry
+    # printed at or before the event's own line.
+    st, text = h.run([tool, "report", "--numbers", "--abstime", os.path.join(rdir, "trace.bt"),
+                      "--elf", os.path.join(rdir, "baretrace.elf")])
+    shown = {int(n): int(a) * 10**6 + int(b) for a, b, n in SECONDS_LINE.findall(text)}
+    if no in shown:
+        want = max(n for n, t in shown.items() if t <= shown[no])
+        sec = f"@{shown[no] // 10**6}.{shown[no] % 10**6:06d}"
+        st, out = h.run([tool, "goto", rdir, sec, "--check"], timeout=300)
+        m = GOT_EVENT.search(out)
+        if st != 0 or not m or int(m.group(1)) != want:
+            bad.append(f"{sec}: want #{want}, status {st}\n{out[-1200:]}")
+    res.record(f"replay: one CPU: goto @T (T = event #{no}'s counter value, T - 1, and its "
+               "time as report prints it) stops at the last entry at or before T, the counter "
+               "there equal to T", no in shown and earlier is not None and not bad,
+               "\n".join(bad) + text[-800:])
+    outs = [h.run([tool, "goto", rdir, ev, "--check"]) for ev in ("@1.2.3", "@", "@x@0", "@5@")]
+    res.record("replay: goto refuses a malformed timestamp: a line saying so, status 2, "
+               "nothing run", all(st == 2 and re.match(r"baretrace: bad event '@[^']*' for goto",
+                                                       out) and "event #" not in out
+                                  for st, out in outs), "\n".join(o for _, o in outs))
 
 
 def check_chrome(h, res, rdir):

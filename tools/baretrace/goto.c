@@ -9,11 +9,11 @@
  * CPU, an Image or ELF whose SHA-256 is not the recorded one, a trace
  * that lost events (the entries would be counted wrong).
  *
- * The event: its number as report --numbers prints it (the trace is
- * read through report itself, its lines thrown away, so the numbers are
- * report's), or FUNC[@CPU][#N], the Nth entry of FUNC on CPU (without
- * @CPU: on any CPU, in report's order). gdb counts the entries of FUNC
- * per CPU, so the event becomes "the Nth entry of FUNC on CPU c".
+ * The event (goto_event.c: a number of report --numbers, FUNC[@CPU][#N]
+ * or a time @T[@CPU]) is found among the entries as report numbers them
+ * (the trace is read through report itself, its lines thrown away). gdb
+ * counts the entries of FUNC per CPU, so the event becomes "the Nth
+ * entry of FUNC on CPU c".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -147,43 +147,6 @@ static int check_dir(const char *dir, int *replay, int *one_cpu)
 	return 0;
 }
 
-/* The event named: index into seen[], or -1 with a message. */
-static long find_event(struct bt_decoder *d, const char *ev)
-{
-	char name[256], nb[64], *end;
-	const char *at, *hash;
-	unsigned long long no, nth = 1, cpu = ~0ULL;
-	size_t len;
-
-	no = strtoull(ev, &end, 10);
-	if (*ev >= '0' && *ev <= '9' && !*end) {
-		if (no < 1 || no > nseen) {
-			fprintf(stderr, "baretrace goto: no event %s: the trace has entries #1 to #%zu "
-				"(report --numbers)\n", ev, nseen);
-			return -1;
-		}
-		return (long)no - 1;
-	}
-	at = strchr(ev, '@');
-	hash = strchr(ev, '#');
-	len = strcspn(ev, "@#");
-	if (!len || len >= sizeof(name) || (at && hash && hash < at) ||
-	    (at && (cpu = strtoull(at + 1, &end, 10), end == at + 1 || (*end && *end != '#'))) ||
-	    (hash && (nth = strtoull(hash + 1, &end, 10), end == hash + 1 || *end || !nth))) {
-		fprintf(stderr, "baretrace goto: bad event '%s' (N, or FUNC[@CPU][#N])\n", ev);
-		return -1;
-	}
-	memcpy(name, ev, len);
-	name[len] = 0;
-	for (size_t i = 0; i < nseen; i++)
-		if ((cpu == ~0ULL || seen[i].cpu == cpu) &&
-		    !strcmp(bt_site_name(&d->syms, seen[i].site, nb, sizeof(nb)), name) && !--nth)
-			return (long)i;
-	fprintf(stderr, "baretrace goto: the trace has no %s: fewer entries of %s%s%s\n", ev, name,
-		at ? " on CPU " : "", at ? at + 1 : "");
-	return -1;
-}
-
 int bt_goto(const struct bt_goto_opts *o)
 {
 	static struct bt_decoder d;
@@ -226,7 +189,7 @@ int bt_goto(const struct bt_goto_opts *o)
 	close(out);
 	if (rc)
 		return rc;
-	if ((i = find_event(&d, o->event)) < 0)
+	if ((i = bt_goto_find_event(&o->ev, o->event, seen, nseen, &d.syms, bt_freq(&d))) < 0)
 		return BT_EXIT_INPUT;
 	s.no = seen[i].no;
 	s.cpu = seen[i].cpu;
