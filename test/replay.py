@@ -129,6 +129,7 @@ def check_goto(h, res, rdir):
     res.record(f"replay: goto to {len(chosen)} events on CPUs {sorted(cpus)} "
                f"({len(funcs)} functions) stops at each one's function and CPU with the "
                "recorded arguments in x0-x7", chosen and not bad, "\n".join(bad))
+    return chosen
 
 
 GOT_TS = re.compile(r"the event's timestamp (\d+) is the recorder's read")
@@ -230,6 +231,7 @@ def check_input(h, res, board):
                and re.search(r'^\(gdb\) 0x[0-9a-f]+:\s+"help"$', out, re.M) is not None
                and vals[2] == vals[1] - 4 and sym is not None and sym.group(1) == caller,
                out[-2500:])
+    check_around(h, res, rdir, int(no), 0, "shell_exec", 1, "input run")
 
 
 GOT_EVENT = re.compile(r"^baretrace goto: event #(\d+): ", re.M)
@@ -271,6 +273,48 @@ def check_goto_time(h, res, rdir, no, times):
                "nothing run", all(st == 2 and re.match(r"baretrace: bad event '@[^']*' for goto",
                                                        out) and "event #" not in out
                                   for st, out in outs), "\n".join(o for _, o in outs))
+
+
+AROUND_LAST = re.compile(r"^# cpu (\d+): last (\d+) events in its ring$")
+AROUND_NOW = re.compile(r"^# cpu (\d+): ---- now: (\d+) events produced; the next (\d+) of "
+                        r"the recorded run ----$")
+RECORD_TS = re.compile(r"^\[(\d{3})\] (\d+\.\d{6}): (.*)$")
+
+
+def check_around(h, res, rdir, no, cpu, func, ncpus, what):
+    """At goto's prompt, baretrace-around 3: on every CPU the events
+    before the point (its ring) and the 3 after it (the recorded trace);
+    on the event's CPU the ones after begin with the event itself, at
+    the time report gives it."""
+    tool = os.path.join(h.HOST, "baretrace")
+    st, text = h.run([tool, "report", "--numbers", "--abstime", os.path.join(rdir, "trace.bt"),
+                      "--elf", os.path.join(rdir, "baretrace.elf")])
+    when = re.search(rf"^(?:\[\d{{3}}\] )?\s*(\d+\.\d{{6}})\b.*#{no}$", text, re.M)
+    proc = subprocess.run([tool, "goto", rdir, str(no)], input=b"baretrace-around 3\nkill\nquit\n",
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300,
+                          cwd=h.ROOT)
+    out = proc.stdout.decode(errors="replace").replace("(gdb) ", "")
+    before, after, where = {}, {}, None
+    for line in out.splitlines():
+        m, n = AROUND_LAST.match(line), AROUND_NOW.match(line)
+        if m:
+            where = before.setdefault(int(m.group(1)), [])
+        elif n:
+            where = after.setdefault(int(n.group(1)), [])
+        elif where is not None and RECORD_TS.match(line):
+            where.append(RECORD_TS.match(line).groups())
+        else:
+            where = None
+    mine = [(c, t, body) for c, t, body in after.get(cpu, [])
+            if re.match(rf"\s*{func}\b(?!:)", body)]
+    res.record(f"replay: {what}: at goto #{no} baretrace-around 3 shows each of the {ncpus} CPUs' "
+               f"events before and the 3 after the point, the first entry after it on CPU {cpu} "
+               f"being the event ({func} at report's {when.group(1) if when else '?'})",
+               when is not None and sorted(after) == list(range(ncpus)) == sorted(before)
+               and all(len(a) == 3 for a in after.values())
+               and (ncpus == 1 or all(before.values()))
+               and mine and mine[0][1] == when.group(1) and int(mine[0][0]) == cpu,
+               out[-3000:])
 
 
 def check_chrome(h, res, rdir):
@@ -409,7 +453,10 @@ def stage_replay(h, res, board):
     shutil.rmtree(os.path.join(h.ROOT, "build", "replay"), ignore_errors=True)
     rdir = check_record(h, res, board)
     if rdir:
-        check_goto(h, res, rdir)
+        chosen = check_goto(h, res, rdir)
+        other = [e for e in chosen if e[1] != 0]
+        if other:
+            check_around(h, res, rdir, other[0][0], other[0][1], other[0][2], 4, "4 CPUs")
         check_refusals(h, res, board, rdir)
         check_chrome(h, res, rdir)
     check_one_cpu(h, res, board)

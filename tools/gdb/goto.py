@@ -142,8 +142,8 @@ class Goto(gdb.Command):
         if check or bad:
             _end(1 if bad else 0)
         else:
-            print("baretrace goto: at the event; the trace around it: baretrace-last, "
-                  "stepi, continue (docs/replay.md)")
+            print("baretrace goto: at the event; the trace around it on every CPU: "
+                  "baretrace-around [N]; stepi, continue (docs/replay.md)")
 
 
 Goto()
