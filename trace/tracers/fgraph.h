@@ -60,13 +60,12 @@ enum fgraph_owner {
  * profile_return instead, which pops only such frames. */
 #define FGRAPH_FLAG_FAST	0x80
 
-/* The order is the exits' (trace/tracers/rec_graph.S): fp and sp in one
- * LDP for the check, key and ret in one for the graph exit, ret and ts
- * in one for the profiler's. A profiler frame needs fp, sp, ret, ts,
- * site and owner; key and aux are other owners'. */
+/* The order is the exits' (trace/tracers/rec_graph.S): key and ret in
+ * one LDP for the graph exit, ret and ts in one for the profiler's, fp
+ * and sp in one for the check, last (struct fgraph_stack's no_fp and
+ * no_sp are then frames[-1]'s). A profiler frame needs ret, ts, site,
+ * owner, fp and sp; key and aux are other owners'. */
 struct fgraph_frame {
-	uint64_t fp;		/* caller's frame pointer at the call */
-	uint64_t sp;		/* stack pointer at the call (= at the return) */
 	/* A graph frame whose entry record went into the ring: the ring's
 	 * graph_open just after it (trace/ring/ring.h), else 0; set by the
 	 * graph entries only (other owners leave it as it was). Its exit
@@ -78,6 +77,8 @@ struct fgraph_frame {
 	uint8_t owner;		/* enum fgraph_owner */
 	uint8_t flags;		/* owner's own, and FGRAPH_FLAG_FAST */
 	uint16_t aux;		/* owner's own: a return probe's entry */
+	uint64_t fp;		/* caller's frame pointer at the call */
+	uint64_t sp;		/* stack pointer at the call (= at the return) */
 };
 
 /* The last frames unwound as abandoned, kept so that a return they
@@ -98,6 +99,10 @@ struct fgraph_stack {
 	volatile uint32_t stopped;
 	uint32_t graph_depth;	/* frames owned by the graph tracer */
 	uint32_t inside;	/* graph-function frames open (set_graph_function) */
+	/* Where frames[-1]'s fp and sp would be: 0, never written, so that
+	 * the assembly returns' check that the top frame is this return's
+	 * (its sp) fails on an empty stack with no test of 'top'. */
+	uint64_t no_fp, no_sp;
 	struct fgraph_frame frames[FGRAPH_DEPTH];
 	uint32_t ndropped;	/* frames ever put in dropped[] (index mod size) */
 	struct fgraph_dropped dropped[FGRAPH_DROPPED];

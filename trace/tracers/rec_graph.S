@@ -236,19 +236,22 @@ fgraph_return:
 	msr	daifset, #3			// the shadow stack is this CPU's, masked
 	mrs	x11, tpidr_el1
 	ldr	x12, [x11, #REC_PERCPU_FGRAPH]	// st
-	ldr	w13, [x12, #REC_FG_TOP]
-	cbz	w13, fgraph_return_c		// (the C path reports it)
-	add	w14, w13, w13, lsl #1
+	ldr	w13, [x12, #REC_FG_TOP]		// 0: frames[-1] is no_fp, no_sp (0),
+	add	w14, w13, w13, lsl #1		//   which no return matches
 	add	x14, x12, w14, uxtw #4		// st + top * 48: frames[top - 1] at
 	.if	REC_FG_FRAME_SIZE != 48		//   x14 + REC_TOP_FRAME
 	.error	"the two adds above multiply by 48"
 	.endif
+	.if	REC_TOP_FRAME + REC_FRAME_OWNER != 12	// top 0: the halfword above
+	.error	"an empty stack's owner and flags must be inside's low half"
+	.endif
 	ldrh	w15, [x14, #(REC_TOP_FRAME + REC_FRAME_OWNER)]	// owner | flags << 8
-	tbz	w15, #(8 + REC_FRAME_FAST_BIT), fgraph_return_c
+	tbz	w15, #(8 + REC_FRAME_FAST_BIT), fgraph_return_c	// (top 0: inside's
+						//   low half, < 0x8000)
 	ldp	x16, x17, [x14, #(REC_TOP_FRAME + REC_FRAME_FP)]	// fp, sp at the call
 	cmp	sp, x17
 	ccmp	x16, x29, #0, eq
-	b.ne	fgraph_return_c			// abandoned frames or a mismatch
+	b.ne	fgraph_return_c			// empty, abandoned frames or a mismatch
 	.size	fgraph_return, . - fgraph_return
 	// falls into fgraph_fast_exit, x10-x15 as its contract says
 	.globl	fgraph_fast_exit
@@ -397,15 +400,14 @@ profile_return:
 	msr	daifset, #3			// the stack and rows are this CPU's, masked
 	mrs	x11, tpidr_el1
 	ldp	x9, x12, [x11, #REC_PERCPU_PROFILE]	// rows, st
-	ldr	w13, [x12, #REC_FG_TOP]
-	cbz	w13, fgraph_return_c		// (the C path reports it)
-	add	w14, w13, w13, lsl #1
+	ldr	w13, [x12, #REC_FG_TOP]		// 0: frames[-1] is no_fp, no_sp (0),
+	add	w14, w13, w13, lsl #1		//   which no return matches
 	add	x14, x12, w14, uxtw #4		// st + top * 48: frames[top - 1] at
 						//   x14 + REC_TOP_FRAME
 	ldp	x16, x17, [x14, #(REC_TOP_FRAME + REC_FRAME_FP)]	// fp, sp at the call
 	cmp	sp, x17
 	ccmp	x16, x29, #0, eq
-	b.ne	fgraph_return_c			// abandoned frames or a mismatch
+	b.ne	fgraph_return_c			// empty, abandoned frames or a mismatch
 	isb
 	mrs	x17, cntvct_el0			// now
 	ldp	x30, x18, [x14, #(REC_TOP_FRAME + REC_FRAME_RET)]	// ret, ts

@@ -53,6 +53,10 @@ _Static_assert(__builtin_offsetof(struct fgraph_frame, key) == REC_FRAME_KEY &&
 	       REC_FRAME_RET == REC_FRAME_KEY + 8, "recorder.h: one LDP");
 _Static_assert(REC_FRAME_SP == REC_FRAME_FP + 8 && REC_FRAME_TS == REC_FRAME_RET + 8 &&
 	       REC_FRAME_SITE == REC_FRAME_TS + 8, "recorder.h: one LDP or STP each");
+_Static_assert(__builtin_offsetof(struct fgraph_stack, no_fp) ==
+	       REC_FG_FRAMES - REC_FG_FRAME_SIZE + REC_FRAME_FP &&
+	       __builtin_offsetof(struct fgraph_stack, no_sp) ==
+	       REC_FG_FRAMES - REC_FG_FRAME_SIZE + REC_FRAME_SP, "recorder.h: frames[-1]");
 _Static_assert(__builtin_offsetof(struct fgraph_frame, fp) == REC_FRAME_FP, "recorder.h");
 _Static_assert(__builtin_offsetof(struct fgraph_frame, sp) == REC_FRAME_SP, "recorder.h");
 _Static_assert(__builtin_offsetof(struct fgraph_frame, ts) == REC_FRAME_TS, "recorder.h");
