@@ -11,6 +11,7 @@
  * back, so these bounds hold at any host speed. The rows must then lie
  * between the sums, minima and maxima of the bounds.
  */
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <baretrace.h>
@@ -147,4 +148,58 @@ KTEST(profiler_rows_match_the_times_of_a_recursion)
 	expect_row(t, &profile_of(smp_cpu_id())[site_of("pf_recurse")], s, REC_DEPTH);
 	KT_EQ(t, fgraph_stacks[smp_cpu_id()].top, 0);
 	KT_EXPECT(t, !fgraph_stopped);
+}
+
+/* Profiled: a tail call from one profiled function to another. The
+ * second is entered with x30 already the first's return hook
+ * (profile_return) at the same sp: the same call, hooked twice (its
+ * frame goes on top, through C), not a frame a longjmp abandoned. */
+__attribute__((noipa)) int pf_tail_callee(int x)
+{
+	return x * 3;
+}
+
+/* The tree builds with -fno-optimize-sibling-calls; code built without
+ * it (a third-party library) makes such calls, as this one does. */
+__attribute__((noipa, optimize("optimize-sibling-calls"))) int pf_tail_caller(int x)
+{
+	return pf_tail_callee(x + 1);	/* a B (checked below) */
+}
+
+/* Whether the first B in the body of 'fn' (after its patch site, func +
+ * 8) within 16 instructions goes to 'to'. */
+static bool branches_to(uintptr_t fn, uintptr_t to)
+{
+	const uint32_t *p = (const uint32_t *)(fn + 8);
+
+	for (unsigned int i = 0; i < 16; i++, p++) {
+		if ((p[0] & 0xfc000000) != 0x14000000)	/* B imm26 */
+			continue;
+		int32_t off = (int32_t)(p[0] << 6) >> 4;	/* imm26 * 4, signed */
+
+		return (uintptr_t)p + off == to;
+	}
+	return false;
+}
+
+KTEST(profiler_tail_call_keeps_both_frames)
+{
+	if (skip_while_covering(t))
+		return;
+	profile_reset();
+	KT_EQ(t, trace_profile(true, "pf_tail_*"), 0);
+	KT_EQ(t, site_bl_target("pf_tail_caller"), (uintptr_t)trace_rec_profile);
+	KT_EXPECT(t, branches_to((uintptr_t)pf_tail_caller, (uintptr_t)pf_tail_callee));
+	int r = pf_tail_caller(4);
+
+	KT_EQ(t, trace_profile(false, NULL), 0);
+	const struct profile_stat *s = profile_of(smp_cpu_id());
+
+	KT_EQ(t, r, 15);
+	KT_EQ(t, s[site_of("pf_tail_caller")].calls, 1);
+	KT_EQ(t, s[site_of("pf_tail_callee")].calls, 1);
+	KT_EXPECT(t, s[site_of("pf_tail_caller")].total >= s[site_of("pf_tail_callee")].total);
+	KT_EXPECT(t, !fgraph_stopped);	/* no frame taken for abandoned */
+	KT_EQ(t, fgraph_stacks[smp_cpu_id()].top, 0);
+	fgraph_reset();
 }
