@@ -11,6 +11,7 @@
  * back, so these bounds hold at any host speed. The rows must then lie
  * between the sums, minima and maxima of the bounds.
  */
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -202,4 +203,55 @@ KTEST(profiler_tail_call_keeps_both_frames)
 	KT_EXPECT(t, !fgraph_stopped);	/* no frame taken for abandoned */
 	KT_EQ(t, fgraph_stacks[smp_cpu_id()].top, 0);
 	fgraph_reset();
+}
+
+/* Profiled: pf_lj_inner leaves itself and pf_lj_mid by longjmp, so
+ * pf_lj_outer's return finds their frames above its own. */
+static jmp_buf pf_env;
+
+__attribute__((noipa)) int pf_lj_inner(int x)
+{
+	longjmp(pf_env, x);
+	return -1;
+}
+
+__attribute__((noipa)) int pf_lj_mid(int x)
+{
+	int r = pf_lj_inner(x + 1);
+
+	return r < 0 ? r : -1;	/* a return into it would show */
+}
+
+__attribute__((noipa)) int pf_lj_outer(int x)
+{
+	volatile int got = setjmp(pf_env);
+
+	if (got)
+		return got * 2;
+	return pf_lj_mid(x);
+}
+
+KTEST(profiler_return_after_a_longjmp_unwinds_the_abandoned)
+{
+	uint64_t unwound = fgraph_unwound;
+
+	if (skip_while_covering(t))
+		return;
+	profile_reset();
+	fgraph_reset();
+	KT_EQ(t, trace_profile(true, "pf_lj_*"), 0);
+	KT_EQ(t, site_bl_target("pf_lj_outer"), (uintptr_t)trace_rec_profile);
+	int r = pf_lj_outer(20);
+
+	KT_EQ(t, trace_profile(false, NULL), 0);
+	const struct profile_stat *s = profile_of(smp_cpu_id());
+
+	KT_EQ(t, r, 42);
+	KT_EQ(t, fgraph_unwound - unwound, 2);	/* pf_lj_inner, pf_lj_mid */
+	KT_EQ(t, s[site_of("pf_lj_outer")].calls, 1);
+	KT_EQ(t, s[site_of("pf_lj_mid")].calls, 1);
+	KT_EQ(t, s[site_of("pf_lj_inner")].calls, 1);
+	KT_EXPECT(t, s[site_of("pf_lj_outer")].total >= s[site_of("pf_lj_mid")].total);
+	KT_EXPECT(t, !fgraph_stopped);
+	KT_EQ(t, fgraph_stacks[smp_cpu_id()].top, 0);
 }
