@@ -14,8 +14,8 @@
 #define REC_PERCPU_IRQ_DEPTH	68
 #define REC_PERCPU_CALLBACK_DAIF	108	/* the recursion guard (entry.S); 32 bits */
 #define REC_PERCPU_RING		112
-#define REC_PERCPU_FGRAPH	120
-#define REC_PERCPU_PROFILE	128
+#define REC_PERCPU_PROFILE	120	/* then fgraph: one LDP (profile_return) */
+#define REC_PERCPU_FGRAPH	128	/* then the site bias: one LDP (entries) */
 #define REC_PERCPU_SITE_BIAS	136	/* trace_site_slot_bias, per CPU */
 /* One LDP at REC_PERCPU_GUARD_PAIR reads the recursion guard (the high
  * half of the first register) and the ring: the guard, when set, holds
@@ -35,19 +35,19 @@
 #define REC_FG_TOP		0	/* struct fgraph_stack: top, then */
 #define REC_FG_STOPPED		4	/* stopped (one LDP) */
 #define REC_FG_GRAPH_DEPTH	8
-#define REC_FG_FRAMES		16
+#define REC_FG_FRAMES		32	/* after no_fp, no_sp: frames[-1]'s fp, sp */
 #define REC_FG_FRAME_SIZE	48	/* struct fgraph_frame */
 #define REC_FG_DEPTH		128	/* FGRAPH_DEPTH */
 #define REC_TOP_FRAME		(REC_FG_FRAMES - REC_FG_FRAME_SIZE)	/* frames[top - 1], */
 				/* from the stack + top * frame size */
-#define REC_FRAME_RET		0
-#define REC_FRAME_KEY		8	/* after ret: one LDP */
-#define REC_FRAME_FP		16
-#define REC_FRAME_SP		24
-#define REC_FRAME_TS		32
-#define REC_FRAME_SITE		40	/* site (32 bits), owner, flags, pad */
-#define REC_FRAME_OWNER		44
-#define REC_FRAME_FLAGS		45
+#define REC_FRAME_KEY		0	/* then ret: one LDP (the graph exit) */
+#define REC_FRAME_RET		8	/* then ts: one LDP (the profiler's) */
+#define REC_FRAME_TS		16
+#define REC_FRAME_SITE		24	/* site (32 bits), owner, flags, aux */
+#define REC_FRAME_OWNER		28
+#define REC_FRAME_FLAGS		29
+#define REC_FRAME_FP		32	/* then sp: one LDP; last, so that */
+#define REC_FRAME_SP		40	/*   frames[-1]'s are the stack's no_fp, no_sp */
 #define REC_OWNER_GRAPH		1	/* enum fgraph_owner */
 #define REC_OWNER_PROFILE	2
 #define REC_OWNER_HIST		3

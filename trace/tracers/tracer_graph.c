@@ -113,7 +113,7 @@ static void __attribute__((noinline, cold)) graph_entry_unwind(uintptr_t ip,
 {
 	struct fgraph_stack *st = this_cpu()->fgraph;
 
-	fgraph_unwind(st, regs->sp, regs->lr != (uintptr_t)fgraph_return, counter_read());
+	fgraph_unwind(st, regs->sp, !fgraph_is_hook(regs->lr), counter_read());
 	graph_entry(ip, 0, &tracer_graph_ops, regs);
 }
 
