@@ -19,6 +19,7 @@ from hist_frames import check_hist_frames, check_hist_icount
 from hist_ev_frames import check_hist_ev_frames
 from probe_boot import check_probe_boot
 from dump_console import check_dump_console
+from grace_slow import check_grace_slow_clock
 
 
 def check_fp_free_core(res, board, image_dir):
@@ -67,6 +68,7 @@ def stage_target(res, board):
         check_hist_frames(res, board, image_dir)
         check_hist_ev_frames(res, board, image_dir)
         check_hist_icount(res, board, image_dir)
+        check_grace_slow_clock(res, board, image_dir)
 
 
 def stage_boot(res, board):
