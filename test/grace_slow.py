@@ -9,11 +9,12 @@ test's 6 s gave 3 or 4 rounds and 'rounds >= 5' failed (30 of 30 runs of
 'ktest fp_lazy grace_period' under tools/under-load 3 beside a second
 such loop; the whole suite, loaded, as case 62 of ktap[cpumax] and under
 trace=coverage). Here the same starvation is made exact: -icount
-shift=5,sleep=off (time is instructions) and tick_hz=2, so each CPU's
-turn runs to a timer event 500 ms away and a round takes about 1.5 s of
-virtual time. A test bounded by time (main before s51-grace: 4 rounds,
-'not ok') fails here; one bounded by rounds passes. lockup_ms is raised
-because a turn that long is this boot's schedule, not a stuck CPU.
+shift=5,sleep=off (time is instructions) and tick_hz=1, so a CPU that
+computes keeps its turn up to a timer event far away, and a round takes
+seconds of virtual time. A test bounded by time (main before s51-grace:
+3 rounds, 'not ok') fails here; one bounded by rounds passes (5 rounds).
+lockup_ms is raised because turns that long are this boot's schedule,
+not a stuck CPU.
 """
 import os
 
@@ -25,11 +26,11 @@ def check_grace_slow_clock(res, board, image_dir):
            "--machine", make_var(board, "QEMU_MACHINE"), "--cpu", make_var(board, "QEMU_CPU"),
            "--smp", make_var(board, "QEMU_SMP"), "--mem", make_var(board, "QEMU_MEM"),
            "--qemu-flags", "-icount shift=5,sleep=off",
-           "--bootargs", "panic=poweroff tick_hz=2 lockup_ms=20000 -- ktest grace_period"]
+           "--bootargs", "panic=poweroff tick_hz=1 lockup_ms=30000 -- ktest grace_period"]
     st, out = run(cmd, timeout=240)
     out = strip_frames(out)
     if st is None:
-        res.record("grace period with few turns per CPU (-icount, tick_hz=2): "
+        res.record("grace period with few turns per CPU (-icount, tick_hz=1): "
                    "finished within 240 s", False, out[-3000:])
         return
     parse_ktap("ktap[grace, few turns]", out, res)
