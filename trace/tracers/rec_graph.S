@@ -126,7 +126,7 @@ trace_rec_graph:
 	orr	w14, w14, w13, lsl #24
 	str	w14, [x16], #4			// header, site, depth
 .Lentry_commit:
-	REC_COMMIT x11, x16, x17, w17
+	REC_COMMIT x11, x16, x18, x17
 .Ldone1:
 	HOOK_RETURN
 .Lentry_long:
@@ -247,9 +247,9 @@ fgraph_fast_exit:
 	str	w13, [x16], #3			// header, site: two bytes (a 4th
 						// the duration overwrites)
 .Lexit_duration:
-	REC_PUT_VARINT x18, w18, w17, x16
+	REC_PUT_VARINT x18, w18, w12, x16
 	strb	wzr, [x16], #1			// flags: no return value
-	REC_COMMIT x11, x16, x17, w17
+	REC_COMMIT x11, x16, x17, x12
 	msr	daif, x10
 	ret
 .Lexit_long:
@@ -258,9 +258,9 @@ fgraph_fast_exit:
 	strh	w15, [x16], #2
 	b	.Lexit_duration
 .Lexit_long_delta:
-	mov	w17, #(REC_KIND_EXIT << 5 | 31)
-	strb	w17, [x16], #1
-	REC_PUT_VARINT x13, w13, w17, x16
+	mov	w12, #(REC_KIND_EXIT << 5 | 31)
+	strb	w12, [x16], #1
+	REC_PUT_VARINT x13, w13, w12, x16
 	b	.Lexit_site
 
 .Lprofile_exit:
