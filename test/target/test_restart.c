@@ -122,7 +122,7 @@ static bool on_step(struct exc_frame *f)
 			uint64_t now = counter_read();
 			struct ring_cpu *r = this_cpu()->ring;
 
-			f->x[reg] = now - ring_delta(r, now) + st.delta;
+			f->x[reg] = now - ring_ts_delta(r->ts_events, now) + st.delta;
 		}
 	}
 	if (!in) {

@@ -80,7 +80,7 @@
 	.endm
 
 /* delta = now - the last record's time of ring \r, modulo 2^48
- * (ring_delta); nothing is stored. */
+ * (ring_ts_delta); nothing is stored. */
 	.macro	REC_TAKE_DELTA r, now, delta
 	ldr	\delta, [\r, #REC_RING_TS_EVENTS]
 	sub	\delta, \now, \delta, lsr #REC_TS_SHIFT

@@ -121,7 +121,7 @@ bool ring_next_block(struct ring_cpu *r, uint64_t now)
 	if (r->cache_used)
 		clear_caller_cache(r);
 	r->started = true;
-	ring_set_ts(r, now);	/* cur_events is 0 */
+	r->ts_events = ring_ts_make(now, 0);	/* cur_events is 0 */
 	if (r->lost_pending) {
 		uint8_t *p = put_header(b->data, WIRE_REC_LOST, 0);
 
@@ -213,12 +213,12 @@ static inline __attribute__((always_inline)) uint8_t *reserve(unsigned int kind,
 	/* A 'now' before the last record's (a caller that broke
 	 * ring_reserve_at's rule) is written as that time, never as a
 	 * negative delta, which would shift every later time in the block. */
-	uint64_t delta = ring_delta(r, now);
+	uint64_t delta = ring_ts_delta(r->ts_events, now);
 
 	if (delta >> (63 - RING_TS_SHIFT))	/* before it, modulo 2^48 */
 		delta = 0;
 	else
-		ring_set_ts(r, now);
+		r->ts_events = ring_ts_make(now, r->cur_events);
 	p = put_header(r->wr, kind, delta);
 	r->wr = p + len;
 	r->cur_events++;

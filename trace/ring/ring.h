@@ -35,6 +35,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ring_ts.h"
+
 #define RING_BLOCK_SIZE		1024		/* bytes per block, header included */
 /* Per CPU, unless trace_buf= says: 1/RING_RAM_SHARE of the RAM the DTB
  * reports, split over the CPUs, within [RING_DEFAULT_MIN, RING_MAX_BYTES]
@@ -51,10 +53,6 @@
  * site 2, duration 10, flags 1), so none of them adds a margin of its
  * own. */
 #define RING_FAST_ROOM		27
-/* ts_events: the count of a block's events below, the time above. */
-#define RING_TS_SHIFT		16
-#define RING_TS_MASK		((1ULL << (64 - RING_TS_SHIFT)) - 1)
-_Static_assert(RING_BLOCK_SIZE < 1 << RING_TS_SHIFT, "a block's count fits below the time");
 
 enum ring_mode {
 	RING_OVERWRITE,		/* keep the newest (flight recorder) */
@@ -107,23 +105,14 @@ struct ring_cpu {
 	enum ring_mode mode;
 	uint64_t seq_base;	/* sequence number of this memory's first block */
 
-	/* Writer: the owning CPU only. The last record's time and the
-	 * block's count of events share one word that sits just before wr,
-	 * so a recorder in assembly commits a record, its time, its count
-	 * and its end, with one STP: the single store the restartable
-	 * recorder makes outside its block (trace/tracers/rec_function.S);
-	 * and wr sits just before wr_fast_end, so they load with one LDP
-	 * (trace/core/recorder.h). The time keeps the counter's low 48
-	 * bits: deltas are taken modulo 2^48 (ring_delta), exact while two
-	 * records of a CPU are less than 2^48 ticks apart (52 days at
-	 * 62.5 MHz, 78 hours at 1 GHz). */
+	/* Writer: the owning CPU only. One STP commits ts_events, wr. */
 	union {
-		uint64_t ts_events;	/* last_ts << RING_TS_SHIFT | cur_events */
+		uint64_t ts_events;	/* last record's time, cur_events: ring_ts.h */
 		uint16_t cur_events;	/* events in cur so far (the low bits) */
 	};
 	uint8_t *wr;		/* next free byte in cur (NULL with it) */
 	uint8_t *wr_fast_end;	/* a record of RING_FAST_ROOM bytes fits
-				   while wr < this */
+				   while wr < this (one LDP with wr) */
 	struct ring_block *cur;	/* block being filled, NULL when none */
 	uint64_t cache_used;	/* nonzero once cache[] was written in this
 				   block: the next block clears it */
@@ -171,19 +160,6 @@ static inline struct ring_block *ring_block_at(const struct ring_cpu *r, uint64_
 {
 	return (struct ring_block *)((uint8_t *)r->mem +
 				     (size_t)(seq % r->nblocks) * RING_BLOCK_SIZE);
-}
-
-/* The ticks from the last record of r to 'now', modulo 2^48 (the
- * time in ts_events keeps 48 bits). */
-static inline uint64_t ring_delta(const struct ring_cpu *r, uint64_t now)
-{
-	return (now - (r->ts_events >> RING_TS_SHIFT)) & RING_TS_MASK;
-}
-
-/* 'now' becomes the last record's time; the count stays. */
-static inline void ring_set_ts(struct ring_cpu *r, uint64_t now)
-{
-	r->ts_events = now << RING_TS_SHIFT | r->cur_events;
 }
 
 /* Events this CPU tried to record: stored ones plus dropped ones. */
@@ -300,7 +276,7 @@ static inline uint8_t *ring_put_begin(struct ring_cpu *r, unsigned int max)
 static inline void ring_put_done(struct ring_cpu *r, uint8_t *end, uint64_t now)
 {
 	r->wr = end;
-	ring_set_ts(r, now);
+	r->ts_events = ring_ts_make(now, r->cur_events);
 	r->cur_events++;
 }
 
@@ -323,12 +299,12 @@ static inline void ring_put_func(struct ring_cpu *r, unsigned int site,
 	 * no current block wr and wr_fast_end are both NULL. */
 	if (__builtin_expect(!(p < r->wr_fast_end), 0))
 		return ring_put_func_slow(r, site, caller, now);
-	uint64_t delta = ring_delta(r, now);
+	uint64_t delta = ring_ts_delta(r->ts_events, now);
 	uint64_t key = (uint64_t)caller << 16 | site;
 	uint64_t *slot = &r->cache[site & (RING_CALLER_CACHE - 1)];
 	unsigned int kind = *slot == key ? 0 : 1;	/* WIRE_REC_FUNC(_CALLER) */
 
-	ring_set_ts(r, now);
+	r->ts_events = ring_ts_make(now, r->cur_events);
 	if (__builtin_expect(delta < 31, 1)) {
 		*p++ = (uint8_t)(kind << 5 | delta);
 	} else {

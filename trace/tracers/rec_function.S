@@ -97,7 +97,7 @@ trace_rec_function:				// the restart address
 	mrs	x13, cntvct_el0			// now
 	ldr	x17, [x11, #REC_RING_TS_EVENTS]	// last_ts << 16 | events
 	sub	x14, x13, x17, lsr #REC_TS_SHIFT
-	and	x14, x14, #0xffffffffffff	// delta, modulo 2^48 (ring_delta)
+	and	x14, x14, #0xffffffffffff	// delta, modulo 2^48 (ring_ts_delta)
 	add	x17, x17, #1
 	bfi	x17, x13, #REC_TS_SHIFT, #(64 - REC_TS_SHIFT)	// what the commit stores
 

@@ -69,6 +69,7 @@ _Static_assert(WIRE_REC_EXIT == REC_KIND_EXIT && WIRE_REC_GRAPH_ENTRY == REC_KIN
 _Static_assert(RING_FAST_ROOM >= 11 + 2 + 10 + 1 && RING_FAST_ROOM >= RING_FUNC_RECORD_MAX,
 	       "recorder.h");
 _Static_assert(REC_RING_TS_EVENTS + 8 == REC_RING_WR, "recorder.h: one STP");
+_Static_assert(RING_BLOCK_SIZE < 1 << RING_TS_SHIFT, "ring_ts.h: a block's count fits below the time");
 
 extern char trace_rec_function[];
 

@@ -40,7 +40,7 @@ static void put_entry(struct ring_cpu *r, unsigned int site, uint32_t depth, uin
 	uint8_t *p = ring_put_begin(r, 11 + 2 + 5);
 
 	if (p) {
-		p = ring_put_header(p, WIRE_REC_GRAPH_ENTRY, ring_delta(r, now));
+		p = ring_put_header(p, WIRE_REC_GRAPH_ENTRY, ring_ts_delta(r->ts_events, now));
 		p = ring_put_site(p, site);
 		ring_put_done(r, ring_put_varint(p, depth), now);
 		return;
@@ -83,7 +83,7 @@ static void put_exit(struct ring_cpu *r, unsigned int site, uint64_t dur, bool r
 
 	if (!p)
 		return put_exit_slow(site, dur, rv, zz, now);
-	p = ring_put_header(p, WIRE_REC_EXIT, ring_delta(r, now));
+	p = ring_put_header(p, WIRE_REC_EXIT, ring_ts_delta(r->ts_events, now));
 	ring_put_done(r, exit_fields(p, site, dur, rv, zz), now);
 }
 
