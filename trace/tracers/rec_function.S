@@ -29,33 +29,42 @@
  *          branches to trace_caller, which calls tracer_function_fast
  *          through the site's literal (the function tracer's ops) and
  *          takes the slow path in C.
- *   restart: from .Lrange_start to the commit (.Lcommit, included) an
- *          IRQ (the kernel's restart check runs in its entry) resumes at
- *          trace_rec_function, after its handler, which may have
- *          written records of its own: so the interrupted call's record
- *          is written once, after theirs, from state read again. That
- *          holds because in the range
+ *   restart: two ranges in .restart_table, trace_rec_function to the
+ *          commit (.Lcommit's STP, included) and the side paths
+ *          (.Lside_start to .Lside_end), both restart at
+ *          trace_rec_function: an IRQ that lands in them (the kernel's
+ *          restart check runs in the IRQ entry, kernel/cpu/restart.h)
+ *          resumes there after its handler, which may have written
+ *          records of its own; so the interrupted call's record is
+ *          written once, after theirs, from state read again. That
+ *          holds because in the ranges
  *          - the only store outside the block is the commit, one STP of
  *            the ring's ts_events (the record's time, the block's count
- *            plus one) and wr (the record's end): before it the block's
- *            bytes from wr on are free space that a handler's records
- *            or the next run overwrite, and nobody reads them;
+ *            plus one: trace/ring/ring_ts.h) and wr (the record's end):
+ *            before it the block's bytes from wr on are free space that
+ *            a handler's records or the next run overwrite, and nobody
+ *            reads them;
  *          - x0-x9 and x30, which the next run reads, are not written;
  *          - a kind 1 must also fill its cache slot, a second store
  *            that no STP can join: that path (.Lmiss, once a block for
- *            a slot and caller) masks IRQ/FIQ after its first two
- *            instructions and makes both stores masked, so no interrupt
- *            can find the slot filled for a record not committed (nor
- *            committed with the slot not filled yet).
- *          After the commit (.Ldone) nothing is stored; an interrupt
- *          there resumes it as usual.
+ *            a slot and caller) masks IRQ/FIQ with its second
+ *            instruction, the last of its range, and makes both stores
+ *            masked (.Lmiss_masked), so no interrupt can find the slot
+ *            filled for a record not committed, nor the record
+ *            committed with the slot not yet filled.
+ *          After the commit (.Ldone) nothing is stored and x30 is put
+ *          back: an interrupt there resumes it as usual.
+ *          test/target/test_restart.c interrupts every instruction.
  *   grace period: the patcher reuses an ops only after a round in which
- *          every CPU took its IPI (trace/core/patch.c). A CPU that took
- *          the IPI inside the range restarts: it holds nothing it read
- *          before the IPI, and it reads no literal (no ops pointer) in
- *          any case; it may still record one event after the round, as
- *          a CPU that executed the BL just before the patcher removed it
- *          always could; the ring stays consistent and the event counts.
+ *          every CPU took its IPI (trace/core/patch.c), and ring_setup
+ *          swaps a CPU's ring memory in that CPU's IPI. A CPU that took
+ *          such an IPI in a range restarts: it keeps nothing it read
+ *          before the IPI (and it reads no literal, no ops pointer, in
+ *          any case); after the commit it touches no memory. So both
+ *          hold as they did when the recorder masked interrupts. As
+ *          before, a CPU that executed the BL just before the patcher
+ *          removed it may record one event after the round; the ring
+ *          stays consistent, and the event is counted.
  *   clobbers: x10-x18 (not live at a function's entry under AAPCS64)
  *   FP/SIMD: none used.
  */
@@ -64,21 +73,6 @@
 
 	.section .text.restartable, "ax", %progbits
 	.balign	16
-.Lrange_start:
-	// Side paths of the range, before its entry, so the range is one
-	// span that ends at the commit.
-.Lkind0_long:
-	mov	w13, #31
-	strb	w13, [x12], #1			// header: kind 0, long delta
-	REC_PUT_VARINT x14, w14, w16, x12
-	strb	w15, [x12], #1			// the slot
-	b	.Lcommit
-.Lmiss:
-	mrs	x10, daif
-	msr	daifset, #3			// masked from here: see the contract
-	b	.Lmiss_masked
-
-	.balign	8
 	.globl	trace_rec_function
 	.type	trace_rec_function, %function
 trace_rec_function:				// the restart address
@@ -115,7 +109,7 @@ trace_rec_function:				// the restart address
 	strh	w14, [x12], #2			// header (kind 0, delta), slot = site & 255
 .Lcommit:
 	stp	x17, x12, [x11, #REC_RING_TS_EVENTS]	// the commit: time, count; wr
-.Lrange_end:
+.Lrange_end:				// (.Lcommit's STP is the range's last)
 .Ldone:
 	mov	x16, x30
 	mov	x30, x9
@@ -124,6 +118,19 @@ trace_rec_function:				// the restart address
 .Lslow:
 	b	trace_caller
 
+	// The hit path's side paths: a second range, also restarted at the
+	// top (every instruction here may be interrupted too).
+.Lside_start:
+.Lkind0_long:
+	mov	w13, #31
+	strb	w13, [x12], #1			// header: kind 0, long delta
+	REC_PUT_VARINT x14, w14, w16, x12
+	strb	w15, [x12], #1			// the slot
+	b	.Lcommit
+.Lmiss:
+	mrs	x10, daif
+	msr	daifset, #3			// masked from here: see the contract
+.Lside_end:
 	// A kind 1, IRQ/FIQ masked (x10 = DAIF before): the slot and the
 	// record, then the same commit.
 .Lmiss_masked:
@@ -146,4 +153,5 @@ trace_rec_function:				// the restart address
 	b	.Lsite
 	.size	trace_rec_function, . - trace_rec_function
 
-	RESTARTABLE .Lrange_start, .Lrange_end, trace_rec_function
+	RESTARTABLE trace_rec_function, .Lrange_end, trace_rec_function
+	RESTARTABLE .Lside_start, .Lside_end, trace_rec_function
