@@ -182,7 +182,7 @@ void exception_dispatch(struct exc_frame *f, unsigned long kind)
 		/* fp_first_use first: a function fault_probe_exec runs may use FP;
 		 * a probe's BRK before fault_fixup: a probed function may run
 		 * under fault_probe_exec */
-		if (fp_first_use(f) || brk_taken(f) || step_taken(f) || fault_fixup(f))
+		if (fp_first_use(f) || brk_taken(f) || fault_fixup(f) || step_taken(f))
 			return;
 		/* The stack may have only EXC_ENTRY_RESERVE bytes left,
 		 * too few for the report: it runs on the emergency stack. */

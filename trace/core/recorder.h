@@ -80,10 +80,11 @@
 	.endm
 
 /* delta = now - the last record's time of ring \r, modulo 2^48
- * (ring_ts_delta); nothing is stored. */
-	.macro	REC_TAKE_DELTA r, now, delta
-	ldr	\delta, [\r, #REC_RING_TS_EVENTS]
-	sub	\delta, \now, \delta, lsr #REC_TS_SHIFT
+ * (ring_ts_delta); \word keeps ts_events for REC_COMMIT. Nothing is
+ * stored. */
+	.macro	REC_TAKE_DELTA r, now, delta, word
+	ldr	\word, [\r, #REC_RING_TS_EVENTS]
+	sub	\delta, \now, \word, lsr #REC_TS_SHIFT
 	and	\delta, \delta, #0xffffffffffff
 	.endm
 
@@ -97,14 +98,13 @@
 	strb	\wd, [\p], #1
 	.endm
 
-/* The record ends at \p and was taken at \now: one STP makes \p ring
- * \r's wr, \now its last time and adds one to the block's events (\xt:
- * one scratch register). */
-	.macro	REC_COMMIT r, p, now, xt
-	ldr	\xt, [\r, #REC_RING_TS_EVENTS]
-	add	\xt, \xt, #1
-	bfi	\xt, \now, #REC_TS_SHIFT, #(64 - REC_TS_SHIFT)
-	stp	\xt, \p, [\r, #REC_RING_TS_EVENTS]	// last_ts, events; wr
+/* The record ends at \p and was taken at \now; \word is ts_events as
+ * REC_TAKE_DELTA read it: one STP makes \p ring \r's wr, \now its last
+ * time and adds one to the block's events. */
+	.macro	REC_COMMIT r, p, now, word
+	add	\word, \word, #1
+	bfi	\word, \now, #REC_TS_SHIFT, #(64 - REC_TS_SHIFT)
+	stp	\word, \p, [\r, #REC_RING_TS_EVENTS]	// time, events; wr
 	.endm
 #endif
 

@@ -117,7 +117,7 @@ trace_rec_graph:
 	ldr	w13, [x12, #REC_FG_GRAPH_DEPTH]	// depth
 	add	w14, w13, #1
 	str	w14, [x12, #REC_FG_GRAPH_DEPTH]
-	REC_TAKE_DELTA x11, x18, x14
+	REC_TAKE_DELTA x11, x18, x14, x12
 	cmp	w13, #0x80			// depth below 0x80: one byte
 	ccmp	x14, #31, #2, lo		// and delta < 31 (a long one sets C)
 	b.hs	.Lentry_long
@@ -126,7 +126,7 @@ trace_rec_graph:
 	orr	w14, w14, w13, lsl #24
 	str	w14, [x16], #4			// header, site, depth
 .Lentry_commit:
-	REC_COMMIT x11, x16, x18, x17
+	REC_COMMIT x11, x16, x18, x12
 .Ldone1:
 	HOOK_RETURN
 .Lentry_long:
@@ -239,7 +239,7 @@ fgraph_fast_exit:
 	ldr	w13, [x12, #REC_FG_GRAPH_DEPTH]
 	sub	w13, w13, #1
 	str	w13, [x12, #REC_FG_GRAPH_DEPTH]
-	REC_TAKE_DELTA x11, x17, x13
+	REC_TAKE_DELTA x11, x17, x13, x14
 	cmp	x13, #31
 	b.hs	.Lexit_long
 	orr	w13, w13, #(REC_KIND_EXIT << 5)
@@ -249,7 +249,7 @@ fgraph_fast_exit:
 .Lexit_duration:
 	REC_PUT_VARINT x18, w18, w12, x16
 	strb	wzr, [x16], #1			// flags: no return value
-	REC_COMMIT x11, x16, x17, x12
+	REC_COMMIT x11, x16, x17, x14
 	msr	daif, x10
 	ret
 .Lexit_long:
