@@ -215,7 +215,7 @@ static inline __attribute__((always_inline)) uint8_t *reserve(unsigned int kind,
 	 * negative delta, which would shift every later time in the block. */
 	uint64_t delta = ring_ts_delta(r->ts_events, now);
 
-	if (delta >> (63 - RING_TS_SHIFT))	/* before it, modulo 2^48 */
+	if (delta > RING_TS_MASK - (1ULL << 32))	/* before it (modulo 2^48) */
 		delta = 0;
 	else
 		r->ts_events = ring_ts_make(now, r->cur_events);
