@@ -10,8 +10,12 @@ def graph_time_skews(path):
     """Reads a .bt file on its own (docs/wire.md 1-3, not the host tool)
     and pairs each graph entry (kind 3) with its exit (kind 2) per CPU.
     Returns ([(cpu, site, duration, exit_ts - entry_ts)], error). A hole
-    (a kind-6 record or a jump of a block's 'first') forgets the open
-    calls; an exit that is not the innermost open call's is not paired."""
+    (a lost-events record or a jump of a block's 'first') forgets the
+    open calls; an exit that is not the innermost open call's is not
+    paired. This tree's version (5): a return (kind 6) is the exit of
+    its block's innermost open entry, which must be the CPU's innermost
+    open call too (an error otherwise); its duration is by definition
+    the distance, so only kind 2's test the counter reads."""
     try:
         all_frames = frames(path)
     except (OSError, ValueError) as e:
@@ -23,6 +27,7 @@ def graph_time_skews(path):
         ts, k = varint(body, 0)
         first, k = varint(body, k)
         st = stacks.setdefault(cpu, [])
+        blk = []                                # this block's open entries
         if nxt.get(cpu) != first:
             st.clear()
         while k < len(body):
@@ -31,19 +36,25 @@ def graph_time_skews(path):
             if dt == 31:
                 dt, k = varint(body, k)
             ts += dt
-            first += kind != 6
+            first += not (kind == 7 and body[k] == 7)   # lost: no event
             if kind == 0:                       # caller slot (wire.md 2.2)
                 k += 1
-            elif kind in (1, 6):                # site, caller / count
+            elif kind == 1:                     # site, caller
                 _, k = varint(body, k)
-                if kind == 1:
-                    _, k = varint(body, k)
-                if kind == 6:
-                    st.clear()
+                _, k = varint(body, k)
+            elif kind == 6:                     # a return (version 5)
+                if not blk:
+                    return pairs, f"CPU {cpu} block at {first}: a return with no open entry"
+                entry = blk.pop()
+                if not st or st[-1] != entry:
+                    return pairs, f"CPU {cpu} block at {first}: a return not of the innermost call"
+                st.pop()
+                pairs.append((cpu, entry[0], ts - entry[1], ts - entry[1]))
             elif kind == 3:                     # site: two bytes, depth
                 site, k = body[k] | body[k + 1] << 8, k + 2
                 _, k = varint(body, k)
                 st.append((site, ts))
+                blk.append((site, ts))
             elif kind == 2:
                 site, k = body[k] | body[k + 1] << 8, k + 2
                 dur, k = varint(body, k)
@@ -59,10 +70,12 @@ def graph_time_skews(path):
                 cnt, k = body[k], k + 1
                 for _ in range(cnt):
                     _, k = varint(body, k)
-            elif kind == 7:
-                k += 1
+            elif kind == 7:                     # subtype, length, bytes
+                sub, k = body[k], k + 1
                 ln7, k = varint(body, k)
                 k += ln7
+                if sub == 7:                    # lost events (version 5)
+                    st.clear()
             else:
                 return pairs, f"CPU {cpu} block at {first}: kind {kind} needs its schema"
         nxt[cpu] = first

@@ -29,6 +29,7 @@ HOST_E2E = [
     ("e2e_probe_names", 120),   # probe fields: distinct names in report and exports, unreadable fetches
     ("e2e_messages", 120),      # messages that name the real problem (issue 42): filters, '-', boards
     ("e2e_help", 120),          # --help on one screen, help CMD tables, usage errors, man pages, capture -o
+    ("e2e_graphrec", 120),      # wire version 5's graph returns read as version 4's exits
 ]
 
 

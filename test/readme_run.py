@@ -4,6 +4,8 @@ are in test/readme_examples.py, which runs the stage)."""
 import os
 import re
 
+from docs_checks import doc_files
+
 
 def line_regex(line):
     parts = re.split(r"(\.\.\.|NNN)", line)
@@ -75,3 +77,16 @@ def run_example(h, code, timeout=180):
 
 def run_dir_file(h, name):
     return os.path.join(h.ROOT, "build", "run", name)
+
+
+def same_outputs(root, name):
+    """[(page, block)] of every '<!-- same output: NAME -->' block of
+    README.md and docs/*.md: a second sample of example NAME's output,
+    on another page, matched against the same run."""
+    found = []
+    for page in doc_files(root):
+        with open(os.path.join(root, page)) as f:
+            text = f.read()
+        found += [(page, b) for b in re.findall(
+            rf"^<!-- same output: {re.escape(name)} -->\n```\n(.*?)^```$", text, re.M | re.S)]
+    return found

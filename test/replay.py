@@ -17,12 +17,20 @@ of test/run.py; docs/replay.md).
   - one CPU (QEMU's rr log replayed): the counter the recorder reads at
     each stop equals the event's time as report prints it, and at gdb's
     prompt there reverse-stepi goes back into the caller (QEMU's rr
-    snapshot in the run folder's rr.qcow2).
+    snapshot in the run folder's rr.qcow2);
+  - a hang (test/target's 'lockup 2'): report --numbers names each
+    CPU's last entry before it, and goto reaches the stopped CPU's;
+  - one CPU with console input (EXEC=: the shell starts the tracer, then
+    runs 'help'): recorded, replayed, goto to the entry the typed line
+    made, x0 pointing at it, and reverse-stepi into the caller.
 """
 import os
 import re
 import shutil
 import subprocess
+
+from replay_common import GOT_REGS, GOT_STOP, GOT_TS
+from replay_points import check_around, check_goto_time, check_hang, check_input
 
 # Arguments recorded for functions the demo calls on every CPU.
 ARGS = "trace_args=fsm_step:2,stage_classify:2,csum_crc16:3,filter_apply:2,sensor_tick:2,block_rand:1"
@@ -95,8 +103,6 @@ def pick(events, total, n):
     return chosen
 
 
-GOT_STOP = re.compile(r"stopped on CPU (\d+) \(gdb thread \d+\) at => 0x[0-9a-f]+ <(\w+)\+4>")
-GOT_REGS = re.compile(r"x(\d)=(0x[0-9a-f]+)")
 
 
 def check_goto(h, res, rdir):
@@ -124,9 +130,9 @@ def check_goto(h, res, rdir):
     res.record(f"replay: goto to {len(chosen)} events on CPUs {sorted(cpus)} "
                f"({len(funcs)} functions) stops at each one's function and CPU with the "
                "recorded arguments in x0-x7", chosen and not bad, "\n".join(bad))
+    return chosen
 
 
-GOT_TS = re.compile(r"the event's timestamp (\d+) is the recorder's read")
 
 
 def check_one_cpu(h, res, board):
@@ -158,6 +164,7 @@ def check_one_cpu(h, res, board):
                len(chosen) == 4 and not bad, "\n".join(bad))
     if not chosen:
         return
+    check_goto_time(h, res, rdir, chosen[1][0], times)
     # gdb's prompt at the event (goto without --check, commands on its
     # stdin): two reverse-stepi go back through the function's first
     # instruction to the caller's BL, the one before the return address.
@@ -275,8 +282,13 @@ def stage_replay(h, res, board):
     shutil.rmtree(os.path.join(h.ROOT, "build", "replay"), ignore_errors=True)
     rdir = check_record(h, res, board)
     if rdir:
-        check_goto(h, res, rdir)
+        chosen = check_goto(h, res, rdir)
+        other = [e for e in chosen if e[1] != 0]
+        if other:
+            check_around(h, res, rdir, other[0][0], other[0][1], other[0][2], 4, "4 CPUs")
         check_refusals(h, res, board, rdir)
         check_chrome(h, res, rdir)
     check_one_cpu(h, res, board)
+    check_input(h, res, board)
     check_crash(h, res, board)
+    check_hang(h, res, board)

@@ -222,8 +222,23 @@ int wire_rec_encode_ver(struct wire_out *o, const struct wire_record *r, unsigne
 	size_t start = o->len;
 	int slots = version >= WIRE_VERSION_SLOTS;
 
+	int v5 = version >= WIRE_VERSION_RETURN;
+
 	if (r->kind > WIRE_REC_EXT || (r->kind == WIRE_REC_PRINTF && r->count > 255))
 		return -1;
+	if (v5 && r->kind == WIRE_REC_EXIT && r->paired) {
+		/* A return: its entry, the innermost open one, says the rest. */
+		wire_rec_header(o, WIRE_KIND_RETURN, r->delta);
+		return o->overflow ? (o->len = start, -1) : 0;
+	}
+	if (v5 && r->kind == WIRE_REC_LOST) {
+		uint8_t n[WIRE_VARINT_MAX];
+
+		wire_rec_header(o, WIRE_REC_EXT, r->delta);
+		wire_out_u8(o, WIRE_EXT_LOST);
+		wire_out_str(o, n, wire_varint_put(n, r->count));
+		return o->overflow ? (o->len = start, -1) : 0;
+	}
 	wire_rec_header(o, r->kind, r->delta);
 	switch (r->kind) {
 	case WIRE_REC_FUNC:

@@ -14,11 +14,12 @@
 #include <stdint.h>
 
 /* The version this side writes and the oldest a reader takes (2.2):
- * 3 added coverage frames (2.11); 4 caller slots, two-byte graph sites
- * and front-coded symbol dumps (2.1, 2.3), from WIRE_VERSION_SLOTS. */
-#define WIRE_VERSION		4
+ * 3 coverage frames (2.11); 4 caller slots, two-byte graph sites, symbol
+ * dumps front-coded (2.1, 2.3); 5 graph returns, lost events in kind 7. */
+#define WIRE_VERSION		5
 #define WIRE_VERSION_OLDEST	2
 #define WIRE_VERSION_SLOTS	4
+#define WIRE_VERSION_RETURN	5
 
 /* Framing bytes (section 1). Console text never contains them. */
 #define WIRE_STX		0x02
@@ -76,6 +77,12 @@ enum wire_rec_kind {
 	WIRE_REC_EXT = 7,
 };
 
+/* Version 5 (2.1): kind 6 on the wire is a return (decoded as a
+ * WIRE_REC_EXIT with 'paired'), lost events kind 7 subtype 7 (decoded
+ * as WIRE_REC_LOST). A reader keeps WIRE_GRAPH_OPEN open entries. */
+#define WIRE_KIND_RETURN	6
+#define WIRE_GRAPH_OPEN		256
+
 #define WIRE_EXIT_HAS_RETVAL	0x01
 
 enum wire_meta_key {
@@ -106,6 +113,7 @@ enum wire_meta_key {
  * is the function's entry, its hits are the function's returns). */
 #define WIRE_PROBE_RETURN	0x80
 #define WIRE_EXT_STRING		6	/* a string an argument points to (trace_args=F:N:sR) */
+#define WIRE_EXT_LOST		7	/* lost events, version 5 (kind 6 before) */
 #define WIRE_STR_CUT		1	/* its flags: no NUL within the bytes recorded */
 #define WIRE_STR_UNREADABLE	2	/* outside RAM, or a read faulted */
 
@@ -186,6 +194,7 @@ struct wire_record {
 	int has_caller;		/* 0 for a kind 0 with no kind 1 before it */
 	uint64_t duration;	/* kind 2 */
 	uint8_t flags;		/* kind 2 */
+	int paired;		/* kind 2: a return (version 5), as its entry */
 	int64_t retval;		/* kind 2, if flags has WIRE_EXIT_HAS_RETVAL */
 	uint64_t depth;		/* kind 3 */
 	uint64_t id;		/* kind 4 event id, kind 5 format id */
@@ -236,6 +245,10 @@ struct wire_rec_iter {
 		uint64_t site_plus1;	/* 0: empty */
 		uint64_t caller;
 	} callers[WIRE_CALLER_CACHE];
+	/* Version 5: the block's open graph entries (first ones kept). */
+	uint32_t open;
+	uint16_t open_site[WIRE_GRAPH_OPEN];
+	uint64_t open_ts[WIRE_GRAPH_OPEN];
 };
 
 enum {
@@ -331,23 +344,6 @@ size_t wire_end_encode(uint8_t *out, size_t cap, const struct wire_end_cpu *c,
 int wire_end_decode(const uint8_t *body, size_t len, struct wire_end_cpu *c,
 		    unsigned max, struct wire_end_run *run);
 
-/* ---- the previous boot's trace (section 2.10) -------------------------- */
-
-/* One CPU of the previous boot: its totals at the reset and what of its
- * ring the new boot found. */
-struct wire_prev_cpu {
-	uint64_t cpu, produced, sent, overwritten, dropped, discarded, kept, torn;
-};
-
-/* Encodes the previous boot's number and n entries; the body length, or
- * 0 if it does not fit. */
-size_t wire_prev_encode(uint8_t *out, size_t cap, uint64_t boot,
-			const struct wire_prev_cpu *c, unsigned n);
-/* Decodes up to max entries into c and the boot number: how many the
- * body holds, or -1 if it is malformed. */
-int wire_prev_decode(const uint8_t *body, size_t len, uint64_t *boot,
-		     struct wire_prev_cpu *c, unsigned max);
-
 /* ---- frames (section 2) ------------------------------------------------ */
 
 struct wire_frame {
@@ -398,5 +394,7 @@ size_t wire_escape_masked(uint8_t *out, size_t cap, const uint8_t *payload, size
 
 /* The stream decoder (section 1): bytes in, text and frames out. */
 #include "wire_stream.h"
+/* The previous boot's summary frame (section 2.10). */
+#include "wire_prev.h"
 
 #endif /* TRACE_WIRE_H */

@@ -82,14 +82,29 @@ static int rec_parse(const struct wire_rec_iter *it, const uint8_t *p,
 			rd_varint(&r);
 		z.data_len = r.bad ? 0 : (size_t)(r.p - z.data);
 		break;
-	case WIRE_REC_LOST:
-		z.count = rd_varint(&r);
+	case WIRE_REC_LOST:	/* WIRE_KIND_RETURN from version 5 */
+		if (it->version >= WIRE_VERSION_RETURN)
+			z.kind = WIRE_REC_EXIT, z.paired = 1;	/* no fields */
+		else
+			z.count = rd_varint(&r);
 		break;
 	default:
 		z.subtype = rd_u8(&r);
 		z.data_len = (size_t)rd_varint(&r);
 		z.data = r.p;
 		rd_skip(&r, z.data_len);
+		if (!r.bad && z.subtype == WIRE_EXT_LOST &&
+		    it->version >= WIRE_VERSION_RETURN) {
+			struct rd c = { z.data, z.data + z.data_len, 0 };
+
+			z.count = rd_varint(&c);
+			if (c.bad)
+				return WIRE_REC_EBAD;
+			z.kind = WIRE_REC_LOST;
+			z.subtype = 0;
+			z.data = NULL;
+			z.data_len = 0;
+		}
 		break;
 	}
 	if (r.bad)
@@ -114,6 +129,7 @@ int wire_rec_begin(struct wire_rec_iter *it, const uint8_t *body, size_t len,
 	it->ctx = ctx;
 	for (unsigned i = 0; i < WIRE_CALLER_CACHE; i++)
 		it->callers[i].site_plus1 = 0;
+	it->open = 0;
 	return it->error;
 }
 
@@ -132,6 +148,29 @@ static int rescan_caller(const struct wire_rec_iter *it, uint64_t site,
 		}
 	}
 	return found;
+}
+
+/* Version 5 (2.1): a kind 3 opens an entry of the block, a return
+ * closes the innermost open one and takes its site and duration from
+ * it. Nonzero (it->error set) for a return with no open entry kept. */
+static int pair_graph(struct wire_rec_iter *it, struct wire_record *r)
+{
+	if (r->kind == WIRE_REC_GRAPH_ENTRY) {
+		if (it->open < WIRE_GRAPH_OPEN) {
+			it->open_site[it->open] = (uint16_t)r->site;
+			it->open_ts[it->open] = r->ts;
+		}
+		it->open += it->open != UINT32_MAX;
+	} else if (r->kind == WIRE_REC_EXIT && r->paired) {
+		if (!it->open || it->open > WIRE_GRAPH_OPEN) {
+			it->error = WIRE_REC_EBAD;
+			return 1;
+		}
+		it->open--;
+		r->site = it->open_site[it->open];
+		r->duration = r->ts - it->open_ts[it->open];
+	}
+	return 0;
 }
 
 int wire_rec_next(struct wire_rec_iter *it, struct wire_record *r)
@@ -163,6 +202,8 @@ int wire_rec_next(struct wire_rec_iter *it, struct wire_record *r)
 	}
 	it->ts += r->delta;
 	r->ts = it->ts;
+	if (it->version >= WIRE_VERSION_RETURN && pair_graph(it, r))
+		return it->error;
 	if (it->version >= WIRE_VERSION_SLOTS) {
 		if (r->kind == WIRE_REC_FUNC_CALLER) {
 			unsigned slot = (unsigned)(r->site & (WIRE_CALLER_CACHE - 1));

@@ -58,10 +58,13 @@ struct percpu {
 	/* This CPU's trace ring buffer (trace/ring/ring.h), set while tracing is
 	 * stopped; the owner writes through it. */
 	void *ring;
-	/* Its shadow stack and profile rows (trace/tracers/fgraph.h, profile.h);
-	 * set once, before any tracer starts. */
-	void *fgraph;
+	/* Its profile rows and shadow stack (trace/tracers/profile.h,
+	 * fgraph.h); set once, before any tracer starts. In this order, so
+	 * that one LDP reads the rows and the stack (the profiler's return,
+	 * trace/tracers/rec_graph.S) and another the stack and the site
+	 * look-up base (the entries there). */
 	void *profile;
+	void *fgraph;
 	/* The trace core's site look-up base (trace/core/core.h
 	 * trace_site_slot_bias), copied here once at boot so the recorders
 	 * read it in the same line as 'ring', with no address to form. */

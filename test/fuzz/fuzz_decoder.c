@@ -131,11 +131,21 @@ static void records(const uint8_t *body, size_t len)
 
 			must(wire_rec_encode(&o, &fill) == 0);
 		}
+		/* A return (version 5) closes an entry of the block: it gets
+		 * one at time 0, so its duration is now its own delta. */
+		int ret = r.kind == WIRE_REC_EXIT && r.paired;
+		struct wire_record open = { .kind = WIRE_REC_GRAPH_ENTRY, .site = r.site };
+
+		if (ret)
+			must(wire_rec_encode(&o, &open) == 0);
 		must(wire_rec_encode(&o, &r) == 0);
 		must(wire_rec_begin(&again, buf, o.len, types_of, NULL) == 0);
-		if (r.kind == WIRE_REC_FUNC)
+		if (r.kind == WIRE_REC_FUNC || ret)
 			must(wire_rec_next(&again, &r2) == WIRE_REC_OK);
-		must(wire_rec_next(&again, &r2) == WIRE_REC_OK && same(&r, &r2));
+		if (ret)
+			r.duration = r.delta;
+		must(wire_rec_next(&again, &r2) == WIRE_REC_OK && same(&r, &r2) &&
+		     r2.paired == r.paired);
 		must(wire_rec_next(&again, &r2) == WIRE_REC_DONE);
 	}
 	must(rc == WIRE_REC_DONE || rc == WIRE_REC_EBAD || rc == WIRE_REC_EEVENT);

@@ -7,7 +7,7 @@ loss.log, two CPUs (the event numbers are what the target would write):
   CPU 0, overwrite mode: block 0 holds events 0-3 (outer, leaf, mid
          entered); blocks 1 and 2 (4-11) were overwritten on the target
          (a sequence gap); block 3 holds 12-15 (mid, leaf, outer return);
-         block 4 holds 16-19 and an informational kind-6 record.
+         block 4 holds 16-19 and an informational lost-events record.
   CPU 1, stop mode: block 0 holds 0-2; the ring refused 5 (3-7); block 1
          holds 8-10 right after (consecutive sequence numbers); block 2
          (11-13) is damaged on the wire; block 3 holds 14-16; 4 more
@@ -42,10 +42,11 @@ def block(base, first, records):
     return varint(base) + varint(first) + b"".join(records)
 
 
-# The stream is this tree's version (4), so it decodes the same when its
+# The stream is this tree's version (5), so it decodes the same when its
 # metadata is lost (damage_checks): graph sites in two bytes, kind-0
-# records naming the slot, which is the site below 256.
-VERSION = 4
+# records naming the slot, which is the site below 256, lost events as
+# kind 7 subtype 7 (kind 6 is a graph return from version 5).
+VERSION = 5
 site = wire.site16
 
 
@@ -61,7 +62,7 @@ def cpu0(seq):
                                      rec(2, 4, site(OUTER), varint(1030), bytes([0]))])
     assert seq == 4
     return block(T0 + 2000, 16, [rec(1, 0, varint(MAIN), wire.caller_of(0x10))] +
-                 [rec(0, 1, varint(MAIN))] * 3 + [rec(6, 0, varint(8))])
+                 [rec(0, 1, varint(MAIN))] * 3 + [wire.ext(0, 7, varint(8))])
 
 
 def cpu1(seq):

@@ -7,7 +7,9 @@
 Writes to stdout what a target writes to its UART: boot text, a damaged
 frame whose payload holds "\\r\\nbt> " (console text it is not), then the
 shell prompt "bt> " cut in two by a damaged frame. Each line it reads
-(ending in '\\r' or '\\n') is echoed and answered "you said: REPR" and a
+(ending in '\\r' or '\\n') is echoed byte by byte as it comes (the
+capture sends a long --exec command in chunks, each after the echo of
+the one before) and answered "you said: REPR" and a
 new prompt follows, except:
   hang      no answer ever
   exit N    the stream of e2e_wire.raw_log (frames, an END frame,
@@ -87,11 +89,12 @@ def main():
                 continue
             if c not in (0x0d, 0x0a):
                 line += bytes([c])
+                out(bytes([c]))                 # echoed as typed, as line_edit.c does
                 continue
             cmd = line.decode(errors="replace")
             line = b""
             log.write(cmd + "\n")
-            out(cmd.encode() + b"\r\n")
+            out(b"\r\n")
             if cmd == "hang":
                 time.sleep(3600)
             if cmd.startswith("exit"):

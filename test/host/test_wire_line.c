@@ -17,75 +17,17 @@
 
 #include "../../wire/wire.h"
 #include "../../wire/wire_line.h"
+#include "../wire_line_ref.h"
 #include "tap.h"
 
 #define BODY_MAX	1100	/* a ring block (1024) and its head, and more */
 
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
+static uint8_t ref_pl[BODY_MAX + 32];
 
 static uint32_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 16);
-}
-
-static size_t ref_varint(uint8_t *o, uint64_t v)
-{
-	size_t n = 0;
-
-	do {
-		o[n] = (uint8_t)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			o[n] |= 0x80;
-		n++;
-	} while (v);
-	return n;
-}
-
-static uint32_t ref_crc32(const uint8_t *p, size_t n)
-{
-	uint32_t c = 0xffffffffu;
-
-	for (size_t i = 0; i < n; i++) {
-		c ^= p[i];
-		for (int b = 0; b < 8; b++)
-			c = (c >> 1) ^ ((c & 1) ? 0xEDB88320u : 0);
-	}
-	return ~c;
-}
-
-/* The frame on the line, by the definition; returns its bytes. */
-static size_t ref_line(uint8_t *out, unsigned type, unsigned cpu, uint64_t seq,
-		       const uint8_t *body, size_t n)
-{
-	static uint8_t pl[BODY_MAX + 32];
-	size_t k = 0, e = 0;
-
-	pl[k++] = (uint8_t)type;
-	pl[k++] = (uint8_t)cpu;
-	k += ref_varint(pl + k, seq);
-	k += ref_varint(pl + k, n);
-	memcpy(pl + k, body, n);
-	k += n;
-	uint32_t crc = ref_crc32(pl, k);
-
-	for (int i = 0; i < 4; i++)
-		pl[k++] = (uint8_t)(crc >> (8 * i));
-	out[e++] = 0x02;
-	for (size_t i = 0; i < k; i++) {
-		uint8_t b = pl[i] ^ 0xe0;
-
-		if (b == 0x02 || b == 0x03 || b == 0x10) {
-			out[e++] = 0x10;
-			b ^= 0x20;
-		}
-		out[e++] = b;
-	}
-	out[e++] = 0x03;
-	return e;
+	return ref_rand(&rng);
 }
 
 /* Bytes that masked are special or next to one (0xe2, 0xe3, 0xf0 are
@@ -122,7 +64,7 @@ static void test_line_random(void)
 			uint64_t seq = seqs[(n + round) % 8];
 
 			fill(p, n, (unsigned int)(n + round) % 3);
-			size_t w = ref_line(want, type, cpu, seq, p, n);
+			size_t w = ref_line(want, ref_pl, type, cpu, seq, p, n);
 			/* Exactly the room the worst case needs (ASan sees
 			 * past it): head, body and CRC, all escaped. */
 			size_t payload = 2 + wire_varint_len(seq) + wire_varint_len(n) + n + 4;
@@ -188,7 +130,7 @@ static void test_line_all_special(void)
 	for (size_t n = 0; n <= 40; n++)
 		for (unsigned s = 0; s < 3; s++) {
 			memset(p, specials[s], n);
-			size_t w = ref_line(want, 0xe2, 0xf0, 0xf0, p, n);
+			size_t w = ref_line(want, ref_pl, 0xe2, 0xf0, 0xf0, p, n);
 			size_t payload = 2 + 2 + 1 + n + 4;
 			uint8_t *room = malloc(WIRE_ESCAPED_MAX(payload));
 			struct wire_line l;
@@ -216,7 +158,7 @@ static void test_line_block(void)
 		k += ref_varint(body + k, first);
 		fill(rec, n, (unsigned int)n % 3);
 		memcpy(body + k, rec, n);
-		size_t w = ref_line(want, 1, 2, n * 31, body, k + n);
+		size_t w = ref_line(want, ref_pl, 1, 2, n * 31, body, k + n);
 		size_t payload = 2 + wire_varint_len(n * 31) + wire_varint_len(k + n) + k + n + 4;
 		uint8_t *room = malloc(WIRE_ESCAPED_MAX(payload));
 		struct wire_line l;

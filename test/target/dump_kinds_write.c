@@ -55,7 +55,9 @@ static void write_rec(const struct wire_record *r)
 	wire_out_init(&o, b, sizeof(b));
 	if (wire_rec_encode(&o, r) || o.len < 1)
 		return;
-	p = ring_reserve(r->kind, (unsigned int)o.len - 1);	/* its header: delta 0, one byte */
+	/* Its header: delta 0, one byte, of the kind the wire gives it
+	 * (version 5 writes lost events as kind 7, wire.md 2.1). */
+	p = ring_reserve(b[0] >> 5, (unsigned int)o.len - 1);
 	if (p) {
 		memcpy(p, b + 1, o.len - 1);
 		ring_commit();

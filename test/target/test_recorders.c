@@ -161,17 +161,21 @@ KTEST(recorders_graph_records_equal_the_c_callbacks)
 	unsigned int nf = run("function_graph", false, fast);
 	unsigned int ns = run("function_graph", true, slow);
 	bool same = true;
-	unsigned int positive = 0;
+	unsigned int positive = 0, returns = 0;
 
 	KT_EQ(t, nf, ROUNDS * 10);	/* five calls, an entry and an exit each */
 	KT_EQ(t, ns, nf);
 	for (unsigned int i = 0; i < nf && i < ns; i++) {
+		/* paired: both write a return (wire.md 2.1) for the same exits */
 		same &= fast[i].kind == slow[i].kind && fast[i].site == slow[i].site &&
-			fast[i].depth == slow[i].depth && fast[i].flags == slow[i].flags;
+			fast[i].depth == slow[i].depth && fast[i].flags == slow[i].flags &&
+			fast[i].paired == slow[i].paired;
 		positive += fast[i].kind == WIRE_REC_EXIT && fast[i].duration > 0;
+		returns += fast[i].paired;
 	}
 	KT_EXPECT(t, same);
 	KT_EQ(t, positive, ROUNDS * 5);
+	KT_EXPECT(t, returns > ROUNDS * 4);	/* all but exits across a block's end */
 	KT_EXPECT(t, long_delta_seen(fast, nf));
 	KT_EQ(t, fgraph_stacks[smp_cpu_id()].top, 0);
 	KT_EQ(t, fgraph_stacks[smp_cpu_id()].graph_depth, 0);

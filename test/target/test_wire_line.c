@@ -16,6 +16,7 @@
 #include "wire.h"
 #include "wire_crc.h"
 #include "wire_line.h"
+#include "../wire_line_ref.h"
 
 #define BODY_MAX	1100
 
@@ -25,57 +26,7 @@ static uint64_t rng = 0x853c49e6748fea9bULL;
 
 static uint32_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (uint32_t)(rng >> 16);
-}
-
-static size_t ref_varint(uint8_t *o, uint64_t v)
-{
-	size_t n = 0;
-
-	do {
-		o[n] = (uint8_t)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			o[n] |= 0x80;
-		n++;
-	} while (v);
-	return n;
-}
-
-static size_t ref_line(uint8_t *out, unsigned int cpu, uint64_t seq, const uint8_t *b, size_t n)
-{
-	size_t k = 0, e = 0;
-	uint32_t c = 0xffffffffu;
-
-	pl[k++] = 1;
-	pl[k++] = (uint8_t)cpu;
-	k += ref_varint(pl + k, seq);
-	k += ref_varint(pl + k, n);
-	memcpy(pl + k, b, n);
-	k += n;
-	for (size_t i = 0; i < k; i++) {
-		c ^= pl[i];
-		for (int j = 0; j < 8; j++)
-			c = (c >> 1) ^ ((c & 1) ? 0xEDB88320u : 0);
-	}
-	c = ~c;
-	for (int i = 0; i < 4; i++)
-		pl[k++] = (uint8_t)(c >> (8 * i));
-	out[e++] = 0x02;
-	for (size_t i = 0; i < k; i++) {
-		uint8_t x = pl[i] ^ 0xe0;
-
-		if (x == 0x02 || x == 0x03 || x == 0x10) {
-			out[e++] = 0x10;
-			x ^= 0x20;
-		}
-		out[e++] = x;
-	}
-	out[e++] = 0x03;
-	return e;
+	return ref_rand(&rng);
 }
 
 static int one(size_t n, size_t off)
@@ -92,7 +43,7 @@ static int one(size_t n, size_t off)
 		 * is special on the line (e2, e3, f0) or next to one. */
 		p[i] = (r & 0x700) ? (uint8_t)(r & 0x1f) : (uint8_t)(0xe0 + (r & 0x13));
 	}
-	size_t w = ref_line(want, 1, seq, p, n);
+	size_t w = ref_line(want, pl, 1, 1, seq, p, n);
 
 	if (wire_line_begin(&l, got, sizeof(got), 1, 1, seq, n))
 		return 1;

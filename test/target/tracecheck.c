@@ -49,6 +49,7 @@ unsigned int check_collect(unsigned int cpu, struct rec *out, unsigned int max)
 			o->duration = r.duration;
 			o->retval = r.retval;
 			o->flags = r.flags;
+			o->paired = r.paired;
 			o->subtype = r.subtype;
 			o->data_len = r.data_len < sizeof(o->data) ? (unsigned int)r.data_len : 0;
 			if (o->data_len)

@@ -14,6 +14,7 @@ struct rec {
 	uint64_t caller;	/* kinds 0, 1 (the decoder's, kept for kind 0) */
 	int64_t retval;
 	uint8_t flags, subtype;
+	int paired;		/* an exit written as a return (wire.md 2.1) */
 	uint8_t data[48];	/* an extension's body: a 32-byte string fits */
 	unsigned int data_len;
 };

@@ -1,7 +1,8 @@
 /*
  * tools/baretrace/cmd_goto.c: the goto command's line: a run folder
- * made by make record (or its trace.bt), the event, --check; goto.c
- * does the rest.
+ * made by make record (or its trace.bt), the event (goto_event.c reads
+ * it here: a malformed one is a bad command line), --check; goto.c does
+ * the rest.
  */
 #include <string.h>
 
@@ -26,7 +27,10 @@ int bt_cmd_goto(int argc, char **argv)
 			o.event = argv[i];
 	}
 	if (!o.run || !o.event)
-		bt_usage("goto needs a run folder (make record's) and an event (N or FUNC[@CPU][#N])%s",
-			 "");
+		bt_usage("goto needs a run folder (make record's) and an event (N, FUNC[@CPU][#N] "
+			 "or @T[@CPU])%s", "");
+	if (bt_goto_parse_event(o.event, &o.ev))
+		bt_usage("bad event '%s' for goto (N, FUNC[@CPU][#N], or @T[@CPU]: T in counter "
+			 "ticks, or seconds as report prints them)", o.event);
 	return bt_goto(&o);
 }

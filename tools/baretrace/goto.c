@@ -4,15 +4,16 @@
  * record's (tools/record): record.txt, qemu.args, Image, baretrace.elf,
  * trace.bt. Refused, with the reason and exit status 1: a trace with no
  * run folder, a run not under -icount shift=0,sleep=off (by the folder
- * and by the capture's clock note), console input with more than one
+ * and by the capture's clock note; a one-CPU run with QEMU's rr log may
+ * leave sleep on, tools/record says why), console input with more than one
  * CPU, an Image or ELF whose SHA-256 is not the recorded one, a trace
  * that lost events (the entries would be counted wrong).
  *
- * The event: its number as report --numbers prints it (the trace is
- * read through report itself, its lines thrown away, so the numbers are
- * report's), or FUNC[@CPU][#N], the Nth entry of FUNC on CPU (without
- * @CPU: on any CPU, in report's order). gdb counts the entries of FUNC
- * per CPU, so the event becomes "the Nth entry of FUNC on CPU c".
+ * The event (goto_event.c: a number of report --numbers, FUNC[@CPU][#N]
+ * or a time @T[@CPU]) is found among the entries as report numbers them
+ * (the trace is read through report itself, its lines thrown away). gdb
+ * counts the entries of FUNC per CPU, so the event becomes "the Nth
+ * entry of FUNC on CPU c".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -127,7 +128,10 @@ static int check_dir(const char *dir, int *replay, int *one_cpu)
 	conf_get(dir, "icount", icount, sizeof(icount));
 	conf_get(dir, "smp", smp, sizeof(smp));
 	conf_get(dir, "input", input, sizeof(input));
-	if (strncmp(icount, "shift=0,sleep=off", 17))
+	*replay = strstr(icount, "rr=record") != NULL && !strcmp(smp, "1");
+	/* QEMU's rr log repeats a one-CPU run whatever the clock did over
+	 * idle time: with console input tools/record leaves sleep on. */
+	if (strncmp(icount, "shift=0,sleep=off", 17) && !(*replay && !strncmp(icount, "shift=0,", 8)))
 		return refuse("the run in %s was not recorded under -icount shift=0,sleep=off: "
 			      "it cannot be repeated instruction for instruction", dir);
 	if (input[0] && strcmp(smp, "1"))
@@ -139,46 +143,8 @@ static int check_dir(const char *dir, int *replay, int *one_cpu)
 	if (!hash_ok(dir, "baretrace.elf", "elf_sha256"))
 		return refuse("%s/baretrace.elf is not the ELF recorded (its SHA-256 differs): "
 			      "record the run again", dir);
-	*replay = strstr(icount, "rr=record") != NULL;
 	*one_cpu = !strcmp(smp, "1");
 	return 0;
-}
-
-/* The event named: index into seen[], or -1 with a message. */
-static long find_event(struct bt_decoder *d, const char *ev)
-{
-	char name[256], nb[64], *end;
-	const char *at, *hash;
-	unsigned long long no, nth = 1, cpu = ~0ULL;
-	size_t len;
-
-	no = strtoull(ev, &end, 10);
-	if (*ev >= '0' && *ev <= '9' && !*end) {
-		if (no < 1 || no > nseen) {
-			fprintf(stderr, "baretrace goto: no event %s: the trace has entries #1 to #%zu "
-				"(report --numbers)\n", ev, nseen);
-			return -1;
-		}
-		return (long)no - 1;
-	}
-	at = strchr(ev, '@');
-	hash = strchr(ev, '#');
-	len = strcspn(ev, "@#");
-	if (!len || len >= sizeof(name) || (at && hash && hash < at) ||
-	    (at && (cpu = strtoull(at + 1, &end, 10), end == at + 1 || (*end && *end != '#'))) ||
-	    (hash && (nth = strtoull(hash + 1, &end, 10), end == hash + 1 || *end || !nth))) {
-		fprintf(stderr, "baretrace goto: bad event '%s' (N, or FUNC[@CPU][#N])\n", ev);
-		return -1;
-	}
-	memcpy(name, ev, len);
-	name[len] = 0;
-	for (size_t i = 0; i < nseen; i++)
-		if ((cpu == ~0ULL || seen[i].cpu == cpu) &&
-		    !strcmp(bt_site_name(&d->syms, seen[i].site, nb, sizeof(nb)), name) && !--nth)
-			return (long)i;
-	fprintf(stderr, "baretrace goto: the trace has no %s: fewer entries of %s%s%s\n", ev, name,
-		at ? " on CPU " : "", at ? at + 1 : "");
-	return -1;
 }
 
 int bt_goto(const struct bt_goto_opts *o)
@@ -199,7 +165,9 @@ int bt_goto(const struct bt_goto_opts *o)
 	bt_dec_use_elf(&d, s.elf);	/* its .bt_tables against the trace's hash */
 	if ((rc = bt_decode_file(&d, trace)))
 		return rc;
-	if (!bt_clock_exact(&d.clock) || d.clock.shift != 0)
+	if (!(bt_clock_exact(&d.clock) || (s.replay && d.clock.kind == BT_CLOCK_ICOUNT &&
+					    d.clock.have_shift && !d.clock.adaptive)) ||
+	    d.clock.shift != 0)
 		return refuse("%s was not captured under -icount shift=0,sleep=off (its clock note "
 			      "says otherwise): it cannot be repeated exactly", trace);
 	bt_loss(&d, &l);
@@ -221,7 +189,7 @@ int bt_goto(const struct bt_goto_opts *o)
 	close(out);
 	if (rc)
 		return rc;
-	if ((i = find_event(&d, o->event)) < 0)
+	if ((i = bt_goto_find_event(&o->ev, o->event, seen, nseen, &d.syms, bt_freq(&d))) < 0)
 		return BT_EXIT_INPUT;
 	s.no = seen[i].no;
 	s.cpu = seen[i].cpu;

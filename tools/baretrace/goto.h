@@ -7,11 +7,25 @@
 #ifndef TOOLS_BARETRACE_GOTO_H
 #define TOOLS_BARETRACE_GOTO_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+/* EVENT as goto_event.c reads it. */
+enum { BT_GOTO_NUMBER, BT_GOTO_FUNC, BT_GOTO_TIME };
+struct bt_goto_event {
+	int kind;
+	uint64_t no;		/* NUMBER: report --numbers' #N */
+	char name[256];		/* FUNC */
+	uint64_t nth;		/* FUNC: the Nth entry, from 1 */
+	uint64_t cpu;		/* FUNC, TIME: ~0 for any CPU */
+	uint64_t t;		/* TIME: ticks, or seconds * 10^digits */
+	unsigned digits;	/* TIME: decimals of seconds; 0: ticks */
+};
 
 struct bt_goto_opts {
 	const char *run;	/* the run folder, or its trace.bt */
-	const char *event;	/* N (report --numbers), or FUNC[@CPU][#N] */
+	const char *event;	/* its text: N, FUNC[@CPU][#N] or @T[@CPU] */
+	struct bt_goto_event ev;	/* read by cmd_goto.c */
 	int check;		/* check the stop and exit; no gdb prompt */
 };
 
@@ -33,6 +47,14 @@ struct bt_goto_stop {
 };
 
 int bt_goto(const struct bt_goto_opts *o);
+/* goto_event.c: 0, or -1 for a malformed EVENT (nothing printed). */
+int bt_goto_parse_event(const char *text, struct bt_goto_event *e);
+/* The index in seen[] (report's order) of the event, or -1 and why. */
+struct bt_entry_seen;
+struct bt_symtab;
+long bt_goto_find_event(const struct bt_goto_event *e, const char *text,
+			const struct bt_entry_seen *seen, size_t nseen,
+			struct bt_symtab *syms, uint64_t freq);
 /* goto_gdb.c: runs QEMU with the recorded line and gdb to the stop;
  * check: only the checking run. Returns the exit status. */
 int bt_goto_gdb(const struct bt_goto_stop *s, int check);

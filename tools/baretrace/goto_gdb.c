@@ -99,8 +99,8 @@ static void write_script(const struct bt_goto_stop *s, const char *tmp, int chec
 		   "target remote | %s/qemu.sh\n"
 		   "source %s/goto.py\n",
 		s->elf, (unsigned long long)s->text_base, tmp, dir);
-	if (!check)
-		fprintf(f, "source %s/baretrace.py\n", dir);
+	if (!check)	/* baretrace-around reads what comes next in the trace */
+		fprintf(f, "source %s/baretrace.py\nbaretrace-trace %s/trace.bt\n", dir, s->dir);
 	fprintf(f, "baretrace-goto %u %#llx %llu %llu %d %d %u", s->cpu + 1,
 		(unsigned long long)s->site_addr, (unsigned long long)s->nth,
 		(unsigned long long)s->ts, check, s->one_cpu, s->nargs);

@@ -10,6 +10,12 @@ image runs at (the boot banner says "image at ..."):
     (gdb) baretrace-last 10            # the last 10 events of each CPU
     (gdb) baretrace-dump hang.bt       # a trace file for 'baretrace report'
 
+In a rerun of a recorded run (baretrace goto, docs/replay.md) the trace
+file of the recording says what comes next, too:
+
+    (gdb) baretrace-trace build/record/trace.bt   # goto does this
+    (gdb) baretrace-around 5           # 5 events before and after, each CPU
+
 'make debug' loads it by itself. Both commands only read memory: halt
 the target first (Ctrl-C in gdb, 'halt' in OpenOCD). They read the
 per-CPU rings (trace/ring/ring.h: 'rings' in ring_swap.c) through the
@@ -25,6 +31,7 @@ import sys
 import gdb
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bt_around  # noqa: E402
 import bt_wire as wire  # noqa: E402
 from bt_text import open_calls, record_text  # noqa: E402
 
@@ -312,3 +319,4 @@ Usage: baretrace-last [N]"""
 
 DumpCommand()
 LastCommand()
+bt_around.register(Image, read_rings, ring_records)

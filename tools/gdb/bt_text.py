@@ -91,6 +91,31 @@ def record_text(img, cpu, r, exit_depth=0):
         return f"{ts} {name}: " + " ".join(
             f"{fname}=" + c_format(fmt or default_format(ftype), [v])
             for (fname, ftype, fmt), v in zip(fields, r["fields"]))
+    if k == wire.REC_EXT:
+        return f"{ts} {ext_text(img, r)}"
     if k is None:
         return f"CPU:{cpu} [undecodable record {r['error']}]"
     return f"{ts} record kind {k}"
+
+
+def ext_text(img, r):
+    """An extension record (docs/wire.md 2.6): the arguments and strings
+    of a call as the target's dump says them, the others by name."""
+    b, sub = r["bytes"], r["subtype"]
+    try:
+        if sub == 1:                    # site, count, zigzag values
+            site, at = wire.get_varint(b, 0)
+            vals = []
+            at += 1
+            for _ in range(b[at - 1]):
+                v, at = wire.get_varint(b, at)
+                vals.append(f"{wire.unzigzag(v) & (2**64 - 1):#x}")
+            return f"args of {img.site_name(site)}: {' '.join(vals)}"
+        if sub == 6:                    # site, register, flags, length, bytes
+            site, at = wire.get_varint(b, 0)
+            text = bytes(b[at + 3:at + 3 + b[at + 2]]).decode(errors="replace")
+            return f"string x{b[at]} of {img.site_name(site)}: \"{text}\""
+    except (IndexError, ValueError):
+        pass
+    names = {2: "stack trace", 3: "trigger", 4: "run ended", 5: "probe hit"}
+    return f"<{names.get(sub, f'extension {sub}')}>"

@@ -8,7 +8,7 @@ still are.
 """
 import zlib
 
-VERSION = 4                     # WIRE_VERSION
+VERSION = 5                     # WIRE_VERSION
 BT_MAGIC = b"BTRACE\0\1"        # docs/wire.md 3
 
 FRAME_DATA, FRAME_META, FRAME_SYMS, FRAME_END = 1, 2, 3, 4
@@ -18,6 +18,8 @@ META_NSITES, META_TEXT_BASE, META_EVENT_SCHEMA, META_FORMAT = 5, 6, 7, 8
 
 REC_FUNC, REC_FUNC_CALLER, REC_EXIT, REC_GRAPH_ENTRY = 0, 1, 2, 3
 REC_EVENT, REC_PRINTF, REC_LOST, REC_EXT = 4, 5, 6, 7
+KIND_RETURN = 6                 # version 5: on the wire, kind 6 is a return
+EXT_LOST = 7                    # and lost events are kind 7 subtype 7
 
 DELTA_ESCAPE = 31
 CALLER_SLOTS = 256              # WIRE_CALLER_CACHE: a block's caller slots
@@ -148,7 +150,7 @@ def decode_records(data, base_ts, event_types=None):
     kind 1 in that slot (site % CALLER_SLOTS, version 4). Stops
     with a record {'kind': None, 'error': text} at a malformed one.
     event_types(id) gives a tracepoint's field types, or None."""
-    pos, ts, callers = 0, base_ts, {}
+    pos, ts, callers, open_entries = 0, base_ts, {}, []
     while pos < len(data):
         start = pos
         try:
@@ -159,6 +161,15 @@ def decode_records(data, base_ts, event_types=None):
                 delta, pos = get_varint(data, pos)
             ts += delta
             r = {"kind": kind, "ts": ts}
+            if kind == KIND_RETURN:
+                # A return (version 5): the exit of the innermost open
+                # graph entry of the block, which gives its site and start.
+                if not open_entries:
+                    raise ValueError("a return with no open graph entry")
+                site, start_ts = open_entries.pop()
+                yield {"kind": REC_EXIT, "ts": ts, "site": site,
+                       "duration": ts - start_ts, "flags": 0}
+                continue
             if kind == REC_FUNC_CALLER:
                 r["site"], pos = get_varint(data, pos)
             elif kind in (REC_EXIT, REC_GRAPH_ENTRY):
@@ -184,6 +195,7 @@ def decode_records(data, base_ts, event_types=None):
                     r["retval"] = unzigzag(v)
             elif kind == REC_GRAPH_ENTRY:
                 r["depth"], pos = get_varint(data, pos)
+                open_entries.append((r["site"], ts))
             elif kind == REC_EVENT:
                 r["id"], pos = get_varint(data, pos)
                 types = event_types(r["id"]) if event_types else None
@@ -207,13 +219,13 @@ def decode_records(data, base_ts, event_types=None):
                 for _ in range(n):
                     v, pos = get_varint(data, pos)
                     r["args"].append(unzigzag(v))
-            elif kind == REC_LOST:
-                r["count"], pos = get_varint(data, pos)
             elif kind == REC_EXT:
                 r["subtype"] = data[pos]
                 n, pos = get_varint(data, pos + 1)
                 r["bytes"] = bytes(data[pos:pos + n])
                 pos += n
+                if r["subtype"] == EXT_LOST:
+                    r = {"kind": REC_LOST, "ts": ts, "count": get_varint(r["bytes"], 0)[0]}
             if pos > len(data):
                 raise ValueError("record past the block")
         except (IndexError, ValueError) as e:

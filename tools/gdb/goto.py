@@ -10,8 +10,8 @@ n + 1), ADDR the run-time address of the function's patch site (its BL,
 the symbol + 4: where the traced event is taken), NTH the entry of the
 function on that CPU, TS the counter value the trace recorded, NARGS and
 X0.. the arguments it recorded (trace_args=). A breakpoint on ADDR for
-THREAD only, taken only while the site holds a BL (a call with tracing
-off records nothing, so it is not counted), ignored NTH - 1 times, stops
+THREAD only, taken only while the site holds a BL and the tracer runs
+(a call with tracing off records nothing, so it is not counted), ignored NTH - 1 times, stops
 the run at the event. Then it checks that the stop is the event: the
 CPU, the address, x0-x(NARGS-1) against the recorded arguments; with
 CHECK 1 it also steps that CPU (alone) on to the recorder's read of
@@ -22,6 +22,7 @@ more CPUs the difference is only reported (see the message below). With CHECK 0 
 import gdb
 
 BL_MASK, BL_BITS = 0xFC000000, 0x94000000
+TRACER_RUNNING = "'control.c'::running"     # trace_active() (trace/control/control.c)
 U64 = (1 << 64) - 1
 # mrs Xt, cntvct_el0 (op0 3, op1 3, CRn 14, CRm 0, op2 2): Xt in bits 0-4.
 MRS_CNTVCT, MRS_MASK = 0xD53BE040, 0xFFFFFFE0
@@ -93,7 +94,11 @@ class Goto(gdb.Command):
         want = [int(x) & U64 for x in a[7:7 + nargs]]
         bp = gdb.Breakpoint(f"*{addr:#x}", internal=True)
         bp.thread = thread
-        bp.condition = f"((*(unsigned int *)$pc) & {BL_MASK:#x}) == {BL_BITS:#x}"
+        # A hit counts while the site holds a BL and the tracer runs: a
+        # BL put there by another ops (argument recording, 'args') while
+        # the tracer is stopped records no entry.
+        bp.condition = (f"((*(unsigned int *)$pc) & {BL_MASK:#x}) == {BL_BITS:#x} && "
+                        f"{TRACER_RUNNING}")
         bp.ignore_count = nth - 1
         gdb.execute("continue", to_string=True)
         bad = []
@@ -137,8 +142,8 @@ class Goto(gdb.Command):
         if check or bad:
             _end(1 if bad else 0)
         else:
-            print("baretrace goto: at the event; the trace around it: baretrace-last, "
-                  "stepi, continue (docs/replay.md)")
+            print("baretrace goto: at the event; the trace around it on every CPU: "
+                  "baretrace-around [N]; stepi, continue (docs/replay.md)")
 
 
 Goto()

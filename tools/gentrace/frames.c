@@ -126,6 +126,7 @@ void block_open(struct cpu *c)
 	n = wire_block_head_put(head, c->base, c->first);
 	wire_out_bytes(&c->o, head, n);
 	c->last_site = UINT64_MAX;	/* kind 0's caller cache is per block */
+	c->open = (c->blocks + 1) << 16;	/* and so are the open entries */
 }
 
 void block_close(struct cpu *c, unsigned cpu)
@@ -146,8 +147,13 @@ void record(struct cpu *c, unsigned cpu, struct wire_record *r, uint64_t ts)
 		block_close(c, cpu);
 		r->delta = ts - c->ts;
 		r->kind = r->kind == WIRE_REC_FUNC ? WIRE_REC_FUNC_CALLER : r->kind;
+		r->paired = 0;	/* its entry went out with the block just sent */
 		wire_rec_encode(&c->o, r);
 	}
+	if (r->kind == WIRE_REC_GRAPH_ENTRY)
+		c->entry_key = ++c->open;
+	else if (r->kind == WIRE_REC_EXIT && r->paired)
+		c->open--;
 	c->ts = ts;
 	c->events++;
 }

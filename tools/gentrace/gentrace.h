@@ -28,6 +28,11 @@ struct cpu {
 	struct wire_out o;
 	unsigned depth;
 	uint64_t site[MAX_DEPTH], start[MAX_DEPTH];
+	/* The target's return rule (wire.md 2.1): the block's open graph
+	 * entries, (block + 1) << 16 | count, as the ring's graph_open;
+	 * each call's value after its entry (0: no entry recorded), and
+	 * that of the last entry record() wrote. */
+	uint64_t open, key[MAX_DEPTH], entry_key;
 	uint64_t last_caller;		/* kind 0 while it stays the same */
 	uint64_t last_site;
 };

@@ -49,10 +49,13 @@ void step(struct cpu *c, unsigned cpu, int graph)
 		r.kind = WIRE_REC_GRAPH_ENTRY;
 		r.site = site;
 		r.depth = c->depth;
-		if (!exits_only)
+		c->key[c->depth] = 0;
+		if (!exits_only) {
 			record(c, cpu, &r, ts);
-		else
+			c->key[c->depth] = c->entry_key;
+		} else {
 			c->ts = ts;
+		}
 		c->site[c->depth] = site;
 		c->start[c->depth++] = ts;
 		return;
@@ -65,5 +68,8 @@ void step(struct cpu *c, unsigned cpu, int graph)
 		r.flags = WIRE_EXIT_HAS_RETVAL;
 		r.retval = (int64_t)(rnd() % 200) - 20;
 	}
+	/* A return, as the target writes one: no value to carry, and its
+	 * entry the innermost one still open in this block. */
+	r.paired = !r.flags && c->key[c->depth] && c->key[c->depth] == c->open;
 	record(c, cpu, &r, ts);
 }

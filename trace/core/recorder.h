@@ -14,8 +14,8 @@
 #define REC_PERCPU_IRQ_DEPTH	68
 #define REC_PERCPU_CALLBACK_DAIF	108	/* the recursion guard (entry.S); 32 bits */
 #define REC_PERCPU_RING		112
-#define REC_PERCPU_FGRAPH	120
-#define REC_PERCPU_PROFILE	128
+#define REC_PERCPU_PROFILE	120	/* then fgraph: one LDP (profile_return) */
+#define REC_PERCPU_FGRAPH	128	/* then the site bias: one LDP (entries) */
 #define REC_PERCPU_SITE_BIAS	136	/* trace_site_slot_bias, per CPU */
 /* One LDP at REC_PERCPU_GUARD_PAIR reads the recursion guard (the high
  * half of the first register) and the ring: the guard, when set, holds
@@ -27,25 +27,27 @@
 #define REC_RING_TS_EVENTS	32	/* struct ring_cpu: last_ts << 16 | cur_events, */
 #define REC_RING_WR		40	/* wr, wr_fast_end */
 #define REC_RING_CACHE_USED	64	/* nonzero: clear the cache at the next block */
-#define REC_RING_CACHE		136
+#define REC_RING_GRAPH_OPEN	88	/* its own word (the time is in ts_events) */
+#define REC_RING_CACHE		152
 #define REC_TS_SHIFT		16	/* RING_TS_SHIFT */
 #define REC_RING_CACHE_MASK	255	/* RING_CALLER_CACHE - 1 */
 
 #define REC_FG_TOP		0	/* struct fgraph_stack: top, then */
 #define REC_FG_STOPPED		4	/* stopped (one LDP) */
 #define REC_FG_GRAPH_DEPTH	8
-#define REC_FG_FRAMES		16
-#define REC_FG_FRAME_SIZE	40	/* struct fgraph_frame */
+#define REC_FG_FRAMES		32	/* after no_fp, no_sp: frames[-1]'s fp, sp */
+#define REC_FG_FRAME_SIZE	48	/* struct fgraph_frame */
 #define REC_FG_DEPTH		128	/* FGRAPH_DEPTH */
 #define REC_TOP_FRAME		(REC_FG_FRAMES - REC_FG_FRAME_SIZE)	/* frames[top - 1], */
 				/* from the stack + top * frame size */
-#define REC_FRAME_RET		0
-#define REC_FRAME_FP		8
-#define REC_FRAME_SP		16
-#define REC_FRAME_TS		24
-#define REC_FRAME_SITE		32	/* site (32 bits), owner, flags, pad */
-#define REC_FRAME_OWNER		36
-#define REC_FRAME_FLAGS		37
+#define REC_FRAME_KEY		0	/* then ret: one LDP (the graph exit) */
+#define REC_FRAME_RET		8	/* then ts: one LDP (the profiler's) */
+#define REC_FRAME_TS		16
+#define REC_FRAME_SITE		24	/* site (32 bits), owner, flags, aux */
+#define REC_FRAME_OWNER		28
+#define REC_FRAME_FLAGS		29
+#define REC_FRAME_FP		32	/* then sp: one LDP; last, so that */
+#define REC_FRAME_SP		40	/*   frames[-1]'s are the stack's no_fp, no_sp */
 #define REC_OWNER_GRAPH		1	/* enum fgraph_owner */
 #define REC_OWNER_PROFILE	2
 #define REC_OWNER_HIST		3
@@ -59,6 +61,7 @@
 #define REC_HIST_SUM		512	/* the sum */
 
 #define REC_KIND_EXIT		2	/* WIRE_REC_EXIT */
+#define REC_KIND_RETURN		6	/* WIRE_KIND_RETURN (version 5) */
 #define REC_KIND_GRAPH_ENTRY	3	/* WIRE_REC_GRAPH_ENTRY */
 /* Bytes of room the fast paths need: wr < wr_fast_end leaves
  * RING_FAST_ROOM (27), enough for any record they write, the largest

@@ -12,7 +12,7 @@
 #include "wire.h"
 
 #define FUNC_RECORD_MAX	(1 + 10 + 5 + 5)	/* header, delta, site, caller */
-#define LOST_RECORD_MAX	(1 + 10)
+#define LOST_RECORD_MAX	(1 + 2 + 10)
 
 static uint8_t *put_header(uint8_t *p, unsigned int kind, uint64_t delta)
 {
@@ -98,10 +98,11 @@ bool ring_next_block(struct ring_cpu *r, uint64_t now)
 			 * carrying, are lost now. */
 			r->lost_pending += b->events;
 			r->overwritten += b->events;
-			if (b->used && b->data[0] >> 5 == WIRE_REC_LOST) {
+			if (b->used > 3 && b->data[0] >> 5 == WIRE_REC_EXT &&
+			    b->data[1] == WIRE_EXT_LOST) {
 				uint64_t carried = 0;
 
-				wire_varint_get(b->data + 1, b->used - 1, &carried);
+				wire_varint_get(b->data + 3, b->used - 3, &carried);
 				r->lost_pending += carried;
 			}
 		}
@@ -122,10 +123,16 @@ bool ring_next_block(struct ring_cpu *r, uint64_t now)
 		clear_caller_cache(r);
 	r->started = true;
 	r->ts_events = ring_ts_make(now, 0);	/* cur_events is 0 */
+	r->graph_open = (next + 1) << RING_GRAPH_POS_BITS;
 	if (r->lost_pending) {
-		uint8_t *p = put_header(b->data, WIRE_REC_LOST, 0);
+		/* Kind 7 subtype 7 (wire.md 2.1, version 5): subtype, length,
+		 * the count. */
+		uint8_t *p = put_header(b->data, WIRE_REC_EXT, 0);
+		uint8_t *end = ring_put_varint(p + 2, r->lost_pending);
 
-		r->wr = ring_put_varint(p, r->lost_pending);
+		p[0] = WIRE_EXT_LOST;
+		p[1] = (uint8_t)(end - (p + 2));
+		r->wr = end;
 		r->lost_pending = 0;
 	}
 	if (!r->nest)

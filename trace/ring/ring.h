@@ -48,10 +48,10 @@
 #define RING_CALLER_CACHE	256
 #define RING_FRAME_BODY_MAX	(RING_BLOCK_SIZE + 16)	/* largest frame body sent */
 #define RING_FUNC_RECORD_MAX	21	/* header, delta, site, caller */
-/* Room wr_fast_end leaves: at least the largest record a fast path
- * writes, a graph exit without a return value (header 1 + delta 10,
- * site 2, duration 10, flags 1), so none of them adds a margin of its
- * own. */
+#define RING_GRAPH_POS_BITS	16	/* graph_open's count: <= 255 a block */
+/* Room wr_fast_end leaves: at least the largest record a fast path writes,
+ * a graph exit without a return value (header 1 + delta 10, site 2,
+ * duration 10, flags 1), so none of them adds a margin of its own. */
 #define RING_FAST_ROOM		27
 
 enum ring_mode {
@@ -118,9 +118,11 @@ struct ring_cpu {
 				   block: the next block clears it */
 	uint64_t wr_seq;	/* its (or the last finished one's) number */
 	bool started;		/* a block has been opened */
+	uint64_t graph_open;	/* the reader's open graph entries (wire.md 2.1): (block
+				   + 1) << RING_GRAPH_POS_BITS | count (fgraph.h: key) */
 	uint32_t nest;		/* open reservations */
 	uint64_t resv_seq;	/* block of the outermost open reservation */
-	uint64_t lost_pending;	/* lost, not yet written as a kind-6 record */
+	uint64_t lost_pending;	/* lost, not yet written (kind 7 subtype 7) */
 	/* Totals since tracing started; they survive ring_setup, like the
 	 * sequence numbers, so every event is accounted for once:
 	 * produced = exported + overwritten + dropped + discarded + still
@@ -242,10 +244,8 @@ static inline unsigned int ring_varint_len(uint64_t v)
 {
 	unsigned int n = 1;
 
-	while (v >= 0x80) {
-		v >>= 7;
+	for (; v >= 0x80; v >>= 7)
 		n++;
-	}
 	return n;
 }
 

@@ -77,7 +77,7 @@ static inline struct fgraph_frame *push_frame(struct fgraph_stack *st, struct tr
 	}
 	struct fgraph_frame *f = &st->frames[st->top++];
 
-	f->ret = regs->lr;
+	f->ret = regs->lr;	/* key: only graph_entry reads or sets it */
 	f->fp = regs->fp;
 	f->sp = regs->sp;
 	f->ts = now;
@@ -93,7 +93,7 @@ static struct fgraph_frame *__attribute__((noinline, cold))
 push_after_unwind(struct fgraph_stack *st, struct trace_regs *regs, unsigned int site,
 		  enum fgraph_owner owner, uint64_t now)
 {
-	fgraph_unwind(st, regs->sp, regs->lr != (uintptr_t)fgraph_return, now);
+	fgraph_unwind(st, regs->sp, !fgraph_is_hook(regs->lr), now);
 	return push_frame(st, regs, site, owner, now);
 }
 
@@ -183,8 +183,8 @@ void fgraph_reset(void)
 uint64_t fgraph_translate(uint64_t ret, unsigned int *hooked)
 {
 	/* A frame hooked by two tracers (graph and profiler) has two shadow
-	 * frames: the inner one's return is fgraph_return itself. */
-	while (ret == (uintptr_t)fgraph_return) {
+	 * frames: the inner one's return is a return hook itself. */
+	while (fgraph_is_hook(ret)) {
 		uint64_t real = fgraph_real_return(cpu_id(), (*hooked)++);
 
 		if (!real)

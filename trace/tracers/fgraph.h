@@ -56,18 +56,29 @@ enum fgraph_owner {
 
 /* A frame pushed by a recorder in assembly (trace/tracers/rec_graph.S):
  * fgraph_return pops it without the C path when it matches (flags bit,
- * beside the owner's own bits). */
+ * beside the owner's own bits). The profiler's hooks its call to
+ * profile_return instead, which pops only such frames. */
 #define FGRAPH_FLAG_FAST	0x80
 
+/* The order is the exits' (trace/tracers/rec_graph.S): key and ret in
+ * one LDP for the graph exit, ret and ts in one for the profiler's, fp
+ * and sp in one for the check, last (struct fgraph_stack's no_fp and
+ * no_sp are then frames[-1]'s). A profiler frame needs ret, ts, site,
+ * owner, fp and sp; key and aux are other owners'. */
 struct fgraph_frame {
+	/* A graph frame whose entry record went into the ring: the ring's
+	 * graph_open just after it (trace/ring/ring.h), else 0; set by the
+	 * graph entries only (other owners leave it as it was). Its exit
+	 * is a return (wire.md 2.1) only while graph_open still equals it. */
+	uint64_t key;
 	uint64_t ret;		/* real return address */
-	uint64_t fp;		/* caller's frame pointer at the call */
-	uint64_t sp;		/* stack pointer at the call (= at the return) */
 	uint64_t ts;		/* counter at entry; a return probe's: its number */
 	uint32_t site;
 	uint8_t owner;		/* enum fgraph_owner */
 	uint8_t flags;		/* owner's own, and FGRAPH_FLAG_FAST */
 	uint16_t aux;		/* owner's own: a return probe's entry */
+	uint64_t fp;		/* caller's frame pointer at the call */
+	uint64_t sp;		/* stack pointer at the call (= at the return) */
 };
 
 /* The last frames unwound as abandoned, kept so that a return they
@@ -88,6 +99,10 @@ struct fgraph_stack {
 	volatile uint32_t stopped;
 	uint32_t graph_depth;	/* frames owned by the graph tracer */
 	uint32_t inside;	/* graph-function frames open (set_graph_function) */
+	/* Where frames[-1]'s fp and sp would be: 0, never written, so that
+	 * the assembly returns' check that the top frame is this return's
+	 * (its sp) fails on an empty stack with no test of 'top'. */
+	uint64_t no_fp, no_sp;
 	struct fgraph_frame frames[FGRAPH_DEPTH];
 	uint32_t ndropped;	/* frames ever put in dropped[] (index mod size) */
 	struct fgraph_dropped dropped[FGRAPH_DROPPED];
@@ -97,6 +112,16 @@ extern struct fgraph_stack fgraph_stacks[];
 extern volatile bool fgraph_stopped;
 extern volatile uint64_t fgraph_unwound;	/* frames dropped after a longjmp */
 extern char fgraph_return[];
+/* The profiler's own return hook (trace/tracers/rec_graph.S): where a
+ * call hooked by trace_rec_profile returns. */
+extern char profile_return[];
+
+/* Whether 'lr' is a return hook: the call's real return address is on
+ * the shadow stack. */
+static inline bool fgraph_is_hook(uint64_t lr)
+{
+	return lr == (uintptr_t)fgraph_return || lr == (uintptr_t)profile_return;
+}
 
 /* Pushes a frame and hooks the return; NULL (nothing hooked) when the
  * stack is full or hooking stopped. Interrupts masked. */
@@ -107,8 +132,9 @@ void fgraph_init(void);
 
 /* Unwinds the frames a longjmp abandoned: those whose SP is below 'sp'
  * (at a return, or at an entry), or equal to it (at an entry: a new
- * call at the same depth, unless regs->lr is already fgraph_return,
- * i.e. a second tracer hooks the same call). Interrupts masked. */
+ * call at the same depth, unless regs->lr is already a return hook,
+ * fgraph_return or profile_return: a second tracer hooks the same
+ * call, or a tail call from a hooked one). Interrupts masked. */
 void fgraph_unwind(struct fgraph_stack *st, uint64_t sp, bool at_entry, uint64_t now);
 
 /* Whether an entry with these regs finds abandoned frames on top. */
@@ -119,7 +145,7 @@ static inline bool fgraph_abandoned(const struct fgraph_stack *st,
 		return false;
 	const struct fgraph_frame *f = &st->frames[st->top - 1];
 
-	return f->sp < regs->sp || (f->sp == regs->sp && regs->lr != (uintptr_t)fgraph_return);
+	return f->sp < regs->sp || (f->sp == regs->sp && !fgraph_is_hook(regs->lr));
 }
 
 /* Called at return by fgraph_return with x29, x0 and sp as the traced
@@ -134,12 +160,12 @@ void profile_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now)
 void hist_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now, bool returned);
 void retprobe_exit(struct fgraph_frame *f, uint64_t retval, uint64_t sp, bool returned);
 
-/* The real return address behind the n-th fgraph_return (0 = innermost)
+/* The real return address behind the n-th return hook (0 = innermost)
  * on this CPU's stack, for backtraces; 0 if there is none. */
 uint64_t fgraph_real_return(unsigned int cpu, unsigned int n);
 
 /* For a backtrace walking this CPU's stack from the innermost frame:
- * turns the address of fgraph_return into the real return address it
+ * turns the address of a return hook into the real return address it
  * stands for; *hooked counts the hooked frames passed so far (start 0). */
 uint64_t fgraph_translate(uint64_t ret, unsigned int *hooked);
 

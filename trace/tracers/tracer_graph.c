@@ -34,8 +34,10 @@ static bool want_here(struct percpu *pc)
 /* A kind-3 or kind-2 record: inline when the block has room, else
  * through ring_reserve_at (which also handles pauses and full rings).
  * Either way the record's time is 'now', the time the frame holds
- * (entry) or the duration ends at (exit): docs/wire.md 2.1. */
-static void put_entry(struct ring_cpu *r, unsigned int site, uint32_t depth, uint64_t now)
+ * (entry) or the duration ends at (exit): docs/wire.md 2.1. An entry
+ * that went in returns its frame's key: the ring's graph_open after
+ * it, in the block it went into (0: not written). */
+static uint64_t put_entry(struct ring_cpu *r, unsigned int site, uint32_t depth, uint64_t now)
 {
 	uint8_t *p = ring_put_begin(r, 11 + 2 + 5);
 
@@ -43,14 +45,17 @@ static void put_entry(struct ring_cpu *r, unsigned int site, uint32_t depth, uin
 		p = ring_put_header(p, WIRE_REC_GRAPH_ENTRY, ring_ts_delta(r->ts_events, now));
 		p = ring_put_site(p, site);
 		ring_put_done(r, ring_put_varint(p, depth), now);
-		return;
+		return ++r->graph_open;
 	}
 	p = ring_reserve_at(WIRE_REC_GRAPH_ENTRY, 2 + ring_varint_len(depth), now);
-	if (p) {
-		p = ring_put_site(p, site);
-		ring_put_varint(p, depth);
-		ring_commit();
-	}
+	if (!p)
+		return 0;
+	p = ring_put_site(p, site);
+	ring_put_varint(p, depth);
+	uint64_t key = ++r->graph_open;	/* interrupts masked: still this block */
+
+	ring_commit();
+	return key;
 }
 
 /* The fields of a kind-2 record after its header; returns its end. */
@@ -63,7 +68,8 @@ static inline uint8_t *exit_fields(uint8_t *p, unsigned int site, uint64_t dur, 
 	return rv ? ring_put_varint(p, zz) : p;
 }
 
-/* Out of line, so the inline path stays as short as it was. */
+/* Out of line, so the inline path stays as short as it was. Always a
+ * whole kind 2: the block may change under ring_reserve_at. */
 static void __attribute__((noinline, cold)) put_exit_slow(unsigned int site, uint64_t dur,
 							  bool rv, uint64_t zz, uint64_t now)
 {
@@ -76,15 +82,25 @@ static void __attribute__((noinline, cold)) put_exit_slow(unsigned int site, uin
 	}
 }
 
-static void put_exit(struct ring_cpu *r, unsigned int site, uint64_t dur, bool rv,
+/* The exit of frame f: a return, one byte (wire.md 2.1), when its entry
+ * is the reader's innermost open one in this block and there is no
+ * return value to carry; a kind 2 with the site and duration otherwise
+ * (threshold mode, an entry in an earlier block, or entries above it
+ * left open by frames that ended without an exit record). */
+static void put_exit(struct ring_cpu *r, const struct fgraph_frame *f, uint64_t dur, bool rv,
 		     uint64_t zz, uint64_t now)
 {
 	uint8_t *p = ring_put_begin(r, 11 + 2 + 10 + 1 + 10);
 
 	if (!p)
-		return put_exit_slow(site, dur, rv, zz, now);
+		return put_exit_slow(f->site, dur, rv, zz, now);
+	if (!rv && f->key == r->graph_open) {
+		r->graph_open--;
+		p = ring_put_header(p, WIRE_KIND_RETURN, ring_ts_delta(r->ts_events, now));
+		return ring_put_done(r, p, now);
+	}
 	p = ring_put_header(p, WIRE_REC_EXIT, ring_ts_delta(r->ts_events, now));
-	ring_put_done(r, exit_fields(p, site, dur, rv, zz), now);
+	ring_put_done(r, exit_fields(p, f->site, dur, rv, zz), now);
 }
 
 static void graph_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
@@ -97,7 +113,7 @@ static void __attribute__((noinline, cold)) graph_entry_unwind(uintptr_t ip,
 {
 	struct fgraph_stack *st = this_cpu()->fgraph;
 
-	fgraph_unwind(st, regs->sp, regs->lr != (uintptr_t)fgraph_return, counter_read());
+	fgraph_unwind(st, regs->sp, !fgraph_is_hook(regs->lr), counter_read());
 	graph_entry(ip, 0, &tracer_graph_ops, regs);
 }
 
@@ -131,8 +147,7 @@ static void graph_entry(uintptr_t ip, uintptr_t parent, struct trace_ops *ops,
 
 	f->flags = is_gf;
 	st->inside += is_gf;
-	if (!graph_opts.threshold)
-		put_entry(pc->ring, site, depth, now);
+	f->key = graph_opts.threshold ? 0 : put_entry(pc->ring, site, depth, now);
 }
 
 void graph_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now,
@@ -143,7 +158,7 @@ void graph_exit(struct fgraph_stack *st, struct fgraph_frame *f, uint64_t now,
 	st->graph_depth--;
 	st->inside -= f->flags & 1;	/* not FGRAPH_FLAG_FAST */
 	if (dur >= graph_opts.threshold)
-		put_exit(this_cpu()->ring, f->site, dur, graph_opts.retval && returned,
+		put_exit(this_cpu()->ring, f, dur, graph_opts.retval && returned,
 			 wire_zigzag((int64_t)retval), now);
 }
 

@@ -42,7 +42,8 @@
 extern const char trace_caller[], trace_caller_both[], trace_caller_direct[];
 extern const char trace_rec_function[], trace_rec_graph[], trace_rec_profile[];
 /* Where a hooked function returns to (trace/tracers/fgraph_entry.S,
- * rec_graph.S); fgraph_return is declared in fgraph.h. */
+ * rec_graph.S); fgraph_return and profile_return are declared in
+ * fgraph.h. */
 extern const char fgraph_return_c[], fgraph_fast_exit[];
 
 _Static_assert(sizeof(struct trace_regs) == 128, "REGS_SIZE in entry.S");
@@ -63,7 +64,7 @@ static const char *tramp_of(uintptr_t pc)
 	static const char *const tramps[] = {
 		trace_caller, trace_caller_both, trace_caller_direct,
 		trace_rec_function, trace_rec_graph, trace_rec_profile,
-		fgraph_return, fgraph_return_c, fgraph_fast_exit,
+		fgraph_return, fgraph_return_c, fgraph_fast_exit, profile_return,
 	};
 	uintptr_t off;
 
@@ -78,9 +79,10 @@ static const char *tramp_of(uintptr_t pc)
 /*
  * The return trampoline, reached by a hooked function's RET: x29 is its
  * caller's frame pointer again, so the caller is what the records lack.
- * Until the shadow frame is popped x30 is still fgraph_return (which the
- * kernel translates through the top frame); fgraph_fast_exit loads the
- * real address into x30 before it pops; fgraph_return_c gets it in x0
+ * Until the shadow frame is popped x30 is still the hook, fgraph_return
+ * or profile_return (which the kernel translates through the top frame);
+ * fgraph_fast_exit and profile_return load the real address into x30
+ * before they pop; fgraph_return_c gets it in x0
  * from fgraph_exit, which pops, and moves it to x30 next. Its own record
  * {caller's fp, 0} ends walks from inside fgraph_exit; from here the
  * records go on at the fp it saved.
@@ -142,7 +144,8 @@ bool trace_unwind_head(const struct exc_frame *f, uintptr_t *func, uintptr_t *re
 	uintptr_t site;
 
 	*func = *ret = 0;
-	if (t == fgraph_return || t == fgraph_return_c || t == fgraph_fast_exit)
+	if (t == fgraph_return || t == fgraph_return_c || t == fgraph_fast_exit ||
+	    t == profile_return)
 		return return_head(f, t, ret, fp);
 	if (!t) {
 		if (!at_site(f->elr))

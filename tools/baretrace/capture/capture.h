@@ -138,7 +138,13 @@ struct bt_exec {
 	double timeout, deadline;
 	size_t match;		/* bytes of the prompt matched */
 	int line_start;		/* the next console byte begins a line */
+	/* The command goes out BT_EXEC_CHUNK bytes at a time, the next
+	 * chunk once the shell echoed the one before (capture_exec.c). */
+	const char *rest;	/* of cmd[sent - 1], not yet queued */
+	const char *chunk;	/* the chunk whose echo is awaited */
+	size_t chunk_len, echoed;
 };
+#define BT_EXEC_CHUNK	8
 
 void bt_exec_init(struct bt_exec *e, char **cmd, int n, double timeout, double now);
 /* Console text only (never frame bytes): finds the prompts. */

@@ -14,6 +14,16 @@
  *
  * The last command may end the run ('exit'): its reply is then the end
  * of the run, not a prompt.
+ *
+ * A command goes out BT_EXEC_CHUNK bytes at a time (the capture's mark,
+ * 3 bytes, before the first), the next chunk only once the shell has
+ * echoed the one before, so the target never has more than 11 bytes
+ * unread: its PL011 holds 16. Under QEMU's record/replay (make record
+ * with one CPU, tools/record) the UART's input is no longer paced by
+ * what the FIFO can take: the bytes QEMU read from the host wait in its
+ * log for the next checkpoint and then all go into the FIFO at once, and
+ * a 16-byte command with its mark overran it (the shell got "on" of
+ * "tracer function", and the overrun read as BREAKs).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +50,10 @@ void bt_exec_text(struct bt_exec *e, const uint8_t *p, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		uint8_t c = p[i];
 
+		/* The echo of the chunk sent: its bytes in order, whatever
+		 * else the console prints between them. */
+		if (e->chunk && e->echoed < e->chunk_len && c == (uint8_t)e->chunk[e->echoed])
+			e->echoed++;
 		if (e->match || e->line_start) {
 			if (c == (uint8_t)prompt[e->match]) {
 				e->line_start = 0;
@@ -63,19 +77,46 @@ static void say(const struct bt_exec *e, const char *what)
 		e->cmd[e->sent - 1], e->sent, e->n, what);
 }
 
+/* The next chunk of the command being sent; its '\r' goes with the
+ * last one (the prompt after it is the reply, no echo is awaited). */
+static int send_chunk(struct bt_exec *e, struct bt_keys *k)
+{
+	size_t len = strlen(e->rest);
+
+	if (len > BT_EXEC_CHUNK)
+		len = BT_EXEC_CHUNK;
+	if (bt_keys_queue(k, e->rest, len))
+		return -1;
+	e->chunk = e->rest;
+	e->chunk_len = len;
+	e->echoed = 0;
+	e->rest += len;
+	if (*e->rest)
+		return 0;
+	e->rest = e->chunk = NULL;
+	return bt_keys_queue(k, "\r", 1);
+}
+
 int bt_exec_step(struct bt_exec *e, struct bt_keys *k, double now)
 {
 	if (e->done || e->failed)
 		return 0;
-	if (e->prompts) {
+	if (e->rest && e->echoed == e->chunk_len) {
+		if (send_chunk(e, k)) {
+			say(e, "the target takes no input");
+			e->failed = 1;
+			return -1;
+		}
+		return 0;
+	}
+	if (e->prompts && !e->rest) {
 		e->prompts = 0;	/* a burst of prompts answers one command */
 		if (e->sent == e->n) {
 			e->done = 1;
 			return 0;
 		}
-		const char *c = e->cmd[e->sent];
-
-		if (bt_keys_queue(k, c, strlen(c)) || bt_keys_queue(k, "\r", 1)) {
+		e->rest = e->cmd[e->sent];
+		if (send_chunk(e, k)) {
 			e->sent++;
 			say(e, "the target takes no input");
 			e->failed = 1;

@@ -27,6 +27,7 @@
 
 #include "../../../../wire/wire.h"
 #include "../../decode/decode.h"
+#include "outcome.h"	/* kernel/report: RUN_HANG, RUN_WATCHDOG */
 #include "../../decode/symtab.h"
 #include "../../decode/units.h"
 #include "../../model/model.h"
@@ -228,10 +229,15 @@ static void outcome_line(struct bt_report *rp, unsigned cpu, const struct bt_rit
 
 	bt_outcome_mark(it->action, it->retval, mark, sizeof(mark));
 	printf("[%03u] %s: ==== %s ====\n", cpu, ts, mark);
-	/* --numbers: where to start 'baretrace goto' (docs/replay.md). */
-	if (bt_opt_numbers && rp->last_entry[cpu] && !rp->seg_prev)
-		printf("# goto: the last entry on CPU %u before the %s is #%llu\n", cpu, word,
-		       (unsigned long long)rp->last_entry[cpu]);
+	/* --numbers: where to start 'baretrace goto' (docs/replay.md). A
+	 * crash or a panic happened on this CPU; a hang was only noticed
+	 * here (the lockup detector's CPU, the watchdog's tick): the CPU
+	 * that stopped may be any, so every CPU's last entry is named. */
+	for (unsigned c = 0; bt_opt_numbers && !rp->seg_prev && c < BT_MAX_CPUS; c++)
+		if (rp->last_entry[c] && (c == cpu || it->action == RUN_HANG ||
+					  it->action == RUN_WATCHDOG))
+			printf("# goto: the last entry on CPU %u before the %s is #%llu\n", c, word,
+			       (unsigned long long)rp->last_entry[c]);
 	while (s->n) {
 		const struct bt_frame *f = &s->f[--s->n];
 
