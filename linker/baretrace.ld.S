@@ -20,6 +20,13 @@ SECTIONS
 	. = 0;
 	.head.text : { KEEP(*(.head.text)) }
 	.text : {
+		/* Code an asynchronous exception restarts instead of
+		 * resuming (kernel/cpu/restart.h): one span, so the entry's
+		 * first test is one compare. */
+		. = ALIGN(16);
+		__restartable_start = .;
+		KEEP(*(.text.restartable))
+		__restartable_end = .;
 		*(.text.hot .text.hot.*)
 		*(.text .text.*)
 	}
@@ -63,6 +70,10 @@ SECTIONS
 		__fault_fixups_start = .;
 		KEEP(*(.fault_fixups))
 		__fault_fixups_end = .;
+		. = ALIGN(8);
+		__restart_table_start = .;
+		KEEP(*(.restart_table))
+		__restart_table_end = .;
 	}
 	/* trace_printf formats hold pointers, so the compiler files them
 	 * under .data.rel.ro.* too: gather them first. */

@@ -10,6 +10,7 @@
 #define ESR_EC_IABT		0x21
 #define ESR_EC_DABT		0x25
 #define ESR_EC_SERROR		0x2f
+#define ESR_EC_SSTEP_CUR	0x33	/* software step, taken from the current EL */
 #define ESR_EC_BRK		0x3c	/* BRK instruction, AArch64; ISS[15:0] = its immediate */
 #define ESR_WNR			(1UL << 6)	/* data abort on a write */
 

@@ -18,6 +18,7 @@
 #include "irq.h"
 #include "kfmt.h"
 #include "percpu.h"
+#include "restart.h"
 
 extern char exception_vectors[];
 /* kernel/cpu/entry_overflow.S: calls exception_overflow(f, kind) on this
@@ -42,6 +43,22 @@ static bool (*brk_handler)(struct exc_frame *f, unsigned int imm);
 void exception_set_brk_handler(bool (*fn)(struct exc_frame *f, unsigned int imm))
 {
 	WRITE_ONCE(brk_handler, fn);
+}
+
+/* Set by a test that single-steps code (test/target/test_restart.c);
+ * read on every software step exception, which nothing else enables. */
+static bool (*step_handler)(struct exc_frame *f);
+
+void exception_set_step_handler(bool (*fn)(struct exc_frame *f))
+{
+	WRITE_ONCE(step_handler, fn);
+}
+
+static bool step_taken(struct exc_frame *f)
+{
+	bool (*fn)(struct exc_frame *) = READ_ONCE(step_handler);
+
+	return ESR_EC(f->esr) == ESR_EC_SSTEP_CUR && fn && fn(f);
 }
 
 static bool brk_taken(struct exc_frame *f)
@@ -153,13 +170,19 @@ void exception_dispatch(struct exc_frame *f, unsigned long kind)
 {
 	switch (kind) {
 	case VEC_SPX_IRQ:
+		/* Asynchronous: it may land inside a restartable sequence,
+		 * which then starts again (restart.h), before any handler
+		 * runs. FIQ and SError below crash, never return, and
+		 * report the PC they hit; a handler that lets them return
+		 * calls exception_restart first. */
+		exception_restart(f);
 		irq_dispatch(f);
 		return;
 	case VEC_SPX_SYNC:
 		/* fp_first_use first: a function fault_probe_exec runs may use FP;
 		 * a probe's BRK before fault_fixup: a probed function may run
 		 * under fault_probe_exec */
-		if (fp_first_use(f) || brk_taken(f) || fault_fixup(f))
+		if (fp_first_use(f) || brk_taken(f) || fault_fixup(f) || step_taken(f))
 			return;
 		/* The stack may have only EXC_ENTRY_RESERVE bytes left,
 		 * too few for the report: it runs on the emergency stack. */

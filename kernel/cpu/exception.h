@@ -79,6 +79,10 @@ void exception_set_crash_handler(void (*fn)(struct exc_frame *f, const char *why
  * the BRK was its own and the frame now says where to resume. Set before
  * the first BRK of the caller's is written; until then a BRK crashes. */
 void exception_set_brk_handler(bool (*fn)(struct exc_frame *f, unsigned int imm));
+/* Where a software step exception taken from EL1 goes before it counts
+ * as a crash: a test that steps code with MDSCR_EL1.SS (none else does).
+ * fn returns true when the frame now says how to go on. NULL: none. */
+void exception_set_step_handler(bool (*fn)(struct exc_frame *f));
 /* Prints the crash report, stops the other CPUs and halts or powers
  * off (kernel parameter panic=). Never returns. */
 void crash(struct exc_frame *f, const char *why) __attribute__((noreturn));

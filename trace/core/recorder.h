@@ -24,12 +24,12 @@
 #define REC_PERCPU_GUARD_PAIR	(REC_PERCPU_CALLBACK_DAIF - 4)
 #define REC_GUARD_BIT		(32 + 9)
 
-#define REC_RING_CUR_EVENTS	32	/* struct ring_cpu: cur_events (64 bits */
-#define REC_RING_WR		40	/* with cur_events_hi), wr, wr_fast_end */
+#define REC_RING_TS_EVENTS	32	/* struct ring_cpu: last_ts << 16 | cur_events, */
+#define REC_RING_WR		40	/* wr, wr_fast_end */
 #define REC_RING_CACHE_USED	64	/* nonzero: clear the cache at the next block */
-#define REC_RING_LAST_TS	88
-#define REC_RING_GRAPH_OPEN	96	/* right after last_ts: one LDP */
-#define REC_RING_CACHE		160
+#define REC_RING_GRAPH_OPEN	88	/* its own word (the time is in ts_events) */
+#define REC_RING_CACHE		152
+#define REC_TS_SHIFT		16	/* RING_TS_SHIFT */
 #define REC_RING_CACHE_MASK	255	/* RING_CALLER_CACHE - 1 */
 
 #define REC_FG_TOP		0	/* struct fgraph_stack: top, then */
@@ -82,11 +82,13 @@
 	strb	\wv, [\p], #1
 	.endm
 
-/* delta = now - last_ts of ring \r, and last_ts = now. */
-	.macro	REC_TAKE_DELTA r, now, delta
-	ldr	\delta, [\r, #REC_RING_LAST_TS]
-	str	\now, [\r, #REC_RING_LAST_TS]
-	sub	\delta, \now, \delta
+/* delta = now - the last record's time of ring \r, modulo 2^48
+ * (ring_ts_delta); \word keeps ts_events for REC_COMMIT. Nothing is
+ * stored. */
+	.macro	REC_TAKE_DELTA r, now, delta, word
+	ldr	\word, [\r, #REC_RING_TS_EVENTS]
+	sub	\delta, \now, \word, lsr #REC_TS_SHIFT
+	and	\delta, \delta, #0xffffffffffff
 	.endm
 
 /* The header byte of a \kind record at \p for a delta below 31; a
@@ -99,13 +101,13 @@
 	strb	\wd, [\p], #1
 	.endm
 
-/* The record ends at \p: it becomes ring \r's wr, and the block holds
- * one more event (\xt, \wt: one scratch register; the 32-bit add
- * clears cur_events_hi). */
-	.macro	REC_COMMIT r, p, xt, wt
-	ldr	\wt, [\r, #REC_RING_CUR_EVENTS]
-	add	\wt, \wt, #1
-	stp	\xt, \p, [\r, #REC_RING_CUR_EVENTS]	// cur_events, wr
+/* The record ends at \p and was taken at \now; \word is ts_events as
+ * REC_TAKE_DELTA read it: one STP makes \p ring \r's wr, \now its last
+ * time and adds one to the block's events. */
+	.macro	REC_COMMIT r, p, now, word
+	add	\word, \word, #1
+	bfi	\word, \now, #REC_TS_SHIFT, #(64 - REC_TS_SHIFT)
+	stp	\word, \p, [\r, #REC_RING_TS_EVENTS]	// time, events; wr
 	.endm
 #endif
 

@@ -178,7 +178,7 @@ struct prev_why prev_read_ring(const struct prev_view *v, const struct prev_head
 	uint8_t started = at[offsetof(struct ring_cpu, started)];
 	uint64_t mem = RING64(at, mem) - h->base, cur = RING64(at, cur);
 	uint64_t seq_base = RING64(at, seq_base), wr_seq = RING64(at, wr_seq);
-	uint32_t nblocks = RING32(at, nblocks), cur_events = RING32(at, cur_events);
+	uint32_t nblocks = RING32(at, nblocks), cur_events = RING32(at, cur_events) & 0xffff;	/* the time is above */
 	uint64_t d0 = h->data_off, d1 = d0 + 2 * h->half_bytes;
 
 	if (started > 1)

@@ -122,7 +122,7 @@ bool ring_next_block(struct ring_cpu *r, uint64_t now)
 	if (r->cache_used)
 		clear_caller_cache(r);
 	r->started = true;
-	r->last_ts = now;
+	r->ts_events = ring_ts_make(now, 0);	/* cur_events is 0 */
 	r->graph_open = (next + 1) << RING_GRAPH_POS_BITS;
 	if (r->lost_pending) {
 		/* Kind 7 subtype 7 (wire.md 2.1, version 5): subtype, length,
@@ -220,10 +220,13 @@ static inline __attribute__((always_inline)) uint8_t *reserve(unsigned int kind,
 	/* A 'now' before the last record's (a caller that broke
 	 * ring_reserve_at's rule) is written as that time, never as a
 	 * negative delta, which would shift every later time in the block. */
-	if (now < r->last_ts)
-		now = r->last_ts;
-	p = put_header(r->wr, kind, now - r->last_ts);
-	r->last_ts = now;
+	uint64_t delta = ring_ts_delta(r->ts_events, now);
+
+	if (delta > RING_TS_MASK - (1ULL << 32))	/* before it (modulo 2^48) */
+		delta = 0;
+	else
+		r->ts_events = ring_ts_make(now, r->cur_events);
+	p = put_header(r->wr, kind, delta);
 	r->wr = p + len;
 	r->cur_events++;
 	if (!r->nest++)

@@ -35,6 +35,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ring_ts.h"
+
 #define RING_BLOCK_SIZE		1024		/* bytes per block, header included */
 /* Per CPU, unless trace_buf= says: 1/RING_RAM_SHARE of the RAM the DTB
  * reports, split over the CPUs, within [RING_DEFAULT_MIN, RING_MAX_BYTES]
@@ -47,10 +49,9 @@
 #define RING_FRAME_BODY_MAX	(RING_BLOCK_SIZE + 16)	/* largest frame body sent */
 #define RING_FUNC_RECORD_MAX	21	/* header, delta, site, caller */
 #define RING_GRAPH_POS_BITS	16	/* graph_open's count: <= 255 a block */
-/* Room wr_fast_end leaves: at least the largest record a fast path
- * writes, a graph exit without a return value (header 1 + delta 10,
- * site 2, duration 10, flags 1), so none of them adds a margin of its
- * own. */
+/* Room wr_fast_end leaves: at least the largest record a fast path writes,
+ * a graph exit without a return value (header 1 + delta 10, site 2,
+ * duration 10, flags 1), so none of them adds a margin of its own. */
 #define RING_FAST_ROOM		27
 
 enum ring_mode {
@@ -104,28 +105,24 @@ struct ring_cpu {
 	enum ring_mode mode;
 	uint64_t seq_base;	/* sequence number of this memory's first block */
 
-	/* Writer: the owning CPU only. cur_events sits just before wr, so
-	 * the recorders in assembly store both with one STP (which writes
-	 * cur_events_hi as 0), and wr just before wr_fast_end, so they
-	 * load both with one LDP (trace/core/recorder.h). */
-	uint32_t cur_events;	/* events in cur so far */
-	uint32_t cur_events_hi;	/* always 0 */
+	/* Writer: the owning CPU only. One STP commits ts_events, wr. */
+	union {
+		uint64_t ts_events;	/* last record's time, cur_events: ring_ts.h */
+		uint16_t cur_events;	/* events in cur so far (the low bits) */
+	};
 	uint8_t *wr;		/* next free byte in cur (NULL with it) */
 	uint8_t *wr_fast_end;	/* a record of RING_FAST_ROOM bytes fits
-				   while wr < this */
+				   while wr < this (one LDP with wr) */
 	struct ring_block *cur;	/* block being filled, NULL when none */
 	uint64_t cache_used;	/* nonzero once cache[] was written in this
 				   block: the next block clears it */
 	uint64_t wr_seq;	/* its (or the last finished one's) number */
 	bool started;		/* a block has been opened */
-	uint64_t last_ts;	/* timestamp of the last record written */
-	/* The reader's open graph entries of this block (wire.md 2.1):
-	 * (block + 1) << RING_GRAPH_POS_BITS | count; after last_ts (one
-	 * LDP). An entry adds one, its frame keeps it as its key. */
-	uint64_t graph_open;
+	uint64_t graph_open;	/* the reader's open graph entries (wire.md 2.1): (block
+				   + 1) << RING_GRAPH_POS_BITS | count (fgraph.h: key) */
 	uint32_t nest;		/* open reservations */
 	uint64_t resv_seq;	/* block of the outermost open reservation */
-	uint64_t lost_pending;	/* lost, not yet written as a kind-6 record */
+	uint64_t lost_pending;	/* lost, not yet written (kind 7 subtype 7) */
 	/* Totals since tracing started; they survive ring_setup, like the
 	 * sequence numbers, so every event is accounted for once:
 	 * produced = exported + overwritten + dropped + discarded + still
@@ -247,10 +244,8 @@ static inline unsigned int ring_varint_len(uint64_t v)
 {
 	unsigned int n = 1;
 
-	while (v >= 0x80) {
-		v >>= 7;
+	for (; v >= 0x80; v >>= 7)
 		n++;
-	}
 	return n;
 }
 
@@ -281,7 +276,7 @@ static inline uint8_t *ring_put_begin(struct ring_cpu *r, unsigned int max)
 static inline void ring_put_done(struct ring_cpu *r, uint8_t *end, uint64_t now)
 {
 	r->wr = end;
-	r->last_ts = now;
+	r->ts_events = ring_ts_make(now, r->cur_events);
 	r->cur_events++;
 }
 
@@ -304,12 +299,12 @@ static inline void ring_put_func(struct ring_cpu *r, unsigned int site,
 	 * no current block wr and wr_fast_end are both NULL. */
 	if (__builtin_expect(!(p < r->wr_fast_end), 0))
 		return ring_put_func_slow(r, site, caller, now);
-	uint64_t delta = now - r->last_ts;
+	uint64_t delta = ring_ts_delta(r->ts_events, now);
 	uint64_t key = (uint64_t)caller << 16 | site;
 	uint64_t *slot = &r->cache[site & (RING_CALLER_CACHE - 1)];
 	unsigned int kind = *slot == key ? 0 : 1;	/* WIRE_REC_FUNC(_CALLER) */
 
-	r->last_ts = now;
+	r->ts_events = ring_ts_make(now, r->cur_events);
 	if (__builtin_expect(delta < 31, 1)) {
 		*p++ = (uint8_t)(kind << 5 | delta);
 	} else {

@@ -73,9 +73,10 @@
  * x16 = the ring's wr (when \ring), x18 = now, x9 as it came (the
  * real return address); when \ring (the graph entry, which always
  * writes its kind 3 after this), the frame's key is the ring's
- * graph_open + 1, stored back with last_ts = now, and x13 = the delta
- * since the ring's last record. The caller then returns with
- * HOOK_RETURN (its return hook), or HOOK_PASS from \done. */
+ * graph_open + 1, stored back (the time and the count of events, in
+ * ts_events, are the record's own: REC_TAKE_DELTA, REC_COMMIT). The
+ * caller then returns with HOOK_RETURN (its return hook), or HOOK_PASS
+ * from \done. */
 	.macro	HOOK_PUSH owner, ring, done, slow
 	mrs	x10, daif
 	msr	daifset, #3
@@ -111,11 +112,10 @@
 	str	w13, [x12, #REC_FG_TOP]
 	.if \ring
 	stp	x18, x15, [x14, #(REC_FG_FRAMES + REC_FRAME_TS)]	// ts, site word
-	ldp	x13, x17, [x11, #REC_RING_LAST_TS]	// last_ts, graph_open
-	add	x17, x17, #1			// the kind 3 below opens one more
+	ldr	x17, [x11, #REC_RING_GRAPH_OPEN]
+	add	x17, x17, #1			// the kind 3 after this opens one more
 	stp	x17, x9, [x14, #(REC_FG_FRAMES + REC_FRAME_KEY)]	// key, ret
-	stp	x18, x17, [x11, #REC_RING_LAST_TS]
-	sub	x13, x18, x13			// delta
+	str	x17, [x11, #REC_RING_GRAPH_OPEN]
 	.else
 	stp	x9, x18, [x14, #(REC_FG_FRAMES + REC_FRAME_RET)]	// ret, ts
 	str	x15, [x14, #(REC_FG_FRAMES + REC_FRAME_SITE)]	// site word
@@ -148,6 +148,7 @@ trace_rec_graph:
 	ldr	w14, [x12, #REC_FG_GRAPH_DEPTH]	// depth
 	add	w17, w14, #1
 	str	w17, [x12, #REC_FG_GRAPH_DEPTH]
+	REC_TAKE_DELTA x11, x18, x13, x12	// x12: ts_events for the commit
 	cmp	w14, #0x80			// depth below 0x80: one byte
 	ccmp	x13, #31, #2, lo		// and delta < 31 (a long one sets C)
 	b.hs	.Lentry_long
@@ -156,7 +157,7 @@ trace_rec_graph:
 	orr	w13, w13, w14, lsl #24
 	str	w13, [x16], #4			// header, site, depth
 .Lentry_commit:
-	REC_COMMIT x11, x16, x17, w17
+	REC_COMMIT x11, x16, x18, x12
 	HOOK_RETURN fgraph_return
 .Ldone1:
 	HOOK_PASS
@@ -272,27 +273,26 @@ fgraph_fast_exit:
 	ldr	w13, [x12, #REC_FG_GRAPH_DEPTH]
 	sub	w13, w13, #1
 	str	w13, [x12, #REC_FG_GRAPH_DEPTH]
-	ldp	x13, x18, [x11, #REC_RING_LAST_TS]	// last_ts, graph_open
-	sub	x13, x17, x13			// delta
+	REC_TAKE_DELTA x11, x17, x13, x9	// x9: ts_events for the commit
+	ldr	x18, [x11, #REC_RING_GRAPH_OPEN]
 	cmp	x15, x18			// its entry: the reader's innermost
 	b.ne	.Lexit_whole			//   open one of this block?
 	sub	x18, x18, #1
-	stp	x17, x18, [x11, #REC_RING_LAST_TS]	// last_ts = now, one fewer open
+	str	x18, [x11, #REC_RING_GRAPH_OPEN]	// one fewer open
 	cmp	x13, #31
 	b.hs	.Lreturn_long
 	orr	w13, w13, #(REC_KIND_RETURN << 5)
 	strb	w13, [x16], #1			// a return: the header alone
 .Lexit_commit:
-	REC_COMMIT x11, x16, x17, w17
+	REC_COMMIT x11, x16, x17, x9
 	msr	daif, x10
 	ret
 .Lreturn_long:
-	mov	w17, #(REC_KIND_RETURN << 5 | 31)
-	strb	w17, [x16], #1
-	REC_PUT_VARINT x13, w13, w17, x16
+	mov	w12, #(REC_KIND_RETURN << 5 | 31)
+	strb	w12, [x16], #1
+	REC_PUT_VARINT x13, w13, w12, x16
 	b	.Lexit_commit
 .Lexit_whole:					// a kind 2 with site and duration
-	str	x17, [x11, #REC_RING_LAST_TS]
 	ldr	x18, [x14, #(REC_TOP_FRAME + REC_FRAME_TS)]
 	sub	x18, x17, x18			// duration
 	ldr	w15, [x14, #(REC_TOP_FRAME + REC_FRAME_SITE)]
@@ -303,7 +303,7 @@ fgraph_fast_exit:
 	str	w13, [x16], #3			// header, site: two bytes (a 4th
 						// the duration overwrites)
 .Lexit_duration:
-	REC_PUT_VARINT x18, w18, w17, x16
+	REC_PUT_VARINT x18, w18, w12, x16
 	strb	wzr, [x16], #1			// flags: no return value
 	b	.Lexit_commit
 .Lexit_long:
@@ -312,9 +312,9 @@ fgraph_fast_exit:
 	strh	w15, [x16], #2
 	b	.Lexit_duration
 .Lexit_long_delta:
-	mov	w17, #(REC_KIND_EXIT << 5 | 31)
-	strb	w17, [x16], #1
-	REC_PUT_VARINT x13, w13, w17, x16
+	mov	w12, #(REC_KIND_EXIT << 5 | 31)
+	strb	w12, [x16], #1
+	REC_PUT_VARINT x13, w13, w12, x16
 	b	.Lexit_site
 
 /* As hist_exit (trace/tracers/hist.c) when this CPU's rows are current. */

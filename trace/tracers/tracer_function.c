@@ -23,12 +23,12 @@ _Static_assert(__builtin_offsetof(struct percpu, ring) == REC_PERCPU_RING, "reco
 _Static_assert(__builtin_offsetof(struct percpu, fgraph) == REC_PERCPU_FGRAPH, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, wr) == REC_RING_WR, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, wr_fast_end) == REC_RING_WR + 8, "recorder.h");
-_Static_assert(__builtin_offsetof(struct ring_cpu, cur_events) == REC_RING_CUR_EVENTS, "recorder.h");
-_Static_assert(sizeof(((struct ring_cpu *)0)->cur_events) == 4, "recorder.h");
+_Static_assert(__builtin_offsetof(struct ring_cpu, ts_events) == REC_RING_TS_EVENTS &&
+	       __builtin_offsetof(struct ring_cpu, cur_events) == REC_RING_TS_EVENTS &&
+	       RING_TS_SHIFT == REC_TS_SHIFT, "recorder.h");
+_Static_assert(sizeof(((struct ring_cpu *)0)->cur_events) == 2, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, cache_used) == REC_RING_CACHE_USED, "recorder.h");
-_Static_assert(__builtin_offsetof(struct ring_cpu, last_ts) == REC_RING_LAST_TS, "recorder.h");
-_Static_assert(__builtin_offsetof(struct ring_cpu, graph_open) == REC_RING_GRAPH_OPEN &&
-	       REC_RING_GRAPH_OPEN == REC_RING_LAST_TS + 8, "recorder.h: one LDP");
+_Static_assert(__builtin_offsetof(struct ring_cpu, graph_open) == REC_RING_GRAPH_OPEN, "recorder.h");
 _Static_assert(__builtin_offsetof(struct ring_cpu, cache) == REC_RING_CACHE, "recorder.h");
 _Static_assert(RING_CALLER_CACHE - 1 == REC_RING_CACHE_MASK, "recorder.h");
 _Static_assert(RING_CALLER_CACHE == WIRE_CALLER_CACHE, "the host keeps the same caller slots");
@@ -82,8 +82,8 @@ _Static_assert(WIRE_REC_EXIT == REC_KIND_EXIT && WIRE_REC_GRAPH_ENTRY == REC_KIN
 	       "recorder.h");
 _Static_assert(RING_FAST_ROOM >= 11 + 2 + 10 + 1 && RING_FAST_ROOM >= RING_FUNC_RECORD_MAX,
 	       "recorder.h");
-_Static_assert(__builtin_offsetof(struct ring_cpu, cur_events_hi) == REC_RING_CUR_EVENTS + 4 &&
-	       REC_RING_CUR_EVENTS + 8 == REC_RING_WR, "recorder.h: one STP");
+_Static_assert(REC_RING_TS_EVENTS + 8 == REC_RING_WR, "recorder.h: one STP");
+_Static_assert(RING_BLOCK_SIZE < 1 << RING_TS_SHIFT, "ring_ts.h: a block's count fits below the time");
 
 extern char trace_rec_function[];
 

@@ -42,7 +42,7 @@ static uint64_t put_entry(struct ring_cpu *r, unsigned int site, uint32_t depth,
 	uint8_t *p = ring_put_begin(r, 11 + 2 + 5);
 
 	if (p) {
-		p = ring_put_header(p, WIRE_REC_GRAPH_ENTRY, now - r->last_ts);
+		p = ring_put_header(p, WIRE_REC_GRAPH_ENTRY, ring_ts_delta(r->ts_events, now));
 		p = ring_put_site(p, site);
 		ring_put_done(r, ring_put_varint(p, depth), now);
 		return ++r->graph_open;
@@ -96,10 +96,10 @@ static void put_exit(struct ring_cpu *r, const struct fgraph_frame *f, uint64_t 
 		return put_exit_slow(f->site, dur, rv, zz, now);
 	if (!rv && f->key == r->graph_open) {
 		r->graph_open--;
-		p = ring_put_header(p, WIRE_KIND_RETURN, now - r->last_ts);
+		p = ring_put_header(p, WIRE_KIND_RETURN, ring_ts_delta(r->ts_events, now));
 		return ring_put_done(r, p, now);
 	}
-	p = ring_put_header(p, WIRE_REC_EXIT, now - r->last_ts);
+	p = ring_put_header(p, WIRE_REC_EXIT, ring_ts_delta(r->ts_events, now));
 	ring_put_done(r, exit_fields(p, f->site, dur, rv, zz), now);
 }
 
