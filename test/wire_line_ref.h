@@ -2,7 +2,8 @@
  * test/wire_line_ref.h: the wire frame by its definition, written out
  * plainly for the tests of the exporter's one-pass builder (wire_line_*)
  * on the host (test/host/test_wire_line.c) and on the target
- * (test/target/test_wire_line.c): docs/wire.md 1 and 2, type, cpu, LEB128
+ * (test/target/test_wire_line.c), and of the escaper and the table CRC
+ * (test/host/test_wire_escape.c): docs/wire.md 1 and 2, type, cpu, LEB128
  * seq and length, the body, the CRC-32 of all that bit by bit,
  * little-endian; every byte XOR 0xE0, then STX, each 02, 03 or 10 as DLE
  * and the byte XOR 20, ETX. It shares no code with wire/, on purpose.

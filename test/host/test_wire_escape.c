@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../../wire/wire.h"
+#include "../wire_line_ref.h"
 #include "tap.h"
 
 #define LEN_MAX 300
@@ -51,18 +52,6 @@ static size_t ref_escape(uint8_t *out, size_t cap, const uint8_t *p, size_t n)
 		return 0;
 	out[k++] = 0x03;
 	return k;
-}
-
-static uint32_t ref_crc32(const uint8_t *p, size_t n)
-{
-	uint32_t c = 0xffffffffu;
-
-	for (size_t i = 0; i < n; i++) {
-		c ^= p[i];
-		for (int b = 0; b < 8; b++)
-			c = (c >> 1) ^ ((c & 1) ? 0xEDB88320u : 0);
-	}
-	return ~c;
 }
 
 /* Bytes next to the special ones (borrows, the top bit, bit 0). */
